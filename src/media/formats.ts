@@ -1,0 +1,297 @@
+import { fileTypeFromBuffer } from 'file-type';
+import { AppError } from '../domain/errors.js';
+
+/**
+ * Which attachment formats the service accepts, recognised from the bytes only
+ * (never from a declared type, Content-Type or filename), and how large each
+ * kind may be.
+ */
+
+/** The three kinds an alert attachment can be; the webhook's `type` uses the same words. */
+export type MediaKind = 'image' | 'video' | 'audio';
+
+/** Runtime list of the kinds, for schemas and validation. */
+export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio'];
+
+const MiB = 1024 * 1024;
+
+/** Largest accepted size per kind, in bytes (enforced while streaming). */
+export const MEDIA_LIMITS: Readonly<Record<MediaKind, number>> = Object.freeze({
+  image: 10 * MiB,
+  audio: 25 * MiB,
+  video: 50 * MiB,
+});
+
+/** The largest limit of any kind: the cap while the kind is not known yet. */
+export const MAX_MEDIA_BYTES = Math.max(...Object.values(MEDIA_LIMITS));
+
+/** An alert carries at most this many attachments (uploads and JSON items together). */
+export const MAX_ATTACHMENTS = 10;
+
+/** How many leading bytes file-type needs to recognise every supported format. */
+export const FILE_TYPE_HEAD_BYTES = 4100;
+
+/**
+ * How many leading bytes the store buffers before sniffing: file-type's 4100
+ * plus room to find the track list of a WebM/MP4 and tell audio from video.
+ */
+export const SNIFF_BYTES = 64 * 1024;
+
+/** A stored format: the normalised MIME type, the file extension of the key, and the kind. */
+export interface MediaFormat {
+  mime: string;
+  ext: string;
+  kind: MediaKind;
+}
+
+/**
+ * What the bytes say. `kindCertain` is false for an audio/video container
+ * (WebM, MP4, Ogg) whose head does not reveal its tracks: `kind` is then the
+ * default (video) and a declared audio/video kind is believed.
+ */
+export interface SniffedFormat extends MediaFormat {
+  kindCertain: boolean;
+}
+
+/** The served MIME type of every extension a stored key can have. */
+export const MIME_BY_EXT: Readonly<Record<string, string>> = Object.freeze({
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  avif: 'image/avif',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  ogv: 'video/ogg',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+  m4a: 'audio/mp4',
+  weba: 'audio/webm',
+  ogg: 'audio/ogg',
+});
+
+/** Kind of every extension a stored key can have (inverse of the table above). */
+export const KIND_BY_EXT: Readonly<Record<string, MediaKind>> = Object.freeze({
+  png: 'image',
+  jpg: 'image',
+  gif: 'image',
+  webp: 'image',
+  avif: 'image',
+  mp4: 'video',
+  webm: 'video',
+  ogv: 'video',
+  mp3: 'audio',
+  wav: 'audio',
+  m4a: 'audio',
+  weba: 'audio',
+  ogg: 'audio',
+});
+
+type Container = 'mp4' | 'webm' | 'ogg';
+
+/** Extension of each container per kind: the key's extension says audio or video. */
+const CONTAINER_EXT: Record<Container, Record<'audio' | 'video', string>> = {
+  mp4: { video: 'mp4', audio: 'm4a' },
+  webm: { video: 'webm', audio: 'weba' },
+  ogg: { video: 'ogv', audio: 'ogg' },
+};
+
+/** file-type's extension → what we store. `kind: null` means "container, decide from tracks". */
+const FROM_FILE_TYPE: Record<string, { ext: string; kind: MediaKind } | { container: Container; kind: MediaKind | null }> = {
+  png: { ext: 'png', kind: 'image' },
+  jpg: { ext: 'jpg', kind: 'image' },
+  gif: { ext: 'gif', kind: 'image' },
+  webp: { ext: 'webp', kind: 'image' },
+  avif: { ext: 'avif', kind: 'image' },
+  mp3: { ext: 'mp3', kind: 'audio' },
+  wav: { ext: 'wav', kind: 'audio' },
+  // ISO BMFF: generic brands say nothing about the tracks; M4A/M4B/M4V brands do.
+  mp4: { container: 'mp4', kind: null },
+  m4v: { container: 'mp4', kind: 'video' },
+  m4a: { container: 'mp4', kind: 'audio' },
+  m4b: { container: 'mp4', kind: 'audio' },
+  f4a: { container: 'mp4', kind: 'audio' },
+  // file-type calls every WebM video/webm; the track list decides.
+  webm: { container: 'webm', kind: null },
+  // Ogg: file-type reads the first stream's codec.
+  opus: { container: 'ogg', kind: 'audio' },
+  ogg: { container: 'ogg', kind: 'audio' },
+  oga: { container: 'ogg', kind: 'audio' },
+  spx: { container: 'ogg', kind: 'audio' },
+  ogv: { container: 'ogg', kind: 'video' },
+  ogm: { container: 'ogg', kind: 'video' },
+  ogx: { container: 'ogg', kind: null },
+};
+
+/** Human names for error messages. */
+export const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';
+
+/**
+ * True when the head is text markup (SVG, XML, HTML): such files are refused
+ * whatever they claim to be, because a browser may run scripts in them.
+ */
+export function looksLikeMarkup(head: Uint8Array): boolean {
+  let text: string;
+  if (head[0] === 0xfe && head[1] === 0xff) text = decodeUtf16(head.subarray(2, 2050), false);
+  else if (head[0] === 0xff && head[1] === 0xfe) text = decodeUtf16(head.subarray(2, 2050), true);
+  else {
+    const start = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+    text = Buffer.from(head.subarray(start, start + 1024)).toString('latin1');
+  }
+  // UTF-16 without BOM: every other byte is NUL.
+  if (head.length >= 4 && ((head[0] === 0 && head[1] === 0x3c) || (head[0] === 0x3c && head[1] === 0))) return true;
+  return /^[\s\u0000]*</.test(text);
+}
+
+function decodeUtf16(bytes: Uint8Array, littleEndian: boolean): string {
+  let out = '';
+  for (let i = 0; i + 1 < bytes.length; i += 2) {
+    out += String.fromCharCode(littleEndian ? bytes[i]! | (bytes[i + 1]! << 8) : (bytes[i]! << 8) | bytes[i + 1]!);
+  }
+  return out;
+}
+
+/**
+ * Recognises a supported format from the first bytes of a file (pass at least
+ * FILE_TYPE_HEAD_BYTES, ideally SNIFF_BYTES, or the whole file when smaller).
+ * Returns null for anything unsupported, markup always included.
+ */
+export async function sniffFormat(head: Uint8Array): Promise<SniffedFormat | null> {
+  if (head.length === 0 || looksLikeMarkup(head)) return null;
+  const ft = await fileTypeFromBuffer(head.subarray(0, FILE_TYPE_HEAD_BYTES)).catch(() => undefined);
+  if (!ft) return null;
+  const entry = FROM_FILE_TYPE[ft.ext];
+  if (!entry) return null;
+  if ('ext' in entry) {
+    if (entry.ext === 'png' && !isPlausiblePng(head)) return null;
+    return { ext: entry.ext, mime: MIME_BY_EXT[entry.ext]!, kind: entry.kind, kindCertain: true };
+  }
+  let kind = entry.kind;
+  if (kind === null) {
+    kind = entry.container === 'webm' ? webmTrackKind(head) : entry.container === 'mp4' ? mp4TrackKind(head) : null;
+  }
+  if (kind === 'image') return null;
+  const certain = kind !== null;
+  const k = kind ?? 'video';
+  const ext = CONTAINER_EXT[entry.container][k];
+  return { ext, mime: MIME_BY_EXT[ext]!, kind: k, kindCertain: certain };
+}
+
+/**
+ * Applies a declared kind to what the bytes say: a contradiction is an
+ * AppError('attachment-type-mismatch'); an undecided container takes the
+ * declared audio/video kind.
+ */
+export function resolveDeclaredKind(sniffed: SniffedFormat, declared: MediaKind | undefined, label: string): MediaFormat {
+  const { kindCertain, ...format } = sniffed;
+  if (!declared || declared === format.kind) return format;
+  if (!kindCertain && declared !== 'image') {
+    const container = (Object.keys(CONTAINER_EXT) as Container[]).find((c) => CONTAINER_EXT[c].video === format.ext)!;
+    const ext = CONTAINER_EXT[container][declared];
+    return { ext, mime: MIME_BY_EXT[ext]!, kind: declared };
+  }
+  throw new AppError(
+    'attachment-type-mismatch',
+    `${label}: declared type "${declared}" but the content is ${format.kind} (${format.mime})`,
+  );
+}
+
+/** The refusal for bytes sniffFormat rejected, with a reason the sender can act on. */
+export function unsupportedError(head: Uint8Array, label: string): AppError {
+  const why =
+    head.length === 0
+      ? 'the file is empty'
+      : looksLikeMarkup(head)
+        ? 'SVG, XML and HTML files are not accepted'
+        : `the content is not ${SUPPORTED_FORMATS_TEXT}`;
+  return new AppError('unsupported-attachment-type', `${label}: ${why}`);
+}
+
+/** The size refusal for a kind, naming the file and the limit. */
+export function tooLargeError(kind: MediaKind, label: string): AppError {
+  return new AppError(
+    'attachment-too-large',
+    `${label}: larger than the ${formatBytes(MEDIA_LIMITS[kind])} limit for ${kind === 'audio' ? 'audio' : `${kind}s`}`,
+  );
+}
+
+/** "10 MiB" style byte counts for messages. */
+export function formatBytes(n: number): string {
+  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
+  if (n >= MiB) return `${(n / MiB).toFixed(1)} MiB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
+  return `${n} bytes`;
+}
+
+/** A PNG signature must be followed by the IHDR chunk (rejects "PNG magic + SVG" polyglots). */
+function isPlausiblePng(head: Uint8Array): boolean {
+  return head.length >= 16 && Buffer.from(head.subarray(12, 16)).toString('latin1') === 'IHDR';
+}
+
+/**
+ * MP4: the `hdlr` boxes of the tracks name their handler (`vide`, `soun`).
+ * Returns null when the head holds no track handler (moov at the end).
+ */
+function mp4TrackKind(head: Uint8Array): 'audio' | 'video' | null {
+  const buf = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  let sawAudio = false;
+  for (let i = buf.indexOf('hdlr'); i !== -1 && i + 16 <= buf.length; i = buf.indexOf('hdlr', i + 4)) {
+    const handler = buf.toString('latin1', i + 12, i + 16);
+    if (handler === 'vide') return 'video';
+    if (handler === 'soun') sawAudio = true;
+  }
+  return sawAudio ? 'audio' : null;
+}
+
+const EBML_SEGMENT = 0x18538067;
+const EBML_TRACKS = 0x1654ae6b;
+const EBML_TRACK_ENTRY = 0xae;
+const EBML_TRACK_TYPE = 0x83;
+const EBML_CLUSTER = 0x1f43b675;
+
+/** WebM: walks EBML → Segment → Tracks → TrackEntry → TrackType (1 video, 2 audio). */
+function webmTrackKind(head: Uint8Array): 'audio' | 'video' | null {
+  const types: number[] = [];
+  const walk = (start: number, end: number, depth: number): boolean => {
+    let pos = start;
+    while (pos < end) {
+      const id = readVint(head, pos, false);
+      if (!id) return false;
+      const size = readVint(head, pos + id.length, true);
+      if (!size) return false;
+      const dataStart = pos + id.length + size.length;
+      const dataEnd = size.unknown ? end : Math.min(end, dataStart + size.value);
+      if (id.value === EBML_CLUSTER) return false; // media data: the track list came before or not at all
+      if (depth === 0 && id.value === EBML_SEGMENT) return walk(dataStart, dataEnd, 1);
+      if (depth === 1 && id.value === EBML_TRACKS) walk(dataStart, dataEnd, 2);
+      if (depth === 2 && id.value === EBML_TRACK_ENTRY) walk(dataStart, dataEnd, 3);
+      if (depth === 3 && id.value === EBML_TRACK_TYPE && size.value >= 1 && dataStart + size.value <= head.length) {
+        types.push(head[dataStart + size.value - 1]!);
+      }
+      if (size.unknown) return false;
+      pos = dataStart + size.value;
+    }
+    return true;
+  };
+  walk(0, head.length, 0);
+  if (types.includes(1)) return 'video';
+  if (types.includes(2)) return 'audio';
+  return null;
+}
+
+/** EBML variable-length integer; `isSize` strips the length marker and detects "unknown size". */
+function readVint(buf: Uint8Array, pos: number, isSize: boolean): { value: number; length: number; unknown: boolean } | null {
+  const first = buf[pos];
+  if (first === undefined || first === 0) return null;
+  let length = 1;
+  while (!(first & (0x80 >> (length - 1)))) length++;
+  if (length > 8 || pos + length > buf.length) return null;
+  let value = isSize ? first & (0xff >> length) : first;
+  let allOnes = value === 0xff >> length;
+  for (let i = 1; i < length; i++) {
+    const b = buf[pos + i]!;
+    value = value * 256 + b;
+    if (b !== 0xff) allOnes = false;
+  }
+  return { value, length, unknown: isSize && allOnes };
+}

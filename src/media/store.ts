@@ -1,0 +1,375 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import {
+  KIND_BY_EXT,
+  MAX_MEDIA_BYTES,
+  MEDIA_LIMITS,
+  MIME_BY_EXT,
+  SNIFF_BYTES,
+  resolveDeclaredKind,
+  sniffFormat,
+  tooLargeError,
+  unsupportedError,
+  type MediaFormat,
+  type MediaKind,
+} from './formats.js';
+
+/**
+ * Content-addressed attachment files: `<dir>/<sha256hex>.<ext>`, written through
+ * a temp file in the same directory and linked into place only when complete,
+ * so a served key always names a whole, sniffed, size-checked file.
+ */
+
+/** One stored file, as the rest of the service refers to it. */
+export interface StoredMedia {
+  /** `<sha256>.<ext>`: the file name and the last path segment of `url`. */
+  key: string;
+  sha256: string;
+  ext: string;
+  mime: string;
+  kind: MediaKind;
+  size: number;
+  /** Our own public URL of the file (never the sender's source URL). */
+  url: string;
+  /** True when this call created the file; false when the same bytes were already stored. */
+  created: boolean;
+}
+
+/** Options of a put. */
+export interface PutOptions {
+  /** The sender's declared kind: contradicting bytes are refused ('attachment-type-mismatch'). */
+  declaredKind?: MediaKind;
+  /** Names the file in error messages, e.g. `attachments[2]` or `file "cat.png"`. */
+  label?: string;
+  /** A size announced up front (Content-Length): refused before reading when over the limit. */
+  expectedSize?: number;
+}
+
+/** What openForRead returns: everything the media route needs to answer. */
+export interface MediaFileInfo {
+  key: string;
+  path: string;
+  sha256: string;
+  ext: string;
+  mime: string;
+  kind: MediaKind;
+  size: number;
+  mtime: Date;
+}
+
+/** A valid key: lower-case sha256 hex, a dot, a short extension. Checked before touching the filesystem. */
+export const MEDIA_KEY_RE = /^[0-9a-f]{64}\.[a-z0-9]{2,4}$/;
+
+/** Temp files start with a dot, so they can never match MEDIA_KEY_RE (never served). */
+const TEMP_PREFIX = '.tmp-';
+
+/** Receives a put's key once its bytes are complete, before it is linked into place. */
+type KeyHook = (key: string) => void;
+
+/** The store's internals a batch uses (not part of the public API). */
+interface StoreInternals {
+  put(body: AsyncIterable<Uint8Array>, opts: PutOptions, onKey: KeyHook): Promise<StoredMedia>;
+  pin(key: string): void;
+  unpin(key: string): void;
+  isPinned(key: string): boolean;
+  pathOf(key: string): string;
+}
+
+/** The content-addressed file store of attachments. */
+export class MediaStore {
+  readonly dir: string;
+  readonly publicUrl: string;
+  /** Keys held by in-flight batches, with a count: rollback never deletes a pinned key. */
+  readonly #pins = new Map<string, number>();
+  readonly #internals: StoreInternals;
+
+  constructor(opts: { dir: string; publicUrl: string }) {
+    this.dir = path.resolve(opts.dir);
+    this.publicUrl = opts.publicUrl.replace(/\/+$/, '');
+    fs.mkdirSync(this.dir, { recursive: true });
+    this.#internals = {
+      put: (body, o, onKey) => this.#put(body, o, onKey),
+      pin: (key) => this.#pins.set(key, (this.#pins.get(key) ?? 0) + 1),
+      unpin: (key) => {
+        const n = (this.#pins.get(key) ?? 0) - 1;
+        if (n > 0) this.#pins.set(key, n);
+        else this.#pins.delete(key);
+      },
+      isPinned: (key) => this.#pins.has(key),
+      pathOf: (key) => path.join(this.dir, key),
+    };
+  }
+
+  /** Stores a stream; limits are enforced as bytes arrive. Prefer a batch() inside requests. */
+  putStream(body: AsyncIterable<Uint8Array>, opts: PutOptions = {}): Promise<StoredMedia> {
+    return this.#put(body, opts, () => {});
+  }
+
+  /** Stores bytes already in memory (decoded base64). */
+  putBuffer(buf: Uint8Array, opts: PutOptions = {}): Promise<StoredMedia> {
+    return this.putStream(bufferChunks(buf), { expectedSize: buf.byteLength, ...opts });
+  }
+
+  /** Starts per-request tracking so that a failed request can remove the files it created. */
+  batch(): MediaBatch {
+    return new MediaBatch(this.#internals);
+  }
+
+  /** Our public URL of a key. */
+  urlFor(key: string): string {
+    return `${this.publicUrl}/${key}`;
+  }
+
+  /** True while some in-flight batch holds the key. */
+  isPinned(key: string): boolean {
+    return this.#pins.has(key);
+  }
+
+  /** Looks a key up for serving; null for a malformed key or a missing file. */
+  async openForRead(key: string): Promise<MediaFileInfo | null> {
+    if (!MEDIA_KEY_RE.test(key)) return null;
+    const [sha256, ext] = key.split('.') as [string, string];
+    const mime = MIME_BY_EXT[ext];
+    const kind = KIND_BY_EXT[ext];
+    if (!mime || !kind) return null;
+    const file = path.join(this.dir, key);
+    try {
+      const st = await fsp.stat(file);
+      if (!st.isFile()) return null;
+      return { key, path: file, sha256, ext, mime, kind, size: st.size, mtime: st.mtime };
+    } catch (err) {
+      if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Deletes temp files left by a crash. Call at startup, before serving: with the
+   * default `olderThanMs = 0` it also removes the temp files of running uploads.
+   */
+  async sweepTemp(olderThanMs = 0): Promise<number> {
+    let removed = 0;
+    const now = Date.now();
+    for (const name of await fsp.readdir(this.dir)) {
+      if (!name.startsWith(TEMP_PREFIX)) continue;
+      const file = path.join(this.dir, name);
+      try {
+        if (olderThanMs > 0 && now - (await fsp.stat(file)).mtimeMs < olderThanMs) continue;
+        await fsp.unlink(file);
+        removed++;
+      } catch (err) {
+        if (!isErrno(err, 'ENOENT')) throw err;
+      }
+    }
+    return removed;
+  }
+
+  async #put(body: AsyncIterable<Uint8Array>, opts: PutOptions, onKey: KeyHook): Promise<StoredMedia> {
+    const label = opts.label ?? 'attachment';
+    const preLimit = opts.declaredKind ? MEDIA_LIMITS[opts.declaredKind] : MAX_MEDIA_BYTES;
+    if (opts.expectedSize !== undefined && opts.expectedSize > preLimit) {
+      throw tooLargeError(opts.declaredKind ?? 'video', label);
+    }
+
+    const tmp = path.join(this.dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
+    const fh = await fsp.open(tmp, 'wx', 0o644);
+    let closed = false;
+    try {
+      const hash = createHash('sha256');
+      const headParts: Buffer[] = [];
+      let headLen = 0;
+      let size = 0;
+      let format: MediaFormat | null = null;
+      let limit = preLimit;
+      let limitKind: MediaKind = opts.declaredKind ?? 'video';
+
+      const decide = async (): Promise<MediaFormat> => {
+        const head = Buffer.concat(headParts, headLen);
+        headParts.length = 0;
+        const sniffed = await sniffFormat(head);
+        if (!sniffed) throw unsupportedError(head, label);
+        const f = resolveDeclaredKind(sniffed, opts.declaredKind, label);
+        limit = MEDIA_LIMITS[f.kind];
+        limitKind = f.kind;
+        if (opts.expectedSize !== undefined && opts.expectedSize > limit) throw tooLargeError(limitKind, label);
+        return f;
+      };
+
+      for await (const chunk of body) {
+        if (chunk.byteLength === 0) continue;
+        size += chunk.byteLength;
+        // Checked before writing: the byte past the limit is never stored, and
+        // leaving the loop makes for-await call return() on the source at once.
+        if (size > limit) throw tooLargeError(limitKind, label);
+        if (!format && headLen < SNIFF_BYTES) {
+          const take = chunk.subarray(0, SNIFF_BYTES - headLen);
+          headParts.push(Buffer.from(take)); // copy: the producer may reuse its buffer
+          headLen += take.byteLength;
+          if (headLen >= SNIFF_BYTES) {
+            format = await decide();
+            if (size > limit) throw tooLargeError(limitKind, label);
+          }
+        }
+        hash.update(chunk);
+        await writeAll(fh, chunk);
+      }
+      const fmt = format ?? (await decide());
+      if (size > limit) throw tooLargeError(limitKind, label);
+
+      await fh.datasync();
+      await fh.close();
+      closed = true;
+
+      const sha256 = hash.digest('hex');
+      const key = `${sha256}.${fmt.ext}`;
+      const final = path.join(this.dir, key);
+      onKey(key); // pinned before it becomes visible: a concurrent rollback cannot remove it under us
+      let created: boolean;
+      try {
+        created = await linkIntoPlace(tmp, final);
+      } finally {
+        await fsp.unlink(tmp).catch(() => {});
+      }
+      return { key, sha256, ext: fmt.ext, mime: fmt.mime, kind: fmt.kind, size, url: this.urlFor(key), created };
+    } catch (err) {
+      if (!closed) await fh.close().catch(() => {});
+      await fsp.unlink(tmp).catch(() => {});
+      throw err;
+    }
+  }
+}
+
+/**
+ * The files one request stored. commit() once the request's data references them;
+ * rollback() on failure deletes the files this batch created that nothing else holds.
+ */
+export class MediaBatch {
+  readonly #store: StoreInternals;
+  readonly #pending = new Set<Promise<unknown>>();
+  /** Every key this batch pinned, once per put. */
+  readonly #pinned: string[] = [];
+  /** Keys whose file this batch created. */
+  readonly #created = new Set<string>();
+  #state: 'open' | 'committed' | 'rolled-back' = 'open';
+
+  /** @internal Use MediaStore.batch(). */
+  constructor(store: StoreInternals) {
+    this.#store = store;
+  }
+
+  /** Like MediaStore.putStream, tracked by this batch. */
+  putStream(body: AsyncIterable<Uint8Array>, opts: PutOptions = {}): Promise<StoredMedia> {
+    if (this.#state !== 'open') return Promise.reject(new Error(`media batch already ${this.#state}`));
+    let pinnedKey: string | null = null;
+    const p = this.#store
+      .put(body, opts, (key) => {
+        this.#store.pin(key);
+        this.#pinned.push(key);
+        pinnedKey = key;
+      })
+      .then((media) => {
+        if (media.created) this.#created.add(media.key);
+        return media;
+      })
+      .catch((err: unknown) => {
+        // The put failed after pinning (link error): release the pin right away.
+        if (pinnedKey !== null) {
+          this.#store.unpin(pinnedKey);
+          this.#pinned.splice(this.#pinned.indexOf(pinnedKey), 1);
+        }
+        throw err;
+      });
+    this.#pending.add(p);
+    const forget = () => this.#pending.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  /** Like MediaStore.putBuffer, tracked by this batch. */
+  putBuffer(buf: Uint8Array, opts: PutOptions = {}): Promise<StoredMedia> {
+    return this.putStream(bufferChunks(buf), { expectedSize: buf.byteLength, ...opts });
+  }
+
+  /** The request succeeded: its files are referenced now, release the pins. */
+  async commit(): Promise<void> {
+    this.#assertOpen();
+    await this.#settle();
+    this.#state = 'committed';
+    this.#release();
+  }
+
+  /**
+   * The request failed: waits for its puts to settle, then deletes each file this
+   * batch created unless `isReferenced(key)` or another in-flight batch holds it.
+   * Returns the deleted keys.
+   */
+  async rollback(isReferenced: (key: string) => boolean = () => false): Promise<string[]> {
+    this.#assertOpen();
+    await this.#settle();
+    this.#state = 'rolled-back';
+    this.#release();
+    const deleted: string[] = [];
+    for (const key of this.#created) {
+      if (this.#store.isPinned(key) || isReferenced(key)) continue;
+      // Synchronous on purpose: the pin check and the unlink happen in one tick,
+      // so no other batch can pick the key up in between.
+      try {
+        fs.unlinkSync(this.#store.pathOf(key));
+        deleted.push(key);
+      } catch (err) {
+        if (!isErrno(err, 'ENOENT')) throw err;
+      }
+    }
+    return deleted;
+  }
+
+  async #settle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
+  }
+
+  #release(): void {
+    for (const key of this.#pinned) this.#store.unpin(key);
+    this.#pinned.length = 0;
+  }
+
+  #assertOpen(): void {
+    if (this.#state !== 'open') throw new Error(`media batch already ${this.#state}`);
+  }
+}
+
+async function* bufferChunks(buf: Uint8Array, chunkSize = 256 * 1024): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < buf.byteLength; i += chunkSize) yield buf.subarray(i, i + chunkSize);
+}
+
+async function writeAll(fh: fsp.FileHandle, chunk: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < chunk.byteLength) {
+    const { bytesWritten } = await fh.write(chunk, off, chunk.byteLength - off);
+    off += bytesWritten;
+  }
+}
+
+/** Makes `final` the complete temp file; false when it already existed (same bytes). */
+async function linkIntoPlace(tmp: string, final: string): Promise<boolean> {
+  try {
+    await fsp.link(tmp, final); // atomic, and fails instead of replacing: tells us who created it
+    return true;
+  } catch (err) {
+    if (isErrno(err, 'EEXIST')) return false;
+    if (!isErrno(err, 'EPERM') && !isErrno(err, 'ENOTSUP') && !isErrno(err, 'EXDEV')) throw err;
+  }
+  // Filesystems without hard links: rename (atomic, may replace identical bytes).
+  try {
+    await fsp.access(final);
+    return false;
+  } catch {
+    await fsp.rename(tmp, final);
+    return true;
+  }
+}
+
+function isErrno(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
+}
