@@ -1,0 +1,48 @@
+import type { Services } from './services.js';
+
+export interface BootstrapResult {
+  workspace: { id: string; name: string };
+  user: { id: string; email: string; name: string };
+  channel: { id: string; slug: string; webhookToken: string };
+  token: string;
+}
+
+/**
+ * First start on an empty store: one workspace, its owner, a `general` channel
+ * and an API token, so the service is usable at once. Returns null when the
+ * store already has a workspace (so it runs once).
+ */
+export function bootstrapIfEmpty(s: Services): BootstrapResult | null {
+  const count = (s.db.sqlite.prepare('SELECT count(*) AS n FROM workspaces').get() as { n: number }).n;
+  if (count > 0) return null;
+  return s.db.sqlite.transaction(() => {
+    const workspace = s.accounts.createWorkspace('My workspace');
+    const user = s.accounts.createUser('owner@localhost.localdomain', 'Owner');
+    s.accounts.addMember(workspace.id, user.id, 'owner');
+    const channel = s.accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
+    const { token } = s.accounts.createToken(workspace.id, user.id, 'bootstrap');
+    return { workspace, user, channel, token };
+  })();
+}
+
+/** The one-time banner. Printed to stdout, never through the logger (logs carry no secrets). */
+export function bootstrapBanner(b: BootstrapResult, publicUrl: string): string {
+  const webhookUrl = `${publicUrl}/api/webhook/${b.channel.webhookToken}`;
+  return [
+    '',
+    '  Alertbridge is set up. This is shown ONCE: keep the token somewhere safe.',
+    '',
+    `  Workspace   ${b.workspace.name} (${b.workspace.id})`,
+    `  Owner       ${b.user.email} (${b.user.id})`,
+    `  Channel     #${b.channel.slug} (${b.channel.id})`,
+    `  Webhook URL ${webhookUrl}`,
+    `  API token   ${b.token}`,
+    '',
+    '  Send an alert:',
+    `    curl -X POST ${webhookUrl} -H 'Content-Type: application/json' -d '{"title":"Hello from Alertbridge","level":"success","emoji":"rocket"}'`,
+    '',
+    '  Read it back:',
+    `    curl ${publicUrl}/api/channels/${b.channel.slug}/alerts -H 'Authorization: Bearer ${b.token}'`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The whole configuration, parsed once from the environment. Nothing else in
+ * src/ reads process.env: everything receives this frozen object.
+ */
+const bool = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: z.string().url().optional(),
+  MEDIA_PUBLIC_URL: z.string().url().optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BOOTSTRAP: bool.default(true),
+  TOKEN_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9]{1,15}$/, 'lower-case letters and digits, 2-16 characters')
+    .default('ab'),
+  // Attachments
+  ATTACHMENT_FETCH_ALLOW_PRIVATE: bool.default(false),
+  ATTACHMENT_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  // Actor avatars (Gravatar-style lookup by hashed e-mail); empty disables it.
+  AVATAR_BASE_URL: z.string().default('https://www.gravatar.com/avatar'),
+  AVATAR_TIMEOUT_MS: z.coerce.number().int().min(50).default(2_000),
+  // Discord bridge
+  DISCORD_TOKEN: z.string().optional(),
+  DISCORD_API_URL: z.string().url().optional(),
+  // E-mail
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Alertbridge <alertbridge@localhost>'),
+});
+
+export type Env = Record<string, string | undefined>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly dbFile: string;
+  readonly mediaDir: string;
+  readonly publicUrl: string;
+  readonly mediaPublicUrl: string;
+  readonly rateLimitPerMinute: number;
+  readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  readonly bootstrap: boolean;
+  readonly tokenPrefix: string;
+  readonly attachmentFetchAllowPrivate: boolean;
+  readonly attachmentFetchTimeoutMs: number;
+  readonly avatarBaseUrl: string;
+  readonly avatarTimeoutMs: number;
+  readonly discordToken: string | undefined;
+  readonly discordApiUrl: string | undefined;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  // Empty strings mean "unset" so `PORT= npm start` behaves like no PORT at all.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = stripSlash(e.PUBLIC_URL ?? `http://localhost:${e.PORT}`);
+  const dataDir = path.resolve(e.DATA_DIR);
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    dbFile: path.join(dataDir, 'alertbridge.db'),
+    mediaDir: path.join(dataDir, 'media'),
+    publicUrl,
+    mediaPublicUrl: stripSlash(e.MEDIA_PUBLIC_URL ?? `${publicUrl}/media`),
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    logLevel: e.LOG_LEVEL,
+    bootstrap: e.BOOTSTRAP,
+    tokenPrefix: e.TOKEN_PREFIX,
+    attachmentFetchAllowPrivate: e.ATTACHMENT_FETCH_ALLOW_PRIVATE,
+    attachmentFetchTimeoutMs: e.ATTACHMENT_FETCH_TIMEOUT_MS,
+    avatarBaseUrl: stripSlash(e.AVATAR_BASE_URL),
+    avatarTimeoutMs: e.AVATAR_TIMEOUT_MS,
+    discordToken: e.DISCORD_TOKEN,
+    discordApiUrl: e.DISCORD_API_URL ? stripSlash(e.DISCORD_API_URL) : undefined,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    ...overrides,
+  };
+  return Object.freeze(config);
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

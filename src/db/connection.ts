@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+export type Orm = BetterSQLite3Database<Schema>;
+
+export interface Db {
+  /** Raw better-sqlite3 handle, for prepared statements on hot paths. */
+  readonly sqlite: Database.Database;
+  /** drizzle over the same connection, for everything else. */
+  readonly orm: Orm;
+  close(): void;
+}
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+/**
+ * Opens (creating if needed) the SQLite file and applies pending migrations.
+ * WAL lets the admin CLI write while the server runs; synchronous=NORMAL is
+ * durable against process crashes (not power loss), the usual trade-off for WAL.
+ */
+export function openDb(file: string, opts: { migrate?: boolean } = {}): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  // The CLI and the server share the file: wait for a lock instead of failing.
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -32000');
+  const orm = drizzle(sqlite, { schema });
+  if (opts.migrate !== false) migrate(orm, { migrationsFolder: MIGRATIONS_DIR });
+  return {
+    sqlite,
+    orm,
+    close: () => {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { users, workspaces } from './accounts.js';
+
+export const channels = sqliteTable(
+  'channels',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    slug: text('slug').notNull(),
+    icon: text('icon').notNull(),
+    isPrivate: integer('is_private', { mode: 'boolean' }).notNull().default(false),
+    webhookToken: text('webhook_token').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('channels_ws_slug_uq').on(t.workspaceId, t.slug),
+    uniqueIndex('channels_webhook_token_uq').on(t.webhookToken),
+  ],
+);
+
+export const channelMembers = sqliteTable(
+  'channel_members',
+  {
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.userId] }), index('channel_members_user_idx').on(t.userId)],
+);
+
+/**
+ * A channel bound to a Discord text channel (one Discord channel feeds one
+ * channel). `synced_until` is the Discord message id up to which the channel's
+ * history is known to be complete: backfill resumes from it, never from the
+ * newest stored message (live messages may already have arrived past a gap).
+ */
+export const discordLinks = sqliteTable(
+  'discord_links',
+  {
+    channelId: text('channel_id')
+      .primaryKey()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    discordChannelId: text('discord_channel_id').notNull(),
+    guildId: text('guild_id'),
+    guildName: text('guild_name'),
+    discordChannelName: text('discord_channel_name'),
+    syncedUntil: text('synced_until'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('discord_links_discord_channel_uq').on(t.discordChannelId)],
+);

@@ -1,0 +1,3 @@
+export * from './accounts.js';
+export * from './channels.js';
+export * from './alerts.js';

@@ -1,0 +1,246 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/connection.js';
+import { apiTokens, channelMembers, channels, memberships, users, workspaces } from '../db/schema/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { IdGenerator } from '../lib/ids.js';
+import { AppError, notFound } from './errors.js';
+import { hashToken } from './tokens.js';
+
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface ChannelRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  slug: string;
+  icon: string;
+  isPrivate: boolean;
+  webhookToken: string;
+}
+
+const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function slugify(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+  return slug || 'channel';
+}
+
+/** Webhook tokens are 32 random bytes, URL-safe: the only secret a sender holds. */
+export function newWebhookToken(): string {
+  return `whk_${randomBytes(24).toString('base64url')}`;
+}
+
+/**
+ * Workspaces, users, memberships, channels and tokens: the operator-facing
+ * records behind the admin CLI and the bootstrap. Not a hot path, so drizzle.
+ */
+export class Accounts {
+  constructor(
+    private readonly db: Db,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly tokenPrefix: string,
+  ) {}
+
+  createWorkspace(name: string) {
+    const n = name.trim();
+    if (!n) throw new AppError('invalid-body', 'workspace name must not be empty');
+    const row = { id: this.ids.next('ws'), name: n, createdAt: this.clock.now() };
+    this.db.orm.insert(workspaces).values(row).run();
+    return { id: row.id, name: row.name };
+  }
+
+  createUser(email: string, name?: string) {
+    const e = email.trim();
+    if (!EMAIL_RE.test(e)) throw new AppError('invalid-body', `not an e-mail address: ${email}`);
+    const existing = this.findUser(e);
+    if (existing) throw new AppError('invalid-body', `a user with e-mail ${e} already exists (${existing.id})`);
+    const row = { id: this.ids.next('usr'), email: e, name: name?.trim() || e.split('@')[0]!, createdAt: this.clock.now() };
+    this.db.orm.insert(users).values(row).run();
+    return { id: row.id, email: row.email, name: row.name };
+  }
+
+  /** Looks a user up by id or e-mail. */
+  findUser(idOrEmail: string) {
+    const rows = this.db.sqlite
+      .prepare('SELECT id, email, name FROM users WHERE id = ? OR lower(email) = lower(?)')
+      .all(idOrEmail, idOrEmail) as { id: string; email: string; name: string }[];
+    return rows[0];
+  }
+
+  requireUser(idOrEmail: string) {
+    const u = this.findUser(idOrEmail);
+    if (!u) throw notFound(`user ${idOrEmail}`);
+    return u;
+  }
+
+  requireWorkspace(id: string) {
+    const w = this.db.orm.select().from(workspaces).where(eq(workspaces.id, id)).get();
+    if (!w) throw notFound(`workspace ${id}`);
+    return { id: w.id, name: w.name };
+  }
+
+  addMember(workspaceId: string, userIdOrEmail: string, role: Role = 'member') {
+    this.requireWorkspace(workspaceId);
+    const user = this.requireUser(userIdOrEmail);
+    this.db.orm
+      .insert(memberships)
+      .values({ workspaceId, userId: user.id, role, createdAt: this.clock.now() })
+      .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
+      .run();
+    return { workspaceId, userId: user.id, role };
+  }
+
+  /** The user's tokens stay stored but fail with not_a_workspace_member from now on. */
+  removeMember(workspaceId: string, userIdOrEmail: string) {
+    const user = this.requireUser(userIdOrEmail);
+    const res = this.db.orm
+      .delete(memberships)
+      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, user.id)))
+      .run();
+    if (res.changes === 0) throw notFound(`membership of ${user.id} in ${workspaceId}`);
+    // Explicit private-channel memberships in that workspace go too.
+    this.db.sqlite
+      .prepare(
+        'DELETE FROM channel_members WHERE user_id = ? AND channel_id IN (SELECT id FROM channels WHERE workspace_id = ?)',
+      )
+      .run(user.id, workspaceId);
+    return { workspaceId, userId: user.id, removed: true };
+  }
+
+  listMembers(workspaceId: string) {
+    return this.db.sqlite
+      .prepare(
+        `SELECT u.id, u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
+         WHERE m.workspace_id = ? ORDER BY m.created_at`,
+      )
+      .all(workspaceId) as { id: string; email: string; name: string; role: Role }[];
+  }
+
+  createChannel(input: { workspaceId: string; name: string; slug?: string; icon?: string; isPrivate?: boolean }): ChannelRecord {
+    this.requireWorkspace(input.workspaceId);
+    const name = input.name.trim();
+    if (!name || name.length > 100) throw new AppError('invalid-body', 'channel name must be 1 to 100 characters');
+    const slug = input.slug ?? slugify(name);
+    if (!SLUG_RE.test(slug)) {
+      throw new AppError('invalid-body', `slug must be lower-case letters, digits and dashes (got ${slug})`);
+    }
+    if (slug.includes('_')) throw new AppError('invalid-body', 'slug must not contain "_"');
+    const clash = this.db.orm
+      .select({ id: channels.id })
+      .from(channels)
+      .where(and(eq(channels.workspaceId, input.workspaceId), eq(channels.slug, slug)))
+      .get();
+    if (clash) throw new AppError('invalid-body', `slug ${slug} is already used by channel ${clash.id}`);
+    const row = {
+      id: this.ids.next('ch'),
+      workspaceId: input.workspaceId,
+      name,
+      slug,
+      icon: input.icon ?? '📢',
+      isPrivate: input.isPrivate ?? false,
+      webhookToken: newWebhookToken(),
+      createdAt: this.clock.now(),
+    };
+    this.db.orm.insert(channels).values(row).run();
+    const { createdAt: _c, ...rec } = row;
+    return rec;
+  }
+
+  requireChannel(idOrSlug: string, workspaceId?: string): ChannelRecord {
+    const rows = this.db.sqlite
+      .prepare(
+        `SELECT id, workspace_id AS workspaceId, name, slug, icon, is_private AS isPrivate, webhook_token AS webhookToken
+         FROM channels WHERE id = ? OR (slug = ? AND (? IS NULL OR workspace_id = ?))`,
+      )
+      .all(idOrSlug, idOrSlug, workspaceId ?? null, workspaceId ?? null) as (Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number })[];
+    if (rows.length > 1) throw new AppError('invalid-body', `slug ${idOrSlug} exists in several workspaces: use the channel id`);
+    const r = rows[0];
+    if (!r) throw notFound(`channel ${idOrSlug}`);
+    return { ...r, isPrivate: Boolean(r.isPrivate) };
+  }
+
+  addChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {
+    const ch = this.requireChannel(channelIdOrSlug);
+    const user = this.requireUser(userIdOrEmail);
+    this.db.orm
+      .insert(channelMembers)
+      .values({ channelId: ch.id, userId: user.id, createdAt: this.clock.now() })
+      .onConflictDoNothing()
+      .run();
+    return { channelId: ch.id, userId: user.id };
+  }
+
+  removeChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {
+    const ch = this.requireChannel(channelIdOrSlug);
+    const user = this.requireUser(userIdOrEmail);
+    const res = this.db.orm
+      .delete(channelMembers)
+      .where(and(eq(channelMembers.channelId, ch.id), eq(channelMembers.userId, user.id)))
+      .run();
+    if (res.changes === 0) throw notFound(`channel membership of ${user.id} in ${ch.id}`);
+    return { channelId: ch.id, userId: user.id, removed: true };
+  }
+
+  rotateWebhook(channelIdOrSlug: string) {
+    const ch = this.requireChannel(channelIdOrSlug);
+    const webhookToken = newWebhookToken();
+    this.db.orm.update(channels).set({ webhookToken }).where(eq(channels.id, ch.id)).run();
+    return { id: ch.id, webhookToken };
+  }
+
+  /** The only moment the token exists in clear: it is returned once and only its SHA-256 is kept. */
+  createToken(workspaceId: string, userIdOrEmail: string, name?: string) {
+    this.requireWorkspace(workspaceId);
+    const user = this.requireUser(userIdOrEmail);
+    const member = this.db.orm
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, user.id)))
+      .get();
+    if (!member) throw new AppError('invalid-body', `user ${user.id} is not a member of workspace ${workspaceId}`);
+    const token = `${this.tokenPrefix}_${randomBytes(24).toString('hex')}`;
+    const row = {
+      id: this.ids.next('tok'),
+      workspaceId,
+      userId: user.id,
+      name: name?.trim() || 'API token',
+      tokenHash: hashToken(token),
+      hint: token.slice(-4),
+      createdAt: this.clock.now(),
+    };
+    this.db.orm.insert(apiTokens).values(row).run();
+    return { id: row.id, token, name: row.name, userId: user.id, workspaceId };
+  }
+
+  listTokens(workspaceId: string) {
+    this.requireWorkspace(workspaceId);
+    const rows = this.db.orm.select().from(apiTokens).where(eq(apiTokens.workspaceId, workspaceId)).all();
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      userId: r.userId,
+      hint: `…${r.hint}`,
+      createdAt: new Date(r.createdAt).toISOString(),
+      lastUsedAt: r.lastUsedAt ? new Date(r.lastUsedAt).toISOString() : null,
+      revokedAt: r.revokedAt ? new Date(r.revokedAt).toISOString() : null,
+    }));
+  }
+
+  revokeToken(id: string) {
+    const row = this.db.orm.select().from(apiTokens).where(eq(apiTokens.id, id)).get();
+    if (!row) throw notFound(`token ${id}`);
+    const revokedAt = row.revokedAt ?? this.clock.now();
+    this.db.orm.update(apiTokens).set({ revokedAt }).where(eq(apiTokens.id, id)).run();
+    return { id, revoked: true, revokedAt: new Date(revokedAt).toISOString() };
+  }
+}

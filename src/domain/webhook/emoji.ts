@@ -1,0 +1,33 @@
+/** The spec's recognised emoji names and their characters. */
+export const EMOJI_NAMES: Readonly<Record<string, string>> = {
+  rocket: '🚀', siren: '🚨', warning: '⚠️', check: '✅', cross: '❌', fire: '🔥', bug: '🐛', zap: '⚡',
+  bell: '🔔', tada: '🎉', sparkles: '✨', envelope: '✉️', chat: '💬', phone: '📞', megaphone: '📣',
+  wave: '👋', eyes: '👀', heart: '❤️', thumbsup: '👍', office: '🏢', door: '🚪', house: '🏠',
+  factory: '🏭', lock: '🔒', unlock: '🔓', key: '🔑', link: '🔗', package: '📦', gear: '⚙️',
+  wrench: '🔧', shield: '🛡️', money: '💰', chart: '📈', clock: '🕐', hourglass: '⏳', flag: '🚩',
+  star: '⭐', target: '🎯', pin: '📌', tag: '🏷️', computer: '💻', server: '🖥️', database: '🗄️',
+  cloud: '☁️', bulb: '💡', gem: '💎', anchor: '⚓', pick: '⛏️', bank: '🏦',
+};
+
+export const EMOJI_MAX_CHARS = 10;
+
+const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
+
+export type EmojiResult = { ok: true; emoji: string } | { ok: false; length: number };
+
+/**
+ * Resolves the webhook's `emoji`: an emoji character is kept; a recognised name
+ * or `:name:` shortcode becomes its character (never rejected for length:
+ * `:megaphone:` is 11 characters); an unknown name is dropped rather than shown
+ * as text. Only raw emoji text longer than 10 characters is an error.
+ */
+export function resolveEmoji(input: string): EmojiResult {
+  const trimmed = input.trim();
+  if (trimmed === '') return { ok: true, emoji: '' };
+  if (PICTOGRAPHIC.test(trimmed)) {
+    const length = [...trimmed].length;
+    return length > EMOJI_MAX_CHARS ? { ok: false, length } : { ok: true, emoji: trimmed };
+  }
+  const name = trimmed.replace(/^:/, '').replace(/:$/, '').toLowerCase();
+  return { ok: true, emoji: EMOJI_NAMES[name] ?? '' };
+}

@@ -1,0 +1,211 @@
+import type Database from 'better-sqlite3';
+import type { WriteBatcher } from '../../db/write-batcher.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import type { ChangeBus, ChangeRecorder } from '../changes.js';
+import { AppError } from '../errors.js';
+import type { Idempotency } from '../idempotency.js';
+import type { Usage } from '../usage.js';
+import type { WebhookAlert } from './payload.js';
+
+export interface WebhookChannel {
+  id: string;
+  name: string;
+  slug: string;
+  workspaceId: string;
+  workspaceName: string;
+  chatConnected: boolean;
+}
+
+/** A file already in the media store, ready to be attached. */
+export interface AttachmentRecord {
+  mediaKey: string;
+  mime: string;
+  kind: 'image' | 'video' | 'audio';
+  name: string | null;
+  size: number;
+}
+
+export interface IngestAnswer {
+  status: 200 | 201;
+  body: {
+    success: true;
+    alertId: string;
+    destination: { workspace: { id: string; name: string }; channel: { id: string; name: string; slug: string } };
+    workflow?: { runId: string; state: string; created: boolean };
+  };
+}
+
+/** The level a run state shows: a failed run can never look like a success. */
+export const LEVEL_OF_RUN_STATE = { running: 'INFO', passed: 'SUCCESS', failed: 'ERROR' } as const;
+
+interface ExistingRun {
+  id: string;
+  workflowState: 'running' | 'passed' | 'failed';
+}
+
+/**
+ * Stores webhook alerts and workflow runs. Each call is one unit in the group
+ * commit: the alert, its attachments, the billing count, the outbox row, the
+ * stream event and the idempotency answer commit together or not at all.
+ */
+export class WebhookIngest {
+  private readonly s;
+
+  constructor(
+    sqlite: Database.Database,
+    private readonly batcher: WriteBatcher,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+    private readonly changes: ChangeRecorder,
+    private readonly usage: Usage,
+    private readonly idempotency: Idempotency,
+    private readonly bus: ChangeBus,
+  ) {
+    this.s = {
+      channelByToken: sqlite.prepare(
+        `SELECT c.id, c.name, c.slug, c.workspace_id AS workspaceId, w.name AS workspaceName,
+                EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id) AS chatConnected
+         FROM channels c JOIN workspaces w ON w.id = c.workspace_id WHERE c.webhook_token = ?`,
+      ),
+      insertAlert: sqlite.prepare(
+        `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
+           metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at)
+         VALUES (@id, @channelId, 'standard', @title, @level, @emoji, @message, @fieldsJson, @linkUrl, @linkText, @source,
+           @metadataJson, @actorJson, @runId, @runState, @stepsJson, @runError, @id, @now, @now)`,
+      ),
+      findRun: sqlite.prepare(
+        'SELECT id, workflow_state AS workflowState FROM alerts WHERE channel_id = ? AND workflow_run_id = ?',
+      ),
+      updateRun: sqlite.prepare(
+        `UPDATE alerts SET title = @title, level = @level, emoji = @emoji, message = @message, fields_json = @fieldsJson,
+           link_url = @linkUrl, link_text = @linkText, source = @source, metadata_json = @metadataJson, actor_json = @actorJson,
+           workflow_state = @runState, workflow_steps_json = @stepsJson, workflow_error = @runError,
+           activity_key = CASE WHEN @resurface THEN @activityKey ELSE activity_key END, updated_at = @now
+         WHERE id = @id`,
+      ),
+      deleteAttachments: sqlite.prepare('DELETE FROM alert_attachments WHERE alert_id = ?'),
+      insertAttachment: sqlite.prepare(
+        'INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      setActorAvatar: sqlite.prepare(
+        "UPDATE alerts SET actor_json = json_set(actor_json, '$.avatarUrl', ?) WHERE id = ? AND json_extract(actor_json, '$.avatarUrl') IS NULL",
+      ),
+    };
+  }
+
+  findChannel(webhookToken: string): WebhookChannel | undefined {
+    const row = this.s.channelByToken.get(webhookToken) as (Omit<WebhookChannel, 'chatConnected'> & { chatConnected: number }) | undefined;
+    return row ? { ...row, chatConnected: Boolean(row.chatConnected) } : undefined;
+  }
+
+  /** Resolves after COMMIT. */
+  async ingest(
+    channel: WebhookChannel,
+    alert: WebhookAlert,
+    attachments: AttachmentRecord[],
+    idem?: { key: string; hash: string },
+  ): Promise<IngestAnswer> {
+    const result = await this.batcher.run(() => {
+      const answer = alert.workflow ? this.storeRun(channel, alert, attachments) : this.storeAlert(channel, alert, attachments);
+      if (idem) this.idempotency.save(channel.id, idem.key, idem.hash, answer);
+      return answer;
+    });
+    this.bus.emit('alert-events');
+    if (result.notified) this.bus.emit('notifications');
+    return { status: result.status, body: result.body };
+  }
+
+  /** Used by the avatar lookup once it found a picture (never overrides a sent avatarUrl). */
+  setActorAvatar(alertId: string, url: string): boolean {
+    return this.s.setActorAvatar.run(url, alertId).changes > 0;
+  }
+
+  private storeAlert(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]) {
+    const now = this.clock.now();
+    const id = this.ids.next('alt');
+    this.s.insertAlert.run({ ...this.columns(alert), id, channelId: channel.id, level: alert.level, runId: null, runState: null, stepsJson: null, runError: null, now });
+    this.attach(id, attachments);
+    this.usage.count(channel.workspaceId, now);
+    this.changes.notification(channel.id, id, 'alert.created', now);
+    this.changes.event(channel.id, id, 'alert.created', now);
+    return { ...this.answer(201, id, channel), notified: true };
+  }
+
+  /**
+   * One alert per (channel, runId), following the spec's state table. A POST
+   * after a terminal state: the same state again is a retry (silent, no second
+   * notification); any other state is refused (409, use a new runId for a re-run).
+   */
+  private storeRun(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]) {
+    const wf = alert.workflow!;
+    const now = this.clock.now();
+    const existing = this.s.findRun.get(channel.id, wf.runId) as ExistingRun | undefined;
+    const runColumns = {
+      ...this.columns(alert),
+      level: LEVEL_OF_RUN_STATE[wf.state],
+      runState: wf.state,
+      stepsJson: JSON.stringify(wf.steps),
+      runError: wf.error,
+      now,
+    };
+    if (!existing) {
+      const id = this.ids.next('alt');
+      this.s.insertAlert.run({ ...runColumns, id, channelId: channel.id, runId: wf.runId });
+      this.attach(id, attachments);
+      this.usage.count(channel.workspaceId, now); // the run's one billable event
+      this.changes.notification(channel.id, id, wf.state === 'running' ? 'workflow.started' : 'workflow.finished', now);
+      this.changes.event(channel.id, id, 'alert.created', now);
+      return { ...this.answer(201, id, channel, { runId: wf.runId, state: wf.state, created: true }), notified: true };
+    }
+    const terminal = existing.workflowState !== 'running';
+    if (terminal && wf.state !== existing.workflowState) {
+      throw new AppError(
+        'workflow-run-finished',
+        `run ${wf.runId} already ${existing.workflowState}; it cannot become ${wf.state}. Report a re-run under a new runId.`,
+      );
+    }
+    const finishing = !terminal && wf.state !== 'running';
+    this.s.updateRun.run({ ...runColumns, id: existing.id, resurface: finishing ? 1 : 0, activityKey: finishing ? this.ids.next('alt') : null });
+    if (attachments.length > 0) {
+      this.s.deleteAttachments.run(existing.id);
+      this.attach(existing.id, attachments);
+    }
+    if (finishing) this.changes.notification(channel.id, existing.id, 'workflow.finished', now);
+    this.changes.event(channel.id, existing.id, 'alert.updated', now);
+    return { ...this.answer(200, existing.id, channel, { runId: wf.runId, state: wf.state, created: false }), notified: finishing };
+  }
+
+  private columns(alert: WebhookAlert) {
+    return {
+      title: alert.title,
+      emoji: alert.emoji,
+      message: alert.message,
+      fieldsJson: alert.fields.length ? JSON.stringify(alert.fields) : null,
+      linkUrl: alert.linkUrl,
+      linkText: alert.linkText,
+      source: alert.source,
+      metadataJson: alert.metadata ? JSON.stringify(alert.metadata) : null,
+      actorJson: alert.actor ? JSON.stringify(alert.actor) : null,
+    };
+  }
+
+  private attach(alertId: string, attachments: AttachmentRecord[]) {
+    attachments.forEach((a, i) => this.s.insertAttachment.run(alertId, i, a.mediaKey, a.mime, a.kind, a.name, a.size));
+  }
+
+  private answer(status: 200 | 201, alertId: string, channel: WebhookChannel, workflow?: IngestAnswer['body']['workflow']): IngestAnswer {
+    return {
+      status,
+      body: {
+        success: true,
+        alertId,
+        destination: {
+          workspace: { id: channel.workspaceId, name: channel.workspaceName },
+          channel: { id: channel.id, name: channel.name, slug: channel.slug },
+        },
+        ...(workflow ? { workflow } : {}),
+      },
+    };
+  }
+}

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import type { Actor, Field, WorkflowStep } from '../alert-view.js';
+import { enrichActor } from './actor.js';
+import { EMOJI_MAX_CHARS, resolveEmoji } from './emoji.js';
+
+/** Limits the spec leaves open ("not shown"), decided here and listed in the README. */
+export const LIMITS = {
+  title: 200,
+  message: 5_000,
+  linkUrl: 2_000,
+  linkText: 100,
+  source: 200,
+  fieldLabel: 100,
+  fieldValue: 1_000,
+  fields: 25,
+  attachments: 10,
+  attachmentName: 200,
+  metadataBytes: 16 * 1024,
+  actorText: 200,
+  runId: 200,
+  steps: 50,
+  stepName: 200,
+  stepInfo: 1_000,
+  workflowError: 10_000,
+} as const;
+
+const httpUrl = (max: number, what: string) =>
+  z
+    .string()
+    .max(max, `${what} must be at most ${max} characters`)
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === 'http:' || u.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, `${what} must be an absolute http or https URL`);
+
+const text = (max: number, what: string) => z.string().max(max, `${what} must be at most ${max} characters`);
+
+const FieldInput = z
+  .object({
+    label: text(LIMITS.fieldLabel, 'label').optional(),
+    name: text(LIMITS.fieldLabel, 'name').optional(),
+    value: z.union([text(LIMITS.fieldValue, 'value'), z.number(), z.boolean()], {
+      message: 'value must be a string, a number or a boolean',
+    }),
+    inline: z.boolean().default(false),
+  })
+  .superRefine((f, ctx) => {
+    if (f.label === undefined && f.name === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'a field needs a label (or name)', path: ['label'] });
+    }
+  })
+  .transform((f): Field => ({ label: (f.label ?? f.name)!, value: String(f.value), inline: f.inline }));
+
+const ActorObject = z.object({
+  name: text(LIMITS.actorText, 'name').optional(),
+  email: z.email('email must be an e-mail address').max(320).optional(),
+  id: z.union([text(LIMITS.actorText, 'id'), z.number().transform(String)]).optional(),
+  plan: text(LIMITS.actorText, 'plan').optional(),
+  company: text(LIMITS.actorText, 'company').optional(),
+  location: text(LIMITS.actorText, 'location').optional(),
+  avatarUrl: httpUrl(LIMITS.linkUrl, 'avatarUrl').optional(),
+  url: httpUrl(LIMITS.linkUrl, 'url').optional(),
+});
+
+const ActorInput = z.union([
+  text(LIMITS.actorText, 'actor').transform((s): Actor => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim()) ? { email: s.trim() } : { name: s.trim() })),
+  ActorObject,
+]);
+
+export const AttachmentInput = z.object({
+  url: httpUrl(LIMITS.linkUrl, 'url').optional(),
+  type: z.enum(['image', 'video', 'audio'], { message: 'type must be image, video or audio' }).optional(),
+  name: text(LIMITS.attachmentName, 'name').optional(),
+  data: z.string().optional(),
+});
+export type AttachmentInput = z.infer<typeof AttachmentInput>;
+
+const StepInput = z.object({
+  name: z.string().min(1, 'a step needs a name').max(LIMITS.stepName),
+  state: z.enum(['pending', 'running', 'done', 'failed', 'skipped'], {
+    message: 'step state must be pending, running, done, failed or skipped',
+  }),
+  seconds: z.number().min(0).optional(),
+  info: text(LIMITS.stepInfo, 'info').optional(),
+});
+
+export const WorkflowInput = z.object({
+  runId: z.string().min(1, 'runId must not be empty').max(LIMITS.runId),
+  state: z.enum(['running', 'passed', 'failed'], { message: 'state must be running, passed or failed' }),
+  steps: z.array(StepInput).max(LIMITS.steps, `at most ${LIMITS.steps} steps`),
+  error: text(LIMITS.workflowError, 'error').optional(),
+});
+
+/**
+ * The webhook body. Unknown keys are ignored (zod strips them). Transforms
+ * normalise on ingest: level to upper case, emoji names to characters, fields
+ * to strings, `user` to `actor` with what an e-mail alone tells.
+ */
+export const WebhookPayload = z
+  .object({
+    title: z
+      .string({ message: 'title is required and must be a string' })
+      .min(1, 'title must not be empty')
+      .max(LIMITS.title, `title must be at most ${LIMITS.title} characters`),
+    level: z
+      .string()
+      .transform((v) => v.toLowerCase())
+      .pipe(z.enum(['info', 'success', 'warning', 'error'], { message: 'level must be info, success, warning or error' }))
+      .default('info'),
+    emoji: z.string().optional(),
+    message: text(LIMITS.message, 'message').optional(),
+    fields: z.array(FieldInput).max(LIMITS.fields, `at most ${LIMITS.fields} fields`).optional(),
+    linkUrl: httpUrl(LIMITS.linkUrl, 'linkUrl').optional(),
+    linkText: text(LIMITS.linkText, 'linkText').optional(),
+    source: text(LIMITS.source, 'source').optional(),
+    metadata: z
+      .record(z.string(), z.unknown(), { message: 'metadata must be a JSON object' })
+      .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, `metadata must serialise to at most ${LIMITS.metadataBytes} bytes`)
+      .optional(),
+    actor: ActorInput.optional(),
+    user: ActorInput.optional(),
+    attachments: z.array(AttachmentInput).max(LIMITS.attachments, `at most ${LIMITS.attachments} attachments`).optional(),
+    workflow: WorkflowInput.optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.emoji !== undefined) {
+      const r = resolveEmoji(p.emoji);
+      if (!r.ok) {
+        ctx.addIssue({
+          code: 'too_big',
+          maximum: EMOJI_MAX_CHARS,
+          origin: 'string',
+          inclusive: true,
+          message: `emoji must be at most ${EMOJI_MAX_CHARS} characters (an emoji, a name such as rocket, or :rocket:)`,
+          path: ['emoji'],
+        });
+      }
+    }
+  })
+  .transform((p) => {
+    const actor = p.actor ?? p.user;
+    const emoji = p.emoji === undefined ? '' : (resolveEmoji(p.emoji) as { emoji: string }).emoji;
+    return {
+      title: p.title,
+      level: p.level.toUpperCase() as 'INFO' | 'SUCCESS' | 'WARNING' | 'ERROR',
+      emoji,
+      message: p.message ?? null,
+      fields: p.fields ?? [],
+      linkUrl: p.linkUrl ?? null,
+      linkText: p.linkUrl ? (p.linkText ?? 'View') : (p.linkText ?? null),
+      source: p.source ?? null,
+      metadata: p.metadata ?? null,
+      actor: actor ? enrichActor(actor) : null,
+      attachments: p.attachments ?? [],
+      workflow: p.workflow
+        ? { ...p.workflow, steps: p.workflow.steps as WorkflowStep[], error: p.workflow.error ?? null }
+        : null,
+    };
+  });
+
+export type WebhookAlert = z.output<typeof WebhookPayload>;

@@ -1,0 +1,95 @@
+import type Database from 'better-sqlite3';
+import { AppError } from '../errors.js';
+import { parseMultipart, resolveAttachments, type ResolvedAttachment } from '../../media/attachments.js';
+import type { MediaFetcher } from '../../media/fetcher.js';
+import type { MediaBatch, MediaStore } from '../../media/store.js';
+import type { AttachmentInput } from './payload.js';
+import type { AttachmentRecord } from './ingest.js';
+
+/** A webhook body read off the wire, with the files it brought (or will fetch) held in one media batch. */
+export interface ReceivedBody {
+  json: unknown;
+  /** What the Idempotency-Key fingerprint covers: the JSON, plus each uploaded file's hash. */
+  fingerprintParts: (string | Uint8Array)[];
+  /** Stores `attachments[]` items (URL downloads, base64) after the multipart uploads. */
+  resolveAttachments(items: AttachmentInput[]): Promise<AttachmentRecord[]>;
+  /** The alert that references the files committed. */
+  commit(): Promise<void>;
+  /** The request failed: remove the files it created that nothing references. */
+  discard(): Promise<void>;
+}
+
+export interface BodyLimits {
+  maxJsonBytes: number;
+}
+
+/**
+ * Reads webhook bodies in either form (JSON, or multipart with a `payload`
+ * part and file parts streamed straight into the media store) so the route
+ * and the ingest service never see the difference.
+ */
+export class WebhookBodyReader {
+  private readonly referenced: Database.Statement;
+
+  constructor(
+    sqlite: Database.Database,
+    private readonly store: MediaStore,
+    private readonly fetcher: MediaFetcher,
+    private readonly limits: BodyLimits,
+    private readonly readCapped: (req: Request, max: number) => Promise<Uint8Array>,
+    private readonly parseJson: (bytes: Uint8Array) => unknown,
+  ) {
+    this.referenced = sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
+  }
+
+  async read(req: Request, kind: 'json' | 'multipart'): Promise<ReceivedBody> {
+    const batch = this.store.batch();
+    try {
+      if (kind === 'json') {
+        const bytes = await this.readCapped(req, this.limits.maxJsonBytes);
+        return this.wrap(batch, this.parseJson(bytes), [bytes], []);
+      }
+      const { payloadText, uploads } = await parseMultipart(req, { batch });
+      const json = this.parseJson(Buffer.from(payloadText, 'utf8'));
+      return this.wrap(batch, json, [payloadText, ...uploads.map((u) => u.media.sha256)], uploads);
+    } catch (err) {
+      await batch.rollback((key) => this.isReferenced(key));
+      if (err instanceof AppError && err.code === 'malformed-json' && kind === 'multipart') {
+        throw new AppError('malformed-json', `the payload part is not valid JSON: ${err.detail}`);
+      }
+      throw err;
+    }
+  }
+
+  private isReferenced(key: string): boolean {
+    return this.referenced.get(key) !== undefined;
+  }
+
+  private wrap(batch: MediaBatch, json: unknown, fingerprintParts: (string | Uint8Array)[], uploads: ResolvedAttachment[]): ReceivedBody {
+    let settled = false;
+    return {
+      json,
+      fingerprintParts,
+      resolveAttachments: async (items) => {
+        const resolved = await resolveAttachments(items, uploads, { batch, fetcher: this.fetcher });
+        return resolved.map((r) => ({
+          mediaKey: r.media.key,
+          mime: r.media.mime,
+          kind: r.media.kind,
+          name: r.name ?? null,
+          size: r.media.size,
+        }));
+      },
+      commit: async () => {
+        if (settled) return;
+        settled = true;
+        await batch.commit();
+      },
+      discard: async () => {
+        if (settled) return;
+        settled = true;
+        await batch.rollback((key) => this.isReferenced(key));
+      },
+    };
+  }
+}

@@ -1,0 +1,87 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import { AppError, AuthError } from '../domain/errors.js';
+import { maskPath } from '../lib/logger.js';
+import type { Services } from '../services.js';
+import { requireToken } from './auth.js';
+import type { AppEnv } from './env.js';
+import { authFailureResponse, problemResponse } from './problems.js';
+import { RateLimiter } from './rate-limit.js';
+import { registerDocs } from './routes/docs.js';
+import { createMediaRoutes } from './routes/media.js';
+import { registerReadApi } from './routes/read-api.js';
+import { registerWebhook } from './routes/webhook.js';
+import { toDetails } from './validation.js';
+
+export interface AppOptions {
+  /** Extra route registrations (the stream, the media host) wired by main/tests. */
+  extend?: (app: OpenAPIHono<AppEnv>) => void;
+}
+
+/**
+ * Builds the whole HTTP surface from injected services. No I/O happens here:
+ * main.ts serves it, tests call `app.request()` or serve it on loopback.
+ */
+export function createApp(services: Services, opts: AppOptions = {}) {
+  const { config, logger } = services;
+  const app = new OpenAPIHono<AppEnv>({
+    // Every zod failure goes through this one hook, so a 400 looks like every other error.
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const target = (result as { target?: string }).target;
+      const code = target === 'query' || target === 'param' ? 'invalid-query' : 'invalid-body';
+      const details = toDetails(result.error.issues);
+      throw new AppError(code, details.map((d) => `${d.path.join('.') || '(body)'}: ${d.message}`).join('; '), { details });
+    },
+  });
+
+  app.use('*', async (c, next) => {
+    c.set('services', services);
+    const started = performance.now();
+    await next();
+    if (logger.isLevelEnabled('debug')) {
+      logger.debug(
+        { method: c.req.method, path: maskPath(new URL(c.req.url).pathname), status: c.res.status, ms: +(performance.now() - started).toFixed(2) },
+        'request',
+      );
+    }
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof AuthError) return authFailureResponse(config.publicUrl, err);
+    if (err instanceof AppError) {
+      const res = problemResponse(c, config.publicUrl, err);
+      // Headers set by middleware (rate-limit headers, Retry-After) survive the error.
+      c.res.headers.forEach((v, k) => {
+        if (k.toLowerCase().startsWith('ratelimit') || k.toLowerCase() === 'retry-after') res.headers.set(k, v);
+      });
+      return res;
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      if (status === 413) return problemResponse(c, config.publicUrl, new AppError('payload-too-large'));
+      if (status === 400) return problemResponse(c, config.publicUrl, new AppError('malformed-json', err.message));
+    }
+    logger.error({ err, path: maskPath(new URL(c.req.url).pathname) }, 'unhandled error');
+    return problemResponse(c, config.publicUrl, new AppError('internal'));
+  });
+
+  app.notFound((c) => problemResponse(c, config.publicUrl, new AppError('not-found', 'no such endpoint')));
+
+  app.get('/healthz', (c) => {
+    services.db.sqlite.prepare('SELECT 1').get();
+    return c.json({ status: 'ok' });
+  });
+
+  const auth = requireToken(new RateLimiter(config.rateLimitPerMinute, services.clock));
+  for (const path of ['/api/channels', '/api/channels/*', '/api/alerts', '/api/alerts/*', '/api/stream']) app.use(path, auth);
+
+  registerWebhook(app);
+  registerReadApi(app);
+  app.route('/media', createMediaRoutes(services.media, config.publicUrl));
+  opts.extend?.(app);
+  registerDocs(app, config.publicUrl);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

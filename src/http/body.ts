@@ -1,0 +1,38 @@
+import { AppError } from '../domain/errors.js';
+
+/**
+ * Reads a request body up to `max` bytes. A declared Content-Length over the
+ * cap is refused before reading; a chunked body is cut off as soon as it passes.
+ */
+export async function readBodyCapped(req: Request, max: number, what = 'body'): Promise<Uint8Array> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    throw new AppError('payload-too-large', `${what} is ${declared} bytes; the limit is ${max} bytes`);
+  }
+  if (!req.body) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw new AppError('payload-too-large', `${what} exceeds the limit of ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** JSON.parse with the parser's own words in the problem's detail. */
+export function parseJson(bytes: Uint8Array): unknown {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (text.trim() === '') throw new AppError('malformed-json', 'the body is empty; send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError('malformed-json', `body is not valid JSON: ${(err as Error).message}`);
+  }
+}

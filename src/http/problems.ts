@@ -1,0 +1,177 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AppError, AuthError, type AuthFailureReason, type ErrorCode } from '../domain/errors.js';
+
+interface ProblemType {
+  status: ContentfulStatusCode;
+  title: string;
+  /** Shown on the human page served at the type URL. */
+  description: string;
+}
+
+/**
+ * Every problem type the service can answer with. The `type` URL of each is
+ * `${PUBLIC_URL}/problems/<name>` and that URL serves a page with the description.
+ */
+export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
+  'invalid-payload': {
+    status: 400,
+    title: 'invalid payload',
+    description:
+      'The JSON body does not match the webhook payload schema. `details` lists every issue with its `path`; fix those fields and send again.',
+  },
+  'malformed-json': {
+    status: 400,
+    title: 'malformed JSON',
+    description: 'The body could not be parsed as JSON. Check quoting and escaping; `detail` says where parsing stopped.',
+  },
+  'unsupported-content-type': {
+    status: 415,
+    title: 'unsupported content type',
+    description: 'Send `Content-Type: application/json`, or `multipart/form-data` with a `payload` part and file parts.',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'payload too large',
+    description: 'The request body is larger than the service accepts. The README lists every size limit.',
+  },
+  'unknown-token': {
+    status: 404,
+    title: 'invalid webhook token',
+    description:
+      'No channel has this webhook token. It may have been rotated: copy the current webhook URL from the channel settings (or `npm run admin -- channel rotate-webhook`).',
+  },
+  'idempotency-key-in-use': {
+    status: 409,
+    title: 'request with this Idempotency-Key is still running',
+    description: 'A request with the same Idempotency-Key is still being processed. Wait a moment and retry; the retry will receive the first answer.',
+  },
+  'idempotency-key-reused': {
+    status: 422,
+    title: 'Idempotency-Key reused with a different request',
+    description: 'This Idempotency-Key was already used in the last 24 hours with a different body. Use a fresh key for a different request.',
+  },
+  'invalid-idempotency-key': {
+    status: 400,
+    title: 'invalid Idempotency-Key',
+    description: 'An Idempotency-Key must be 1 to 255 printable ASCII characters.',
+  },
+  'workflow-run-finished': {
+    status: 409,
+    title: 'workflow run already finished',
+    description:
+      'This runId has reached passed or failed. A run cannot move out of a terminal state; report a re-run under a new runId.',
+  },
+  'channel-is-chat-connected': {
+    status: 409,
+    title: 'channel is connected to a chat platform',
+    description:
+      'This channel mirrors a Discord channel and only holds its messages. Post webhook alerts to a standard channel.',
+  },
+  'invalid-query': {
+    status: 400,
+    title: 'invalid query parameter',
+    description: 'A query parameter is out of range or of the wrong kind. `details` names each one.',
+  },
+  'invalid-body': {
+    status: 400,
+    title: 'invalid request body',
+    description: 'The JSON body does not match what this endpoint accepts. `details` names each issue.',
+  },
+  'not-found': {
+    status: 404,
+    title: 'not found',
+    description: 'Nothing exists at this address that your token can see.',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'too many requests',
+    description: 'The token sent more requests per minute than allowed. Wait the number of seconds in `Retry-After` and retry.',
+  },
+  'unsupported-attachment-type': {
+    status: 400,
+    title: 'unsupported attachment type',
+    description:
+      'Attachments must be PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg, recognised from the bytes. SVG is refused.',
+  },
+  'attachment-type-mismatch': {
+    status: 400,
+    title: 'attachment type does not match its content',
+    description: 'The declared `type` (image, video, audio) contradicts the bytes of the file.',
+  },
+  'attachment-too-large': {
+    status: 413,
+    title: 'attachment too large',
+    description: 'Images may be 10 MB, audio 25 MB and video 50 MB.',
+  },
+  'too-many-attachments': {
+    status: 400,
+    title: 'too many attachments',
+    description: 'An alert carries at most 10 attachments.',
+  },
+  'attachment-fetch-failed': {
+    status: 422,
+    title: 'attachment URL could not be fetched',
+    description:
+      'The service could not download an attachment URL: it was refused (private or local address), timed out, redirected too often, or answered with an error. `detail` gives the reason.',
+  },
+  internal: {
+    status: 500,
+    title: 'internal server error',
+    description: 'Something failed on our side. Nothing was stored; it is safe to retry.',
+  },
+};
+
+export const AUTH_MESSAGES: Record<AuthFailureReason, string> = {
+  no_credentials: 'Send the header `Authorization: Bearer <token>`. Create a token with `npm run admin -- token create`.',
+  malformed_authorization_header:
+    'The Authorization header must be exactly `Bearer <token>`, with one space and no quotes.',
+  token_env_var_unset:
+    'The token is empty or the literal text "undefined": the environment variable holding it is probably unset in your client.',
+  invalid_token_format:
+    'A token is the prefix and an underscore followed by exactly 48 hexadecimal characters. Check that it was copied whole.',
+  unknown_token: 'This token is revoked or does not exist (was it truncated?). Create a new one.',
+  not_a_workspace_member:
+    "The token is valid but its user is no longer a member of the token's workspace. Ask an owner to add the user back, or use another token.",
+};
+
+export function problemTypeUrl(publicUrl: string, name: string): string {
+  return `${publicUrl}/problems/${name}`;
+}
+
+export function problemBody(publicUrl: string, err: AppError, instance?: string) {
+  const t = PROBLEM_TYPES[err.code];
+  return {
+    type: problemTypeUrl(publicUrl, err.code),
+    title: t.title,
+    status: t.status,
+    ...(err.detail && err.detail !== t.title ? { detail: err.detail } : {}),
+    ...(instance ? { instance } : {}),
+    error: t.title,
+    ...err.extensions,
+  };
+}
+
+export function problemResponse(c: Context, publicUrl: string, err: AppError): Response {
+  const body = problemBody(publicUrl, err, new URL(c.req.url).pathname);
+  return new Response(JSON.stringify(body), {
+    status: body.status,
+    headers: { 'content-type': 'application/problem+json' },
+  });
+}
+
+export function authFailureResponse(publicUrl: string, err: AuthError): Response {
+  const body = {
+    error: 'Unauthorized',
+    reason: err.reason,
+    message: AUTH_MESSAGES[err.reason],
+    docs: problemTypeUrl(publicUrl, err.reason),
+  };
+  return new Response(JSON.stringify(body), {
+    status: 401,
+    headers: {
+      'content-type': 'application/json',
+      'www-authenticate': `Bearer realm="alertbridge", error="invalid_token", error_description="${err.reason}"`,
+    },
+  });
+}

@@ -1,0 +1,99 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../env.js';
+import { AUTH_MESSAGES, PROBLEM_TYPES } from '../problems.js';
+
+const esc = (s: unknown) =>
+  String(s).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)}</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:920px;margin:2rem auto;padding:0 1rem;color:#1f2328}
+code,pre{font:13px ui-monospace,monospace;background:#f6f8fa;border-radius:4px}pre{padding:.75rem;overflow:auto}
+h2{border-bottom:1px solid #d0d7de;padding-bottom:.3rem;margin-top:2.5rem}.m{display:inline-block;min-width:4.5rem;font-weight:700}
+table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25rem .5rem;text-align:left;vertical-align:top}
+</style></head><body>${body}</body></html>`;
+
+/**
+ * The API description (generated from the zod schemas the routes validate
+ * with), a readable page of it that needs no CDN, and a page per problem type.
+ */
+export function registerDocs(app: OpenAPIHono<AppEnv>, publicUrl: string) {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API token: `<prefix>_` followed by 48 hexadecimal characters.',
+  });
+
+  const documentConfig = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Alertbridge API',
+      version: '1',
+      description: 'Webhook ingest and the authenticated read API. Errors are RFC 9457 problem documents.',
+    },
+    servers: [{ url: publicUrl }],
+  };
+
+  app.get('/openapi.json', (c) => c.json(app.getOpenAPI31Document(documentConfig)));
+
+  app.get('/docs', (c) => {
+    const doc = app.getOpenAPI31Document(documentConfig) as unknown as {
+      paths: Record<string, Record<string, { summary?: string; description?: string; parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: unknown }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { description: string }> }>>;
+      components?: { schemas?: Record<string, unknown> };
+    };
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => {
+        const params = (op.parameters ?? [])
+          .map((p) => `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td>${esc(p.description ?? '')} <code>${esc(JSON.stringify(p.schema ?? {}))}</code></td></tr>`)
+          .join('');
+        const body = op.requestBody
+          ? Object.entries(op.requestBody.content)
+              .map(([type, { schema }]) => `<p>Body (<code>${esc(type)}</code>):</p><pre>${esc(JSON.stringify(schema, null, 2))}</pre>`)
+              .join('')
+          : '';
+        const responses = Object.entries(op.responses)
+          .map(([status, r]) => `<li><b>${esc(status)}</b> ${esc(r.description)}</li>`)
+          .join('');
+        return `<h2><span class="m">${esc(method.toUpperCase())}</span><code>${esc(path)}</code></h2>
+<p>${esc(op.summary ?? '')}</p>${op.description ? `<p>${esc(op.description)}</p>` : ''}
+${params ? `<table><tr><th>name</th><th>in</th><th>required</th><th>notes</th></tr>${params}</table>` : ''}${body}<ul>${responses}</ul>`;
+      }),
+    );
+    const schemas = Object.entries(doc.components?.schemas ?? {})
+      .map(([name, s]) => `<h3 id="schema-${esc(name)}">${esc(name)}</h3><pre>${esc(JSON.stringify(s, null, 2))}</pre>`)
+      .join('');
+    return c.html(
+      page(
+        'Alertbridge API',
+        `<h1>Alertbridge API</h1><p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Error types: <a href="/problems">/problems</a>.</p>${ops.join('')}<h2>Schemas</h2>${schemas}`,
+      ),
+    );
+  });
+
+  app.get('/problems', (c) => {
+    const items = [
+      ...Object.entries(PROBLEM_TYPES).map(([name, t]) => `<li><a href="/problems/${name}"><code>${name}</code></a> (${t.status}) ${esc(t.title)}</li>`),
+      ...Object.keys(AUTH_MESSAGES).map((name) => `<li><a href="/problems/${name}"><code>${name}</code></a> (401)</li>`),
+    ];
+    return c.html(page('Problem types', `<h1>Problem types</h1><ul>${items.join('')}</ul>`));
+  });
+
+  app.get('/problems/:name', (c) => {
+    const name = c.req.param('name');
+    const t = PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES];
+    if (t) {
+      return c.html(
+        page(t.title, `<h1>${esc(t.title)}</h1><p>HTTP status <b>${t.status}</b>, type <code>${esc(`${publicUrl}/problems/${name}`)}</code></p><p>${esc(t.description)}</p><p><a href="/problems">All problem types</a></p>`),
+      );
+    }
+    const auth = AUTH_MESSAGES[name as keyof typeof AUTH_MESSAGES];
+    if (auth) {
+      return c.html(
+        page(`401 ${name}`, `<h1>Unauthorized: <code>${esc(name)}</code></h1><p>HTTP status <b>401</b>.</p><p>${esc(auth)}</p><p><a href="/problems">All problem types</a></p>`),
+      );
+    }
+    return c.notFound();
+  });
+}

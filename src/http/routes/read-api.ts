@@ -1,0 +1,158 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { ID_PATTERN } from '../../lib/ids.js';
+import type { AppEnv } from '../env.js';
+import { AlertPage, Channel, SingleAlert, problemResponses } from '../schemas.js';
+
+const security = [{ bearerAuth: [] }];
+
+const AlertIdParam = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: 'Alert id' }),
+});
+
+const ListQuery = z.object({
+  cursor: z
+    .string()
+    .regex(ID_PATTERN, 'cursor must be an alert id (the nextCursor of the previous page)')
+    .optional()
+    .openapi({ description: 'The nextCursor of the previous page; omit for the first page.' }),
+  limit: z.coerce
+    .number({ message: 'limit must be a whole number from 1 to 100' })
+    .int('limit must be a whole number from 1 to 100')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(50)
+    .openapi({ type: 'integer', minimum: 1, maximum: 100, default: 50 }),
+  level: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(['info', 'success', 'warning', 'error'], { message: 'level must be one of info, success, warning, error' }))
+    .optional()
+    .openapi({ type: 'string', enum: ['info', 'success', 'warning', 'error'] }),
+  after: z
+    .string()
+    .regex(ID_PATTERN, 'after must be an alert id')
+    .optional()
+    .openapi({ description: 'Only alerts strictly newer than this alert id (polling). Combine with cursor to page through them.' }),
+});
+
+const listChannels = createRoute({
+  method: 'get',
+  path: '/api/channels',
+  summary: 'List the channels the token can see, with your unread counts',
+  security,
+  responses: {
+    200: { description: 'Channels', content: { 'application/json': { schema: z.array(Channel) } } },
+    401: problemResponses[401],
+    429: problemResponses[429],
+  },
+});
+
+const listAlerts = createRoute({
+  method: 'get',
+  path: '/api/channels/{channel}/alerts',
+  summary: 'List alerts of a channel, newest first',
+  security,
+  request: {
+    params: z.object({ channel: z.string().openapi({ param: { name: 'channel', in: 'path' }, description: 'Channel id or slug' }) }),
+    query: ListQuery,
+  },
+  responses: {
+    200: { description: 'A page of alerts', content: { 'application/json': { schema: AlertPage } } },
+    ...problemResponses,
+  },
+});
+
+const getAlert = createRoute({
+  method: 'get',
+  path: '/api/alerts/{id}',
+  summary: "Get one alert, with its channel's name and slug",
+  security,
+  request: { params: AlertIdParam },
+  responses: {
+    200: { description: 'The alert', content: { 'application/json': { schema: SingleAlert } } },
+    401: problemResponses[401],
+    404: problemResponses[404],
+    429: problemResponses[429],
+  },
+});
+
+const patchAlert = createRoute({
+  method: 'patch',
+  path: '/api/alerts/{id}',
+  summary: 'Mark an alert read or unread for the calling user',
+  security,
+  request: {
+    params: AlertIdParam,
+    body: {
+      required: true,
+      content: { 'application/json': { schema: z.object({ isRead: z.boolean({ message: 'isRead must be true or false' }) }) } },
+    },
+  },
+  responses: {
+    200: { description: 'The updated alert', content: { 'application/json': { schema: SingleAlert } } },
+    ...problemResponses,
+  },
+});
+
+const markAllRead = createRoute({
+  method: 'post',
+  path: '/api/alerts/mark-all-read',
+  summary: 'Mark every alert read, in one channel or in all visible channels',
+  security,
+  request: {
+    body: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: z.object({ channelId: z.string().min(1).optional().openapi({ description: 'Channel id or slug' }) }),
+        },
+      },
+    },
+  },
+  responses: {
+    200: {
+      description: 'Done (idempotent)',
+      content: { 'application/json': { schema: z.object({ success: z.literal(true), channelIds: z.array(z.string()) }) } },
+    },
+    ...problemResponses,
+  },
+});
+
+export function registerReadApi(app: OpenAPIHono<AppEnv>) {
+  app.openapi(listChannels, (c) => c.json(c.var.services.readApi.listChannels(c.var.principal), 200));
+
+  app.openapi(listAlerts, (c) => {
+    const { channel } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const page = c.var.services.readApi.listAlerts(c.var.principal, channel, {
+      limit: q.limit,
+      cursor: q.cursor,
+      after: q.after,
+      level: q.level ? (q.level.toUpperCase() as 'INFO') : undefined,
+    });
+    return c.json(page as z.infer<typeof AlertPage>, 200);
+  });
+
+  // Registered before /api/alerts/{id} so "mark-all-read" is never read as an id.
+  app.openapi(markAllRead, async (c) => {
+    const raw = await c.req.text();
+    let channelRef: string | undefined;
+    if (raw.trim() !== '') {
+      const body = c.req.valid('json') as { channelId?: string } | undefined;
+      channelRef = body?.channelId;
+    }
+    const { channelIds } = c.var.services.readApi.markAllRead(c.var.principal, channelRef);
+    return c.json({ success: true as const, channelIds }, 200);
+  });
+
+  app.openapi(getAlert, (c) => {
+    const alert = c.var.services.readApi.getAlert(c.var.principal, c.req.valid('param').id);
+    return c.json(alert as z.infer<typeof SingleAlert>, 200);
+  });
+
+  app.openapi(patchAlert, (c) => {
+    const { isRead } = c.req.valid('json');
+    const alert = c.var.services.readApi.setRead(c.var.principal, c.req.valid('param').id, isRead);
+    return c.json(alert as z.infer<typeof SingleAlert>, 200);
+  });
+}

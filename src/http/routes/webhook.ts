@@ -1,0 +1,120 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { AppError } from '../../domain/errors.js';
+import { Idempotency } from '../../domain/idempotency.js';
+import { WebhookPayload } from '../../domain/webhook/payload.js';
+import type { AppEnv } from '../env.js';
+import { readBodyCapped, parseJson } from '../body.js';
+import { Problem } from '../schemas.js';
+import { toDetails } from '../validation.js';
+
+
+
+
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
+
+const SuccessBody = z
+  .object({
+    success: z.literal(true),
+    alertId: z.string(),
+    destination: z.object({
+      workspace: z.object({ id: z.string(), name: z.string() }),
+      channel: z.object({ id: z.string(), name: z.string(), slug: z.string() }),
+    }),
+    workflow: z.object({ runId: z.string(), state: z.string(), created: z.boolean() }).optional(),
+  })
+  .openapi('WebhookAccepted');
+
+export const webhookRoute = createRoute({
+  method: 'post',
+  path: '/api/webhook/{token}',
+  summary: 'Create an alert (or update a workflow run) in the channel that owns this webhook token',
+  description:
+    'No Authorization header: the token in the path selects the channel. JSON body, or multipart/form-data with a `payload` part (the same JSON) and one file part per attachment. Optional `Idempotency-Key` header (24 h).',
+  request: {
+    params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: "The channel's webhook token" }) }),
+    headers: z.object({ 'idempotency-key': z.string().optional() }),
+    body: {
+      required: true,
+      content: {
+        'application/json': { schema: WebhookPayload },
+        'multipart/form-data': {
+          schema: z.object({ payload: z.string().openapi({ description: 'The JSON payload' }), file: z.any().openapi({ type: 'string', format: 'binary' }) }),
+        },
+      },
+    },
+  },
+  responses: {
+    201: { description: 'Alert created (or workflow run started)', content: { 'application/json': { schema: SuccessBody } } },
+    200: { description: 'Workflow run updated in place', content: { 'application/json': { schema: SuccessBody } } },
+    400: problem('Invalid payload, malformed JSON, or an unsupported attachment'),
+    404: problem('Unknown webhook token'),
+    409: problem('Same Idempotency-Key still running, run already finished, or channel is chat-connected'),
+    413: problem('Body or attachment too large'),
+    415: problem('Unsupported content type'),
+    422: problem('Idempotency-Key reused with another body, or attachment URL not fetchable'),
+    500: problem('Internal error'),
+  },
+});
+
+/**
+ * The webhook path. Registered with the OpenAPI registry for the document,
+ * but parsed here by hand: the body may be JSON or multipart and must be read
+ * with a cap, and the channel lookup (404) comes before any body parsing.
+ */
+export function registerWebhook(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerPath(webhookRoute);
+
+  app.post('/api/webhook/:token', async (c) => {
+    const s = c.var.services;
+    const channel = s.ingest.findChannel(c.req.param('token'));
+    if (!channel) throw new AppError('unknown-token');
+    if (channel.chatConnected) {
+      throw new AppError('channel-is-chat-connected', `#${channel.slug} mirrors a Discord channel; webhook alerts are not accepted there`);
+    }
+    const key = c.req.header('idempotency-key');
+    if (key !== undefined) Idempotency.validateKey(key);
+
+    const contentType = (c.req.header('content-type') ?? '').toLowerCase();
+    const isJson = /^application\/([\w.+-]+\+)?json\b/.test(contentType);
+    const isMultipart = contentType.startsWith('multipart/form-data');
+    if (!isJson && !isMultipart) {
+      throw new AppError(
+        'unsupported-content-type',
+        `Content-Type ${contentType || '(none)'} is not accepted: send -H 'Content-Type: application/json'`,
+      );
+    }
+
+    const received = await s.webhookBody.read(c.req.raw, isMultipart ? 'multipart' : 'json');
+    try {
+      const parsed = WebhookPayload.safeParse(received.json);
+      if (!parsed.success) {
+        throw new AppError('invalid-payload', undefined, { details: toDetails(parsed.error.issues) });
+      }
+      let release: (() => void) | undefined;
+      let idem: { key: string; hash: string } | undefined;
+      if (key !== undefined) {
+        const hash = Idempotency.fingerprint(received.fingerprintParts);
+        const claim = s.idempotency.begin(channel.id, key, hash);
+        if ('replay' in claim) {
+          await received.discard();
+          c.header('Idempotency-Replayed', 'true');
+          return c.json(claim.replay.body as object, claim.replay.status as 201);
+        }
+        release = claim.release;
+        idem = { key, hash };
+      }
+      try {
+        const attachments = await received.resolveAttachments(parsed.data.attachments);
+        const answer = await s.ingest.ingest(channel, parsed.data, attachments, idem);
+        await received.commit();
+        s.avatars.afterIngest(answer.body.alertId, parsed.data.actor);
+        return c.json(answer.body, answer.status);
+      } finally {
+        release?.();
+      }
+    } catch (err) {
+      await received.discard();
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { ValidationIssue } from '../domain/errors.js';
+
+/**
+ * Maps zod 4 issues to the spec's `details` shape. zod 3 put `type`, `exact`
+ * and friends on size issues; zod 4 calls the type `origin` and may omit
+ * `exact`. The spec's keys (code, minimum|maximum, type, inclusive, exact,
+ * message, path) are produced here, in one place, whatever zod says.
+ */
+export function toDetails(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
+  return issues.map((i) => {
+    const path = i.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    switch (i.code) {
+      case 'too_small':
+        return {
+          code: i.code,
+          minimum: Number(i.minimum),
+          type: typeOf(i.origin),
+          inclusive: i.inclusive ?? true,
+          exact: i.exact ?? false,
+          message: i.message,
+          path,
+        };
+      case 'too_big':
+        return {
+          code: i.code,
+          maximum: Number(i.maximum),
+          type: typeOf(i.origin),
+          inclusive: i.inclusive ?? true,
+          exact: i.exact ?? false,
+          message: i.message,
+          path,
+        };
+      case 'invalid_type':
+        return { code: i.code, expected: i.expected, message: i.message, path };
+      case 'invalid_value':
+        return { code: i.code, options: i.values.map(String), message: i.message, path };
+      case 'unrecognized_keys':
+        return { code: i.code, keys: i.keys, message: i.message, path };
+      case 'invalid_union':
+        return { code: i.code, message: i.message, path };
+      default:
+        return { code: i.code, message: i.message, path };
+    }
+  });
+}
+
+function typeOf(origin: string): string {
+  // zod 3 called array sizes "array" and string lengths "string": keep those names.
+  return origin === 'number' || origin === 'int' || origin === 'bigint' ? 'number' : origin;
+}

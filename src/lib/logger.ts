@@ -1,0 +1,36 @@
+import pino, { type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * Structured JSON logs. Secrets never reach a log line: request logging prints
+ * paths with the webhook token masked (see maskPath) and never prints headers;
+ * the redact list is a second line of defence for objects logged by mistake.
+ */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: undefined,
+    redact: {
+      paths: [
+        'authorization',
+        '*.authorization',
+        'headers.authorization',
+        'token',
+        '*.token',
+        'webhookToken',
+        '*.webhookToken',
+        'smtpUrl',
+        'discordToken',
+        'config.discordToken',
+        'config.smtpUrl',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/** `/api/webhook/<token>` → `/api/webhook/****` so access logs never carry a webhook token. */
+export function maskPath(pathname: string): string {
+  return pathname.replace(/^(\/api\/webhook\/)[^/]+/, '$1****');
+}

@@ -1,0 +1,43 @@
+import type { Services } from './services.js';
+
+/** A long-running part of the service (worker, bot, timer) with a clean stop. */
+export interface BackgroundPart {
+  name: string;
+  stop(): Promise<void> | void;
+}
+
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Starts everything that runs beside the HTTP server. Each part rebuilds its
+ * state from the database at start (the database is the queue), so a restart
+ * loses nothing. Returns one stop() that stops the parts in reverse order.
+ */
+export async function startBackground(s: Services): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
+  const parts: BackgroundPart[] = [];
+
+  const maintenance = () => {
+    try {
+      const pruned = s.maintenance();
+      if (pruned.idempotencyKeys || pruned.events) s.logger.debug(pruned, 'pruned expired rows');
+    } catch (err) {
+      s.logger.error({ err }, 'maintenance failed');
+    }
+  };
+  maintenance();
+  const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
+  parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
+
+  return {
+    parts,
+    async stop() {
+      for (const p of [...parts].reverse()) {
+        try {
+          await p.stop();
+        } catch (err) {
+          s.logger.error({ err, part: p.name }, 'stop failed');
+        }
+      }
+    },
+  };
+}

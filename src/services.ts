@@ -1,0 +1,119 @@
+import type { Config } from './config.js';
+import { openDb, type Db } from './db/connection.js';
+import { WriteBatcher } from './db/write-batcher.js';
+import { Accounts } from './domain/accounts.js';
+import { ChangeBus, ChangeRecorder } from './domain/changes.js';
+import { Idempotency } from './domain/idempotency.js';
+import { ReadApi } from './domain/read-api.js';
+import { TokenAuthenticator } from './domain/tokens.js';
+import { Usage } from './domain/usage.js';
+import { AvatarLookup } from './domain/webhook/avatars.js';
+import { WebhookIngest } from './domain/webhook/ingest.js';
+import { WebhookBodyReader } from './domain/webhook/received-body.js';
+import { parseJson, readBodyCapped } from './http/body.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { IdGenerator } from './lib/ids.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
+import { MediaStore } from './media/store.js';
+
+/** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
+export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+/** How long the live stream's change log is kept for Last-Event-ID resumes. */
+export const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Everything the HTTP app, the CLI, the bot and the workers share, wired in one
+ * place. Tests build it with a temp DATA_DIR and may swap the clock or the
+ * fetcher's resolver.
+ */
+export interface Services {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  bus: ChangeBus;
+  batcher: WriteBatcher;
+  changes: ChangeRecorder;
+  accounts: Accounts;
+  auth: TokenAuthenticator;
+  readApi: ReadApi;
+  usage: Usage;
+  idempotency: Idempotency;
+  ingest: WebhookIngest;
+  media: MediaStore;
+  fetcher: MediaFetcher;
+  webhookBody: WebhookBodyReader;
+  avatars: AvatarLookup;
+  /** Prunes expired idempotency answers and old stream events. */
+  maintenance(): { idempotencyKeys: number; events: number };
+  close(): void;
+}
+
+export interface ServiceOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  fetcher?: Partial<MediaFetcherOptions>;
+}
+
+export function createServices(config: Config, overrides: ServiceOverrides = {}): Services {
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const db = openDb(config.dbFile);
+  const ids = new IdGenerator(() => clock.now());
+  const bus = new ChangeBus();
+  const batcher = new WriteBatcher(db.sqlite);
+  const changes = new ChangeRecorder(db.sqlite);
+  const usage = new Usage(db.sqlite);
+  const idempotency = new Idempotency(db.sqlite, clock);
+  const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl });
+  const fetcher = createMediaFetcher({
+    allowPrivate: config.attachmentFetchAllowPrivate,
+    timeoutMs: config.attachmentFetchTimeoutMs,
+    ...overrides.fetcher,
+  });
+  const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus);
+  const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
+    setAvatar: (alertId, url) => {
+      void batcher
+        .run(() => {
+          if (!ingest.setActorAvatar(alertId, url)) return false;
+          const channelId = (db.sqlite.prepare('SELECT channel_id AS c FROM alerts WHERE id = ?').get(alertId) as { c: string }).c;
+          changes.event(channelId, alertId, 'alert.updated', clock.now());
+          return true;
+        })
+        .then((changed) => changed && bus.emit('alert-events'))
+        .catch((err) => logger.warn({ err }, 'storing avatar failed'));
+    },
+  });
+  return {
+    config,
+    db,
+    clock,
+    ids,
+    logger,
+    bus,
+    batcher,
+    changes,
+    accounts: new Accounts(db, ids, clock, config.tokenPrefix),
+    auth: new TokenAuthenticator(db.sqlite, config.tokenPrefix, clock),
+    readApi: new ReadApi(db.sqlite, clock, (key) => media.urlFor(key)),
+    usage,
+    idempotency,
+    ingest,
+    media,
+    fetcher,
+    webhookBody: new WebhookBodyReader(db.sqlite, media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, readBodyCapped, parseJson),
+    avatars,
+    maintenance: () => ({
+      idempotencyKeys: idempotency.prune(),
+      events: db.sqlite.prepare('DELETE FROM alert_events WHERE created_at < ?').run(clock.now() - EVENT_RETENTION_MS).changes,
+    }),
+    close: () => {
+      avatars.stop();
+      batcher.flush();
+      db.close();
+    },
+  };
+}

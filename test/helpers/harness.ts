@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createApp, type App } from '../../src/http/app.js';
+import { createServices, type ServiceOverrides, type Services } from '../../src/services.js';
+
+export interface Harness {
+  dir: string;
+  config: Config;
+  services: Services;
+  app: App;
+  /** `app.request` with JSON helpers. */
+  call(method: string, path: string, opts?: { token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A temp DATA_DIR with a fresh SQLite file, the real services and the real app. */
+export function tempDir(prefix = 'alertbridge-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function createHarness(opts: { env?: Record<string, string>; overrides?: ServiceOverrides; dir?: string } = {}): Harness {
+  const dir = opts.dir ?? tempDir();
+  const config = loadConfig({
+    DATA_DIR: dir,
+    PUBLIC_URL: 'http://alertbridge.test',
+    LOG_LEVEL: 'silent',
+    AVATAR_BASE_URL: '',
+    ...opts.env,
+  });
+  const services = createServices(config, opts.overrides);
+  const app = createApp(services);
+  return {
+    dir,
+    config,
+    services,
+    app,
+    call: async (method, p, o = {}) => {
+      const headers: Record<string, string> = { ...o.headers };
+      if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
+      let body = o.body;
+      if (o.json !== undefined) {
+        headers['content-type'] ??= 'application/json';
+        body = JSON.stringify(o.json);
+      }
+      return app.request(p, { method, headers, body });
+    },
+    close: async () => {
+      services.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves an app on an ephemeral loopback port (real HTTP). */
+export async function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<{ url: string; server: ServerType; close(): Promise<void> }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
+      resolve({
+        url: `http://127.0.0.1:${info.port}`,
+        server,
+        close: () =>
+          new Promise<void>((r) => {
+            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
+/** A workspace with an owner, a member, an outsider, public and private channels and tokens. */
+export function seedWorkspace(s: Services) {
+  const a = s.accounts;
+  const ws = a.createWorkspace('Acme');
+  const owner = a.createUser('owner@acme.test', 'Olive Owner');
+  const member = a.createUser('member@acme.test', 'Max Member');
+  a.addMember(ws.id, owner.id, 'owner');
+  a.addMember(ws.id, member.id, 'member');
+  const general = a.createChannel({ workspaceId: ws.id, name: 'General', icon: '📢' });
+  const deploys = a.createChannel({ workspaceId: ws.id, name: 'Deploys', icon: '🚀' });
+  const secret = a.createChannel({ workspaceId: ws.id, name: 'Security', slug: 'security', icon: '🔒', isPrivate: true });
+  a.addChannelMember(secret.id, owner.id);
+  const ownerToken = a.createToken(ws.id, owner.id, 'owner laptop').token;
+  const memberToken = a.createToken(ws.id, member.id, 'member laptop').token;
+  // Another workspace whose channels must never show up.
+  const other = a.createWorkspace('Other');
+  const stranger = a.createUser('stranger@other.test', 'Sam Stranger');
+  a.addMember(other.id, stranger.id, 'owner');
+  const otherChannel = a.createChannel({ workspaceId: other.id, name: 'General' });
+  const strangerToken = a.createToken(other.id, stranger.id).token;
+  return { ws, owner, member, general, deploys, secret, ownerToken, memberToken, other, stranger, otherChannel, strangerToken };
+}
+
+export async function postAlert(h: Harness, webhookToken: string, payload: unknown, headers: Record<string, string> = {}) {
+  const res = await h.call('POST', `/api/webhook/${webhookToken}`, { json: payload, headers });
+  return { res, body: (await res.json()) as any };
+}
