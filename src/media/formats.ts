@@ -156,7 +156,8 @@ function decodeUtf16(bytes: Uint8Array, littleEndian: boolean): string {
  * FILE_TYPE_HEAD_BYTES, ideally SNIFF_BYTES, or the whole file when smaller).
  * Returns null for anything unsupported, markup always included.
  */
-export async function sniffFormat(head: Uint8Array): Promise<SniffedFormat | null> {
+export async function sniffFormat(bytes: Uint8Array): Promise<SniffedFormat | null> {
+  const head = bytes.subarray(0, SNIFF_BYTES); // the same answer whether given a head or a whole file
   if (head.length === 0 || looksLikeMarkup(head)) return null;
   const ft = await fileTypeFromBuffer(head.subarray(0, FILE_TYPE_HEAD_BYTES)).catch(() => undefined);
   if (!ft) return null;

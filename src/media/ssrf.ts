@@ -54,7 +54,9 @@ export const refusedAddressReason: AddressPolicy = (ip) => {
   if (net.isIP(host.split('%')[0] ?? '') === 0) return 'not an IP address';
   let addr: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    addr = ipaddr.parse(host);
+    // IPv6 goes through the WHATWG serialiser first: ipaddr.js reads "::127.0.0.1"
+    // as the IPv4-mapped ::ffff:127.0.0.1, the URL parser (like the socket) does not.
+    addr = ipaddr.parse(net.isIPv6(host) ? new URL(`http://[${host}]/`).hostname.slice(1, -1) : host);
   } catch {
     return 'not an IP address';
   }

@@ -75,6 +75,11 @@ interface StoreInternals {
   unpin(key: string): void;
   isPinned(key: string): boolean;
   pathOf(key: string): string;
+  /**
+   * Keys a rolled-back batch created but left because another in-flight batch
+   * held them: that batch's rollback deletes them, its commit keeps them.
+   */
+  abandoned: Set<string>;
 }
 
 /** The content-addressed file store of attachments. */
@@ -99,6 +104,7 @@ export class MediaStore {
       },
       isPinned: (key) => this.#pins.has(key),
       pathOf: (key) => path.join(this.dir, key),
+      abandoned: new Set(),
     };
   }
 
@@ -297,22 +303,30 @@ export class MediaBatch {
     this.#assertOpen();
     await this.#settle();
     this.#state = 'committed';
+    for (const key of this.#pinned) this.#store.abandoned.delete(key);
     this.#release();
   }
 
   /**
    * The request failed: waits for its puts to settle, then deletes each file this
-   * batch created unless `isReferenced(key)` or another in-flight batch holds it.
-   * Returns the deleted keys.
+   * batch created unless `isReferenced(key)` or another in-flight batch holds it
+   * (that batch then inherits the deletion). Returns the deleted keys.
    */
   async rollback(isReferenced: (key: string) => boolean = () => false): Promise<string[]> {
     this.#assertOpen();
     await this.#settle();
     this.#state = 'rolled-back';
+    const candidates = new Set(this.#created);
+    for (const key of this.#pinned) if (this.#store.abandoned.has(key)) candidates.add(key);
     this.#release();
     const deleted: string[] = [];
-    for (const key of this.#created) {
-      if (this.#store.isPinned(key) || isReferenced(key)) continue;
+    for (const key of candidates) {
+      if (this.#store.isPinned(key)) {
+        this.#store.abandoned.add(key);
+        continue;
+      }
+      this.#store.abandoned.delete(key);
+      if (isReferenced(key)) continue;
       // Synchronous on purpose: the pin check and the unlink happen in one tick,
       // so no other batch can pick the key up in between.
       try {
