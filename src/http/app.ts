@@ -74,7 +74,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   });
 
   const auth = requireToken(new RateLimiter(config.rateLimitPerMinute, services.clock));
-  for (const path of ['/api/channels', '/api/channels/*', '/api/alerts', '/api/alerts/*', '/api/stream']) app.use(path, auth);
+  // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.
+  for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream']) app.use(path, auth);
 
   registerWebhook(app);
   registerReadApi(app);

@@ -1,0 +1,270 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const json = async (res: Response) => (await res.json()) as any;
+
+async function seedAlerts(hh: Harness, webhookToken: string, n: number, level = 'info') {
+  // Sent concurrently: they land in the same group-commit batch and often the same millisecond.
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) => postAlert(hh, webhookToken, { title: `alert ${i}`, level })),
+  );
+  return results.map((r) => r.body.alertId as string);
+}
+
+describe('channels', () => {
+  it('lists public channels and only the private channels the user belongs to, nothing of other workspaces', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const owner = await json(await h.call('GET', '/api/channels', { token: seed.ownerToken }));
+    expect(owner.map((c: any) => c.slug)).toEqual(['general', 'deploys', 'security']);
+    expect(owner[0]).toEqual({
+      id: seed.general.id,
+      name: 'General',
+      slug: 'general',
+      icon: '📢',
+      isPrivate: false,
+      webhookToken: seed.general.webhookToken,
+      chat: null,
+      _count: { alerts: 0 },
+    });
+    const member = await json(await h.call('GET', '/api/channels', { token: seed.memberToken }));
+    expect(member.map((c: any) => c.slug)).toEqual(['general', 'deploys']);
+    const stranger = await json(await h.call('GET', '/api/channels', { token: seed.strangerToken }));
+    expect(stranger.map((c: any) => c.id)).toEqual([seed.otherChannel.id]);
+  });
+
+  it('answers 404 for a private channel byte-for-byte like a channel that does not exist', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const { body } = await postAlert(h, seed.secret.webhookToken, { title: 'secret' });
+    const read = async (path: string) => {
+      const res = await h.call('GET', path, { token: seed.memberToken });
+      return { status: res.status, type: res.headers.get('content-type'), text: (await res.text()).replace(path, '<path>') };
+    };
+    const privateById = await read(`/api/channels/${seed.secret.id}/alerts`);
+    const privateBySlug = await read('/api/channels/security/alerts');
+    const missing = await read('/api/channels/ch_01M81KVKGV286JF2MCBJ8HQRZ5/alerts');
+    const missingSlug = await read('/api/channels/nope/alerts');
+    expect(privateById.status).toBe(404);
+    expect(privateById).toEqual(missing);
+    expect(privateBySlug).toEqual(missingSlug);
+    const otherWs = await read(`/api/channels/${seed.otherChannel.id}/alerts`);
+    expect(otherWs).toEqual(missing);
+    // The alert itself is just as invisible.
+    const alertRes = await read(`/api/alerts/${body.alertId}`);
+    const noAlert = await read('/api/alerts/alt_01M81KVKGV286JF2MCBJ8HQRZ5');
+    expect(alertRes.status).toBe(404);
+    expect(alertRes).toEqual(noAlert);
+    const patch = await h.call('PATCH', `/api/alerts/${body.alertId}`, { token: seed.memberToken, json: { isRead: true } });
+    expect(patch.status).toBe(404);
+    const mark = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.memberToken, json: { channelId: 'security' } });
+    expect(mark.status).toBe(404);
+    // The owner, an explicit member, sees it.
+    expect((await h.call('GET', '/api/channels/security/alerts', { token: seed.ownerToken })).status).toBe(200);
+  });
+});
+
+describe('alert lists', () => {
+  it('walks a channel newest first, exactly once, across pages', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const ids = await seedAlerts(h, seed.general.webhookToken, 23);
+    expect(new Set(ids).size).toBe(23);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await h.call('GET', `/api/channels/general/alerts?limit=5${cursor ? `&cursor=${cursor}` : ''}`, { token: seed.ownerToken });
+      expect(res.status).toBe(200);
+      const page = await json(res);
+      seen.push(...page.alerts.map((a: any) => a.id));
+      expect(page.hasMore).toBe(page.nextCursor !== null);
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(5);
+    expect(seen).toEqual([...ids].sort().reverse());
+    // Ids sort in creation order: the first posted is the oldest.
+    expect(seen[seen.length - 1]).toBe(ids.sort()[0]);
+  });
+
+  it('returns the standard alert shape with ISO timestamps and upper-case level', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const { body } = await postAlert(h, seed.general.webhookToken, {
+      title: 'Disk almost full',
+      level: 'warning',
+      emoji: 'warning',
+      message: 'db-1 at 91%',
+      fields: [{ label: 'host', value: 'db-1', inline: true }, { name: 'usage', value: 91 }],
+      linkUrl: 'https://grafana.example.com/d/1',
+    });
+    const page = await json(await h.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
+    expect(page.alerts).toHaveLength(1);
+    const a = page.alerts[0];
+    expect(a).toMatchObject({
+      id: body.alertId,
+      channelId: seed.general.id,
+      title: 'Disk almost full',
+      level: 'WARNING',
+      emoji: '⚠️',
+      message: 'db-1 at 91%',
+      fields: [
+        { label: 'host', value: 'db-1', inline: true },
+        { label: 'usage', value: '91', inline: false },
+      ],
+      linkUrl: 'https://grafana.example.com/d/1',
+      linkText: 'View',
+      isRead: false,
+    });
+    expect(a.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(page.nextCursor).toBeNull();
+    expect(page.hasMore).toBe(false);
+  });
+
+  it('polls with after: only strictly newer alerts', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const first = (await seedAlerts(h, seed.general.webhookToken, 3)).sort();
+    const newest = first[2]!;
+    const none = await json(await h.call('GET', `/api/channels/general/alerts?after=${newest}`, { token: seed.ownerToken }));
+    expect(none.alerts).toEqual([]);
+    const later = (await seedAlerts(h, seed.general.webhookToken, 4)).sort();
+    const got = await json(await h.call('GET', `/api/channels/general/alerts?after=${newest}`, { token: seed.ownerToken }));
+    expect(got.alerts.map((a: any) => a.id)).toEqual([...later].reverse());
+    // after + cursor pages through a large gap without skipping.
+    const p1 = await json(await h.call('GET', `/api/channels/general/alerts?after=${first[0]}&limit=3`, { token: seed.ownerToken }));
+    const p2 = await json(await h.call('GET', `/api/channels/general/alerts?after=${first[0]}&limit=3&cursor=${p1.nextCursor}`, { token: seed.ownerToken }));
+    expect([...p1.alerts, ...p2.alerts].map((a: any) => a.id)).toEqual([...first.slice(1), ...later].sort().reverse());
+    expect(p2.hasMore).toBe(false);
+  });
+
+  it('filters by level, case-insensitively', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    await seedAlerts(h, seed.general.webhookToken, 2, 'info');
+    const errors = await seedAlerts(h, seed.general.webhookToken, 3, 'error');
+    for (const q of ['error', 'ERROR']) {
+      const page = await json(await h.call('GET', `/api/channels/general/alerts?level=${q}`, { token: seed.ownerToken }));
+      expect(page.alerts.map((a: any) => a.id).sort()).toEqual(errors.sort());
+      expect(page.alerts.every((a: any) => a.level === 'ERROR')).toBe(true);
+    }
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=101', 'limit'],
+    ['limit=abc', 'limit'],
+    ['limit=2.5', 'limit'],
+    ['level=critical', 'level'],
+    ['cursor=nope', 'cursor'],
+    ['after=1', 'after'],
+  ])('rejects %s with a 400 problem naming the parameter', async (query, param) => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const res = await h.call('GET', `/api/channels/general/alerts?${query}`, { token: seed.ownerToken });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    const body = await json(res);
+    expect(body).toMatchObject({ type: 'http://alertbridge.test/problems/invalid-query', status: 400, title: 'invalid query parameter', error: 'invalid query parameter' });
+    expect(body.details.map((d: any) => d.path[0])).toContain(param);
+  });
+
+  it('accepts limit=1 and limit=100', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    await seedAlerts(h, seed.general.webhookToken, 2);
+    const one = await json(await h.call('GET', '/api/channels/general/alerts?limit=1', { token: seed.ownerToken }));
+    expect(one.alerts).toHaveLength(1);
+    expect(one.hasMore).toBe(true);
+    const hundred = await h.call('GET', '/api/channels/general/alerts?limit=100', { token: seed.ownerToken });
+    expect(hundred.status).toBe(200);
+  });
+});
+
+describe('single alert', () => {
+  it("adds the channel's name and slug", async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const { body } = await postAlert(h, seed.deploys.webhookToken, { title: 'Deployed', level: 'success' });
+    const res = await h.call('GET', `/api/alerts/${body.alertId}`, { token: seed.memberToken });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ id: body.alertId, title: 'Deployed', level: 'SUCCESS', channelId: seed.deploys.id, channelName: 'Deploys', channelSlug: 'deploys', isRead: false });
+  });
+});
+
+describe('read state', () => {
+  it('is per user: PATCH marks read for the caller only, and back to unread', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const [a1, a2] = await seedAlerts(h, seed.general.webhookToken, 2);
+    const count = async (token: string) =>
+      (await json(await h.call('GET', '/api/channels', { token }))).find((c: any) => c.slug === 'general')._count.alerts;
+    expect(await count(seed.ownerToken)).toBe(2);
+    const res = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: { isRead: true } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toMatchObject({ id: a1, isRead: true, channelSlug: 'general' });
+    expect(await count(seed.ownerToken)).toBe(1);
+    expect(await count(seed.memberToken)).toBe(2);
+    const forMember = await json(await h.call('GET', `/api/alerts/${a1}`, { token: seed.memberToken }));
+    expect(forMember.isRead).toBe(false);
+    // Idempotent.
+    await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: { isRead: true } });
+    expect(await count(seed.ownerToken)).toBe(1);
+    await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: { isRead: false } });
+    expect(await count(seed.ownerToken)).toBe(2);
+    expect(a2).toBeDefined();
+  });
+
+  it('rejects a PATCH body that is not {isRead: boolean}', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
+    for (const body of [{}, { isRead: 'yes' }]) {
+      const res = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: body });
+      expect(res.status).toBe(400);
+      expect((await json(res)).details[0].path).toEqual(['isRead']);
+    }
+    const bad = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, body: '{nope', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('mark-all-read is per user, per channel or everywhere, and idempotent', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    await seedAlerts(h, seed.general.webhookToken, 3);
+    const [d1] = await seedAlerts(h, seed.deploys.webhookToken, 2);
+    const counts = async (token: string) =>
+      Object.fromEntries((await json(await h.call('GET', '/api/channels', { token }))).map((c: any) => [c.slug, c._count.alerts]));
+    // An exception made before is folded in.
+    await h.call('PATCH', `/api/alerts/${d1}`, { token: seed.ownerToken, json: { isRead: true } });
+    const one = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: 'general' } });
+    expect(one.status).toBe(200);
+    expect(await json(one)).toEqual({ success: true, channelIds: [seed.general.id] });
+    expect(await counts(seed.ownerToken)).toEqual({ general: 0, deploys: 1, security: 0 });
+    expect(await counts(seed.memberToken)).toEqual({ general: 3, deploys: 2 });
+    const all = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken });
+    expect(all.status).toBe(200);
+    expect(await counts(seed.ownerToken)).toEqual({ general: 0, deploys: 0, security: 0 });
+    const again = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: {} });
+    expect(again.status).toBe(200);
+    expect(await counts(seed.ownerToken)).toEqual({ general: 0, deploys: 0, security: 0 });
+    const page = await json(await h.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
+    expect(page.alerts.every((a: any) => a.isRead)).toBe(true);
+    // New alerts after the mark are unread; a read alert can be marked unread again.
+    const [fresh] = await seedAlerts(h, seed.general.webhookToken, 1);
+    expect((await counts(seed.ownerToken)).general).toBe(1);
+    const oldest = page.alerts[2].id;
+    await h.call('PATCH', `/api/alerts/${oldest}`, { token: seed.ownerToken, json: { isRead: false } });
+    expect((await counts(seed.ownerToken)).general).toBe(2);
+    expect((await json(await h.call('GET', `/api/alerts/${fresh}`, { token: seed.ownerToken }))).isRead).toBe(false);
+    // A channel id works as well as a slug; an unknown one is a 404.
+    expect((await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: seed.general.id } })).status).toBe(200);
+    expect((await counts(seed.ownerToken)).general).toBe(0);
+    expect((await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: 'nope' } })).status).toBe(404);
+  });
+});

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
+import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+async function get401(headers: Record<string, string>) {
+  const res = await h.call('GET', '/api/channels', { headers });
+  expect(res.status).toBe(401);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  const body = (await res.json()) as Record<string, string>;
+  expect(Object.keys(body).sort()).toEqual(['docs', 'error', 'message', 'reason']);
+  expect(body.error).toBe('Unauthorized');
+  expect(body.docs).toBe(`http://alertbridge.test/problems/${body.reason}`);
+  expect(body.message.length).toBeGreaterThan(20);
+  return body;
+}
+
+describe('read API authentication', () => {
+  it('names every 401 reason of the spec', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    expect((await get401({})).reason).toBe('no_credentials');
+    expect((await get401({ authorization: `Token ${seed.ownerToken}` })).reason).toBe('malformed_authorization_header');
+    expect((await get401({ authorization: seed.ownerToken })).reason).toBe('malformed_authorization_header');
+    expect((await get401({ authorization: 'Bearer ' })).reason).toBe('token_env_var_unset');
+    expect((await get401({ authorization: 'Bearer undefined' })).reason).toBe('token_env_var_unset');
+    expect((await get401({ authorization: `Bearer ${seed.ownerToken.slice(0, -1)}` })).reason).toBe('invalid_token_format');
+    expect((await get401({ authorization: 'Bearer xx_' + 'a'.repeat(48) })).reason).toBe('invalid_token_format');
+    expect((await get401({ authorization: `Bearer ab_${'0'.repeat(48)}` })).reason).toBe('unknown_token');
+  });
+
+  it('stops a revoked token and a token whose user left the workspace', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    expect((await h.call('GET', '/api/channels', { token: seed.memberToken })).status).toBe(200);
+    h.services.accounts.removeMember(seed.ws.id, seed.member.id);
+    expect((await get401({ authorization: `Bearer ${seed.memberToken}` })).reason).toBe('not_a_workspace_member');
+
+    const t = h.services.accounts.createToken(seed.ws.id, seed.owner.id, 'temp');
+    expect((await h.call('GET', '/api/channels', { token: t.token })).status).toBe(200);
+    h.services.accounts.revokeToken(t.id);
+    expect((await get401({ authorization: `Bearer ${t.token}` })).reason).toBe('unknown_token');
+  });
+
+  it('stores only the SHA-256 of a token and records its last use', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const rows = h.services.db.sqlite.prepare('SELECT * FROM api_tokens').all() as Record<string, unknown>[];
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(seed.ownerToken);
+    expect(dump).not.toContain(seed.ownerToken.slice(3));
+    const hash = createHash('sha256').update(seed.ownerToken).digest('hex');
+    expect(rows.some((r) => r.token_hash === hash)).toBe(true);
+    const lastUsed = () =>
+      (h.services.db.sqlite.prepare('SELECT last_used_at AS t FROM api_tokens WHERE token_hash = ?').get(hash) as { t: number | null }).t;
+    expect(lastUsed()).toBeNull();
+    await h.call('GET', '/api/channels', { token: seed.ownerToken });
+    expect(lastUsed()).toBeGreaterThan(0);
+  });
+
+  it('rate-limits per token with 429, Retry-After and RateLimit headers', async () => {
+    const clock = new ManualClock();
+    h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' }, overrides: { clock } });
+    const seed = seedWorkspace(h.services);
+    for (let i = 0; i < 3; i++) {
+      const ok = await h.call('GET', '/api/channels', { token: seed.ownerToken });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('ratelimit-limit')).toBe('3');
+      expect(ok.headers.get('ratelimit-remaining')).toBe(String(2 - i));
+    }
+    const limited = await h.call('GET', '/api/channels', { token: seed.ownerToken });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toBe('application/problem+json');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    const body = (await limited.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ type: 'http://alertbridge.test/problems/rate-limited', status: 429, title: 'too many requests', error: 'too many requests' });
+    // Another token has its own budget.
+    expect((await h.call('GET', '/api/channels', { token: seed.memberToken })).status).toBe(200);
+    clock.advance(60_000);
+    expect((await h.call('GET', '/api/channels', { token: seed.ownerToken })).status).toBe(200);
+  });
+});
