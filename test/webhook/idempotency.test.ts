@@ -1,0 +1,117 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
+import { png } from '../media/fixtures.js';
+import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+let slow: http.Server | undefined;
+afterEach(async () => {
+  await h?.close();
+  if (slow) await new Promise((r) => slow!.close(r));
+  slow = undefined;
+});
+
+const count = (table: string) => (h.services.db.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+
+describe('Idempotency-Key', () => {
+  it('replays the first answer within 24 h, creates nothing, and says so', async () => {
+    const clock = new ManualClock();
+    h = createHarness({ overrides: { clock } });
+    const seed = seedWorkspace(h.services);
+    const send = (body: object, key = 'deploy-42') =>
+      h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: body, headers: { 'idempotency-key': key } });
+    const first = await send({ title: 'Deploy 42' });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotency-replayed')).toBeNull();
+    const firstBody = await first.json();
+    clock.advance(23 * 60 * 60 * 1000);
+    const retry = await send({ title: 'Deploy 42' });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotency-replayed')).toBe('true');
+    expect(await retry.json()).toEqual(firstBody);
+    expect(count('alerts')).toBe(1);
+    expect(count('notification_jobs')).toBe(1);
+    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
+
+    // Same key, different body: 422, nothing stored.
+    const reused = await send({ title: 'Deploy 43' });
+    expect(reused.status).toBe(422);
+    expect(reused.headers.get('content-type')).toBe('application/problem+json');
+    expect((await reused.json()).type).toBe('http://alertbridge.test/problems/idempotency-key-reused');
+    expect(count('alerts')).toBe(1);
+
+    // Keys are per channel (per webhook token).
+    const other = await h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'Deploy 43' }, headers: { 'idempotency-key': 'deploy-42' } });
+    expect(other.status).toBe(201);
+
+    // After 24 h the key is forgotten and pruned.
+    clock.advance(2 * 60 * 60 * 1000);
+    expect(h.services.maintenance().idempotencyKeys).toBeGreaterThanOrEqual(1);
+    const fresh = await send({ title: 'Deploy 42' });
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers.get('idempotency-replayed')).toBeNull();
+    expect(count('alerts')).toBe(3);
+  });
+
+  it('does not store a rejected request: the corrected retry under the same key succeeds', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const send = (body: object) => h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: body, headers: { 'idempotency-key': 'k1' } });
+    expect((await send({ title: '' })).status).toBe(400);
+    expect((await send({ title: 'fixed' })).status).toBe(201);
+  });
+
+  it('rejects an unusable key', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't' }, headers: { 'idempotency-key': 'x'.repeat(300) } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).type).toBe('http://alertbridge.test/problems/invalid-idempotency-key');
+  });
+
+  it('answers 409 to a retry sent while the first request is still running', async () => {
+    // The first request downloads an attachment from a server that holds the response until told to go on.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let hits = 0;
+    slow = http.createServer(async (_req, res) => {
+      hits++;
+      await gate;
+      res.writeHead(200, { 'content-type': 'image/png' }).end(png());
+    });
+    await new Promise<void>((r) => slow!.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/chart.png`;
+    h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
+    const seed = seedWorkspace(h.services);
+    const send = () =>
+      h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
+        json: { title: 'with chart', attachments: [{ url }] },
+        headers: { 'idempotency-key': 'slow-1' },
+      });
+    const first = send();
+    while (hits === 0) await new Promise((r) => setTimeout(r, 5));
+    const concurrent = await send();
+    expect(concurrent.status).toBe(409);
+    expect(concurrent.headers.get('content-type')).toBe('application/problem+json');
+    expect((await concurrent.json()).type).toBe('http://alertbridge.test/problems/idempotency-key-in-use');
+    release();
+    const done = await first;
+    expect(done.status).toBe(201);
+    const replay = await send();
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(count('alerts')).toBe(1);
+    expect(hits).toBe(1);
+  });
+
+  it('two truly simultaneous requests with one key: one 201, one 409, one alert', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const send = () => h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'once' }, headers: { 'idempotency-key': 'same' } });
+    const statuses = (await Promise.all([send(), send()])).map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409]);
+    expect(count('alerts')).toBe(1);
+  });
+});

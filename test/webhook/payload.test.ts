@@ -1,0 +1,222 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+function setup() {
+  h = createHarness();
+  return seedWorkspace(h.services);
+}
+
+const alertCount = () => (h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+
+async function readBack(token: string, alertId: string) {
+  const res = await h.call('GET', `/api/alerts/${alertId}`, { token });
+  expect(res.status).toBe(200);
+  return (await res.json()) as any;
+}
+
+describe('webhook: success', () => {
+  it('answers 201 with the alert id and destination', async () => {
+    const seed = setup();
+    const { res, body } = await postAlert(h, seed.general.webhookToken, { title: 'Build passed' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(body).toEqual({
+      success: true,
+      alertId: expect.stringMatching(/^alt_[0-9A-Z]{26}$/),
+      destination: {
+        workspace: { id: seed.ws.id, name: 'Acme' },
+        channel: { id: seed.general.id, name: 'General', slug: 'general' },
+      },
+    });
+    const a = await readBack(seed.ownerToken, body.alertId);
+    expect(a).toMatchObject({ title: 'Build passed', level: 'INFO', emoji: null, message: null, fields: [], linkUrl: null, linkText: null, actor: null, workflow: null, attachments: [] });
+  });
+
+  it('keeps every field, returns values as strings, ignores unknown keys, keeps metadata out of the alert', async () => {
+    const seed = setup();
+    const { res, body } = await postAlert(h, seed.general.webhookToken, {
+      title: 'New signup',
+      level: 'SUCCESS',
+      message: 'A new team joined',
+      fields: [
+        { label: 'plan', value: 'pro', inline: true },
+        { name: 'seats', value: 12 },
+        { label: 'trial', value: false },
+      ],
+      linkUrl: 'https://app.example.com/teams/42',
+      linkText: 'Open team',
+      source: 'billing-service',
+      metadata: { teamId: 42, tags: ['a', 'b'] },
+      somethingElse: { ignored: true },
+    });
+    expect(res.status).toBe(201);
+    const a = await readBack(seed.ownerToken, body.alertId);
+    expect(a).toMatchObject({
+      level: 'SUCCESS',
+      message: 'A new team joined',
+      fields: [
+        { label: 'plan', value: 'pro', inline: true },
+        { label: 'seats', value: '12', inline: false },
+        { label: 'trial', value: 'false', inline: false },
+      ],
+      linkUrl: 'https://app.example.com/teams/42',
+      linkText: 'Open team',
+      source: 'billing-service',
+    });
+    expect(a.metadata).toBeUndefined();
+    expect(a.somethingElse).toBeUndefined();
+    const stored = h.services.db.sqlite.prepare('SELECT metadata_json AS m FROM alerts WHERE id = ?').get(body.alertId) as { m: string };
+    expect(JSON.parse(stored.m)).toEqual({ teamId: 42, tags: ['a', 'b'] });
+  });
+
+  it.each([
+    ['🔥', '🔥'],
+    ['rocket', '🚀'],
+    [':rocket:', '🚀'],
+    [':megaphone:', '📣'],
+    [':hourglass:', '⏳'],
+    ['Tada', '🎉'],
+    ['not-an-emoji-name', null],
+    [':unknown:', null],
+    ['🇫🇷', '🇫🇷'],
+  ])('translates emoji %s', async (input, expected) => {
+    const seed = setup();
+    const { res, body } = await postAlert(h, seed.general.webhookToken, { title: 't', emoji: input });
+    expect(res.status).toBe(201);
+    expect((await readBack(seed.ownerToken, body.alertId)).emoji).toBe(expected);
+  });
+
+  it('accepts an actor as an object, a string, or under the name user, and derives from an e-mail', async () => {
+    const seed = setup();
+    const post = async (payload: object) => readBack(seed.ownerToken, (await postAlert(h, seed.general.webhookToken, { title: 't', ...payload })).body.alertId);
+    expect((await post({ actor: { email: 'jane.doe@acme.com' } })).actor).toEqual({ email: 'jane.doe@acme.com', name: 'Jane Doe', initials: 'JD', company: 'Acme' });
+    expect((await post({ user: 'john.smith+test@gmail.com' })).actor).toEqual({ email: 'john.smith+test@gmail.com', name: 'John Smith', initials: 'JS' });
+    expect((await post({ actor: 'deploy-bot' })).actor).toEqual({ name: 'deploy-bot', initials: 'D' });
+    expect((await post({ actor: { name: 'Ada Lovelace', email: 'ada@analytical-engines.co.uk', plan: 'enterprise', id: 7 } })).actor).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@analytical-engines.co.uk',
+      plan: 'enterprise',
+      id: '7',
+      company: 'Analytical Engines',
+      initials: 'AL',
+    });
+  });
+});
+
+const send = (token: string, payload: unknown) => h.call('POST', `/api/webhook/${token}`, { json: payload });
+
+describe('webhook: errors', () => {
+  const expectProblem = async (res: Response, status: number, name: string) => {
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    const body = (await res.json()) as any;
+    expect(body.type).toBe(`http://alertbridge.test/problems/${name}`);
+    expect(body.status).toBe(status);
+    expect(body.error).toBe(body.title);
+    return body;
+  };
+
+  it('400 for an empty title, with exactly the spec keys in details', async () => {
+    const seed = setup();
+    const res = await send(seed.general.webhookToken, { title: '' });
+    const body = await expectProblem(res, 400, 'invalid-payload');
+    expect(body.title).toBe('invalid payload');
+    expect(body.details).toHaveLength(1);
+    expect(Object.keys(body.details[0]).sort()).toEqual(['code', 'exact', 'inclusive', 'message', 'minimum', 'path', 'type']);
+    expect(body.details[0]).toMatchObject({ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, path: ['title'] });
+    expect(alertCount()).toBe(0);
+  });
+
+  it.each([
+    ['missing title', {}, ['title']],
+    ['title too long', { title: 'x'.repeat(201) }, ['title']],
+    ['unknown level', { title: 't', level: 'critical' }, ['level']],
+    ['message too long', { title: 't', message: 'x'.repeat(5001) }, ['message']],
+    ['linkUrl too long', { title: 't', linkUrl: 'https://e.com/' + 'x'.repeat(2000) }, ['linkUrl']],
+    ['linkUrl not http', { title: 't', linkUrl: 'javascript:alert(1)' }, ['linkUrl']],
+    ['linkText too long', { title: 't', linkUrl: 'https://e.com', linkText: 'x'.repeat(101) }, ['linkText']],
+    ['raw emoji too long', { title: 't', emoji: '🔥'.repeat(11) }, ['emoji']],
+    ['field label too long', { title: 't', fields: [{ label: 'x'.repeat(101), value: 'v' }] }, ['fields', 0, 'label']],
+    ['field value too long', { title: 't', fields: [{ label: 'l', value: 'x'.repeat(1001) }] }, ['fields', 0, 'value']],
+    ['field without label', { title: 't', fields: [{ value: 'v' }] }, ['fields', 0, 'label']],
+    ['field value object', { title: 't', fields: [{ label: 'l', value: { a: 1 } }] }, ['fields', 0, 'value']],
+    ['too many fields', { title: 't', fields: Array.from({ length: 26 }, (_, i) => ({ label: `f${i}`, value: 'v' })) }, ['fields']],
+    ['metadata not an object', { title: 't', metadata: [1, 2] }, ['metadata']],
+    ['metadata too big', { title: 't', metadata: { blob: 'x'.repeat(17000) } }, ['metadata']],
+    ['actor e-mail invalid', { title: 't', actor: { email: 'nope' } }, ['actor', 'email']],
+    ['workflow state unknown', { title: 't', workflow: { runId: 'r', state: 'done', steps: [] } }, ['workflow', 'state']],
+    ['workflow step state unknown', { title: 't', workflow: { runId: 'r', state: 'running', steps: [{ name: 's', state: 'ok' }] } }, ['workflow', 'steps', 0, 'state']],
+    ['workflow without steps', { title: 't', workflow: { runId: 'r', state: 'running' } }, ['workflow', 'steps']],
+  ])('400 for %s', async (_name, payload, path) => {
+    const seed = setup();
+    const res = await send(seed.general.webhookToken, payload);
+    const body = await expectProblem(res, 400, 'invalid-payload');
+    expect(body.error).toBe('invalid payload');
+    expect(body.details.map((d: any) => d.path)).toContainEqual(path);
+    for (const d of body.details) expect(typeof d.message).toBe('string');
+    expect(alertCount()).toBe(0);
+  });
+
+  it('lists every issue at once', async () => {
+    const seed = setup();
+    const res = await send(seed.general.webhookToken, { title: '', level: 'nope', message: 5 });
+    const body = await expectProblem(res, 400, 'invalid-payload');
+    expect(body.details.map((d: any) => d.path[0]).sort()).toEqual(['level', 'message', 'title']);
+  });
+
+  it('never rejects a recognised shortcode for its length', async () => {
+    const seed = setup();
+    expect((await send(seed.general.webhookToken, { title: 't', emoji: ':megaphone:' })).status).toBe(201);
+  });
+
+  it('404 problem for an unknown token, also after rotation', async () => {
+    const seed = setup();
+    const res = await send('whk_nope', { title: 't' });
+    const body = await expectProblem(res, 404, 'unknown-token');
+    expect(body.title).toBe('invalid webhook token');
+    expect(body.error).toBe('invalid webhook token');
+    const rotated = h.services.accounts.rotateWebhook(seed.general.id);
+    await expectProblem(await send(seed.general.webhookToken, { title: 't' }), 404, 'unknown-token');
+    expect((await send(rotated.webhookToken, { title: 't' })).status).toBe(201);
+  });
+
+  it('400 problem for malformed JSON, 415 for a wrong content type, 413 for an over-large body', async () => {
+    const seed = setup();
+    const url = `/api/webhook/${seed.general.webhookToken}`;
+    const bad = await h.call('POST', url, { body: '{"title": "x",', headers: { 'content-type': 'application/json' } });
+    const badBody = await expectProblem(bad, 400, 'malformed-json');
+    expect(badBody.detail).toMatch(/JSON/);
+    await expectProblem(await h.call('POST', url, { body: '', headers: { 'content-type': 'application/json' } }), 400, 'malformed-json');
+    await expectProblem(await h.call('POST', url, { body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported-content-type');
+    await expectProblem(await h.call('POST', url, { body: '{"title":"x"}' }), 415, 'unsupported-content-type');
+    const huge = JSON.stringify({ title: 't', message: 'x'.repeat(17 * 1024 * 1024) });
+    await expectProblem(await h.call('POST', url, { body: huge, headers: { 'content-type': 'application/json' } }), 413, 'payload-too-large');
+    // JSON that is not an object.
+    await expectProblem(await h.call('POST', url, { body: '[1,2]', headers: { 'content-type': 'application/json' } }), 400, 'invalid-payload');
+    expect(alertCount()).toBe(0);
+  });
+
+  it('serves a human page for every problem type', async () => {
+    setup();
+    for (const name of ['invalid-payload', 'unknown-token', 'malformed-json', 'payload-too-large', 'idempotency-key-in-use', 'internal', 'unknown_token']) {
+      const res = await h.call('GET', `/problems/${name}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    }
+    expect((await h.call('GET', '/problems/not-a-problem')).status).toBe(404);
+  });
+
+  it('500 is a problem document that leaks nothing internal', async () => {
+    const seed = setup();
+    h.services.db.sqlite.exec('DROP TABLE usage_counters');
+    const res = await send(seed.general.webhookToken, { title: 't' });
+    const body = await res.json();
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(body).toEqual({ type: 'http://alertbridge.test/problems/internal', title: 'internal server error', status: 500, error: 'internal server error', instance: '/api/webhook/' + seed.general.webhookToken });
+    expect(alertCount()).toBe(0);
+  });
+});

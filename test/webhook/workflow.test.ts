@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const steps = (...states: string[]) =>
+  states.map((state, i) => ({ name: ['checkout', 'build', 'test', 'deploy'][i]!, state, ...(state === 'done' ? { seconds: 12.5 } : {}) }));
+
+describe('workflow runs', () => {
+  it('create → silent free running updates → passed: one alert, one billable event, resurfaced unread, two notifications', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const post = (state: string, s: object[], extra: object = {}) =>
+      h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, {
+        json: { title: 'Deploy api v1.4', level: 'error', workflow: { runId: 'run-77', state, steps: s }, ...extra },
+      });
+    const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').all().map((r: any) => r.kind);
+    const unread = async (token: string) =>
+      ((await (await h.call('GET', '/api/channels', { token })).json()) as any[]).find((c) => c.slug === 'deploys')._count.alerts;
+
+    const first = await post('running', steps('running', 'pending', 'pending', 'pending'));
+    expect(first.status).toBe(201);
+    const created = (await first.json()) as any;
+    expect(created.workflow).toEqual({ runId: 'run-77', state: 'running', created: true });
+    const alertId = created.alertId;
+    expect(jobs()).toEqual(['workflow.started']);
+
+    // The owner reads it; running updates keep it read and notify nobody.
+    await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
+    for (const s of [steps('done', 'running', 'pending', 'pending'), steps('done', 'done', 'running', 'pending')]) {
+      const res = await post('running', s);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).alertId).toBe(alertId);
+    }
+    expect(jobs()).toEqual(['workflow.started']);
+    expect(await unread(seed.ownerToken)).toBe(0);
+    let alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert.level).toBe('INFO'); // derived, the sent level is ignored
+    expect(alert.workflow.steps.map((s: any) => s.state)).toEqual(['done', 'done', 'running', 'pending']);
+
+    // The steps array is replaced, never merged.
+    await post('running', [{ name: 'only-step', state: 'running' }]);
+    alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert.workflow.steps).toEqual([{ name: 'only-step', state: 'running' }]);
+
+    const passed = await post('passed', steps('done', 'done', 'done', 'done'));
+    expect(passed.status).toBe(200);
+    expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
+    alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert).toMatchObject({ level: 'SUCCESS', isRead: false, workflow: { runId: 'run-77', state: 'passed', error: null } });
+    expect(alert.workflow.steps[0]).toEqual({ name: 'checkout', state: 'done', seconds: 12.5 });
+    expect(await unread(seed.ownerToken)).toBe(1);
+    expect(await unread(seed.memberToken)).toBe(1);
+
+    // A retried terminal POST: silent, no second notification.
+    expect((await post('passed', steps('done', 'done', 'done', 'done'))).status).toBe(200);
+    expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
+    // Moving out of a terminal state is refused.
+    const reopen = await post('running', steps('running'));
+    expect(reopen.status).toBe(409);
+    expect(((await reopen.json()) as any).type).toBe('http://alertbridge.test/problems/workflow-run-finished');
+
+    expect(h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get()).toEqual({ n: 1 });
+    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
+    // Still one alert in the list.
+    const page = (await (await h.call('GET', '/api/channels/deploys/alerts', { token: seed.ownerToken })).json()) as any;
+    expect(page.alerts).toHaveLength(1);
+  });
+
+  it('a failed run shows ERROR with its log tail, whatever level is sent', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const post = (body: object) => h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: body });
+    const { alertId } = (await (await post({ title: 'Deploy web', workflow: { runId: 'r2', state: 'running', steps: steps('running') } })).json()) as any;
+    await post({ title: 'Deploy web', level: 'success', workflow: { runId: 'r2', state: 'failed', steps: steps('failed'), error: 'npm ERR! exit 1\nTests: 3 failed' } });
+    const alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert.level).toBe('ERROR');
+    expect(alert.workflow).toMatchObject({ state: 'failed', error: 'npm ERR! exit 1\nTests: 3 failed' });
+    // failed → passed is refused: a failed run can never show as success.
+    expect((await post({ title: 'x', workflow: { runId: 'r2', state: 'passed', steps: [] } })).status).toBe(409);
+  });
+
+  it('runs are per channel and count once each; plain alerts count one each', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const wf = { runId: 'same-id', state: 'running', steps: [] };
+    expect((await h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'a', workflow: wf } })).status).toBe(201);
+    expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'b', workflow: wf } })).status).toBe(201);
+    expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'c' } })).status).toBe(201);
+    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(3);
+  });
+
+  it('a run first reported already finished notifies once', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const res = await h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'nightly', workflow: { runId: 'n1', state: 'passed', steps: steps('done') } } });
+    expect(res.status).toBe(201);
+    expect(h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs').all()).toEqual([{ kind: 'workflow.finished' }]);
+  });
+});
