@@ -1,3 +1,4 @@
 export * from './accounts.js';
 export * from './channels.js';
 export * from './alerts.js';
+export * from './notify.js';
