@@ -1,4 +1,4 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, AuthError } from '../domain/errors.js';
 import { maskPath } from '../lib/logger.js';
@@ -11,6 +11,7 @@ import { registerDocs } from './routes/docs.js';
 import { createMediaRoutes } from './routes/media.js';
 import { registerReadApi } from './routes/read-api.js';
 import { registerWebhook } from './routes/webhook.js';
+import { Problem } from './schemas.js';
 import { toDetails } from './validation.js';
 
 export interface AppOptions {
@@ -68,6 +69,12 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   app.notFound((c) => problemResponse(c, config.publicUrl, new AppError('not-found', 'no such endpoint')));
 
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness: 200 once migrations ran and requests are served',
+    responses: { 200: { description: 'OK', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
+  });
   app.get('/healthz', (c) => {
     services.db.sqlite.prepare('SELECT 1').get();
     return c.json({ status: 'ok' });
@@ -80,6 +87,19 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   registerWebhook(app);
   registerReadApi(app);
   app.route('/media', createMediaRoutes(services.media, config.publicUrl));
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/media/{key}',
+    summary: 'An attachment re-hosted by the service (supports Range, ETag, HEAD)',
+    request: { params: z.object({ key: z.string().openapi({ param: { name: 'key', in: 'path' }, description: '<sha256>.<ext>' }) }) },
+    responses: {
+      200: { description: 'The file' },
+      206: { description: 'Partial content (Range)' },
+      304: { description: 'Not modified (If-None-Match)' },
+      404: { description: 'Unknown media key', content: { 'application/problem+json': { schema: Problem } } },
+      416: { description: 'Range not satisfiable' },
+    },
+  });
   opts.extend?.(app);
   registerDocs(app, config.publicUrl);
   return app;

@@ -43,14 +43,16 @@ export const coreCommands: Command[] = [
     name: 'channel create',
     usage: '--workspace W --name N [--slug S] [--icon EMOJI] [--private]',
     summary: 'create a channel and print its webhook token',
-    run: (s, f) =>
-      s.accounts.createChannel({
+    run: (s, f) => {
+      const { id, name, slug, icon, isPrivate, webhookToken } = s.accounts.createChannel({
         workspaceId: f.require('workspace'),
         name: f.require('name'),
         slug: f.get('slug'),
         icon: f.get('icon'),
         isPrivate: f.has('private') && f.get('private') !== 'false',
-      }),
+      });
+      return { id, name, slug, icon, isPrivate, webhookToken };
+    },
   },
   {
     name: 'channel add-member',
