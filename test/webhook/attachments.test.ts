@@ -1,0 +1,173 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mp3, mp4, png, svg, wav } from '../media/fixtures.js';
+import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+let origin: http.Server | undefined;
+afterEach(async () => {
+  await h?.close();
+  if (origin) await new Promise((r) => origin!.close(r));
+  origin = undefined;
+});
+
+const mediaFiles = () => (fs.existsSync(path.join(h.dir, 'media')) ? fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.')) : []);
+const alertCount = () => (h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+
+async function serveFiles(files: Record<string, { body: Buffer; type: string }>) {
+  origin = http.createServer((req, res) => {
+    const f = files[req.url ?? ''];
+    if (!f) return res.writeHead(404).end('nope');
+    res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body);
+  });
+  await new Promise<void>((r) => origin!.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
+}
+
+function multipart(payload: object, files: { name: string; filename: string; type: string; body: Buffer }[]) {
+  const form = new FormData();
+  form.append('payload', JSON.stringify(payload));
+  for (const f of files) form.append(f.name, new Blob([f.body], { type: f.type }), f.filename);
+  return form;
+}
+
+describe('webhook attachments', () => {
+  it('takes a multipart upload, re-hosts it and lists it on the alert', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const body = multipart({ title: 'Screenshot', attachments: [] }, [{ name: 'file', filename: 'shot.png', type: 'image/png', body: png() }]);
+    const res = await h.app.request(`/api/webhook/${seed.general.webhookToken}`, { method: 'POST', body });
+    expect(res.status).toBe(201);
+    const { alertId } = (await res.json()) as any;
+    const alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert.attachments).toEqual([
+      { url: expect.stringMatching(/^http:\/\/alertbridge\.test\/media\/[0-9a-f]{64}\.png$/), mime: 'image/png', type: 'image', name: 'shot.png', size: png().length },
+    ]);
+    const served = await h.app.request(new URL(alert.attachments[0].url).pathname);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await served.arrayBuffer()).equals(png())).toBe(true);
+  });
+
+  it('takes base64 data and URLs, never revealing the source URL, storing the same bytes once', async () => {
+    const base = await serveFiles({
+      '/secret/path/chart.png?sig=abc': { body: png(), type: 'image/png' },
+      '/clip.mp4': { body: mp4(), type: 'video/mp4' },
+    });
+    h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
+    const seed = seedWorkspace(h.services);
+    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
+      json: {
+        title: 'media',
+        attachments: [
+          { url: `${base}/secret/path/chart.png?sig=abc`, name: 'Chart' },
+          { data: png().toString('base64'), type: 'image' },
+          { url: `${base}/clip.mp4`, type: 'video' },
+          { data: `data:audio/mpeg;base64,${mp3().toString('base64')}`, type: 'audio', name: 'alarm' },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    const { alertId } = (await res.json()) as any;
+    const alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert.attachments.map((a: any) => [a.type, a.mime, a.name])).toEqual([
+      ['image', 'image/png', 'Chart'],
+      ['image', 'image/png', null],
+      ['video', 'video/mp4', null],
+      ['audio', 'audio/mpeg', 'alarm'],
+    ]);
+    expect(alert.attachments[0].url).toBe(alert.attachments[1].url); // content-addressed
+    expect(JSON.stringify(alert)).not.toContain('127.0.0.1');
+    expect(JSON.stringify(alert)).not.toContain('sig=abc');
+    expect(mediaFiles()).toHaveLength(3);
+  });
+
+  it.each([
+    ['an SVG upload', () => ({ files: [{ name: 'file', filename: 'x.svg', type: 'image/svg+xml', body: svg() }] }), 400, 'unsupported-attachment-type'],
+    ['an SVG disguised as PNG', () => ({ files: [{ name: 'file', filename: 'x.png', type: 'image/png', body: svg() }] }), 400, 'unsupported-attachment-type'],
+    ['a declared type that contradicts the bytes', () => ({ json: { attachments: [{ data: wav().toString('base64'), type: 'image' }] } }), 400, 'attachment-type-mismatch'],
+    ['invalid base64', () => ({ json: { attachments: [{ data: '!!!not base64!!!' }] } }), 400, 'invalid-payload'],
+    ['too many attachments', () => ({ json: { attachments: Array.from({ length: 11 }, () => ({ data: png().toString('base64') })) } }), 400, 'invalid-payload'],
+    ['an image over 10 MB', () => ({ files: [{ name: 'file', filename: 'big.png', type: 'image/png', body: Buffer.concat([png(), Buffer.alloc(10 * 1024 * 1024 + 10)]) }] }), 413, 'attachment-too-large'],
+  ])('refuses %s with a problem document and stores nothing', async (_name, make, status, type) => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const spec = make() as { files?: any[]; json?: object };
+    // A valid file goes first, so a half-done request would leave it behind.
+    const res = spec.files
+      ? await h.app.request(`/api/webhook/${seed.general.webhookToken}`, {
+          method: 'POST',
+          body: multipart({ title: 't' }, [{ name: 'first', filename: 'ok.mp3', type: 'audio/mpeg', body: mp3() }, ...spec.files]),
+        })
+      : await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', ...spec.json, attachments: [{ data: mp3().toString('base64') }, ...((spec.json as any).attachments ?? [])] } });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    expect(((await res.json()) as any).type).toBe(`http://alertbridge.test/problems/${type}`);
+    expect(alertCount()).toBe(0);
+    expect(mediaFiles()).toEqual([]);
+  });
+
+  it('a URL that cannot be fetched is a 422 with the reason; a private address is refused by default', async () => {
+    const base = await serveFiles({});
+    h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
+    const seed = seedWorkspace(h.services);
+    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', attachments: [{ url: `${base}/missing.png` }] } });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as any;
+    expect(body.type).toBe('http://alertbridge.test/problems/attachment-fetch-failed');
+    expect(body.detail).toMatch(/404/);
+    await h.close();
+
+    h = createHarness();
+    const seed2 = seedWorkspace(h.services);
+    let connections = 0;
+    origin!.on('connection', () => connections++);
+    const guarded = await h.call('POST', `/api/webhook/${seed2.general.webhookToken}`, { json: { title: 't', attachments: [{ url: `${base}/x.png` }] } });
+    expect(guarded.status).toBe(422);
+    expect(((await guarded.json()) as any).detail).toMatch(/loopback|private|refused|not allowed/i);
+    expect(connections).toBe(0);
+    expect(alertCount()).toBe(0);
+  });
+
+  it('streams a too-large upload over real HTTP and cuts it off early', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const server = await listen(h.app.fetch);
+    try {
+      const boundary = 'xyzBOUNDARY';
+      let sent = 0;
+      const total = 40 * 1024 * 1024;
+      const stream = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n{"title":"big"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`));
+          c.enqueue(png());
+        },
+        pull(c) {
+          if (sent >= total) return c.close();
+          const chunk = Buffer.alloc(256 * 1024);
+          sent += chunk.length;
+          c.enqueue(chunk);
+        },
+      });
+      const res = await fetch(`${server.url}/api/webhook/${seed.general.webhookToken}`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit).catch((e) => e as Error);
+      if (res instanceof Response) {
+        expect(res.status).toBe(413);
+        expect(((await res.json()) as any).type).toBe('http://alertbridge.test/problems/attachment-too-large');
+      }
+      // The server stopped reading long before the whole 40 MB arrived.
+      expect(sent).toBeLessThan(total);
+      expect(alertCount()).toBe(0);
+      expect(mediaFiles()).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
