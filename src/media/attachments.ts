@@ -165,7 +165,7 @@ export interface MultipartResult {
  * streamed straight into the batch with the size limits applied as it arrives.
  * The first error stops reading the request and is thrown once in-flight puts
  * have settled (their files stay in the batch for the caller's rollback).
- * Empty file parts with an empty filename (an unused form file input) are skipped.
+ * Empty file parts without a filename (an unused form file input) are skipped.
  */
 export async function parseMultipart(request: Request, opts: ParseMultipartOptions): Promise<MultipartResult> {
   const maxPayloadBytes = opts.maxPayloadBytes ?? MAX_PAYLOAD_BYTES;
@@ -199,6 +199,7 @@ export async function parseMultipart(request: Request, opts: ParseMultipartOptio
     let failure: unknown = null;
     let received = 0;
     let files = 0;
+    let parts = 0;
     let closed = false;
     let settled = false;
 
@@ -246,6 +247,7 @@ export async function parseMultipart(request: Request, opts: ParseMultipartOptio
         return;
       }
       if (name === 'payload') {
+        stream.on('error', () => {});
         track(
           readText(stream, maxPayloadBytes).then(
             (text) => {
@@ -257,28 +259,32 @@ export async function parseMultipart(request: Request, opts: ParseMultipartOptio
         );
         return;
       }
+      stream.on('error', () => {}); // errors reach us through the consumer; never unhandled
       const filename = info.filename ?? null;
-      if (filename === '') {
-        // A form's empty file input: skip it if it is empty, as browsers send it.
-        track(
-          readText(stream, 0).catch(() => fail(new AppError('invalid-payload', 'a file part with an empty filename has content'))),
-        );
+      const index = parts++;
+      const label = filename ? `file "${filename}"` : `file part "${name}"`;
+      const store = async (body: AsyncIterable<Uint8Array>) => {
+        files++;
+        if (files > maxFiles) {
+          stream.resume();
+          throw new AppError('too-many-attachments', `more than ${maxFiles} files uploaded; at most ${maxFiles} are allowed`);
+        }
+        const media = await opts.batch.putStream(body, { label });
+        uploads[index] = { media, name: filename || null };
+      };
+      if (filename) {
+        track(store(stream).catch(fail));
         return;
       }
-      files++;
-      if (files > maxFiles) {
-        stream.resume();
-        return fail(new AppError('too-many-attachments', `more than ${maxFiles} files uploaded; at most ${maxFiles} are allowed`));
-      }
-      const index = files - 1;
-      const label = filename !== null ? `file "${filename}"` : `file part "${name}"`;
+      // No filename: a form's unused file input arrives as an empty part. Skip it
+      // when it has no bytes; otherwise it is an upload like any other.
       track(
-        opts.batch.putStream(stream, { label }).then(
-          (media) => {
-            uploads[index] = { media, name: filename };
-          },
-          (err) => fail(err),
-        ),
+        (async () => {
+          const it = (stream as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+          const first = await it.next();
+          if (first.done) return;
+          await store(prepend(first.value, it));
+        })().catch(fail),
       );
     });
 
@@ -297,6 +303,16 @@ export async function parseMultipart(request: Request, opts: ParseMultipartOptio
 
 function payloadTooLarge(max: number): AppError {
   return new AppError('payload-too-large', `the "payload" part is larger than ${formatBytes(max)}`);
+}
+
+/** The chunk already read, then the rest of the iterator. */
+async function* prepend(first: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    yield first;
+    for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
+  } finally {
+    await rest.return?.();
+  }
 }
 
 /** Reads a small part as UTF-8, refusing more than `max` bytes. */

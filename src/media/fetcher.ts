@@ -111,7 +111,8 @@ export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
 
       try {
         for (let hop = 0; ; hop++) {
-          const shown = showUrl(url);
+          // Messages name the attachment, and the hop when it is not the first URL.
+          const shown = hop === 0 ? label : `${label} → redirect to ${showUrl(url)}`;
           checkUrlShape(url, shown);
           pinned.set(bareHost(url.hostname), await resolveChecked(url, shown));
           if (signal.aborted) throw signal.reason;
