@@ -1,5 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { AppError } from '../../src/domain/errors.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_REQUEST_BYTES, decodeBase64, parseMultipart, resolveAttachments, type ResolvedAttachment } from '../../src/media/attachments.js';
 import { createMediaFetcher } from '../../src/media/fetcher.js';
@@ -285,5 +288,56 @@ describe('parseMultipart', () => {
     expect(counter.pulled).toBeLessThan(MiB + 200 * 1024);
     await batch.rollback();
     expect(listDir(store.dir)).toEqual([]);
+  });
+});
+
+describe('parseMultipart behind @hono/node-server', () => {
+  it('a 60 MB upload is cut off past the limit and the client still gets the error answer', async () => {
+    const app = new Hono();
+    app.post('/hook', async (c) => {
+      const batch = store.batch();
+      try {
+        const r = await parseMultipart(c.req.raw, { batch });
+        await batch.commit();
+        return c.json({ uploads: r.uploads.length });
+      } catch (err) {
+        await batch.rollback();
+        return c.json({ code: (err as AppError).code }, 413);
+      }
+    });
+    const srv = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server;
+    await new Promise((r) => srv.once('listening', r));
+    const port = (srv.address() as AddressInfo).port;
+    let sent = 0;
+    try {
+      const answer = await new Promise<string>((resolve) => {
+        const req = http.request(
+          { port, host: '127.0.0.1', method: 'POST', path: '/hook', headers: { 'content-type': 'multipart/form-data; boundary=b0undary' } },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve(`${res.statusCode} ${body}`));
+          },
+        );
+        req.on('error', (e) => resolve(`error ${e.message}`));
+        void (async () => {
+          req.write(fieldPart('payload', '{}'));
+          req.write(filePart('f', 'big.png'));
+          req.write(fx.png());
+          const z = Buffer.alloc(64 * 1024);
+          while (sent < 60e6 && !req.destroyed) {
+            sent += z.length;
+            if (!req.write(z)) await new Promise((r) => (req.once('drain', r), req.once('close', r)));
+          }
+          if (!req.destroyed) req.end('\r\n--b0undary--\r\n');
+        })();
+      });
+      expect(answer).toBe('413 {"code":"attachment-too-large"}');
+      expect(sent).toBeLessThan(30 * MiB); // the server stopped reading: the client could not push the rest
+      expect(listDir(store.dir)).toEqual([]);
+    } finally {
+      srv.closeAllConnections();
+      srv.close();
+    }
   });
 });
