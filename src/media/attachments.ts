@@ -185,6 +185,7 @@ export async function parseMultipart(request: Request, opts: ParseMultipartOptio
   try {
     parser = busboy({
       headers: { 'content-type': contentType },
+      defParamCharset: 'utf8', // browsers send UTF-8 filenames raw, not RFC 5987-encoded
       limits: { fieldSize: maxPayloadBytes, fields: 50, parts: maxFiles + 60, headerPairs: 100, fieldNameSize: 200 },
     });
   } catch (err) {

@@ -186,14 +186,14 @@ describe('parseMultipart', () => {
     const form = new FormData();
     form.append('file1', new Blob([u8(fx.png(1))]), 'first.png');
     form.append('payload', JSON.stringify({ title: 'disk full' }));
-    form.append('anything', new Blob([u8(fx.mp3())]), 'second.mp3');
+    form.append('anything', new Blob([u8(fx.mp3())]), 'zweite Größe.mp3');
     form.append('other-field', 'ignored');
     const batch = store.batch();
     const res = await parseMultipart(formRequest(form), { batch });
     expect(JSON.parse(res.payloadText)).toEqual({ title: 'disk full' });
     expect(res.uploads.map((u) => [u.name, u.media.mime])).toEqual([
       ['first.png', 'image/png'],
-      ['second.mp3', 'audio/mpeg'],
+      ['zweite Größe.mp3', 'audio/mpeg'],
     ]);
     await batch.commit();
   });
