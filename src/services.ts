@@ -16,6 +16,8 @@ import { IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
 import { MediaStore } from './media/store.js';
+import { LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
+import { NotificationPreferences } from './notify/preferences.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -46,6 +48,10 @@ export interface Services {
   fetcher: MediaFetcher;
   webhookBody: WebhookBodyReader;
   avatars: AvatarLookup;
+  /** E-mail preferences per (user, channel) and the recipient rule. */
+  notifyPrefs: NotificationPreferences;
+  /** The live stream (SSE) engine behind GET /api/stream. */
+  live: LiveStreams;
   /** Prunes expired idempotency answers and old stream events. */
   maintenance(): { idempotencyKeys: number; events: number };
   close(): void;
@@ -55,6 +61,7 @@ export interface ServiceOverrides {
   clock?: Clock;
   logger?: Logger;
   fetcher?: Partial<MediaFetcherOptions>;
+  live?: Partial<LiveStreamOptions>;
 }
 
 export function createServices(config: Config, overrides: ServiceOverrides = {}): Services {
@@ -73,6 +80,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     timeoutMs: config.attachmentFetchTimeoutMs,
     ...overrides.fetcher,
   });
+  const readApi = new ReadApi(db.sqlite, clock, (key) => media.urlFor(key));
+  const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
   const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus);
   const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
     setAvatar: (alertId, url) => {
@@ -98,7 +107,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     changes,
     accounts: new Accounts(db, ids, clock, config.tokenPrefix),
     auth: new TokenAuthenticator(db.sqlite, config.tokenPrefix, clock),
-    readApi: new ReadApi(db.sqlite, clock, (key) => media.urlFor(key)),
+    readApi,
     usage,
     idempotency,
     ingest,
@@ -106,12 +115,15 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     fetcher,
     webhookBody: new WebhookBodyReader(db.sqlite, media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, readBodyCapped, parseJson),
     avatars,
+    notifyPrefs: new NotificationPreferences(db.sqlite, clock),
+    live,
     maintenance: () => ({
       idempotencyKeys: idempotency.prune(),
       events: db.sqlite.prepare('DELETE FROM alert_events WHERE created_at < ?').run(clock.now() - EVENT_RETENTION_MS).changes,
     }),
     close: () => {
       avatars.stop();
+      live.closeAll();
       batcher.flush();
       db.close();
     },
