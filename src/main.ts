@@ -37,6 +37,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
+    services.live.closeAll(); // open SSE streams would otherwise keep server.close() waiting
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await runtime.stop();
     services.close();

@@ -1,3 +1,4 @@
+import { startNotifier } from './notify/outbox-worker.js';
 import type { Services } from './services.js';
 
 /** A long-running part of the service (worker, bot, timer) with a clean stop. */
@@ -27,6 +28,9 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   maintenance();
   const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
   parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
+
+  // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
+  parts.push(startNotifier(s));
 
   return {
     parts,

@@ -10,6 +10,7 @@ import { RateLimiter } from './rate-limit.js';
 import { registerDocs } from './routes/docs.js';
 import { createMediaRoutes } from './routes/media.js';
 import { registerReadApi } from './routes/read-api.js';
+import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { Problem } from './schemas.js';
 import { toDetails } from './validation.js';
@@ -86,6 +87,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   registerWebhook(app);
   registerReadApi(app);
+  registerStream(app);
   app.route('/media', createMediaRoutes(services.media, config.publicUrl));
   app.openAPIRegistry.registerPath({
     method: 'get',
