@@ -1,3 +1,4 @@
+import { startDiscordBridge } from './discord/index.js';
 import { startNotifier } from './notify/outbox-worker.js';
 import type { Services } from './services.js';
 
@@ -31,6 +32,18 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   parts.push(startNotifier(s));
+
+  if (s.config.discordToken) {
+    // A refused token or intent is logged with advice; the HTTP service keeps running without the bridge.
+    try {
+      const bridge = await startDiscordBridge(s);
+      parts.push({ name: 'discord', stop: () => bridge.stop() });
+    } catch (err) {
+      s.logger.error({ err }, (err as Error).message);
+    }
+  } else {
+    s.logger.info('Discord bridge off: set DISCORD_TOKEN to connect a server');
+  }
 
   return {
     parts,

@@ -4,10 +4,11 @@ import { createLogger } from '../lib/logger.js';
 import { createServices } from '../services.js';
 import { parseFlags, UsageError, type Command } from './command.js';
 import { coreCommands } from './commands/core.js';
+import { discordCommands } from './commands/discord.js';
 import { notifyCommands } from './commands/notify.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...notifyCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,0 +1,203 @@
+import {
+  Client,
+  Events,
+  GatewayIntentBits,
+  Partials,
+  type Channel,
+  type ClientEvents,
+  type ClientOptions,
+  type Guild,
+  type Message,
+  type PartialMessage,
+} from 'discord.js';
+import { ChatIngest } from '../domain/chat/ingest.js';
+import { DiscordLinks } from '../domain/chat/links.js';
+import { ChatSync, type ChatSyncOptions } from '../domain/chat/sync.js';
+import type { Services } from '../services.js';
+import { DiscordHistory } from './history.js';
+import { isIngestible, toChatInput } from './map.js';
+
+/** What the bridge needs from Discord (also what to enable in the developer portal: the last two are privileged). */
+export const BRIDGE_INTENTS = [
+  GatewayIntentBits.Guilds,
+  GatewayIntentBits.GuildMessages,
+  GatewayIntentBits.MessageContent,
+  GatewayIntentBits.GuildMembers,
+];
+
+export interface DiscordBridgeOptions extends ChatSyncOptions {
+  /** How often `discord_links` is re-read and failed passes are retried. */
+  refreshIntervalMs?: number;
+  /** Extra discord.js client options (tests raise the REST rate limit). */
+  client?: Partial<ClientOptions>;
+}
+
+export interface DiscordBridgeHandle {
+  client: Client;
+  sync: ChatSync;
+  /** Resolves at the first ClientReady. */
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The one discord.js client of the process, configured from the service config. */
+export function createDiscordClient(s: Services, extra: Partial<ClientOptions> = {}): Client {
+  return new Client({
+    intents: BRIDGE_INTENTS,
+    // Message: edits and deletes of messages not in the cache still fire; Channel: uncached channels.
+    partials: [Partials.Message, Partials.Channel],
+    ...extra,
+    rest: { ...(s.config.discordApiUrl ? { api: s.config.discordApiUrl } : {}), ...extra.rest },
+  });
+}
+
+/**
+ * The only place that subscribes to discord.js events. Each listener filters
+ * (not a connected channel, the bot's own message, a system notice), maps the
+ * discord.js object to a plain input and hands it to ChatSync. Every handler is
+ * guarded: one bad message is logged and skipped, never fatal.
+ */
+export class DiscordBridge {
+  readonly sync: ChatSync;
+  readonly ready: Promise<void>;
+  private resolveReady!: () => void;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly s: Services,
+    readonly client: Client,
+    private readonly opts: DiscordBridgeOptions = {},
+  ) {
+    const links = new DiscordLinks(s.db.sqlite, s.accounts, s.clock);
+    const ingest = new ChatIngest({ ...s, sqlite: s.db.sqlite, links });
+    this.sync = new ChatSync(ingest, links, new DiscordHistory(client, s.logger), s.clock, s.logger, opts);
+    this.ready = new Promise((resolve) => (this.resolveReady = resolve));
+    this.wire();
+  }
+
+  async start(): Promise<void> {
+    this.sync.refresh();
+    try {
+      await this.client.login(this.s.config.discordToken);
+    } catch (err) {
+      await this.client.destroy().catch(() => undefined);
+      throw new Error(loginAdvice(err), { cause: err });
+    }
+    this.timer = setInterval(() => this.guard('refresh', () => this.refresh()), this.opts.refreshIntervalMs ?? 5_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.client.destroy();
+    await this.sync.stop();
+  }
+
+  private wire(): void {
+    this.on(Events.ClientReady, (client) => {
+      const linked = this.sync.connectedLinks.length;
+      this.s.logger.info({ user: client.user.tag, guilds: client.guilds.cache.size, connectedChannels: linked }, 'Discord bridge connected');
+      for (const link of this.sync.connectedLinks) {
+        if (!client.channels.cache.has(link.discordChannelId)) {
+          this.s.logger.warn({ channelId: link.channelId, discordChannelId: link.discordChannelId }, 'the bot cannot see this Discord channel: invite it to the server and give it View Channel + Read Message History');
+        }
+      }
+      this.resolveReady();
+    });
+    // Ready after an IDENTIFY (the first one and every new session) and RESUMED:
+    // events may have been missed either way, so every channel gets a backfill pass.
+    this.on(Events.ShardReady, () => this.gatewayUp());
+    this.on(Events.ShardResume, () => this.gatewayUp());
+    this.on(Events.ShardReconnecting, () => this.sync.gatewayDown());
+    this.on(Events.ShardDisconnect, (event) => {
+      this.sync.gatewayDown();
+      this.s.logger.error({ code: event.code }, 'Discord gateway closed for good; the bridge stops receiving messages');
+    });
+    this.on(Events.ShardError, (err) => this.s.logger.warn({ err }, 'Discord gateway error'));
+    this.on(Events.Error, (err) => this.s.logger.error({ err }, 'Discord client error'));
+    this.on(Events.Warn, (message) => this.s.logger.warn({ message }, 'Discord client warning'));
+
+    this.on(Events.MessageCreate, (message) => {
+      if (!this.sync.linkOf(message.channelId) || !isIngestible(message, this.client.user?.id)) return;
+      return this.sync.live(message.channelId, toChatInput(message));
+    });
+    this.on(Events.MessageUpdate, async (_old, updated) => {
+      if (!this.sync.linkOf(updated.channelId)) return;
+      const message = updated.partial ? await updated.fetch() : updated;
+      if (!isIngestible(message, this.client.user?.id)) return;
+      return this.sync.edit(message.channelId, toChatInput(message));
+    });
+    this.on(Events.MessageDelete, (message: Message | PartialMessage) => this.sync.remove(message.channelId, [message.id]));
+    this.on(Events.MessageBulkDelete, (messages, channel) => this.sync.remove(channel.id, [...messages.keys()]));
+    this.on(Events.ChannelUpdate, (_old, channel) => this.names(channel));
+    this.on(Events.GuildUpdate, (_old, guild) => this.guildNames(guild));
+    this.on(Events.GuildCreate, (guild) => this.guildNames(guild));
+  }
+
+  private gatewayUp(): void {
+    this.sync.refresh();
+    this.allNames();
+    this.sync.gatewayUp();
+  }
+
+  private refresh(): void {
+    this.sync.tick();
+    this.allNames();
+  }
+
+  private allNames(): void {
+    for (const link of this.sync.connectedLinks) {
+      const channel = this.client.channels.cache.get(link.discordChannelId);
+      if (channel) this.names(channel);
+    }
+  }
+
+  private guildNames(guild: Guild): void {
+    for (const link of this.sync.connectedLinks) {
+      const channel = guild.channels.cache.get(link.discordChannelId);
+      if (channel) this.names(channel);
+    }
+  }
+
+  private names(channel: Channel): Promise<void> | void {
+    if (channel.isDMBased() || !this.sync.linkOf(channel.id)) return;
+    return this.sync.names(channel.id, { guildId: channel.guild.id, guildName: channel.guild.name, channelName: channel.name });
+  }
+
+  /** Subscribes a guarded handler: sync throws and async rejections are logged, never thrown into discord.js. */
+  private on<E extends keyof ClientEvents>(event: E, handler: (...args: ClientEvents[E]) => unknown): void {
+    this.client.on(event, (...args: ClientEvents[E]) => this.guard(String(event), () => handler(...args)));
+  }
+
+  private guard(what: string, fn: () => unknown): void {
+    try {
+      const r = fn();
+      if (r instanceof Promise) r.catch((err: unknown) => this.s.logger.error({ err, event: what }, 'Discord event handler failed'));
+    } catch (err) {
+      this.s.logger.error({ err, event: what }, 'Discord event handler failed');
+    }
+  }
+}
+
+/**
+ * Starts the bridge: logs in and keeps connected channels in sync until stop().
+ * Rejects with operator advice when Discord refuses the token or the intents.
+ */
+export async function startDiscordBridge(s: Services, opts: DiscordBridgeOptions = {}): Promise<DiscordBridgeHandle> {
+  if (!s.config.discordToken) throw new Error('DISCORD_TOKEN is not set');
+  const bridge = new DiscordBridge(s, createDiscordClient(s, opts.client), opts);
+  await bridge.start();
+  return { client: bridge.client, sync: bridge.sync, ready: bridge.ready, stop: () => bridge.stop() };
+}
+
+function loginAdvice(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  if (e.code === 'TokenInvalid') return 'Discord refused DISCORD_TOKEN: copy the bot token again from the developer portal (Bot → Reset Token)';
+  if (/disallowed intents/i.test(e.message ?? '')) {
+    return 'Discord refused the privileged intents: enable "Message Content Intent" and "Server Members Intent" in the developer portal (Bot → Privileged Gateway Intents)';
+  }
+  return `Discord login failed: ${e.message ?? String(err)}`;
+}

@@ -1,0 +1,91 @@
+import { MessageType, type Guild, type Message } from 'discord.js';
+import { resolveMentions, type MentionLookup } from '../domain/chat/text.js';
+import type { ChatAuthor, ChatMessageInput } from '../domain/chat/types.js';
+
+/**
+ * discord.js objects → plain chat inputs. Everything is read from the message
+ * itself and the client's caches (GUILD_CREATE brings roles, channels and, with
+ * the GuildMembers intent, members): no REST call per message.
+ */
+
+/** Messages people write. Joins, pins, boosts, thread notices and the like are not feedback. */
+const CONVERSATION_TYPES: ReadonlySet<MessageType> = new Set([
+  MessageType.Default,
+  MessageType.Reply,
+  MessageType.ChatInputCommand,
+  MessageType.ContextMenuCommand,
+]);
+
+/** True for a message of a server text channel worth storing (not the bot's own, not a system notice). */
+export function isIngestible(message: Message, botUserId: string | undefined): message is Message<true> {
+  if (!message.inGuild()) return false;
+  if (botUserId !== undefined && message.author.id === botUserId) return false;
+  return CONVERSATION_TYPES.has(message.type);
+}
+
+/** Resolves mention ids from the message's own mention data, then the guild's and client's caches. */
+export function mentionLookup(message: Message<true>): MentionLookup {
+  const { guild, client } = message;
+  return {
+    user: (id) =>
+      guild.members.cache.get(id)?.displayName ??
+      message.mentions.users.get(id)?.displayName ??
+      client.users.cache.get(id)?.displayName,
+    role: (id) => guild.roles.cache.get(id)?.name,
+    channel: (id) => {
+      const c = client.channels.cache.get(id);
+      return c && 'name' in c && c.name ? c.name : undefined;
+    },
+  };
+}
+
+/** The message text with mentions resolved; null when there is no text (files only). */
+export function textOf(message: Message<true>): string | null {
+  const content = message.content ?? '';
+  if (content.trim() === '') return null;
+  return resolveMentions(content, mentionLookup(message));
+}
+
+/** The server display name: webhook name, else nickname, else global name, else username. */
+export function displayNameOf(message: Message<true>): string {
+  if (message.webhookId) return message.author.username;
+  return message.guild.members.cache.get(message.author.id)?.displayName ?? message.author.displayName;
+}
+
+/**
+ * `owner` is whoever owns the server (the operator speaking), `bot` a bot
+ * account or a webhook, `member` everyone else (the real user feedback).
+ */
+export function authorOf(message: Message<true>, guild: Guild = message.guild): ChatAuthor {
+  const { author } = message;
+  const bot = author.bot || message.webhookId !== null;
+  const role = author.id === guild.ownerId ? 'owner' : bot ? 'bot' : 'member';
+  return { id: author.id, name: displayNameOf(message), bot, role };
+}
+
+/** Maps a message. The replied-to message is read from the channel's cache (discord.js caches `referenced_message`). */
+export function toChatInput(message: Message<true>): ChatMessageInput {
+  let replyTo: ChatMessageInput['replyTo'] = null;
+  const refId = message.type === MessageType.Reply ? message.reference?.messageId : undefined;
+  if (refId) {
+    const parent = message.channel.messages.cache.get(refId);
+    replyTo =
+      parent && !parent.partial && parent.inGuild()
+        ? { messageId: refId, author: displayNameOf(parent), text: textOf(parent) }
+        : { messageId: refId, author: null, text: null };
+  }
+  return {
+    messageId: message.id,
+    createdAt: message.createdTimestamp,
+    editedAt: message.editedTimestamp,
+    text: textOf(message),
+    author: authorOf(message),
+    replyTo,
+    attachments: [...message.attachments.values()].map((a) => ({
+      url: a.url,
+      name: a.name,
+      size: a.size,
+      contentType: a.contentType ?? null,
+    })),
+  };
+}

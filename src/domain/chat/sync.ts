@@ -1,0 +1,298 @@
+import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
+import type { ChatIngest } from './ingest.js';
+import type { DiscordLinks } from './links.js';
+import { ChannelSyncState, type LiveEntry } from './sync-state.js';
+import type { ChatMessageInput, DiscordLink } from './types.js';
+
+/** A page of channel history, already mapped, oldest first. */
+export interface HistoryPage {
+  messages: ChatMessageInput[];
+  /** Newest message id the platform returned (including messages that were filtered out), null when empty. */
+  newestId: string | null;
+  /** How many messages the platform returned (a full page means: ask again). */
+  fetched: number;
+}
+
+/** Reads channel history from the chat platform (Discord REST in production). */
+export interface HistorySource {
+  /** The `limit` messages right after `after` (Discord's `after=` paging). */
+  after(discordChannelId: string, after: string, limit: number): Promise<HistoryPage>;
+  /** The newest `limit` messages (first sync of a new connection). */
+  latest(discordChannelId: string, limit: number): Promise<HistoryPage>;
+}
+
+export interface ChatSyncOptions {
+  /** Messages per history request (Discord allows 100). */
+  pageSize?: number;
+  /** First sync of a new connection: how many recent messages to bring in. */
+  initialMessages?: number;
+  /** Backoff of a failed pass: base doubles up to max. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+interface Tracked {
+  link: DiscordLink;
+  state: ChannelSyncState;
+  markWriteQueued: boolean;
+}
+
+/**
+ * Keeps connected channels complete: live messages, edits and deletes from the
+ * gateway, and backfill passes through the history API after every start,
+ * reconnect, resume or failed write. Owns the per-channel sync state; knows
+ * nothing about discord.js (src/discord feeds it plain inputs).
+ */
+export class ChatSync {
+  private readonly tracked = new Map<string, Tracked>(); // by Discord channel id
+  /** Last operation per message id: an edit or delete waits for the message's own write. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly opts: Required<ChatSyncOptions>;
+  private connected = false;
+  private stopped = false;
+
+  constructor(
+    private readonly ingest: ChatIngest,
+    private readonly links: DiscordLinks,
+    private readonly source: HistorySource,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    opts: ChatSyncOptions = {},
+  ) {
+    this.opts = {
+      pageSize: opts.pageSize ?? 100,
+      initialMessages: opts.initialMessages ?? 100,
+      retryBaseMs: opts.retryBaseMs ?? 5_000,
+      retryMaxMs: opts.retryMaxMs ?? 5 * 60_000,
+    };
+  }
+
+  /** The link of a Discord channel, when it is connected. */
+  linkOf(discordChannelId: string): DiscordLink | undefined {
+    return this.tracked.get(discordChannelId)?.link;
+  }
+
+  /** Every connected channel as last read from the database. */
+  get connectedLinks(): DiscordLink[] {
+    return [...this.tracked.values()].map((t) => t.link);
+  }
+
+  /** The sync state of a Discord channel (tests, status). */
+  stateOf(discordChannelId: string): ChannelSyncState | undefined {
+    return this.tracked.get(discordChannelId)?.state;
+  }
+
+  /**
+   * Re-reads `discord_links`: a new connection (from the CLI, while the bot
+   * runs) gets a first pass; a removed one is dropped. Returns the new links.
+   */
+  refresh(): DiscordLink[] {
+    const rows = this.links.list();
+    const seen = new Set<string>();
+    const added: DiscordLink[] = [];
+    for (const link of rows) {
+      seen.add(link.discordChannelId);
+      const t = this.tracked.get(link.discordChannelId);
+      if (t && t.link.channelId === link.channelId) {
+        // Names may have been filled; keep our own mark (the database may lag a queued write).
+        t.link = { ...link, syncedUntil: t.state.mark };
+        continue;
+      }
+      this.tracked.set(link.discordChannelId, { link, state: new ChannelSyncState(link.syncedUntil), markWriteQueued: false });
+      added.push(link);
+    }
+    for (const id of [...this.tracked.keys()]) if (!seen.has(id)) this.tracked.delete(id);
+    return added;
+  }
+
+  /** The gateway is (back) up after a connect, reconnect or resume: whatever happened meanwhile is unknown. */
+  gatewayUp(): void {
+    this.connected = true;
+    for (const t of this.tracked.values()) {
+      t.state.gap();
+      t.state.retryAt = 0; // a fresh connection is worth an immediate try, whatever the backoff said
+    }
+    this.runDuePasses();
+  }
+
+  /** The gateway went away: live messages stop, passes wait for it to come back. */
+  gatewayDown(): void {
+    this.connected = false;
+    for (const t of this.tracked.values()) t.state.gap();
+  }
+
+  /** Periodic: pick up new connections, retry failed passes. */
+  tick(): void {
+    if (this.stopped) return;
+    this.refresh();
+    this.runDuePasses();
+  }
+
+  /** A new message from the gateway. Resolves once it is stored (or failed and logged). */
+  live(discordChannelId: string, input: ChatMessageInput): Promise<void> {
+    const t = this.tracked.get(discordChannelId);
+    if (!t || this.stopped) return Promise.resolve();
+    const entry = t.state.liveReceived(input.messageId);
+    return this.track(
+      input.messageId,
+      this.ingest.store(t.link, [input]).then(
+        () => this.settleLive(t, entry, true),
+        (err: unknown) => {
+          this.logger.error({ err, messageId: input.messageId, channelId: t.link.channelId }, 'storing a chat message failed; a backfill pass will retry it');
+          this.settleLive(t, entry, false);
+        },
+      ),
+    );
+  }
+
+  /** An edited message (text and/or files). */
+  edit(discordChannelId: string, input: ChatMessageInput): Promise<void> {
+    const t = this.tracked.get(discordChannelId);
+    if (!t || this.stopped) return Promise.resolve();
+    return this.track(
+      input.messageId,
+      this.after(input.messageId).then(() =>
+        this.ingest.edit(t.link, input).then(
+          () => undefined,
+          (err: unknown) => this.logger.error({ err, messageId: input.messageId }, 'storing a chat edit failed'),
+        ),
+      ),
+    );
+  }
+
+  /** Deleted messages (one, or a bulk delete). */
+  remove(discordChannelId: string, messageIds: string[]): Promise<void> {
+    const t = this.tracked.get(discordChannelId);
+    if (!t || this.stopped || messageIds.length === 0) return Promise.resolve();
+    const p = Promise.all(messageIds.map((id) => this.after(id))).then(() =>
+      this.ingest.remove(t.link, messageIds).then(
+        () => undefined,
+        (err: unknown) => this.logger.error({ err, count: messageIds.length }, 'deleting chat messages failed'),
+      ),
+    );
+    return this.track(messageIds, p);
+  }
+
+  /** Records guild and channel names seen by the bot (on ready and on channel/guild updates). */
+  names(discordChannelId: string, names: { guildId: string | null; guildName: string | null; channelName: string | null }): Promise<void> {
+    const t = this.tracked.get(discordChannelId);
+    if (!t) return Promise.resolve();
+    const l = t.link;
+    if (l.guildId === names.guildId && l.guildName === names.guildName && l.discordChannelName === names.channelName) return Promise.resolve();
+    t.link = { ...l, guildId: names.guildId, guildName: names.guildName, discordChannelName: names.channelName };
+    return this.track(
+      null,
+      this.ingest.setNames(l, names).then(
+        () => undefined,
+        (err: unknown) => this.logger.warn({ err }, 'storing Discord names failed'),
+      ),
+    );
+  }
+
+  /** Runs a pass for every channel that needs one and is not waiting for a retry. */
+  runDuePasses(): void {
+    if (!this.connected || this.stopped) return;
+    const now = this.clock.now();
+    for (const t of this.tracked.values()) {
+      if (t.state.passRequested && !t.state.backfilling && now >= t.state.retryAt) void this.track(null, this.pass(t));
+    }
+  }
+
+  /** Resolves when everything started so far has settled (tests, stop). */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Stops taking work and waits for what is running. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.idle();
+  }
+
+  /**
+   * One backfill pass: from the mark, page by page (oldest first) until a page
+   * comes back short. Each page and the mark commit together. A first sync
+   * (no mark yet) starts with the newest `initialMessages` messages.
+   */
+  private async pass(t: Tracked): Promise<void> {
+    const token = t.state.beginPass();
+    const { link } = t;
+    let completed = false;
+    let stored = 0;
+    try {
+      let after = t.state.mark;
+      if (after === null) {
+        const page = await this.source.latest(link.discordChannelId, this.opts.initialMessages);
+        after = await this.storePage(t, page);
+        stored += page.messages.length;
+      }
+      while (after !== null && !this.stopped && this.tracked.get(link.discordChannelId) === t) {
+        const page = await this.source.after(link.discordChannelId, after, this.opts.pageSize);
+        if (page.fetched === 0) break;
+        after = await this.storePage(t, page);
+        stored += page.messages.length;
+        if (page.fetched < this.opts.pageSize) break;
+      }
+      completed = !this.stopped;
+      if (stored > 0) this.logger.info({ channelId: link.channelId, discordChannelId: link.discordChannelId, messages: stored }, 'Discord backfill stored messages');
+    } catch (err) {
+      this.logger.warn({ err, channelId: link.channelId, discordChannelId: link.discordChannelId }, 'Discord backfill failed; retrying later');
+    } finally {
+      t.state.endPass(token, completed, this.clock.now(), { baseMs: this.opts.retryBaseMs, maxMs: this.opts.retryMaxMs });
+      this.queueMarkWrite(t);
+    }
+    // A gap or a request during the pass: go again (a failed pass waits for its retry time).
+    if (t.state.passRequested && this.connected && !this.stopped && this.clock.now() >= t.state.retryAt) await this.pass(t);
+  }
+
+  private async storePage(t: Tracked, page: HistoryPage): Promise<string | null> {
+    if (page.newestId === null) return t.state.mark;
+    await this.ingest.store(t.link, page.messages, { advanceMarkTo: page.newestId });
+    t.state.markWritten(page.newestId);
+    return t.state.mark;
+  }
+
+  private settleLive(t: Tracked, entry: LiveEntry, stored: boolean): void {
+    t.state.liveSettled(entry, stored);
+    if (!stored) this.runDuePasses();
+    this.queueMarkWrite(t);
+  }
+
+  /** At most one queued mark write per channel; it writes whatever the state allows when the batch runs. */
+  private queueMarkWrite(t: Tracked): void {
+    if (t.markWriteQueued || t.state.target() === null || this.stopped) return;
+    t.markWriteQueued = true;
+    const p = Promise.resolve().then(async () => {
+      try {
+        const target = t.state.target();
+        if (target) {
+          await this.ingest.advanceMark(t.link, target); // false when already there: fine either way
+          t.state.markWritten(target);
+        }
+      } catch (err) {
+        this.logger.warn({ err }, 'storing the Discord sync mark failed');
+      } finally {
+        t.markWriteQueued = false;
+      }
+    });
+    void this.track(null, p);
+  }
+
+  private after(messageId: string): Promise<unknown> {
+    return (this.chains.get(messageId) ?? Promise.resolve()).catch(() => undefined);
+  }
+
+  private track(messageIds: string | string[] | null, p: Promise<void>): Promise<void> {
+    const ids = messageIds === null ? [] : typeof messageIds === 'string' ? [messageIds] : messageIds;
+    this.inflight.add(p);
+    for (const id of ids) this.chains.set(id, p);
+    const done = () => {
+      this.inflight.delete(p);
+      for (const id of ids) if (this.chains.get(id) === p) this.chains.delete(id);
+    };
+    p.then(done, done);
+    return p;
+  }
+}
