@@ -1,0 +1,117 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface SinkMessage {
+  /** RCPT TO addresses, lower-cased. */
+  rcpt: string[];
+  from: string;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  inReplyTo: string | undefined;
+  references: string[];
+  headers: Map<string, unknown>;
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 (smtp-server) that keeps every accepted
+ * message, parsed with mailparser. It can refuse the next K attempts with a
+ * given reply code (451 greylisting, 421 shutting down, 550 rejected) and can
+ * hold the final DATA acknowledgement, to simulate a crash mid-send.
+ */
+export class SmtpSink {
+  readonly messages: SinkMessage[] = [];
+  /** MAIL FROM commands seen (accepted or refused). */
+  attempts = 0;
+  private rejecting: { remaining: number; code: number; text: string } = { remaining: 0, code: 451, text: '' };
+  private held: (() => void)[] | null = null;
+
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<SmtpSink> {
+    let sink!: SmtpSink;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onMailFrom: (_address, _session, callback) => {
+        sink.attempts++;
+        if (sink.rejecting.remaining > 0) {
+          sink.rejecting.remaining--;
+          const err = new Error(sink.rejecting.text) as Error & { responseCode: number };
+          err.responseCode = sink.rejecting.code;
+          return callback(err);
+        }
+        callback();
+      },
+      onData: (stream, session, callback) => {
+        simpleParser(stream)
+          .then((mail) => {
+            sink.messages.push({
+              rcpt: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+              from: mail.from?.text ?? '',
+              subject: mail.subject ?? '',
+              text: mail.text ?? '',
+              html: typeof mail.html === 'string' ? mail.html : '',
+              messageId: mail.messageId ?? '',
+              inReplyTo: mail.inReplyTo,
+              references: mail.references === undefined ? [] : Array.isArray(mail.references) ? mail.references : [mail.references],
+              headers: mail.headers,
+            });
+            if (sink.held) sink.held.push(() => callback());
+            else callback();
+          })
+          .catch((err: Error) => callback(err));
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    sink = new SmtpSink(server, (server.server.address() as AddressInfo).port);
+    return sink;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  /** Refuse the next `count` attempts (at MAIL FROM) with `code`. */
+  rejectNext(count: number, code = 451, text = 'Try again later') {
+    this.rejecting = { remaining: count, code, text };
+  }
+
+  /** Keep accepted messages but withhold the final "250 OK" until release() (the sender stays mid-send). */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const ack of held) ack();
+  }
+
+  to(email: string): SinkMessage[] {
+    return this.messages.filter((m) => m.rcpt.includes(email.toLowerCase()));
+  }
+
+  /** Resolves once at least `n` messages arrived; fails with what did arrive after `timeoutMs`. */
+  async waitFor(n: number, timeoutMs = 5_000): Promise<SinkMessage[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.messages.length < n) {
+      if (Date.now() > deadline) {
+        throw new Error(`expected ${n} e-mails, got ${this.messages.length}: ${JSON.stringify(this.messages.map((m) => [m.rcpt, m.subject]))}`);
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return this.messages;
+  }
+
+  close(): Promise<void> {
+    this.release();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}

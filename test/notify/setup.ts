@@ -1,0 +1,54 @@
+import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { SmtpSink } from '../helpers/smtp-sink.js';
+import type { Clock } from '../../src/lib/clock.js';
+import { startNotifier, type Notifier, type NotifierOptions } from '../../src/notify/outbox-worker.js';
+
+export const MAIL_FROM = 'Alertbridge <alerts@alertbridge.test>';
+/** Tiny backoff so retries take milliseconds; the production numbers are tested in retry.test.ts. */
+export const FAST_RETRY = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 80 };
+
+export interface NotifyHarness {
+  h: Harness;
+  seed: ReturnType<typeof seedWorkspace>;
+  sink: SmtpSink;
+  notifier: Notifier;
+  post(webhookToken: string, payload: unknown): Promise<any>;
+  close(): Promise<void>;
+}
+
+/** Real services on a temp DATA_DIR, a real SMTP sink, and the worker started the way runtime.ts starts it. */
+export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<NotifierOptions>; sink?: SmtpSink } = {}): Promise<NotifyHarness> {
+  const sink = opts.sink ?? (await SmtpSink.start());
+  const h = createHarness({ env: { SMTP_URL: sink.url, MAIL_FROM }, overrides: opts.clock ? { clock: opts.clock } : {} });
+  const seed = seedWorkspace(h.services);
+  const notifier = startNotifier(h.services, { retry: FAST_RETRY, ...opts.notifier });
+  return {
+    h,
+    seed,
+    sink,
+    notifier,
+    post: async (token, payload) => {
+      const { res, body } = await postAlert(h, token, payload);
+      if (res.status >= 300) throw new Error(`webhook answered ${res.status}: ${JSON.stringify(body)}`);
+      return body;
+    },
+    close: async () => {
+      await notifier.stop();
+      await sink.close();
+      await h.close();
+    },
+  };
+}
+
+export function rows<T = any>(h: Harness, sql: string, ...params: unknown[]): T[] {
+  return h.services.db.sqlite.prepare(sql).all(...params) as T[];
+}
+
+/** Polls a condition (no fixed sleeps). */
+export async function until(cond: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
