@@ -39,6 +39,7 @@ export class SmtpSink {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      disableReverseLookup: true,
       onMailFrom: (_address, _session, callback) => {
         sink.attempts++;
         if (sink.rejecting.remaining > 0) {
