@@ -1,4 +1,5 @@
 import { UsageError, type Command } from '../command.js';
+import type { Services } from '../../services.js';
 import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, NOTIFY_LEVELS, type NotifyLevel } from '../../notify/preferences.js';
 
 /** E-mail preferences and a look at the outbox. */
@@ -11,7 +12,7 @@ export const notifyCommands: Command[] = [
       const level = f.require('level');
       if (!(NOTIFY_LEVELS as readonly string[]).includes(level)) throw new UsageError(`--level must be one of ${NOTIFY_LEVELS.join(', ')}`);
       const user = s.accounts.requireUser(f.require('user'));
-      const channel = s.accounts.requireChannel(f.require('channel'));
+      const channel = channelOfUser(s, user.id, f.require('channel'));
       return { ...s.notifyPrefs.set(user.id, channel.id, level as NotifyLevel), channelSlug: channel.slug, email: user.email };
     },
   },
@@ -65,3 +66,16 @@ export const notifyCommands: Command[] = [
     },
   },
 ];
+
+/** A slug is looked up in the user's own workspaces first, so `--channel general` works when other workspaces have one too. */
+function channelOfUser(s: Services, userId: string, ref: string): { id: string; slug: string } {
+  const mine = s.db.sqlite
+    .prepare(
+      `SELECT c.id, c.slug FROM channels c JOIN memberships m ON m.workspace_id = c.workspace_id AND m.user_id = ?
+       WHERE c.id = ? OR c.slug = ?`,
+    )
+    .all(userId, ref, ref) as { id: string; slug: string }[];
+  if (mine.length === 1) return mine[0]!;
+  if (mine.length > 1) throw new UsageError(`slug ${ref} exists in several of the user's workspaces: use the channel id`);
+  return s.accounts.requireChannel(ref);
+}

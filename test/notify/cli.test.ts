@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAdmin } from '../../src/cli/admin.js';
+import { loadConfig } from '../../src/config.js';
+import { createServices } from '../../src/services.js';
+import { seedWorkspace, tempDir } from '../helpers/harness.js';
+
+let dir: string;
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function setup() {
+  dir = tempDir();
+  const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
+  const seed = seedWorkspace(s);
+  s.close();
+  const admin = async (...argv: string[]) => {
+    const r = await runAdmin(argv, { DATA_DIR: dir });
+    return { ...r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
+  };
+  return { seed, admin };
+}
+
+describe('npm run admin -- notify', () => {
+  it('set and get a preference; unset channels show the default', async () => {
+    const { seed, admin } = setup();
+    const set = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'general', '--level', 'important');
+    expect(set.stderr).toBe('');
+    expect(set.code).toBe(0);
+    expect(set.json).toMatchObject({ userId: seed.member.id, channelId: seed.general.id, level: 'important', channelSlug: 'general' });
+
+    const got = await admin('notify', 'get', '--user', seed.member.id);
+    expect(got.code).toBe(0);
+    expect(got.json.defaults).toEqual({ channel: 'all', chatConnectedChannel: 'none' });
+    // the member cannot see the private channel, so it is not listed
+    expect(got.json.channels.map((c: any) => [c.slug, c.level, c.isDefault])).toEqual([
+      ['general', 'important', false],
+      ['deploys', 'all', true],
+    ]);
+  });
+
+  it('refuses a bad level, and a channel the user cannot see', async () => {
+    const { admin } = setup();
+    const bad = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'general', '--level', 'loud');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--level must be one of all, important, none');
+    const hidden = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'security', '--level', 'all');
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toContain('cannot see channel');
+  });
+
+  it('status shows outbox counts and failures with their reasons', async () => {
+    const { admin } = setup();
+    const r = await admin('notify', 'status');
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({ email: 'off (set SMTP_URL)', jobs: {}, deliveries: {}, digests: {}, failures: [] });
+  });
+});
