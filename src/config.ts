@@ -63,8 +63,10 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
-  // Empty strings mean "unset" so `PORT= npm start` behaves like no PORT at all.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  // Empty strings mean "unset" so `PORT= npm start` behaves like no PORT at all,
+  // except where empty is a meaningful choice (AVATAR_BASE_URL= turns lookups off).
+  const KEEP_EMPTY = new Set(['AVATAR_BASE_URL']);
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && (v !== '' || KEEP_EMPTY.has(k))));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -53,9 +53,27 @@ export function initialsOf(name: string): string | undefined {
 export function enrichActor(actor: Actor): Actor {
   const out: Actor = { ...actor };
   if (out.email) {
-    out.name ??= nameFromEmail(out.email);
-    out.company ??= companyFromEmail(out.email);
+    const derived = fromEmail(out.email);
+    out.name ??= derived.name;
+    out.company ??= derived.company;
   }
-  if (out.name) out.initials ??= initialsOf(out.name);
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Actor;
+  if (out.name) out.initials ??= memo(initialsCache, out.name, initialsOf);
+  for (const k of Object.keys(out) as (keyof Actor)[]) if (out[k] === undefined) delete out[k];
+  return out;
 }
+
+// Senders repeat the same few actors: derivations are memoised (bounded) so the
+// webhook's hot path does not re-run the Unicode regexes for each alert.
+const MEMO_MAX = 5_000;
+const emailCache = new Map<string, { name?: string; company?: string }>();
+const initialsCache = new Map<string, string | undefined>();
+
+function memo<T>(cache: Map<string, T>, key: string, fn: (k: string) => T): T {
+  if (cache.has(key)) return cache.get(key)!;
+  const v = fn(key);
+  if (cache.size >= MEMO_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(key, v);
+  return v;
+}
+
+const fromEmail = (email: string) => memo(emailCache, email, (e) => ({ name: nameFromEmail(e), company: companyFromEmail(e) }));

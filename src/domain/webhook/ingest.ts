@@ -68,11 +68,11 @@ export class WebhookIngest {
                 EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id) AS chatConnected
          FROM channels c JOIN workspaces w ON w.id = c.workspace_id WHERE c.webhook_token = ?`,
       ),
+      // Positional parameters: binding an object by name costs ~2x on this, the hottest statement.
       insertAlert: sqlite.prepare(
         `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
            metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at)
-         VALUES (@id, @channelId, 'standard', @title, @level, @emoji, @message, @fieldsJson, @linkUrl, @linkText, @source,
-           @metadataJson, @actorJson, @runId, @runState, @stepsJson, @runError, @id, @now, @now)`,
+         VALUES (?, ?, 'standard', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       findRun: sqlite.prepare(
         'SELECT id, workflow_state AS workflowState FROM alerts WHERE channel_id = ? AND workflow_run_id = ?',
@@ -124,7 +124,7 @@ export class WebhookIngest {
   private storeAlert(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]) {
     const now = this.clock.now();
     const id = this.ids.next('alt');
-    this.s.insertAlert.run({ ...this.columns(alert), id, channelId: channel.id, level: alert.level, runId: null, runState: null, stepsJson: null, runError: null, now });
+    this.insert(id, channel.id, alert, alert.level, null, now);
     this.attach(id, attachments);
     this.usage.count(channel.workspaceId, now);
     this.changes.notification(channel.id, id, 'alert.created', now);
@@ -151,7 +151,7 @@ export class WebhookIngest {
     };
     if (!existing) {
       const id = this.ids.next('alt');
-      this.s.insertAlert.run({ ...runColumns, id, channelId: channel.id, runId: wf.runId });
+      this.insert(id, channel.id, alert, LEVEL_OF_RUN_STATE[wf.state], wf, now);
       this.attach(id, attachments);
       this.usage.count(channel.workspaceId, now); // the run's one billable event
       this.changes.notification(channel.id, id, wf.state === 'running' ? 'workflow.started' : 'workflow.finished', now);
@@ -174,6 +174,14 @@ export class WebhookIngest {
     if (finishing) this.changes.notification(channel.id, existing.id, 'workflow.finished', now);
     this.changes.event(channel.id, existing.id, 'alert.updated', now);
     return { ...this.answer(200, existing.id, channel, { runId: wf.runId, state: wf.state, created: false }), notified: finishing };
+  }
+
+  private insert(id: string, channelId: string, alert: WebhookAlert, level: string, wf: WebhookAlert['workflow'], now: number) {
+    const c = this.columns(alert);
+    this.s.insertAlert.run(
+      id, channelId, c.title, level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson, c.actorJson,
+      wf?.runId ?? null, wf?.state ?? null, wf ? JSON.stringify(wf.steps) : null, wf?.error ?? null, id, now, now,
+    );
   }
 
   private columns(alert: WebhookAlert) {

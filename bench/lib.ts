@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Pool } from 'undici';
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function summarize(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), mean: s.reduce((a, b) => a + b, 0) / (s.length || 1) };
+}
+
+export const ms = (n: number) => n.toFixed(3);
+
+/** Times `fn` `iterations` times (after a warm-up) and returns per-call latencies in ms. */
+export async function timeIt(iterations: number, fn: (i: number) => unknown): Promise<number[]> {
+  for (let i = 0; i < Math.min(200, iterations); i++) await fn(i);
+  const out: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+/**
+ * Closed-loop HTTP load: `connections` clients each send a request, wait for the
+ * answer, send the next, for `seconds`. Returns throughput and latency.
+ */
+export async function load(opts: { url: string; path: string; body: string; connections: number; seconds: number; headers?: Record<string, string>; expectStatus: number }) {
+  const pool = new Pool(opts.url, { connections: opts.connections, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + opts.seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const t = performance.now();
+      try {
+        const res = await pool.request({ method: 'POST', path: opts.path, body: opts.body, headers: { 'content-type': 'application/json', ...opts.headers } });
+        await res.body.dump();
+        if (res.statusCode !== opts.expectStatus) errors++;
+      } catch {
+        errors++;
+      }
+      latencies.push(performance.now() - t);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: opts.connections }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  await pool.close();
+  return { rps: latencies.length / elapsed, errors, ...summarize(latencies) };
+}
+
+/** Starts a bench server script in its own process and waits for the port it prints. */
+export async function startServerProcess(script: string, env: Record<string, string>): Promise<{ url: string; banner: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let buf = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      buf += d;
+      const m = /LISTENING (\S+)/.exec(buf);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return {
+    url,
+    banner: buf,
+    child,
+    stop: () =>
+      new Promise<void>((r) => {
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,10 @@
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+
+/** Baseline: a bare Hono route that parses the same JSON and answers 201 without storing. */
+const app = new Hono();
+app.post('/api/webhook/:token', async (c) => {
+  const body = (await c.req.json()) as { title?: string };
+  return c.json({ success: true, alertId: 'x', title: body.title }, 201);
+});
+serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => process.stdout.write(`LISTENING http://127.0.0.1:${info.port}\n`));

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { load, ms, startServerProcess } from './lib.js';
+
+/**
+ * Webhook ingest over loopback HTTP: the real service (validation, group
+ * commit, outbox row, stream event) against a bare Hono route that parses the
+ * same JSON and answers 201 without storing, measured in the same run. The
+ * load generator runs in this process, each server in its own.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = 50;
+const payload = JSON.stringify({
+  title: 'Deploy finished: api v1.42.0',
+  level: 'success',
+  emoji: ':rocket:',
+  message: 'All checks passed; 3 instances updated in eu-west-1.',
+  fields: [
+    { label: 'service', value: 'api', inline: true },
+    { label: 'version', value: 'v1.42.0', inline: true },
+    { label: 'duration', value: 187 },
+  ],
+  linkUrl: 'https://ci.example.com/runs/4242',
+  source: 'github-actions',
+  actor: { email: 'jane.doe@acme.com' },
+});
+
+async function measure(script: string, env: Record<string, string>) {
+  const server = await startServerProcess(script, env);
+  const token = /TOKEN (\S+)/.exec(server.banner)?.[1] ?? 'x';
+  const p = `/api/webhook/${token}`;
+  await load({ url: server.url, path: p, body: payload, connections: CONNECTIONS, seconds: 1, expectStatus: 201 }); // warm-up
+  const r = await load({ url: server.url, path: p, body: payload, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 201 });
+  await server.stop();
+  return r;
+}
+
+export async function webhookBench(): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-'));
+  try {
+    const bare = await measure('bench/servers/bare-hono.ts', {});
+    const real = await measure('bench/servers/alertbridge.ts', { DATA_DIR: dir });
+    const row = (name: string, r: typeof bare) =>
+      `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.errors} |`;
+    return [
+      `### Webhook ingest (${CONNECTIONS} connections, ${SECONDS} s, JSON POST of ${payload.length} bytes over loopback)`,
+      '',
+      '| server | requests/s | p50 ms | p99 ms | errors |',
+      '|---|---|---|---|---|',
+      row('bare Hono route: parse JSON, answer 201, store nothing (baseline)', bare),
+      row('Alertbridge webhook: validate, store, outbox + stream rows, 201 after COMMIT', real),
+      '',
+      `Ratio to the baseline: **${((real.rps / bare.rps) * 100).toFixed(0)} %** (goal: at least 60 %).`,
+    ].join('\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await webhookBench());
