@@ -119,9 +119,10 @@ export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
   return { subject, text: cardText(a, input.channel, input.kind, footer), html: page(subject, preheader(a), cardHtml(a, input.channel, input.kind), footer) };
 }
 
+/** Says why this arrived and how to change it (preferences are set by an administrator with the admin CLI). */
 function footerText(channel: ChannelInfo, level: NotifyLevel): string {
   const what = level === 'important' ? 'warnings and errors' : 'all alerts';
-  return `You get ${what} from #${channel.slug} in ${channel.workspaceName}. Change it with: npm run admin -- notify set --user <you> --channel ${channel.slug} --level all|important|none`;
+  return `You get ${what} from #${channel.slug} in ${channel.workspaceName} by e-mail. To get fewer, ask an administrator to run: notify set --channel ${channel.slug} --level important (or none) for you.`;
 }
 
 /* ------------------------------------------------------------------ text */
