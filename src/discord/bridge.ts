@@ -92,6 +92,7 @@ export class DiscordBridge {
     if (this.stopped) return;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    this.sync.halt();
     await this.client.destroy();
     await this.sync.stop();
   }
@@ -134,7 +135,11 @@ export class DiscordBridge {
     this.on(Events.MessageBulkDelete, (messages, channel) => this.sync.remove(channel.id, [...messages.keys()]));
     this.on(Events.ChannelUpdate, (_old, channel) => this.names(channel));
     this.on(Events.GuildUpdate, (_old, guild) => this.guildNames(guild));
-    this.on(Events.GuildCreate, (guild) => this.guildNames(guild));
+    // The bot joined a server (or it became available): its connected channels can sync now.
+    this.on(Events.GuildCreate, (guild) => {
+      this.guildNames(guild);
+      this.sync.retrySoon(this.sync.connectedLinks.filter((l) => guild.channels.cache.has(l.discordChannelId)).map((l) => l.discordChannelId));
+    });
   }
 
   private gatewayUp(): void {

@@ -144,12 +144,12 @@ export class ChatIngest {
    * Applies an edit in place: the text, and the attachments when the set of
    * files changed (Discord edits can remove files). Keeps the id, the position
    * in the list and the read state (an edit does not resurface a message).
-   * False when the message is not stored (the backfill brings edited text along).
+   * 'missing' when the message is not stored (a backfill brings the edited text along).
    */
-  async edit(link: LinkRef, input: ChatMessageInput): Promise<boolean> {
+  async edit(link: LinkRef, input: ChatMessageInput): Promise<'updated' | 'unchanged' | 'missing'> {
     const id = alertIdFromSnowflake(input.messageId);
     const current = this.s.current.get(id, link.channelId) as { message: string | null; updatedAt: number } | undefined;
-    if (!current) return false;
+    if (!current) return 'missing';
     const stored = this.s.attachments.all(id) as StoredAttachment[];
     const same = (a: StoredAttachment, i: ChatAttachmentInput) => a.name === i.name && (i.size === 0 || a.size === i.size);
     const kept = stored.filter((a) => input.attachments.some((i) => same(a, i)));
@@ -161,20 +161,20 @@ export class ChatIngest {
       const textChanged = current.message !== input.text;
       if (!filesChanged && !textChanged) {
         if (batch) await this.settle(batch, false);
-        return false;
+        return 'unchanged';
       }
       const changed = await this.d.batcher.run(() => {
         const editedAt = input.editedAt ?? this.d.clock.now();
-        if (this.s.update.run(input.text, editedAt, id, link.channelId).changes === 0) return false;
+        if (this.s.update.run(input.text, editedAt, id, link.channelId).changes === 0) return 'missing' as const;
         if (filesChanged) {
           this.s.deleteAttachments.run(id);
           [...kept, ...fresh].forEach((a, pos) => this.s.insertAttachment.run(id, pos, a.mediaKey, a.mime, a.kind, a.name, a.size));
         }
         this.d.changes.event(link.channelId, id, 'alert.updated', this.d.clock.now());
-        return true;
+        return 'updated' as const;
       });
-      if (batch) await this.settle(batch, changed);
-      if (changed) this.emitSoon();
+      if (batch) await this.settle(batch, changed === 'updated');
+      if (changed === 'updated') this.emitSoon();
       return changed;
     } catch (err) {
       if (batch) await this.settle(batch, false);

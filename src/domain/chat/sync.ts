@@ -36,6 +36,8 @@ interface Tracked {
   link: DiscordLink;
   state: ChannelSyncState;
   markWriteQueued: boolean;
+  /** The running backfill pass, if any. */
+  running: Promise<void> | null;
 }
 
 /**
@@ -100,7 +102,7 @@ export class ChatSync {
         t.link = { ...link, syncedUntil: t.state.mark };
         continue;
       }
-      this.tracked.set(link.discordChannelId, { link, state: new ChannelSyncState(link.syncedUntil), markWriteQueued: false });
+      this.tracked.set(link.discordChannelId, { link, state: new ChannelSyncState(link.syncedUntil), markWriteQueued: false, running: null });
       added.push(link);
     }
     for (const id of [...this.tracked.keys()]) if (!seen.has(id)) this.tracked.delete(id);
@@ -147,32 +149,45 @@ export class ChatSync {
     );
   }
 
-  /** An edited message (text and/or files). */
+  /**
+   * An edited message (text and/or files). An edit of a message that is not
+   * stored yet while a backfill runs is applied again once the pass is over:
+   * the page may have been fetched before the edit.
+   */
   edit(discordChannelId: string, input: ChatMessageInput): Promise<void> {
     const t = this.tracked.get(discordChannelId);
     if (!t || this.stopped) return Promise.resolve();
+    const apply = async () => {
+      await this.after(input.messageId);
+      if ((await this.ingest.edit(t.link, input)) === 'missing' && t.running) {
+        await t.running;
+        await this.ingest.edit(t.link, input);
+      }
+    };
     return this.track(
       input.messageId,
-      this.after(input.messageId).then(() =>
-        this.ingest.edit(t.link, input).then(
-          () => undefined,
-          (err: unknown) => this.logger.error({ err, messageId: input.messageId }, 'storing a chat edit failed'),
-        ),
-      ),
+      apply().catch((err: unknown) => this.logger.error({ err, messageId: input.messageId }, 'storing a chat edit failed')),
     );
   }
 
-  /** Deleted messages (one, or a bulk delete). */
+  /**
+   * Deleted messages (one, or a bulk delete). Deleted again after a running
+   * backfill pass, which may have fetched them before they were deleted.
+   */
   remove(discordChannelId: string, messageIds: string[]): Promise<void> {
     const t = this.tracked.get(discordChannelId);
     if (!t || this.stopped || messageIds.length === 0) return Promise.resolve();
-    const p = Promise.all(messageIds.map((id) => this.after(id))).then(() =>
-      this.ingest.remove(t.link, messageIds).then(
-        () => undefined,
-        (err: unknown) => this.logger.error({ err, count: messageIds.length }, 'deleting chat messages failed'),
-      ),
+    const apply = async () => {
+      await Promise.all(messageIds.map((id) => this.after(id)));
+      if ((await this.ingest.remove(t.link, messageIds)) < messageIds.length && t.running) {
+        await t.running;
+        await this.ingest.remove(t.link, messageIds);
+      }
+    };
+    return this.track(
+      messageIds,
+      apply().catch((err: unknown) => this.logger.error({ err, count: messageIds.length }, 'deleting chat messages failed')),
     );
-    return this.track(messageIds, p);
   }
 
   /** Records guild and channel names seen by the bot (on ready and on channel/guild updates). */
@@ -196,7 +211,15 @@ export class ChatSync {
     if (!this.connected || this.stopped) return;
     const now = this.clock.now();
     for (const t of this.tracked.values()) {
-      if (t.state.passRequested && !t.state.backfilling && now >= t.state.retryAt) void this.track(null, this.pass(t));
+      if (t.state.passRequested && !t.state.backfilling && now >= t.state.retryAt) {
+        const p = this.pass(t);
+        t.running = p;
+        const clear = () => {
+          if (t.running === p) t.running = null;
+        };
+        p.then(clear, clear);
+        void this.track(null, p);
+      }
     }
   }
 
@@ -205,10 +228,24 @@ export class ChatSync {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
+  /** Stops taking new work (events, passes); what runs finishes. */
+  halt(): void {
+    this.stopped = true;
+  }
+
   /** Stops taking work and waits for what is running. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.halt();
     await this.idle();
+  }
+
+  /** Retry now the channels that are not in sync (e.g. the bot just joined their server). */
+  retrySoon(discordChannelIds: string[]): void {
+    for (const id of discordChannelIds) {
+      const st = this.tracked.get(id)?.state;
+      if (st && !st.isLive) st.retryAt = 0;
+    }
+    this.runDuePasses();
   }
 
   /**
@@ -238,7 +275,7 @@ export class ChatSync {
       completed = !this.stopped;
       if (stored > 0) this.logger.info({ channelId: link.channelId, discordChannelId: link.discordChannelId, messages: stored }, 'Discord backfill stored messages');
     } catch (err) {
-      this.logger.warn({ err, channelId: link.channelId, discordChannelId: link.discordChannelId }, 'Discord backfill failed; retrying later');
+      if (!this.stopped) this.logger.warn({ err, channelId: link.channelId, discordChannelId: link.discordChannelId }, 'Discord backfill failed; retrying later');
     } finally {
       t.state.endPass(token, completed, this.clock.now(), { baseMs: this.opts.retryBaseMs, maxMs: this.opts.retryMaxMs });
       this.queueMarkWrite(t);
