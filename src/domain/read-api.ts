@@ -48,10 +48,12 @@ const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS isPrivate
 /**
  * Unread = newer than the user's watermark, corrected by per-alert exceptions
  * that still match the alert's activity key. Costs index range counts, never a
- * row per alert per user (see the README's "Read state").
+ * row per alert per user; a channel the user never read costs nothing (the
+ * trigger-kept channel_stats count). See the README's "Read state".
  */
 const UNREAD_COUNT = `(
-  (SELECT count(*) FROM alerts a WHERE a.channel_id = c.id AND a.activity_key > COALESCE(rm.watermark, ''))
+  (CASE WHEN rm.watermark IS NULL THEN COALESCE(cs.alert_count, 0)
+        ELSE (SELECT count(*) FROM alerts a WHERE a.channel_id = c.id AND a.activity_key > rm.watermark) END)
   - (SELECT count(*) FROM read_exceptions e JOIN alerts a ON a.id = e.alert_id AND a.activity_key = e.activity_key
      WHERE e.user_id = @userId AND e.channel_id = c.id AND e.is_read = 1 AND a.activity_key > COALESCE(rm.watermark, ''))
   + (SELECT count(*) FROM read_exceptions e JOIN alerts a ON a.id = e.alert_id AND a.activity_key = e.activity_key
@@ -77,6 +79,7 @@ export class ReadApi {
         `SELECT ${CHANNEL_COLUMNS}, ${UNREAD_COUNT} AS unread
          FROM channels c
          LEFT JOIN read_marks rm ON rm.user_id = @userId AND rm.channel_id = c.id
+         LEFT JOIN channel_stats cs ON cs.channel_id = c.id
          LEFT JOIN discord_links dl ON dl.channel_id = c.id
          WHERE ${VISIBLE} ORDER BY c.created_at, c.id`,
       ),

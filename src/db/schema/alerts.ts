@@ -171,3 +171,15 @@ export const alertEvents = sqliteTable(
   },
   (t) => [index('alert_events_created_idx').on(t.createdAt)],
 );
+
+/**
+ * Alerts per channel, kept by triggers on `alerts` (see the channel_stats
+ * migration), so a user who never read a channel gets its unread count without
+ * counting a million index entries.
+ */
+export const channelStats = sqliteTable('channel_stats', {
+  channelId: text('channel_id')
+    .primaryKey()
+    .references(() => channels.id, { onDelete: 'cascade' }),
+  alertCount: integer('alert_count').notNull().default(0),
+});
