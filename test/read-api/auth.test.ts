@@ -14,7 +14,7 @@ async function get401(headers: Record<string, string>) {
   expect(Object.keys(body).sort()).toEqual(['docs', 'error', 'message', 'reason']);
   expect(body.error).toBe('Unauthorized');
   expect(body.docs).toBe(`http://alertbridge.test/problems/${body.reason}`);
-  expect(body.message.length).toBeGreaterThan(20);
+  expect(body.message!.length).toBeGreaterThan(20);
   return body;
 }
 
