@@ -17,6 +17,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const { fake } = env;
     const before = env.send({ content: 'before the drop' });
     await env.waitForMessages(1);
+    await env.caughtUp(); // a live message's mark is written just after its own commit
     expect(env.syncedUntil()).toBe(before.id);
 
     const resumed = fake.waitForResume();
@@ -53,6 +54,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const { fake } = env;
     const anchor = env.send({ content: 'anchor' });
     await env.waitForMessages(1);
+    await env.caughtUp();
     const resumed = fake.waitForResume();
     fake.dropConnections();
     const ids: string[] = [];
@@ -75,6 +77,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const { fake, seed } = env;
     const before = env.send({ content: 'before' });
     await env.waitForMessages(1);
+    await env.caughtUp();
 
     const resumed = fake.waitForResume();
     fake.dropConnections();
@@ -110,6 +113,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const { fake, seed } = env;
     const before = env.send({ content: 'before' });
     await env.waitForMessages(1);
+    await env.caughtUp();
     let resumed = fake.waitForResume();
     fake.dropConnections();
     env.missed({ content: 'gap' });
@@ -177,6 +181,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     env.send({ content: 'new' });
     const alerts = await env.waitForMessages(3);
     expect(alerts.map((a) => a.message)).toEqual(['old 1', 'old 2', 'new']);
+    await env.caughtUp(); // the live message's mark is written after its own commit
     expect(env.syncedUntil()).toBe(fake.history(seed.channel.id).at(-1)!.id);
     expect(older).toHaveLength(2);
   });
