@@ -27,6 +27,10 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
     }
   };
   maintenance();
+  // Temp files left by a crash mid-upload: never served (they do not match the key
+  // pattern), removed here before any request can be writing new ones.
+  const swept = await s.media.sweepTemp();
+  if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
   const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
   parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
 
