@@ -30,7 +30,7 @@ async function serveFiles(files: Record<string, { body: Buffer; type: string }>)
 function multipart(payload: object, files: { name: string; filename: string; type: string; body: Buffer }[]) {
   const form = new FormData();
   form.append('payload', JSON.stringify(payload));
-  for (const f of files) form.append(f.name, new Blob([f.body], { type: f.type }), f.filename);
+  for (const f of files) form.append(f.name, new Blob([new Uint8Array(f.body)], { type: f.type }), f.filename);
   return form;
 }
 
