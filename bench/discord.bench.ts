@@ -136,7 +136,7 @@ export async function discordBench(): Promise<string> {
 
   const rows = runs.map((r) => {
     const sorted = [...r.lags].sort((a, b) => a - b);
-    return `| ${r.label} | ${Math.round(r.messages / r.seconds).toLocaleString('en')} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${sorted.at(-1)!.toFixed(1)} |`;
+    return `| ${r.label} | ${Math.round(r.messages / r.seconds).toLocaleString('en')} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${(sorted.at(-1) ?? NaN).toFixed(1)} |`;
   });
   return [
     '### Discord bridge ingest (MESSAGE_CREATE from the fake gateway to committed rows; fake and bridge share one event loop)',

@@ -67,9 +67,8 @@ export class ChatIngest {
       insert: p(
         `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, external_id, author_json, reply_to_json,
            activity_key, created_at, updated_at)
-         SELECT @id, @channelId, 'chat', '', 'INFO', '', @message, @externalId, @authorJson, @replyToJson,
-           @activityKey, @createdAt, @updatedAt
-         WHERE EXISTS (SELECT 1 FROM discord_links WHERE channel_id = @channelId AND discord_channel_id = @discordChannelId)
+         SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?
+         WHERE EXISTS (SELECT 1 FROM discord_links WHERE channel_id = ? AND discord_channel_id = ?)
          ON CONFLICT DO NOTHING`,
       ),
       insertAttachment: p(
@@ -107,19 +106,21 @@ export class ChatIngest {
         let n = 0;
         inputs.forEach((input, i) => {
           const id = alertIdFromSnowflake(input.messageId);
+          // Positional parameters: measurably cheaper than named ones on this hot path.
           const inserted =
-            this.s.insert.run({
+            this.s.insert.run(
               id,
-              channelId: link.channelId,
-              discordChannelId: link.discordChannelId,
-              message: input.text,
-              externalId: input.messageId,
-              authorJson: JSON.stringify(input.author),
-              replyToJson: this.replyJson(link.channelId, input),
-              activityKey: this.d.ids.next('alt'),
-              createdAt: input.createdAt,
-              updatedAt: input.editedAt ?? input.createdAt,
-            }).changes > 0;
+              link.channelId,
+              input.text,
+              input.messageId,
+              JSON.stringify(input.author),
+              this.replyJson(link.channelId, input),
+              this.d.ids.next('alt'),
+              input.createdAt,
+              input.editedAt ?? input.createdAt,
+              link.channelId,
+              link.discordChannelId,
+            ).changes > 0;
           if (!inserted) {
             if (files?.[i]?.length) allInserted = false;
             return;
