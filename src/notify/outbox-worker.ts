@@ -246,8 +246,8 @@ export class Notifier implements BackgroundPart {
 
   private pump(): void {
     if (this.stopped) return;
+    const now = this.now();
     try {
-      const now = this.now();
       this.fanOutDue(now);
       if (this.options.mailer) this.enqueueDue(now);
       if (now - this.lastPrune >= PRUNE_INTERVAL_MS) {
@@ -257,7 +257,7 @@ export class Notifier implements BackgroundPart {
     } catch (err) {
       this.logger.error({ err }, 'notification pass failed');
     }
-    this.arm();
+    this.arm(now);
   }
 
   private anythingDue(): boolean {
@@ -267,13 +267,17 @@ export class Notifier implements BackgroundPart {
     return (this.s.dueDeliveries.all(now, 1) as unknown[]).length > 0 || (this.s.dueDigests.all(now, 1) as unknown[]).length > 0;
   }
 
-  /** Sleeps until the earliest future due time, never longer than the poll interval. */
-  private arm(): void {
+  /**
+   * Sleeps until the earliest future due time, never longer than the poll
+   * interval. `now` must be the time this pass enqueued with: a row that became
+   * due since then is in the future for it, so it gets a short timer instead of
+   * waiting for the poll.
+   */
+  private arm(now: number): void {
     clearTimeout(this.timer);
     if (this.stopped) return;
-    const now = this.now();
     const next = (this.s.nextDue.get({ mail: this.options.mailer ? 1 : 0 }) as { t: number | null }).t;
-    // Due-now work is either in flight or waiting for queue room: completions wake us.
+    // Work due at `now` is either in flight or waiting for queue room: its completion wakes us.
     const delay = next === null || next <= now ? this.options.pollIntervalMs : Math.min(next - now, this.options.pollIntervalMs);
     this.timer = setTimeout(() => this.wake(), delay);
     this.timer.unref();

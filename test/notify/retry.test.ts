@@ -57,6 +57,16 @@ describe('retries', () => {
     expect(t.sink.attempts).toBe(6);
   });
 
+  it('a retry that falls due while a pass is running is not left for the 30 s safety poll (slow machine)', async () => {
+    // Every reading of this clock moves it 1 ms: time always passes inside a pass, as on a loaded machine.
+    let now = Date.UTC(2026, 0, 1);
+    const clock = { now: () => ++now };
+    t = await notifyHarness({ clock, notifier: { retry: { maxAttempts: 8, baseDelayMs: 4, maxDelayMs: 4 }, random: () => 1, concurrency: 1 } });
+    t.sink.rejectNext(3, 451, 'Greylisted');
+    await t.post(t.seed.secret.webhookToken, { title: 'Slow machine' });
+    await t.sink.waitFor(1, 4_000);
+  });
+
   it('a permanent refusal (550) is not retried', async () => {
     t = await notifyHarness();
     t.sink.rejectNext(1, 550, 'No such user');
