@@ -27,6 +27,28 @@ export async function timeIt(iterations: number, fn: (i: number) => unknown): Pr
 }
 
 /**
+ * Times two operations alternately (a, b, a, b, ...) so that drift on a shared
+ * machine (other jobs, GC, CPU frequency) lands on both sides of a ratio.
+ */
+export async function timePair(iterations: number, a: () => unknown, b: () => unknown): Promise<[number[], number[]]> {
+  for (let i = 0; i < Math.min(200, iterations); i++) {
+    await a();
+    await b();
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    tb.push(performance.now() - t);
+  }
+  return [ta, tb];
+}
+
+/**
  * Closed-loop HTTP load: `connections` clients each send a request, wait for the
  * answer, send the next, for `seconds`. Returns throughput and latency.
  */

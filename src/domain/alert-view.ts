@@ -157,3 +157,62 @@ export function toAlertView(
     updatedAt: iso(row.updatedAt),
   };
 }
+
+const q = JSON.stringify;
+const nul = (v: string | null) => (v === null ? 'null' : q(v));
+
+/**
+ * The same JSON as `JSON.stringify(toAlertView(...))`, built by splicing the
+ * stored JSON columns (fields, actor, steps, author, reply) instead of parsing
+ * and re-serialising them: on a 50-alert page that was most of the request.
+ * test/read-api/alert-json.test.ts holds the two renderings equal.
+ */
+export function alertJson(row: AlertRow, attachments: AttachmentRow[], isRead: boolean, mediaUrl: (key: string) => string): string {
+  if (row.kind === 'chat') {
+    const atts = attachments.map((a) => `{"url":${q(mediaUrl(a.mediaKey))},"mime":${q(a.mime)}}`).join(',');
+    return (
+      `{"id":${q(row.id)},"channelId":${q(row.channelId)},"message":${nul(row.message)},"createdAt":"${iso(row.createdAt)}",` +
+      `"editedAt":${row.updatedAt > row.createdAt ? `"${iso(row.updatedAt)}"` : 'null'},` +
+      `"author":${row.authorJson ?? '{"id":"","name":"unknown","bot":false,"role":"member"}'},"replyTo":${row.replyToJson ?? 'null'},` +
+      `"attachments":[${atts}],"isRead":${isRead}}`
+    );
+  }
+  const atts = attachments
+    .map((a) => `{"url":${q(mediaUrl(a.mediaKey))},"mime":${q(a.mime)},"type":${q(a.kind)},"name":${nul(a.name)},"size":${a.size}}`)
+    .join(',');
+  const workflow = row.workflowRunId
+    ? `{"runId":${q(row.workflowRunId)},"state":${q(row.workflowState)},"steps":${row.workflowStepsJson ?? '[]'},"error":${nul(row.workflowError)}}`
+    : 'null';
+  return (
+    `{"id":${q(row.id)},"channelId":${q(row.channelId)},"title":${q(row.title)},"level":${q(row.level)},"emoji":${row.emoji ? q(row.emoji) : 'null'},` +
+    `"message":${nul(row.message)},"fields":${row.fieldsJson ?? '[]'},"linkUrl":${nul(row.linkUrl)},"linkText":${nul(row.linkText)},` +
+    `"source":${nul(row.source)},"actor":${row.actorJson ?? 'null'},"workflow":${workflow},"attachments":[${atts}],"isRead":${isRead},` +
+    `"createdAt":"${iso(row.createdAt)}","updatedAt":"${iso(row.updatedAt)}"}`
+  );
+}
+
+const ROW_KEYS = [
+  'id', 'channelId', 'kind', 'title', 'level', 'emoji', 'message', 'fieldsJson', 'linkUrl', 'linkText', 'source', 'actorJson',
+  'workflowRunId', 'workflowState', 'workflowStepsJson', 'workflowError', 'externalId', 'authorJson', 'replyToJson',
+  'activityKey', 'createdAt', 'updatedAt',
+] as const;
+
+/**
+ * better-sqlite3 builds row objects through the V8 API, which costs about as
+ * much as the query itself on a 50-row page; reading raw arrays (`.raw()` on a
+ * statement selecting ALERT_COLUMNS) and building the objects here halves it.
+ * `columns` is the statement's column list, checked once against the layout.
+ */
+export function rawAlertRows(columns: { name: string }[]): (raw: unknown[]) => AlertRow {
+  const names = columns.map((c) => c.name);
+  if (names.length !== ROW_KEYS.length || names.some((n, i) => n !== ROW_KEYS[i])) {
+    throw new Error(`statement columns ${names.join(',')} do not match ALERT_COLUMNS`);
+  }
+  return (r) =>
+    ({
+      id: r[0], channelId: r[1], kind: r[2], title: r[3], level: r[4], emoji: r[5], message: r[6], fieldsJson: r[7],
+      linkUrl: r[8], linkText: r[9], source: r[10], actorJson: r[11], workflowRunId: r[12], workflowState: r[13],
+      workflowStepsJson: r[14], workflowError: r[15], externalId: r[16], authorJson: r[17], replyToJson: r[18],
+      activityKey: r[19], createdAt: r[20], updatedAt: r[21],
+    }) as AlertRow;
+}

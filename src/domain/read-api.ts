@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
-import { ALERT_COLUMNS, toAlertView, type AlertRow, type AlertView, type AttachmentRow } from './alert-view.js';
+import { ALERT_COLUMNS, alertJson, rawAlertRows, toAlertView, type AlertRow, type AlertView, type AttachmentRow } from './alert-view.js';
 import { AppError, notFound } from './errors.js';
 import type { Principal } from './tokens.js';
 
@@ -66,7 +66,7 @@ const UNREAD_COUNT = `(
  */
 export class ReadApi {
   private readonly stmts;
-  private readonly listStmts = new Map<string, Database.Statement>();
+  private readonly listStmts = new Map<string, (params: Record<string, unknown>) => AlertRow[]>();
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -127,27 +127,34 @@ export class ReadApi {
     return row;
   }
 
+  /** A page as the response's JSON text (see alertJson): the hot read path. */
+  listAlertsJson(p: Principal, ref: string, q: ListQuery): string {
+    const { channelId, page, hasMore } = this.page(p, ref, q);
+    const items = this.withReadState(p.userId, channelId, page, alertJson);
+    return `{"alerts":[${items.join(',')}],"nextCursor":${hasMore ? JSON.stringify(page[page.length - 1]!.id) : 'null'},"hasMore":${hasMore}}`;
+  }
+
   listAlerts(p: Principal, ref: string, q: ListQuery): { alerts: AlertView[]; nextCursor: string | null; hasMore: boolean } {
+    const { channelId, page, hasMore } = this.page(p, ref, q);
+    return { alerts: this.render(p.userId, channelId, page), nextCursor: hasMore ? page[page.length - 1]!.id : null, hasMore };
+  }
+
+  private page(p: Principal, ref: string, q: ListQuery) {
     const channel = this.resolveChannel(p, ref);
     if (q.level && channel.discordChannelId) {
       throw new AppError('invalid-query', 'the level filter does not apply to a chat-connected channel: its messages have no level', {
         details: [{ code: 'invalid_value', message: 'level is not supported on chat-connected channels', path: ['level'] }],
       });
     }
-    const rows = this.listStatement(q).all({
+    const rows = this.listStatement(q)({
       channelId: channel.id,
       level: q.level ?? null,
       cursor: q.cursor ?? null,
       after: q.after ?? null,
       limit: q.limit + 1,
-    }) as AlertRow[];
+    });
     const hasMore = rows.length > q.limit;
-    const page = hasMore ? rows.slice(0, q.limit) : rows;
-    return {
-      alerts: this.render(p.userId, channel.id, page),
-      nextCursor: hasMore ? page[page.length - 1]!.id : null,
-      hasMore,
-    };
+    return { channelId: channel.id, page: hasMore ? rows.slice(0, q.limit) : rows, hasMore };
   }
 
   getAlert(p: Principal, alertId: string): AlertView & { channelName: string; channelSlug: string } {
@@ -188,6 +195,15 @@ export class ReadApi {
 
   /** Renders rows of one channel with the user's read state and attachments: two queries per page. */
   render(userId: string, channelId: string, rows: AlertRow[]): AlertView[] {
+    return this.withReadState(userId, channelId, rows, toAlertView);
+  }
+
+  private withReadState<T>(
+    userId: string,
+    channelId: string,
+    rows: AlertRow[],
+    view: (row: AlertRow, attachments: AttachmentRow[], isRead: boolean, mediaUrl: (key: string) => string) => T,
+  ): T[] {
     if (rows.length === 0) return [];
     const wm = (this.stmts.watermark.get(userId, channelId) as { watermark: string } | undefined)?.watermark ?? '';
     // A page is a contiguous id range: two constant, prepared range queries
@@ -211,25 +227,28 @@ export class ReadApi {
     return rows.map((r) => {
       const e = exceptions.get(r.id);
       const isRead = e && e.activityKey === r.activityKey ? Boolean(e.isRead) : r.activityKey <= wm;
-      return toAlertView(r, attachments.get(r.id) ?? [], isRead, this.mediaUrl);
+      return view(r, attachments.get(r.id) ?? [], isRead, this.mediaUrl);
     });
   }
 
-  private listStatement(q: ListQuery): Database.Statement {
+  private listStatement(q: ListQuery): (params: Record<string, unknown>) => AlertRow[] {
     const key = `${q.level ? 'l' : ''}${q.cursor ? 'c' : ''}${q.after ? 'a' : ''}`;
-    let stmt = this.listStmts.get(key);
-    if (!stmt) {
+    let run = this.listStmts.get(key);
+    if (!run) {
       const where = ['a.channel_id = @channelId'];
       if (q.level) where.push('a.level = @level');
       if (q.cursor) where.push('a.id < @cursor');
       if (q.after) where.push('a.id > @after');
-      stmt = this.sqlite.prepare(
-        `SELECT ${ALERT_COLUMNS} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT @limit`,
-      );
-      this.listStmts.set(key, stmt);
+      const stmt = this.sqlite
+        .prepare(`SELECT ${ALERT_COLUMNS} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT @limit`)
+        .raw();
+      const toRow = rawAlertRows(stmt.columns());
+      run = (params) => (stmt.all(params) as unknown[][]).map(toRow);
+      this.listStmts.set(key, run);
     }
-    return stmt;
+    return run;
   }
+
 }
 
 function channelView(r: ChannelRow, unread: number): ChannelView {
