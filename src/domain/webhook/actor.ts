@@ -51,14 +51,16 @@ export function initialsOf(name: string): string | undefined {
  * domain (acme.com → Acme; free-mail domains give none). Sent values win.
  */
 export function enrichActor(actor: Actor): Actor {
-  const out: Actor = { ...actor };
-  if (out.email) {
-    const derived = fromEmail(out.email);
-    out.name ??= derived.name;
-    out.company ??= derived.company;
+  const derived = actor.email ? fromEmail(actor.email) : undefined;
+  const name = actor.name ?? derived?.name;
+  const out: Actor = {};
+  // Built key by key (no spread-then-delete, which turns the object into a slow dictionary).
+  for (const k of ['name', 'email', 'id', 'plan', 'company', 'location', 'avatarUrl', 'url'] as const) {
+    const v = k === 'name' ? name : k === 'company' ? (actor.company ?? derived?.company) : actor[k];
+    if (v !== undefined) out[k] = v;
   }
-  if (out.name) out.initials ??= memo(initialsCache, out.name, initialsOf);
-  for (const k of Object.keys(out) as (keyof Actor)[]) if (out[k] === undefined) delete out[k];
+  const initials = actor.initials ?? (name ? memo(initialsCache, name, initialsOf) : undefined);
+  if (initials !== undefined) out.initials = initials;
   return out;
 }
 
