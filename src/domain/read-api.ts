@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import { ALERT_COLUMNS, alertJson, rawAlertRows, toAlertView, type AlertRow, type AlertView, type AttachmentRow } from './alert-view.js';
 import { AppError, notFound } from './errors.js';
+import { VISIBLE_TO_PRINCIPAL } from './visibility.js';
 import type { Principal } from './tokens.js';
 
 export type LevelFilter = 'INFO' | 'SUCCESS' | 'WARNING' | 'ERROR';
@@ -37,9 +38,7 @@ interface ChannelRow {
   discordChannelName: string | null;
 }
 
-/** A channel the principal can see: public in its workspace, or private with an explicit membership. */
-const VISIBLE = `c.workspace_id = @workspaceId AND (c.is_private = 0 OR EXISTS (
-  SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = @userId))`;
+
 
 const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS isPrivate, c.webhook_token AS webhookToken,
   dl.discord_channel_id AS discordChannelId, dl.guild_id AS guildId, dl.guild_name AS guildName,
@@ -81,16 +80,16 @@ export class ReadApi {
          LEFT JOIN read_marks rm ON rm.user_id = @userId AND rm.channel_id = c.id
          LEFT JOIN channel_stats cs ON cs.channel_id = c.id
          LEFT JOIN discord_links dl ON dl.channel_id = c.id
-         WHERE ${VISIBLE} ORDER BY c.created_at, c.id`,
+         WHERE ${VISIBLE_TO_PRINCIPAL} ORDER BY c.created_at, c.id`,
       ),
       channel: s(
         `SELECT ${CHANNEL_COLUMNS} FROM channels c LEFT JOIN discord_links dl ON dl.channel_id = c.id
-         WHERE (c.id = @ref OR c.slug = @ref) AND ${VISIBLE}`,
+         WHERE (c.id = @ref OR c.slug = @ref) AND ${VISIBLE_TO_PRINCIPAL}`,
       ),
-      visibleChannelIds: s(`SELECT c.id FROM channels c WHERE ${VISIBLE}`),
+      visibleChannelIds: s(`SELECT c.id FROM channels c WHERE ${VISIBLE_TO_PRINCIPAL}`),
       alert: s(
         `SELECT ${ALERT_COLUMNS}, c.name AS channelName, c.slug AS channelSlug
-         FROM alerts a JOIN channels c ON c.id = a.channel_id WHERE a.id = @alertId AND ${VISIBLE}`,
+         FROM alerts a JOIN channels c ON c.id = a.channel_id WHERE a.id = @alertId AND ${VISIBLE_TO_PRINCIPAL}`,
       ),
       watermark: s('SELECT watermark FROM read_marks WHERE user_id = ? AND channel_id = ?'),
       exception: s('SELECT activity_key AS activityKey, is_read AS isRead FROM read_exceptions WHERE user_id = ? AND alert_id = ?'),

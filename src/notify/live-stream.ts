@@ -3,6 +3,7 @@ import { ALERT_COLUMNS, type AlertRow } from '../domain/alert-view.js';
 import type { AlertEventType, ChangeBus } from '../domain/changes.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { Principal } from '../domain/tokens.js';
+import { VISIBLE_TO_PRINCIPAL } from '../domain/visibility.js';
 
 export interface LiveStreamOptions {
   /** Comment lines that keep proxies and load balancers from closing an idle stream. */
@@ -59,11 +60,7 @@ export class LiveStreams {
       seq: p(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_events'`),
       minId: p('SELECT min(id) AS id FROM alert_events'),
       after: p('SELECT id, channel_id AS channelId, alert_id AS alertId, type FROM alert_events WHERE id > ? ORDER BY id LIMIT ?'),
-      // The read API's visibility rule (src/domain/read-api.ts, VISIBLE).
-      visible: p(
-        `SELECT c.id FROM channels c WHERE c.workspace_id = @workspaceId AND (c.is_private = 0 OR EXISTS (
-           SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = @userId))`,
-      ),
+      visible: p(`SELECT c.id FROM channels c WHERE ${VISIBLE_TO_PRINCIPAL}`),
       authorized: p(
         `SELECT EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = @workspaceId AND m.user_id = @userId)
             AND EXISTS (SELECT 1 FROM api_tokens t WHERE t.id = @tokenId AND t.revoked_at IS NULL) AS ok`,

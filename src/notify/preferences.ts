@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { AppError } from '../domain/errors.js';
 import type { Clock } from '../lib/clock.js';
+import { channelVisibleTo } from '../domain/visibility.js';
 
 export const NOTIFY_LEVELS = ['all', 'important', 'none'] as const;
 export type NotifyLevel = (typeof NOTIFY_LEVELS)[number];
@@ -33,8 +34,7 @@ export interface Recipient {
 }
 
 /**
- * Who can see a channel, by the read API's rule (src/domain/read-api.ts,
- * VISIBLE): every workspace member for a public channel; for a private one the
+ * Who can see a channel, by the one visibility rule (src/domain/visibility.ts): every workspace member for a public channel; for a private one the
  * explicit channel members who are STILL workspace members (a removed member's
  * stale channel row must not keep mail flowing).
  */
@@ -44,7 +44,7 @@ const MEMBERS_WHO_SEE = `
   JOIN users u ON u.id = m.user_id
   LEFT JOIN notification_preferences p ON p.user_id = u.id AND p.channel_id = c.id
   WHERE c.id = @channelId
-    AND (c.is_private = 0 OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = u.id))`;
+    AND ${channelVisibleTo('u.id')}`;
 
 const EFFECTIVE_LEVEL = `COALESCE(p.level, CASE WHEN EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id)
   THEN '${CHAT_CHANNEL_DEFAULT_LEVEL}' ELSE '${DEFAULT_LEVEL}' END)`;
@@ -73,7 +73,7 @@ export class NotificationPreferences {
          JOIN workspaces w ON w.id = c.workspace_id
          JOIN memberships m ON m.workspace_id = c.workspace_id AND m.user_id = @userId
          LEFT JOIN notification_preferences p ON p.user_id = @userId AND p.channel_id = c.id
-         WHERE c.is_private = 0 OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = @userId)
+         WHERE ${channelVisibleTo('@userId')}
          ORDER BY w.created_at, c.created_at, c.id`,
       ),
     };
