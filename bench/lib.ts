@@ -78,8 +78,10 @@ export async function load(opts: { url: string; path: string; body: string; conn
 }
 
 /** Starts a bench server script in its own process and waits for the port it prints. */
-export async function startServerProcess(script: string, env: Record<string, string>): Promise<{ url: string; banner: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startServerProcess(script: string, env: Record<string, string>): Promise<{ url: string; banner: string; child: ChildProcess; stop(): Promise<string> }> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let errText = '';
+  child.stderr!.on('data', (d) => (errText += d));
   let buf = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (d) => {
@@ -93,9 +95,10 @@ export async function startServerProcess(script: string, env: Record<string, str
     url,
     banner: buf,
     child,
+    /** Stops the server and returns what it printed on stderr (its own figures). */
     stop: () =>
-      new Promise<void>((r) => {
-        child.once('exit', () => r());
+      new Promise<string>((r) => {
+        child.once('exit', () => r(errText));
         child.kill('SIGTERM');
       }),
   };

@@ -9,12 +9,24 @@ const s = createServices(config);
 const ws = s.accounts.createWorkspace('Bench');
 const channel = s.accounts.createChannel({ workspaceId: ws.id, name: 'bench' });
 const app = createApp(s);
-serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+let requests = 0;
+let cpuStart = process.cpuUsage();
+// The bench sends SIGUSR2 after its warm-up: CPU per request is counted from there.
+process.on('SIGUSR2', () => {
+  requests = 0;
+  cpuStart = process.cpuUsage();
+});
+const fetch = (req: Request) => {
+  requests++;
+  return app.fetch(req);
+};
+serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
   process.stdout.write(`TOKEN ${channel.webhookToken}\nLISTENING http://127.0.0.1:${info.port}\n`);
 });
 process.on('SIGTERM', () => {
   const n = (s.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
-  process.stderr.write(`stored ${n} alerts\n`);
+  const cpu = process.cpuUsage(cpuStart);
+  process.stderr.write(`stored ${n} alerts; CPU ${((cpu.user + cpu.system) / Math.max(1, requests)).toFixed(1)} µs per request over ${requests} requests\n`);
   s.close();
   process.exit(0);
 });
