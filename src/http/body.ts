@@ -30,13 +30,35 @@ export async function readBodyCapped(req: Request, max: number, what = 'body'): 
   return Buffer.concat(chunks);
 }
 
-/** JSON.parse with the parser's own words in the problem's detail. */
+/** Deeper JSON than this is refused: validation and serialisation recurse, and no alert needs it. */
+export const MAX_JSON_DEPTH = 64;
+
+/** JSON.parse with the parser's own words in the problem's detail, and a nesting limit. */
 export function parseJson(bytes: Uint8Array): unknown {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   if (text.trim() === '') throw new AppError('malformed-json', 'the body is empty; send a JSON object');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (err) {
     throw new AppError('malformed-json', `body is not valid JSON: ${(err as Error).message}`);
   }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    throw new AppError('invalid-payload', `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, {
+      details: [{ code: 'too_big', maximum: MAX_JSON_DEPTH, type: 'depth', inclusive: true, exact: false, message: `nested deeper than ${MAX_JSON_DEPTH} levels`, path: [] }],
+    });
+  }
+  return value;
+}
+
+/** Iterative, so a hostile document cannot exhaust the stack while being measured. */
+function depthExceeds(root: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return false;
 }

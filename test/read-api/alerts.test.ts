@@ -268,3 +268,21 @@ describe('read state', () => {
     expect((await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: 'nope' } })).status).toBe(404);
   });
 });
+
+describe('bad bodies on the read API', () => {
+  it('answers 415 for a body that is not JSON, never a 500', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
+    for (const [method, path] of [['PATCH', `/api/alerts/${a1}`], ['POST', '/api/alerts/mark-all-read']] as const) {
+      const res = await h.call(method, path, { token: seed.ownerToken, body: 'isRead=true', headers: { 'content-type': 'text/plain' } });
+      expect(res.status).toBe(415);
+      expect(((await res.json()) as any).type).toBe('http://alertbridge.test/problems/unsupported-content-type');
+    }
+    const bad = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, body: '{bad', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    const num = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: 5 } });
+    expect(num.status).toBe(400);
+    expect(((await num.json()) as any).details[0].path).toEqual(['channelId']);
+  });
+});

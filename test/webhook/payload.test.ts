@@ -220,3 +220,16 @@ describe('webhook: errors', () => {
     expect(alertCount()).toBe(0);
   });
 });
+
+describe('webhook: hostile JSON', () => {
+  it('refuses JSON nested deeper than 64 levels with a 400, not a stack overflow', async () => {
+    const seed = setup();
+    const body = '{"title":"x","metadata":' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}';
+    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as any;
+    expect(problem.type).toBe('http://alertbridge.test/problems/invalid-payload');
+    expect(problem.detail).toMatch(/deeper than 64/);
+    expect(alertCount()).toBe(0);
+  });
+});

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { AppError } from '../../domain/errors.js';
 import { ID_PATTERN } from '../../lib/ids.js';
 import type { AppEnv } from '../env.js';
 import { AlertPage, Channel, SingleAlert, problemResponses } from '../schemas.js';
@@ -119,6 +120,20 @@ const markAllRead = createRoute({
 });
 
 export function registerReadApi(app: OpenAPIHono<AppEnv>) {
+  // A body in another format would slip past the JSON validator (it only runs
+  // for JSON content types): refuse it clearly instead.
+  app.use('/api/alerts/*', async (c, next) => {
+    if (c.req.method === 'PATCH' || c.req.method === 'POST') {
+      const type = (c.req.header('content-type') ?? '').toLowerCase();
+      const length = c.req.header('content-length');
+      const hasBody = length !== undefined ? Number(length) > 0 : c.req.raw.body !== null;
+      if (hasBody && !/^application\/([\w.+-]+\+)?json\b/.test(type)) {
+        throw new AppError('unsupported-content-type', `Content-Type ${type || '(none)'} is not accepted: send -H 'Content-Type: application/json'`);
+      }
+    }
+    await next();
+  });
+
   app.openapi(listChannels, (c) => c.json(c.var.services.readApi.listChannels(c.var.principal), 200));
 
   app.openapi(listAlerts, (c) => {
