@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { ALERT_COLUMNS, type AlertRow } from '../domain/alert-view.js';
 import type { AlertEventType, ChangeBus } from '../domain/changes.js';
+import { AppError } from '../domain/errors.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { Principal } from '../domain/tokens.js';
 import { VISIBLE_TO_PRINCIPAL } from '../domain/visibility.js';
@@ -14,9 +15,13 @@ export interface LiveStreamOptions {
   pollIntervalMs: number;
   /** Change-log rows read per query. */
   batchSize: number;
+  /** Open streams one token may hold (a reconnect loop must not pile up connections). */
+  maxPerToken: number;
+  /** Open streams in all. */
+  maxTotal: number;
 }
 
-export const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, retryMs: 3_000, pollIntervalMs: 2_000, batchSize: 200 };
+export const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, retryMs: 3_000, pollIntervalMs: 2_000, batchSize: 200, maxPerToken: 10, maxTotal: 1_000 };
 
 /** One SSE message. `id` is the alert_events id, so `Last-Event-ID` resumes exactly after it. */
 export interface LiveEvent {
@@ -86,6 +91,17 @@ export class LiveStreams {
    * the future, e.g. another database), a `resync` event tells it to refetch.
    */
   open(principal: Principal, opts: { lastEventId?: number; channelId?: string } = {}): LiveSubscription {
+    let mine = 0;
+    for (const sub of this.subs) if (sub.principal.tokenId === principal.tokenId) mine++;
+    if (mine >= this.options.maxPerToken || this.subs.size >= this.options.maxTotal) {
+      throw new AppError(
+        'rate-limited',
+        mine >= this.options.maxPerToken
+          ? `this token already has ${mine} open streams (at most ${this.options.maxPerToken}); close one first`
+          : `the server has ${this.subs.size} open streams (at most ${this.options.maxTotal}); retry later`,
+        { retryAfter: Math.ceil(this.options.retryMs / 1000) },
+      );
+    }
     const head = this.headId();
     let start = head;
     let resync: string | undefined;
