@@ -96,6 +96,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
         .catch((err) => logger.warn({ err }, 'storing avatar failed'));
     },
   });
+  const accounts = new Accounts(db, ids, clock, config.tokenPrefix);
+  accounts.onChannelsChanged(() => ingest.invalidateChannels());
   return {
     config,
     db,
@@ -105,7 +107,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     bus,
     batcher,
     changes,
-    accounts: new Accounts(db, ids, clock, config.tokenPrefix),
+    accounts,
     auth: new TokenAuthenticator(db.sqlite, config.tokenPrefix, clock),
     readApi,
     usage,

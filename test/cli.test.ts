@@ -48,6 +48,11 @@ describe('admin CLI', () => {
     expect((await h.call('POST', `/api/webhook/${ch.webhookToken}`, { json: { title: 'x' } })).status).toBe(404);
     expect(await admin('usage', '--workspace', ws.id)).toEqual({ workspaceId: ws.id, months: [{ month: expect.stringMatching(/^\d{4}-\d\d$/), events: 1 }] });
 
+    // A rotation by the CLI (another connection) takes effect at once for the running server.
+    const again = await admin('channel', 'rotate-webhook', '--channel', ch.id);
+    expect((await h.call('POST', `/api/webhook/${rotated.webhookToken}`, { json: { title: 'x' } })).status).toBe(404);
+    expect((await h.call('POST', `/api/webhook/${again.webhookToken}`, { json: { title: 'x' } })).status).toBe(201);
+
     // While the server runs (WAL): revoke and remove take effect at once.
     await admin('channel', 'remove-member', '--channel', ch.id, '--user', user.id);
     expect(((await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as any[]).map((c) => c.slug)).toEqual([]);

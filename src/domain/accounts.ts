@@ -44,12 +44,27 @@ export function newWebhookToken(): string {
  * records behind the admin CLI and the bootstrap. Not a hot path, so drizzle.
  */
 export class Accounts {
+  private readonly channelListeners = new Set<() => void>();
+
   constructor(
     private readonly db: Db,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly tokenPrefix: string,
   ) {}
+
+  /**
+   * Called after this process changed what a webhook token resolves to
+   * (rotation, a Discord connection): caches of channels listen here. Writes by
+   * other processes (the CLI) are seen through SQLite's data_version instead.
+   */
+  onChannelsChanged(fn: () => void): void {
+    this.channelListeners.add(fn);
+  }
+
+  channelsChanged(): void {
+    for (const fn of this.channelListeners) fn();
+  }
 
   createWorkspace(name: string) {
     const n = name.trim();
@@ -195,6 +210,7 @@ export class Accounts {
     const ch = this.requireChannel(channelIdOrSlug);
     const webhookToken = newWebhookToken();
     this.db.orm.update(channels).set({ webhookToken }).where(eq(channels.id, ch.id)).run();
+    this.channelsChanged();
     return { id: ch.id, webhookToken };
   }
 

@@ -178,6 +178,7 @@ describe('webhook: errors', () => {
     const body = await expectProblem(res, 404, 'unknown-token');
     expect(body.title).toBe('invalid webhook token');
     expect(body.error).toBe('invalid webhook token');
+    expect((await send(seed.general.webhookToken, { title: 'before rotation' })).status).toBe(201); // now cached
     const rotated = h.services.accounts.rotateWebhook(seed.general.id);
     await expectProblem(await send(seed.general.webhookToken, { title: 't' }), 404, 'unknown-token');
     expect((await send(rotated.webhookToken, { title: 't' })).status).toBe(201);
@@ -231,5 +232,20 @@ describe('webhook: hostile JSON', () => {
     expect(problem.type).toBe('http://alertbridge.test/problems/invalid-payload');
     expect(problem.detail).toMatch(/deeper than 64/);
     expect(alertCount()).toBe(0);
+  });
+});
+
+describe('webhook: channel changes take effect at once', () => {
+  it('a channel connected to Discord after a webhook refuses the next one (409), and accepts again once disconnected', async () => {
+    const { DiscordLinks } = await import('../../src/domain/chat/links.js');
+    const seed = setup();
+    expect((await send(seed.general.webhookToken, { title: 'before' })).status).toBe(201);
+    const links = new DiscordLinks(h.services.db.sqlite, h.services.accounts, h.services.clock);
+    links.connect(seed.general.id, '1329057501282304000');
+    const refused = await send(seed.general.webhookToken, { title: 'during' });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as any).type).toBe('http://alertbridge.test/problems/channel-is-chat-connected');
+    links.disconnect(seed.general.id);
+    expect((await send(seed.general.webhookToken, { title: 'after' })).status).toBe(201);
   });
 });

@@ -69,7 +69,7 @@ export class DiscordLinks {
       throw new AppError('invalid-body', `--discord-channel must be a Discord channel id (a 17-20 digit snowflake; right-click the channel, Copy Channel ID), got "${discordChannelId}"`);
     }
     const channel = this.accounts.requireChannel(channelRef);
-    return this.sqlite.transaction(() => {
+    const result = this.sqlite.transaction(() => {
       const current = this.s.byChannel.get(channel.id) as DiscordLink | undefined;
       if (current) {
         if (current.discordChannelId === id) return { ...summary(current, channel.slug), created: false };
@@ -82,6 +82,8 @@ export class DiscordLinks {
       this.s.insert.run(channel.id, id, this.clock.now());
       return { ...summary(this.s.byChannel.get(channel.id) as DiscordLink, channel.slug), created: true };
     })();
+    this.accounts.channelsChanged();
+    return result;
   }
 
   /** Unbinds a channel. The messages already stored stay readable. */
@@ -90,6 +92,7 @@ export class DiscordLinks {
     const current = this.s.byChannel.get(channel.id) as DiscordLink | undefined;
     if (!current) throw new AppError('not-found', `channel ${channel.slug} is not connected to Discord`);
     this.s.remove.run(channel.id);
+    this.accounts.channelsChanged();
     return {
       channelId: channel.id,
       discordChannelId: current.discordChannelId,

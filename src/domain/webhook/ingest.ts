@@ -49,8 +49,12 @@ interface ExistingRun {
  * commit: the alert, its attachments, the billing count, the outbox row, the
  * stream event and the idempotency answer commit together or not at all.
  */
+const CHANNEL_CACHE_MAX = 10_000;
+
 export class WebhookIngest {
   private readonly s;
+  private readonly channelCache = new Map<string, WebhookChannel>();
+  private cacheVersion = -1;
 
   constructor(
     sqlite: Database.Database,
@@ -74,6 +78,7 @@ export class WebhookIngest {
            metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at)
          VALUES (?, ?, 'standard', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
       findRun: sqlite.prepare(
         'SELECT id, workflow_state AS workflowState FROM alerts WHERE channel_id = ? AND workflow_run_id = ?',
       ),
@@ -94,9 +99,30 @@ export class WebhookIngest {
     };
   }
 
+  /**
+   * The channel behind a webhook token. Found channels are cached: the lookup
+   * was a sixth of a webhook's CPU under load. The cache is dropped when this
+   * process changes channels (invalidateChannels) and when SQLite's
+   * data_version says another connection (the admin CLI) committed anything.
+   */
   findChannel(webhookToken: string): WebhookChannel | undefined {
+    const version = this.s.dataVersion.get() as number;
+    if (version !== this.cacheVersion) {
+      this.channelCache.clear();
+      this.cacheVersion = version;
+    }
+    const cached = this.channelCache.get(webhookToken);
+    if (cached) return cached;
     const row = this.s.channelByToken.get(webhookToken) as (Omit<WebhookChannel, 'chatConnected'> & { chatConnected: number }) | undefined;
-    return row ? { ...row, chatConnected: Boolean(row.chatConnected) } : undefined;
+    if (!row) return undefined;
+    const channel = { ...row, chatConnected: Boolean(row.chatConnected) };
+    if (this.channelCache.size >= CHANNEL_CACHE_MAX) this.channelCache.clear();
+    this.channelCache.set(webhookToken, channel);
+    return channel;
+  }
+
+  invalidateChannels(): void {
+    this.channelCache.clear();
   }
 
   /** Resolves after COMMIT. */
