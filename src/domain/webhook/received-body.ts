@@ -43,18 +43,19 @@ export class WebhookBodyReader {
   }
 
   async read(req: Request, kind: 'json' | 'multipart'): Promise<ReceivedBody> {
+    if (kind === 'json') {
+      // Nothing is stored until attachments are resolved, so there is nothing to roll back here.
+      const bytes = await this.readCapped(req, this.limits.maxJsonBytes);
+      return this.wrap(null, this.parseJson(bytes), [bytes], []);
+    }
     const batch = this.store.batch();
     try {
-      if (kind === 'json') {
-        const bytes = await this.readCapped(req, this.limits.maxJsonBytes);
-        return this.wrap(batch, this.parseJson(bytes), [bytes], []);
-      }
       const { payloadText, uploads } = await parseMultipart(req, { batch });
       const json = this.parseJson(Buffer.from(payloadText, 'utf8'));
       return this.wrap(batch, json, [payloadText, ...uploads.map((u) => u.media.sha256)], uploads);
     } catch (err) {
       await batch.rollback((key) => this.isReferenced(key));
-      if (err instanceof AppError && err.code === 'malformed-json' && kind === 'multipart') {
+      if (err instanceof AppError && err.code === 'malformed-json') {
         throw new AppError('malformed-json', `the payload part is not valid JSON: ${err.detail}`);
       }
       throw err;
@@ -65,12 +66,16 @@ export class WebhookBodyReader {
     return this.referenced.get(key) !== undefined;
   }
 
-  private wrap(batch: MediaBatch, json: unknown, fingerprintParts: (string | Uint8Array)[], uploads: ResolvedAttachment[]): ReceivedBody {
+  /** `batch` is created on first use: a JSON alert without attachments never touches the media store. */
+  private wrap(existing: MediaBatch | null, json: unknown, fingerprintParts: (string | Uint8Array)[], uploads: ResolvedAttachment[]): ReceivedBody {
     let settled = false;
+    let batch = existing;
     return {
       json,
       fingerprintParts,
       resolveAttachments: async (items) => {
+        if (items.length === 0 && uploads.length === 0) return [];
+        batch ??= this.store.batch();
         const resolved = await resolveAttachments(items, uploads, { batch, fetcher: this.fetcher });
         return resolved.map((r) => ({
           mediaKey: r.media.key,
@@ -83,12 +88,12 @@ export class WebhookBodyReader {
       commit: async () => {
         if (settled) return;
         settled = true;
-        await batch.commit();
+        await batch?.commit();
       },
       discard: async () => {
         if (settled) return;
         settled = true;
-        await batch.rollback((key) => this.isReferenced(key));
+        await batch?.rollback((key) => this.isReferenced(key));
       },
     };
   }
