@@ -43,7 +43,9 @@ interface EventRow {
  * change log (`alert_events`) after its own cursor and keeps what its user may
  * see. Visibility and the token are re-checked on every read, so a user
  * removed from a private channel stops receiving it at once and a user removed
- * from the workspace (or whose token is revoked) has the stream closed.
+ * from the workspace (or whose token is revoked) has the stream closed; the
+ * poll re-checks the token of every open stream too, so an idle stream is
+ * closed within one `pollIntervalMs` as well.
  */
 export class LiveStreams {
   readonly options: LiveStreamOptions;
@@ -162,11 +164,32 @@ export class LiveStreams {
     return { event: r.type, id, data: JSON.stringify(view) };
   }
 
+  /**
+   * Every interval: close the streams whose token was revoked or whose user
+   * left the workspace (an idle stream is never woken by the change log, so
+   * `read` alone would keep it open indefinitely), then wake the rest if the log grew
+   * (changes written by another process). One `authorized` query per token.
+   */
   private poll(): void {
+    this.closeUnauthorized();
+    if (this.subs.size === 0) return;
     const seq = this.headId();
     if (seq !== this.lastSeq) {
       this.lastSeq = seq;
       this.wakeAll();
+    }
+  }
+
+  private closeUnauthorized(): void {
+    const ok = new Map<string, boolean>();
+    for (const sub of [...this.subs]) {
+      const p = sub.principal;
+      let allowed = ok.get(p.tokenId);
+      if (allowed === undefined) {
+        allowed = Boolean((this.s.authorized.get(p) as { ok: number }).ok);
+        ok.set(p.tokenId, allowed);
+      }
+      if (!allowed) sub.close();
     }
   }
 

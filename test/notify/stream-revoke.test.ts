@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { SseClient } from '../helpers/sse-client.js';
+
+/**
+ * A stream with nothing to deliver is never woken by the change log, so losing
+ * access must be noticed by the periodic re-check alone: nothing is posted here.
+ */
+let h: Harness;
+let seed: ReturnType<typeof seedWorkspace>;
+let server: Awaited<ReturnType<typeof listen>>;
+const clients: SseClient[] = [];
+const POLL_MS = 100;
+
+beforeEach(async () => {
+  h = createHarness({ overrides: { live: { pollIntervalMs: POLL_MS, heartbeatMs: 50 } } });
+  seed = seedWorkspace(h.services);
+  server = await listen(h.app.fetch);
+});
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await server.close();
+  await h.close();
+});
+
+async function connect(token: string): Promise<SseClient> {
+  const c = await SseClient.open(`${server.url}/api/stream`, { token });
+  clients.push(c);
+  expect(c.status).toBe(200);
+  // Connected and idle: the heartbeat proves the stream is open.
+  await c.until((x) => x.comments.includes('heartbeat'), 'a heartbeat');
+  return c;
+}
+
+async function liveSizeBecomes(n: number, timeoutMs = 10 * POLL_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (h.services.live.size !== n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  expect(h.services.live.size).toBe(n);
+}
+
+describe('GET /api/stream closes idle streams that lost access', () => {
+  it('a revoked token has its idle stream closed within a few poll intervals, then gets a 401', async () => {
+    const tok = h.services.accounts.createToken(seed.ws.id, seed.member.id, 'stream');
+    const revoked = await connect(tok.token);
+    const other = await connect(seed.memberToken); // same user, another token: stays open
+    expect(h.services.live.size).toBe(2);
+
+    h.services.accounts.revokeToken(tok.id);
+    await revoked.until((c) => c.ended, 'the stream to end', 10 * POLL_MS);
+    await liveSizeBecomes(1);
+    expect(revoked.events).toHaveLength(0);
+    expect(other.ended).toBe(false);
+
+    const again = await fetch(`${server.url}/api/stream`, { headers: { authorization: `Bearer ${tok.token}` } });
+    expect(again.status).toBe(401);
+  });
+
+  it('a user removed from the workspace has the idle stream closed within a few poll intervals', async () => {
+    const member = await connect(seed.memberToken);
+    const owner = await connect(seed.ownerToken);
+    expect(h.services.live.size).toBe(2);
+
+    h.services.accounts.removeMember(seed.ws.id, seed.member.id);
+    await member.until((c) => c.ended, 'the stream to end', 10 * POLL_MS);
+    await liveSizeBecomes(1);
+    expect(owner.ended).toBe(false);
+
+    const again = await fetch(`${server.url}/api/stream`, { headers: { authorization: `Bearer ${seed.memberToken}` } });
+    expect(again.status).toBe(401);
+  });
+});
