@@ -104,12 +104,16 @@ export class ReadApi {
          ON CONFLICT (user_id, channel_id) DO UPDATE SET watermark = max(watermark, excluded.watermark), updated_at = excluded.updated_at`,
       ),
       clearExceptions: s('DELETE FROM read_exceptions WHERE user_id = ? AND channel_id = ?'),
-      exceptionsInRange: s(
-        'SELECT alert_id AS alertId, activity_key AS activityKey, is_read AS isRead FROM read_exceptions WHERE user_id = ? AND alert_id BETWEEN ? AND ?',
+      // The page's ids go in as one JSON array: a constant prepared statement,
+      // and only this page's rows are read (an id range would also sweep in
+      // every other channel's alerts created in the same span).
+      exceptionsForPage: s(
+        `SELECT alert_id AS alertId, activity_key AS activityKey, is_read AS isRead FROM read_exceptions
+         WHERE user_id = ? AND alert_id IN (SELECT value FROM json_each(?))`,
       ),
-      attachmentsInRange: s(
+      attachmentsForPage: s(
         `SELECT alert_id AS alertId, position, media_key AS mediaKey, mime, kind, name, size FROM alert_attachments
-         WHERE alert_id BETWEEN ? AND ? ORDER BY alert_id, position`,
+         WHERE alert_id IN (SELECT value FROM json_each(?)) ORDER BY alert_id, position`,
       ),
     };
   }
@@ -205,20 +209,13 @@ export class ReadApi {
   ): T[] {
     if (rows.length === 0) return [];
     const wm = (this.stmts.watermark.get(userId, channelId) as { watermark: string } | undefined)?.watermark ?? '';
-    // A page is a contiguous id range: two constant, prepared range queries
-    // (re-preparing an IN (...) list per request cost more than the list query).
-    let lo = rows[0]!.id;
-    let hi = lo;
-    for (const r of rows) {
-      if (r.id < lo) lo = r.id;
-      if (r.id > hi) hi = r.id;
-    }
+    const ids = JSON.stringify(rows.map((r) => r.id));
     const exceptions = new Map<string, { activityKey: string; isRead: number }>();
-    for (const e of this.stmts.exceptionsInRange.all(userId, lo, hi) as { alertId: string; activityKey: string; isRead: number }[]) {
+    for (const e of this.stmts.exceptionsForPage.all(userId, ids) as { alertId: string; activityKey: string; isRead: number }[]) {
       exceptions.set(e.alertId, e);
     }
     const attachments = new Map<string, AttachmentRow[]>();
-    for (const a of this.stmts.attachmentsInRange.all(lo, hi) as AttachmentRow[]) {
+    for (const a of this.stmts.attachmentsForPage.all(ids) as AttachmentRow[]) {
       const list = attachments.get(a.alertId) ?? [];
       list.push(a);
       attachments.set(a.alertId, list);

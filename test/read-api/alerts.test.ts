@@ -286,3 +286,16 @@ describe('bad bodies on the read API', () => {
     expect(((await num.json()) as any).details[0].path).toEqual(['channelId']);
   });
 });
+
+describe('mark-all-read without a body', () => {
+  it('marks everything read also when the client sends Content-Type: application/json and no body', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    await seedAlerts(h, seed.general.webhookToken, 2);
+    const res = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).channelIds).toHaveLength(3);
+    const channels = (await (await h.call('GET', '/api/channels', { token: seed.ownerToken })).json()) as any[];
+    expect(channels.every((c) => c._count.alerts === 0)).toBe(true);
+  });
+});

@@ -1,5 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../domain/errors.js';
+import { parseJson } from '../body.js';
+import { toDetails } from '../validation.js';
 import { ID_PATTERN } from '../../lib/ids.js';
 import type { AppEnv } from '../env.js';
 import { AlertPage, Channel, SingleAlert, problemResponses } from '../schemas.js';
@@ -95,6 +97,8 @@ const patchAlert = createRoute({
   },
 });
 
+const MarkAllReadBody = z.object({ channelId: z.string().min(1).optional().openapi({ description: 'Channel id or slug' }) });
+
 const markAllRead = createRoute({
   method: 'post',
   path: '/api/alerts/mark-all-read',
@@ -105,7 +109,7 @@ const markAllRead = createRoute({
       required: false,
       content: {
         'application/json': {
-          schema: z.object({ channelId: z.string().min(1).optional().openapi({ description: 'Channel id or slug' }) }),
+          schema: MarkAllReadBody,
         },
       },
     },
@@ -150,12 +154,20 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
   });
 
   // Registered before /api/alerts/{id} so "mark-all-read" is never read as an id.
-  app.openapi(markAllRead, async (c) => {
+  // Parsed by hand (the schema still documents it): the spec's "no body" must
+  // also hold for clients that send Content-Type: application/json on every
+  // request, which the generated JSON validator would reject as malformed.
+  app.openAPIRegistry.registerPath(markAllRead);
+  app.post('/api/alerts/mark-all-read', async (c) => {
     const raw = await c.req.text();
     let channelRef: string | undefined;
     if (raw.trim() !== '') {
-      const body = c.req.valid('json') as { channelId?: string } | undefined;
-      channelRef = body?.channelId;
+      const parsed = MarkAllReadBody.safeParse(parseJson(Buffer.from(raw)));
+      if (!parsed.success) {
+        const details = toDetails(parsed.error.issues);
+        throw new AppError('invalid-body', details.map((d) => `${d.path.join('.') || '(body)'}: ${d.message}`).join('; '), { details });
+      }
+      channelRef = parsed.data.channelId;
     }
     const { channelIds } = c.var.services.readApi.markAllRead(c.var.principal, channelRef);
     return c.json({ success: true as const, channelIds }, 200);
