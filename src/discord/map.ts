@@ -4,7 +4,7 @@ import type { ChatAuthor, ChatMessageInput } from '../domain/chat/types.js';
 
 /**
  * discord.js objects → plain chat inputs. Everything is read from the message
- * itself and the client's caches (GUILD_CREATE brings roles, channels and, with
+ * itself and its guild's caches (GUILD_CREATE brings roles, channels and, with
  * the GuildMembers intent, members): no REST call per message.
  */
 
@@ -23,18 +23,21 @@ export function isIngestible(message: Message, botUserId: string | undefined): m
   return CONVERSATION_TYPES.has(message.type);
 }
 
-/** Resolves mention ids from the message's own mention data, then the guild's and client's caches. */
+/**
+ * Resolves mention ids within the message's own server only: the bot sits in
+ * many servers, and its global caches would turn `<#id>` of another server's
+ * (possibly private) channel into that channel's real name. Users are this
+ * server's members, else the users the message itself mentions (Discord sends
+ * them with it); anyone else is `@unknown-user`.
+ */
 export function mentionLookup(message: Message<true>): MentionLookup {
-  const { guild, client } = message;
+  const { guild, mentions } = message;
   return {
-    user: (id) =>
-      guild.members.cache.get(id)?.displayName ??
-      message.mentions.users.get(id)?.displayName ??
-      client.users.cache.get(id)?.displayName,
+    user: (id) => guild.members.cache.get(id)?.displayName ?? mentions.users.get(id)?.displayName,
     role: (id) => guild.roles.cache.get(id)?.name,
     channel: (id) => {
-      const c = client.channels.cache.get(id);
-      return c && 'name' in c && c.name ? c.name : undefined;
+      const c = guild.channels.cache.get(id);
+      return c?.name || undefined;
     },
   };
 }

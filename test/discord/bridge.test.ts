@@ -90,6 +90,24 @@ describe('Discord bridge: messages through the read API', () => {
     );
   });
 
+  it("resolves mentions only within the message's server: another server's channel and role read as deleted", async () => {
+    env = await BridgeEnv.create();
+    const { seed, fake } = env;
+    // A second server the bot is in, with a private-sounding channel and a role of its own.
+    const carol = fake.addUser({ username: 'carol', global_name: 'Carol' });
+    const other = fake.addGuild({ name: 'Other Co', ownerId: carol.id });
+    const hidden = fake.addTextChannel(other.id, { name: 'acquisition-plans' });
+    const board = fake.addRole(other.id, { name: 'board', mentionable: true });
+    // The bot has seen that server (its channel is in the client's global cache).
+    await waitFor(() => env.bridge!.client.channels.cache.has(hidden.id), 'the other server in the cache');
+
+    env.send({ content: `see <#${hidden.id}> ask <@&${board.id}> and <@${carol.id}>, not <#${seed.general.id}>` });
+    const [a] = await env.waitForMessages(1);
+    // carol is not a member here, but the message mentions her (Discord sends her user along): her global name.
+    expect(a.message).toBe('see #deleted-channel ask @deleted-role and @Carol, not #general');
+    expect(a.message).not.toContain('acquisition');
+  });
+
   it('re-hosts attachments from the CDN; a file-only message has a null message', async () => {
     env = await BridgeEnv.create();
     const image = png(7);
