@@ -52,6 +52,8 @@ export interface Services {
   notifyPrefs: NotificationPreferences;
   /** The live stream (SSE) engine behind GET /api/stream. */
   live: LiveStreams;
+  /** Deletes media files that no alert references any more (after the commit that dropped them). */
+  releaseMedia(keys: string[]): void;
   /** Prunes expired idempotency answers and old stream events. */
   maintenance(): { idempotencyKeys: number; events: number };
   close(): void;
@@ -82,7 +84,15 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   });
   const readApi = new ReadApi(db.sqlite, clock, (key) => media.urlFor(key));
   const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
-  const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus);
+  const referenced = db.sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
+  const releaseMedia = (keys: string[]) => {
+    try {
+      media.removeUnreferenced(keys, (key) => referenced.get(key) !== undefined);
+    } catch (err) {
+      logger.warn({ err }, 'removing unreferenced media failed');
+    }
+  };
+  const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus, releaseMedia);
   const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
     setAvatar: (alertId, url) => {
       void batcher
@@ -117,6 +127,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     fetcher,
     webhookBody: new WebhookBodyReader(db.sqlite, media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, readBodyCapped, parseJson),
     avatars,
+    releaseMedia,
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
     maintenance: () => ({

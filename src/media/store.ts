@@ -133,6 +133,26 @@ export class MediaStore {
     return this.#pins.has(key);
   }
 
+  /**
+   * Deletes files that no alert references any more (an attachment replaced by
+   * a workflow update, a deleted chat message). Call after the commit that
+   * dropped the references. Keys held by an in-flight batch are left to it.
+   */
+  removeUnreferenced(keys: Iterable<string>, isReferenced: (key: string) => boolean): string[] {
+    const deleted: string[] = [];
+    for (const key of new Set(keys)) {
+      if (!MEDIA_KEY_RE.test(key) || this.#pins.has(key) || isReferenced(key)) continue;
+      // Synchronous: the pin check, the reference check and the unlink happen in one tick.
+      try {
+        fs.unlinkSync(path.join(this.dir, key));
+        deleted.push(key);
+      } catch (err) {
+        if (!isErrno(err, 'ENOENT')) throw err;
+      }
+    }
+    return deleted;
+  }
+
   /** Looks a key up for serving; null for a malformed key or a missing file. */
   async openForRead(key: string): Promise<MediaFileInfo | null> {
     if (!MEDIA_KEY_RE.test(key)) return null;

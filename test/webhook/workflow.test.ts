@@ -99,3 +99,37 @@ describe('workflow runs', () => {
     expect(h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs').all()).toEqual([{ kind: 'workflow.finished' }]);
   });
 });
+
+describe('workflow runs with attachments', () => {
+  it('an update without attachments keeps them; one with attachments replaces them and removes the files no alert uses', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const { png, jpeg } = await import('../media/fixtures.js');
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const files = () => fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.')).sort();
+    const post = (state: string, attachments?: object[]) =>
+      h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'Deploy', workflow: { runId: 'r-media', state, steps: [] }, ...(attachments ? { attachments } : {}) } });
+    const b64 = (b: Buffer) => b.toString('base64');
+
+    const first = (await (await post('running', [{ data: b64(png(1)), name: 'first.png' }])).json()) as any;
+    // Another alert shares the second screenshot's bytes: that file must survive the replacement.
+    expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'shared', attachments: [{ data: b64(png(2)) }] } })).status).toBe(201);
+    expect(files()).toHaveLength(2);
+
+    expect((await post('running')).status).toBe(200);
+    const kept = (await (await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(kept.attachments.map((a: any) => a.name)).toEqual(['first.png']);
+
+    expect((await post('running', [{ data: b64(png(2)), name: 'second.png' }])).status).toBe(200);
+    const replaced = (await (await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(replaced.attachments.map((a: any) => a.name)).toEqual(['second.png']);
+    // first.png's file is gone (nothing references it); the shared one stays.
+    expect(files()).toHaveLength(1);
+    expect((await h.app.request(new URL(replaced.attachments[0].url).pathname)).status).toBe(200);
+    expect((await h.app.request(new URL(kept.attachments[0].url).pathname)).status).toBe(404);
+
+    expect((await post('passed', [{ data: b64(jpeg()), name: 'final.jpg' }])).status).toBe(200);
+    expect(files()).toHaveLength(2); // the shared PNG (still used by the other alert) and the JPEG
+  });
+});

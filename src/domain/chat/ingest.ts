@@ -25,6 +25,8 @@ export interface ChatIngestDeps {
   fetcher: MediaFetcher;
   logger: Logger;
   links: DiscordLinks;
+  /** Deletes media files no alert references any more (after COMMIT). */
+  releaseMedia?: (keys: string[]) => void;
   /** Attachment downloads running at once, across messages. */
   downloadConcurrency?: number;
 }
@@ -83,6 +85,7 @@ export class ChatIngest {
       ),
       update: p("UPDATE alerts SET message = ?, updated_at = ? WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
       deleteAttachments: p('DELETE FROM alert_attachments WHERE alert_id = ?'),
+      attachmentKeys: p('SELECT media_key FROM alert_attachments WHERE alert_id = ?').pluck(),
       remove: p("DELETE FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
       referenced: p('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1'),
     };
@@ -164,10 +167,12 @@ export class ChatIngest {
         if (batch) await this.settle(batch, false);
         return 'unchanged';
       }
+      const released: string[] = [];
       const changed = await this.d.batcher.run(() => {
         const editedAt = input.editedAt ?? this.d.clock.now();
         if (this.s.update.run(input.text, editedAt, id, link.channelId).changes === 0) return 'missing' as const;
         if (filesChanged) {
+          released.push(...(this.s.attachmentKeys.all(id) as string[]));
           this.s.deleteAttachments.run(id);
           [...kept, ...fresh].forEach((a, pos) => this.s.insertAttachment.run(id, pos, a.mediaKey, a.mime, a.kind, a.name, a.size));
         }
@@ -175,6 +180,7 @@ export class ChatIngest {
         return 'updated' as const;
       });
       if (batch) await this.settle(batch, changed === 'updated');
+      if (released.length) this.d.releaseMedia?.(released);
       if (changed === 'updated') this.emitSoon();
       return changed;
     } catch (err) {
@@ -183,20 +189,24 @@ export class ChatIngest {
     }
   }
 
-  /** Deletes messages (single or bulk delete); their attachments and read exceptions cascade. */
+  /** Deletes messages (single or bulk delete); their attachments and read exceptions cascade, and files nothing else uses are removed. */
   async remove(link: LinkRef, messageIds: string[]): Promise<number> {
     if (messageIds.length === 0) return 0;
+    const released: string[] = [];
     const removed = await this.d.batcher.run(() => {
       const now = this.d.clock.now();
       let n = 0;
       for (const messageId of messageIds) {
         const id = alertIdFromSnowflake(messageId);
+        const keys = this.s.attachmentKeys.all(id) as string[];
         if (this.s.remove.run(id, link.channelId).changes === 0) continue;
+        released.push(...keys);
         this.d.changes.event(link.channelId, id, 'alert.deleted', now);
         n++;
       }
       return n;
     });
+    if (released.length) this.d.releaseMedia?.(released);
     if (removed > 0) this.emitSoon();
     return removed;
   }

@@ -39,6 +39,9 @@ export interface IngestAnswer {
 /** The level a run state shows: a failed run can never look like a success. */
 export const LEVEL_OF_RUN_STATE = { running: 'INFO', passed: 'SUCCESS', failed: 'ERROR' } as const;
 
+/** What one ingest unit did, for the steps after COMMIT. */
+type StoredUnit = IngestAnswer & { notified: boolean; released?: string[] };
+
 interface ExistingRun {
   id: string;
   workflowState: 'running' | 'passed' | 'failed';
@@ -65,6 +68,8 @@ export class WebhookIngest {
     private readonly usage: Usage,
     private readonly idempotency: Idempotency,
     private readonly bus: ChangeBus,
+    /** Removes files no alert references any more; called after COMMIT. */
+    private readonly releaseMedia: (keys: string[]) => void = () => {},
   ) {
     this.s = {
       channelByToken: sqlite.prepare(
@@ -90,6 +95,7 @@ export class WebhookIngest {
          WHERE id = @id`,
       ),
       deleteAttachments: sqlite.prepare('DELETE FROM alert_attachments WHERE alert_id = ?'),
+      attachmentKeys: sqlite.prepare('SELECT media_key FROM alert_attachments WHERE alert_id = ?').pluck(),
       insertAttachment: sqlite.prepare(
         'INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -139,6 +145,7 @@ export class WebhookIngest {
     });
     this.bus.emit('alert-events');
     if (result.notified) this.bus.emit('notifications');
+    if (result.released?.length) this.releaseMedia(result.released);
     return { status: result.status, body: result.body };
   }
 
@@ -147,7 +154,7 @@ export class WebhookIngest {
     return this.s.setActorAvatar.run(url, alertId).changes > 0;
   }
 
-  private storeAlert(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]) {
+  private storeAlert(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]): StoredUnit {
     const now = this.clock.now();
     const id = this.ids.next('alt');
     this.insert(id, channel.id, alert, alert.level, null, now);
@@ -163,7 +170,7 @@ export class WebhookIngest {
    * after a terminal state: the same state again is a retry (silent, no second
    * notification); any other state is refused (409, use a new runId for a re-run).
    */
-  private storeRun(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]) {
+  private storeRun(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]): StoredUnit {
     const wf = alert.workflow!;
     const now = this.clock.now();
     const existing = this.s.findRun.get(channel.id, wf.runId) as ExistingRun | undefined;
@@ -193,13 +200,15 @@ export class WebhookIngest {
     }
     const finishing = !terminal && wf.state !== 'running';
     this.s.updateRun.run({ ...runColumns, id: existing.id, resurface: finishing ? 1 : 0, activityKey: finishing ? this.ids.next('alt') : null });
+    let released: string[] | undefined;
     if (attachments.length > 0) {
+      released = this.s.attachmentKeys.all(existing.id) as string[];
       this.s.deleteAttachments.run(existing.id);
       this.attach(existing.id, attachments);
     }
     if (finishing) this.changes.notification(channel.id, existing.id, 'workflow.finished', now);
     this.changes.event(channel.id, existing.id, 'alert.updated', now);
-    return { ...this.answer(200, existing.id, channel, { runId: wf.runId, state: wf.state, created: false }), notified: finishing };
+    return { ...this.answer(200, existing.id, channel, { runId: wf.runId, state: wf.state, created: false }), notified: finishing, released };
   }
 
   private insert(id: string, channelId: string, alert: WebhookAlert, level: string, wf: WebhookAlert['workflow'], now: number) {

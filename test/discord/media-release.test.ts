@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { png } from '../media/fixtures.js';
+import { BridgeEnv, waitFor } from './bridge-env.js';
+
+let env: BridgeEnv | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+const files = (e: BridgeEnv) => fs.readdirSync(path.join(e.dir, 'media')).filter((f) => !f.startsWith('.'));
+
+describe('chat attachments on delete', () => {
+  it('a deleted message takes its re-hosted file with it, unless another message uses the same bytes', async () => {
+    env = await BridgeEnv.create();
+    const e = env;
+    const own = e.send({ content: 'mine', attachments: [{ filename: 'a.png', data: png(11), contentType: 'image/png' }] });
+    const shared1 = e.send({ content: 'shared 1', attachments: [{ filename: 'b.png', data: png(12), contentType: 'image/png' }] });
+    e.send({ content: 'shared 2', attachments: [{ filename: 'c.png', data: png(12), contentType: 'image/png' }] });
+    const alerts = await e.waitForMessages(3);
+    expect(files(e)).toHaveLength(2);
+    const ownUrl = alerts[0].attachments[0].url as string;
+
+    e.fake.deleteMessage(e.seed.channel.id, own.id);
+    e.fake.deleteMessage(e.seed.channel.id, shared1.id);
+    await waitFor(async () => (await e.list()).alerts.length === 1, 'the deletes');
+    await waitFor(() => files(e).length === 1, 'the unused file to go');
+    expect((await e.h.call('GET', new URL(ownUrl).pathname)).status).toBe(404);
+    const left = (await e.list()).alerts[0];
+    expect((await e.h.call('GET', new URL(left.attachments[0].url).pathname)).status).toBe(200);
+  });
+});
