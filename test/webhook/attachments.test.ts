@@ -138,32 +138,67 @@ describe('webhook attachments', () => {
     const server = await listen(h.app.fetch);
     try {
       const boundary = 'xyzBOUNDARY';
-      let sent = 0;
-      const total = 40 * 1024 * 1024;
-      const stream = new ReadableStream<Uint8Array>({
-        start(c) {
-          c.enqueue(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n{"title":"big"}\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`));
-          c.enqueue(png());
-        },
-        pull(c) {
-          if (sent >= total) return c.close();
-          const chunk = Buffer.alloc(256 * 1024);
-          sent += chunk.length;
-          c.enqueue(chunk);
-        },
-      });
-      const res = await fetch(`${server.url}/api/webhook/${seed.general.webhookToken}`, {
+      const total = 40 * 1024 * 1024; // a 40 MB "image": the limit is 10 MiB
+      const { port } = new URL(server.url);
+      const req = http.request({
+        host: '127.0.0.1',
+        port,
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-        body: stream,
-        duplex: 'half',
-      } as RequestInit).catch((e) => e as Error);
-      if (res instanceof Response) {
-        expect(res.status).toBe(413);
-        expect(((await res.json()) as any).type).toBe('http://alertbridge.test/problems/attachment-too-large');
-      }
-      // The server stopped reading long before the whole 40 MB arrived.
-      expect(sent).toBeLessThan(total);
+        path: `/api/webhook/${seed.general.webhookToken}`,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'transfer-encoding': 'chunked' },
+      });
+      // The response may arrive while the body is still being written: collect it whole.
+      let responded = false;
+      let closed = false;
+      const response = new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
+        req.on('response', (res) => {
+          responded = true;
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('error', reject);
+        });
+        req.on('close', () => {
+          closed = true;
+          if (!responded) reject(new Error('the connection closed without a response'));
+        });
+      });
+      response.catch(() => {}); // awaited below; a write error must not leave it unhandled meanwhile
+      req.on('error', () => {}); // EPIPE/ECONNRESET once the server stops reading: the response is what counts
+
+      const stop = () => responded || closed;
+      let sent = 0;
+      const write = async (chunk: Buffer) => {
+        sent += chunk.length;
+        if (req.write(chunk)) return;
+        // Back-pressure: wait for the socket to drain, or for the server to answer or hang up.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearInterval(poll);
+            req.off('drain', done);
+            resolve();
+          };
+          const poll = setInterval(() => stop() && done(), 5);
+          req.once('drain', done);
+        });
+      };
+      await write(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n{"title":"big"}\r\n` +
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+      );
+      await write(png());
+      while (!stop() && sent < total) await write(Buffer.alloc(256 * 1024));
+
+      // A response is required (not just "the upload failed somehow").
+      const res = await response;
+      req.destroy();
+      expect(res.status).toBe(413);
+      expect(res.type).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(res.body).type).toBe('http://alertbridge.test/problems/attachment-too-large');
+      // The server answered long before the whole 40 MB was sent.
+      expect(sent).toBeLessThan(total / 2);
       expect(alertCount()).toBe(0);
       expect(mediaFiles()).toEqual([]);
     } finally {
