@@ -12,8 +12,13 @@ export const EMOJI_NAMES: Readonly<Record<string, string>> = {
 export const EMOJI_MAX_CHARS = 10;
 
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
+/** Emoji only: RGI sequences (flags, ZWJ families, keycaps) or pictographs with an optional VS16. */
+// Built with new RegExp: TypeScript only accepts a /v literal when targeting ES2024 (Node 20 runs it).
+const ONLY_EMOJI = new RegExp('^(?:\\p{RGI_Emoji}|\\p{Extended_Pictographic}\\uFE0F?)+$', 'v');
+/** Longer input is refused before it is split into characters (names are at most 11 characters). */
+const MAX_INPUT = 64;
 
-export type EmojiResult = { ok: true; emoji: string } | { ok: false; length: number };
+export type EmojiResult = { ok: true; emoji: string } | { ok: false; reason: 'too-long' | 'not-emoji' };
 
 /**
  * Resolves the webhook's `emoji`: an emoji character is kept; a recognised name
@@ -24,9 +29,10 @@ export type EmojiResult = { ok: true; emoji: string } | { ok: false; length: num
 export function resolveEmoji(input: string): EmojiResult {
   const trimmed = input.trim();
   if (trimmed === '') return { ok: true, emoji: '' };
+  if (trimmed.length > MAX_INPUT) return { ok: false, reason: 'too-long' };
   if (PICTOGRAPHIC.test(trimmed)) {
-    const length = [...trimmed].length;
-    return length > EMOJI_MAX_CHARS ? { ok: false, length } : { ok: true, emoji: trimmed };
+    if (!ONLY_EMOJI.test(trimmed)) return { ok: false, reason: 'not-emoji' }; // "🚀 deploy": no literal text
+    return [...trimmed].length > EMOJI_MAX_CHARS ? { ok: false, reason: 'too-long' } : { ok: true, emoji: trimmed };
   }
   const name = trimmed.replace(/^:/, '').replace(/:$/, '').toLowerCase();
   return { ok: true, emoji: EMOJI_NAMES[name] ?? '' };

@@ -41,8 +41,8 @@ const text = (max: number, what: string) => z.string().max(max, `${what} must be
 
 const FieldInput = z
   .object({
-    label: text(LIMITS.fieldLabel, 'label').optional(),
-    name: text(LIMITS.fieldLabel, 'name').optional(),
+    label: text(LIMITS.fieldLabel, 'label').min(1, 'label must not be empty').optional(),
+    name: text(LIMITS.fieldLabel, 'name').min(1, 'name must not be empty').optional(),
     value: z.union([text(LIMITS.fieldValue, 'value'), z.number(), z.boolean()], {
       message: 'value must be a string, a number or a boolean',
     }),
@@ -67,7 +67,7 @@ const ActorObject = z.object({
 });
 
 const ActorInput = z.union([
-  text(LIMITS.actorText, 'actor').transform((s): Actor => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim()) ? { email: s.trim() } : { name: s.trim() })),
+  text(LIMITS.actorText, 'actor').min(1, 'actor must not be empty').transform((s): Actor => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim()) ? { email: s.trim() } : { name: s.trim() })),
   ActorObject,
 ]);
 
@@ -105,7 +105,8 @@ export const WebhookPayload = z
     title: z
       .string({ message: 'title is required and must be a string' })
       .min(1, 'title must not be empty')
-      .max(LIMITS.title, `title must be at most ${LIMITS.title} characters`),
+      .max(LIMITS.title, `title must be at most ${LIMITS.title} characters`)
+      .refine((t) => t.length === 0 || t.trim() !== '', 'title must not be blank'),
     level: z
       .string()
       .transform((v) => v.toLowerCase())
@@ -129,7 +130,7 @@ export const WebhookPayload = z
   .superRefine((p, ctx) => {
     if (p.emoji !== undefined) {
       const r = resolveEmoji(p.emoji);
-      if (!r.ok) {
+      if (!r.ok && r.reason === 'too-long') {
         ctx.addIssue({
           code: 'too_big',
           maximum: EMOJI_MAX_CHARS,
@@ -138,6 +139,8 @@ export const WebhookPayload = z
           message: `emoji must be at most ${EMOJI_MAX_CHARS} characters (an emoji, a name such as rocket, or :rocket:)`,
           path: ['emoji'],
         });
+      } else if (!r.ok) {
+        ctx.addIssue({ code: 'custom', message: 'emoji must be emoji only, a name such as rocket, or :rocket: (no other text)', path: ['emoji'] });
       }
     }
   })
