@@ -76,7 +76,8 @@ export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
     for (const { address } of addresses) {
       const reason = policy(address);
       if (reason !== null) {
-        throw fail(shown, address === host ? `address ${address} is ${reason}` : `${host} resolves to ${address}, which is ${reason}`);
+        // The resolved address is not echoed back: it would map internal names for anyone with a webhook token.
+        throw fail(shown, address === host ? `address ${address} is ${reason}` : `${host} resolves to an address that is ${reason}`);
       }
     }
     return addresses;
