@@ -71,6 +71,16 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db = openDb(config.dbFile);
   const ids = new IdGenerator(() => clock.now());
+  // Index lookups only: the newest alert id, and the newest activity key of each channel.
+  ids.seed(
+    db.sqlite
+      .prepare(
+        `SELECT max(k) FROM (SELECT max(id) AS k FROM alerts
+         UNION ALL SELECT (SELECT max(activity_key) FROM alerts a WHERE a.channel_id = c.id) FROM channels c)`,
+      )
+      .pluck()
+      .get() as string | null,
+  );
   const bus = new ChangeBus();
   const batcher = new WriteBatcher(db.sqlite);
   const changes = new ChangeRecorder(db.sqlite);

@@ -118,17 +118,18 @@ export class Accounts {
   /** The user's tokens stay stored but fail with not_a_workspace_member from now on. */
   removeMember(workspaceId: string, userIdOrEmail: string) {
     const user = this.requireUser(userIdOrEmail);
-    const res = this.db.orm
-      .delete(memberships)
-      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, user.id)))
-      .run();
-    if (res.changes === 0) throw notFound(`membership of ${user.id} in ${workspaceId}`);
-    // Explicit private-channel memberships in that workspace go too.
-    this.db.sqlite
-      .prepare(
-        'DELETE FROM channel_members WHERE user_id = ? AND channel_id IN (SELECT id FROM channels WHERE workspace_id = ?)',
-      )
-      .run(user.id, workspaceId);
+    // One transaction: a half-done removal would let a later re-add restore private access.
+    this.db.sqlite.transaction(() => {
+      const res = this.db.orm
+        .delete(memberships)
+        .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, user.id)))
+        .run();
+      if (res.changes === 0) throw notFound(`membership of ${user.id} in ${workspaceId}`);
+      // Explicit private-channel memberships in that workspace go too.
+      this.db.sqlite
+        .prepare('DELETE FROM channel_members WHERE user_id = ? AND channel_id IN (SELECT id FROM channels WHERE workspace_id = ?)')
+        .run(user.id, workspaceId);
+    })();
     return { workspaceId, userId: user.id, removed: true };
   }
 

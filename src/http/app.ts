@@ -57,6 +57,8 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       c.res.headers.forEach((v, k) => {
         if (k.toLowerCase().startsWith('ratelimit') || k.toLowerCase() === 'retry-after') res.headers.set(k, v);
       });
+      const retryAfter = err.extensions.retryAfter;
+      if (typeof retryAfter === 'number' && !res.headers.has('retry-after')) res.headers.set('Retry-After', String(retryAfter));
       return res;
     }
     if (err instanceof HTTPException) {

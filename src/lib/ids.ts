@@ -12,6 +12,12 @@ function encode(value: bigint, length: number): string {
   return out;
 }
 
+function decode(text: string): bigint {
+  let v = 0n;
+  for (const ch of text) v = (v << 5n) | BigInt(Math.max(0, ALPHABET.indexOf(ch)));
+  return v;
+}
+
 /**
  * Monotonic, lexicographically sortable ids (ULID layout: 48-bit millisecond
  * time in 10 characters, then 80 bits in 16). Within one millisecond, or if the
@@ -24,6 +30,21 @@ export class IdGenerator {
   private lastTail = 0n;
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * Continues after an id already stored (the newest alert id or activity key),
+   * so ids stay increasing across a restart even if the clock stepped back.
+   */
+  seed(latest: string | null | undefined): void {
+    const body = latest?.split('_')[1];
+    if (!body || body.length !== 26) return;
+    const time = decode(body.slice(0, 10));
+    const tail = decode(body.slice(10));
+    if (time > this.lastTime || (time === this.lastTime && tail > this.lastTail)) {
+      this.lastTime = time;
+      this.lastTail = tail;
+    }
+  }
 
   next(prefix: string): string {
     let time = BigInt(this.now());

@@ -24,6 +24,7 @@ describe('GET /api/stream limits', () => {
     const third = await fetch(`${server.url}/api/stream`, { headers: { authorization: `Bearer ${seed.ownerToken}` } });
     expect(third.status).toBe(429);
     expect(third.headers.get('content-type')).toBe('application/problem+json');
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(((await third.json()) as any).detail).toMatch(/at most 2/);
     // Another token is not affected.
     const other = await SseClient.open(`${server.url}/api/stream`, { token: seed.memberToken });

@@ -213,6 +213,7 @@ describe('webhook: errors', () => {
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
     }
     expect((await h.call('GET', '/problems/not-a-problem')).status).toBe(404);
+    for (const name of ['constructor', '__proto__', 'toString']) expect((await h.call('GET', `/problems/${name}`)).status).toBe(404);
   });
 
   it('500 is a problem document that leaks nothing internal', async () => {

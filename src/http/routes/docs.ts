@@ -82,13 +82,14 @@ ${params ? `<table><tr><th>name</th><th>in</th><th>required</th><th>notes</th></
 
   app.get('/problems/:name', (c) => {
     const name = c.req.param('name');
-    const t = PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES];
+    // Own keys only: "constructor" or "__proto__" are not problem types.
+    const t = Object.hasOwn(PROBLEM_TYPES, name) ? PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES] : undefined;
     if (t) {
       return c.html(
         page(t.title, `<h1>${esc(t.title)}</h1><p>HTTP status <b>${t.status}</b>, type <code>${esc(`${publicUrl}/problems/${name}`)}</code></p><p>${esc(t.description)}</p><p><a href="/problems">All problem types</a></p>`),
       );
     }
-    const auth = AUTH_MESSAGES[name as keyof typeof AUTH_MESSAGES];
+    const auth = Object.hasOwn(AUTH_MESSAGES, name) ? AUTH_MESSAGES[name as keyof typeof AUTH_MESSAGES] : undefined;
     if (auth) {
       return c.html(
         page(`401 ${name}`, `<h1>Unauthorized: <code>${esc(name)}</code></h1><p>HTTP status <b>401</b>.</p><p>${esc(auth)}</p><p><a href="/problems">All problem types</a></p>`),

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../src/lib/clock.js';
+import { IdGenerator, alertIdFromSnowflake } from '../src/lib/ids.js';
+import { createHarness, postAlert, seedWorkspace } from './helpers/harness.js';
+
+describe('ids', () => {
+  it('increase within one millisecond and when the clock steps back', () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const g = new IdGenerator(() => clock.now());
+    const a = g.next('alt');
+    const b = g.next('alt');
+    clock.advance(-60_000);
+    const c = g.next('alt');
+    expect([a, b, c]).toEqual([a, b, c].sort());
+    expect(new Set([a, b, c]).size).toBe(3);
+  });
+
+  it('continue after the newest stored id when a restart finds the clock behind', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 5, 1));
+    const h = createHarness({ overrides: { clock } });
+    const seed = seedWorkspace(h.services);
+    const before = (await postAlert(h, seed.general.webhookToken, { title: 'before' })).body.alertId as string;
+    h.services.close();
+    clock.set(Date.UTC(2026, 0, 1)); // five months back
+    const again = createHarness({ dir: h.dir, overrides: { clock } });
+    const after = (await postAlert(again, seed.general.webhookToken, { title: 'after' })).body.alertId as string;
+    expect(after > before).toBe(true);
+    const page = (await (await again.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken })).json()) as any;
+    expect(page.alerts.map((x: any) => x.title)).toEqual(['after', 'before']);
+    await again.close();
+  });
+
+  it('derive the same alert id from a Discord snowflake every time, in Discord order', () => {
+    expect(alertIdFromSnowflake('1329057501282304000')).toBe(alertIdFromSnowflake('1329057501282304000'));
+    expect(alertIdFromSnowflake('1329057501282304000') < alertIdFromSnowflake('1329057501282304001')).toBe(true);
+  });
+});
