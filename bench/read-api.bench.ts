@@ -19,7 +19,7 @@ const ITER = Number(process.env.BENCH_ITER ?? 2000);
 
 export async function readApiBench(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-read-'));
-  const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000' }));
+  const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' }));
   try {
     const ws = s.accounts.createWorkspace('Bench');
     const user = s.accounts.createUser('bench@example.com');

@@ -16,6 +16,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   MEDIA_PUBLIC_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BOOTSTRAP: bool.default(true),
   TOKEN_PREFIX: z
@@ -47,6 +48,7 @@ export interface Config {
   readonly publicUrl: string;
   readonly mediaPublicUrl: string;
   readonly rateLimitPerMinute: number;
+  readonly webhookRateLimitPerMinute: number;
   readonly logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   readonly bootstrap: boolean;
   readonly tokenPrefix: string;
@@ -84,6 +86,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     mediaPublicUrl: stripSlash(e.MEDIA_PUBLIC_URL ?? `${publicUrl}/media`),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    webhookRateLimitPerMinute: e.WEBHOOK_RATE_LIMIT_PER_MINUTE,
     logLevel: e.LOG_LEVEL,
     bootstrap: e.BOOTSTRAP,
     tokenPrefix: e.TOKEN_PREFIX,

@@ -11,6 +11,7 @@ import { AvatarLookup } from './domain/webhook/avatars.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
 import { WebhookBodyReader } from './domain/webhook/received-body.js';
 import { parseJson, readBodyCapped } from './http/body.js';
+import { RateLimiter } from './http/rate-limit.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -48,6 +49,8 @@ export interface Services {
   fetcher: MediaFetcher;
   webhookBody: WebhookBodyReader;
   avatars: AvatarLookup;
+  /** Per webhook channel, so one runaway sender cannot monopolise the service. */
+  webhookLimiter: RateLimiter;
   /** E-mail preferences per (user, channel) and the recipient rule. */
   notifyPrefs: NotificationPreferences;
   /** The live stream (SSE) engine behind GET /api/stream. */
@@ -137,6 +140,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     fetcher,
     webhookBody: new WebhookBodyReader(db.sqlite, media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, readBodyCapped, parseJson),
     avatars,
+    webhookLimiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
     releaseMedia,
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,

@@ -5,7 +5,7 @@ import { createServices } from '../../src/services.js';
 import { meterCpu } from './cpu-meter.js';
 
 /** The real service on the DATA_DIR the bench gives; prints the channel's webhook token, then its address. */
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000' });
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' });
 const s = createServices(config);
 const ws = s.accounts.createWorkspace('Bench');
 const channel = s.accounts.createChannel({ workspaceId: ws.id, name: 'bench' });

@@ -115,3 +115,23 @@ describe('Idempotency-Key', () => {
     expect(count('alerts')).toBe(1);
   });
 });
+
+describe('webhook rate limit', () => {
+  it('answers 429 with Retry-After past WEBHOOK_RATE_LIMIT_PER_MINUTE per channel, stores nothing, and resets after the window', async () => {
+    const clock = new ManualClock();
+    h = createHarness({ env: { WEBHOOK_RATE_LIMIT_PER_MINUTE: '2' }, overrides: { clock } });
+    const seed = seedWorkspace(h.services);
+    const send = (token: string) => h.call('POST', `/api/webhook/${token}`, { json: { title: 't' } });
+    expect((await send(seed.general.webhookToken)).status).toBe(201);
+    expect((await send(seed.general.webhookToken)).status).toBe(201);
+    const limited = await send(seed.general.webhookToken);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toBe('application/problem+json');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await limited.json()) as any).type).toBe('http://alertbridge.test/problems/rate-limited');
+    expect(count('alerts')).toBe(2);
+    expect((await send(seed.deploys.webhookToken)).status).toBe(201); // another channel has its own budget
+    clock.advance(60_000);
+    expect((await send(seed.general.webhookToken)).status).toBe(201);
+  });
+});

@@ -49,6 +49,7 @@ export const webhookRoute = createRoute({
     400: problem('Invalid payload, malformed JSON, or an unsupported attachment'),
     404: problem('Unknown webhook token'),
     409: problem('Same Idempotency-Key still running, run already finished, or channel is chat-connected'),
+    429: problem('More than WEBHOOK_RATE_LIMIT_PER_MINUTE requests to this webhook in a minute; see Retry-After'),
     413: problem('Body or attachment too large'),
     415: problem('Unsupported content type'),
     422: problem('Idempotency-Key reused with another body, or attachment URL not fetchable'),
@@ -70,6 +71,12 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
     if (!channel) throw new AppError('unknown-token');
     if (channel.chatConnected) {
       throw new AppError('channel-is-chat-connected', `#${channel.slug} mirrors a Discord channel; webhook alerts are not accepted there`);
+    }
+    const limit = s.webhookLimiter.hit(channel.id);
+    if (!limit.allowed) {
+      throw new AppError('rate-limited', `this webhook accepts ${limit.limit} requests per minute; retry in ${limit.resetSeconds} s`, {
+        retryAfter: limit.resetSeconds,
+      });
     }
     const key = c.req.header('idempotency-key');
     if (key !== undefined) Idempotency.validateKey(key);
