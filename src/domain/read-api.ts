@@ -137,11 +137,6 @@ export class ReadApi {
     return `{"alerts":[${items.join(',')}],"nextCursor":${hasMore ? JSON.stringify(page[page.length - 1]!.id) : 'null'},"hasMore":${hasMore}}`;
   }
 
-  listAlerts(p: Principal, ref: string, q: ListQuery): { alerts: AlertView[]; nextCursor: string | null; hasMore: boolean } {
-    const { channelId, page, hasMore } = this.page(p, ref, q);
-    return { alerts: this.render(p.userId, channelId, page), nextCursor: hasMore ? page[page.length - 1]!.id : null, hasMore };
-  }
-
   private page(p: Principal, ref: string, q: ListQuery) {
     const channel = this.resolveChannel(p, ref);
     if (q.level && channel.discordChannelId) {
