@@ -106,12 +106,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     }
   };
   const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus, releaseMedia);
+  const channelOfAlert = db.sqlite.prepare('SELECT channel_id FROM alerts WHERE id = ?').pluck();
   const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
     setAvatar: (alertId, url) => {
       void batcher
         .run(() => {
           if (!ingest.setActorAvatar(alertId, url)) return false;
-          const channelId = (db.sqlite.prepare('SELECT channel_id AS c FROM alerts WHERE id = ?').get(alertId) as { c: string }).c;
+          const channelId = channelOfAlert.get(alertId) as string;
           changes.event(channelId, alertId, 'alert.updated', clock.now());
           return true;
         })

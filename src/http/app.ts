@@ -13,7 +13,7 @@ import { registerReadApi } from './routes/read-api.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { Problem } from './schemas.js';
-import { toDetails } from './validation.js';
+import { validationError } from './validation.js';
 
 export interface AppOptions {
   /** Extra route registrations (the stream, the media host) wired by main/tests. */
@@ -32,8 +32,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       if (result.success) return;
       const target = (result as { target?: string }).target;
       const code = target === 'query' || target === 'param' ? 'invalid-query' : 'invalid-body';
-      const details = toDetails(result.error.issues);
-      throw new AppError(code, details.map((d) => `${d.path.join('.') || '(body)'}: ${d.message}`).join('; '), { details });
+      throw validationError(code, result.error.issues);
     },
   });
 

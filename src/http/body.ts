@@ -30,6 +30,11 @@ export async function readBodyCapped(req: Request, max: number, what = 'body'): 
   return Buffer.concat(chunks);
 }
 
+/** application/json, with or without parameters, and any `+json` type. */
+export function isJsonContentType(contentType: string): boolean {
+  return /^application\/([\w.+-]+\+)?json\b/i.test(contentType);
+}
+
 /** Deeper JSON than this is refused: validation and serialisation recurse, and no alert needs it. */
 export const MAX_JSON_DEPTH = 64;
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ValidationIssue } from '../domain/errors.js';
+import { AppError, type ErrorCode, type ValidationIssue } from '../domain/errors.js';
 
 /**
  * Maps zod 4 issues to the spec's `details` shape. zod 3 put `type`, `exact`
@@ -48,4 +48,14 @@ export function toDetails(issues: readonly z.core.$ZodIssue[]): ValidationIssue[
 function typeOf(origin: string): string {
   // zod 3 called array sizes "array" and string lengths "string": keep those names.
   return origin === 'number' || origin === 'int' || origin === 'bigint' ? 'number' : origin;
+}
+
+/**
+ * The 400 for a zod failure, wherever it happens (generated route validators,
+ * hand-parsed bodies, the webhook): `details` in the spec's shape, and a
+ * `detail` line a person can read.
+ */
+export function validationError(code: ErrorCode, issues: readonly z.core.$ZodIssue[]): AppError {
+  const details = toDetails(issues);
+  return new AppError(code, details.map((d) => `${d.path.join('.') || '(body)'}: ${d.message}`).join('; '), { details });
 }

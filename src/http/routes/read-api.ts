@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../domain/errors.js';
-import { parseJson } from '../body.js';
-import { toDetails } from '../validation.js';
+import { isJsonContentType, parseJson } from '../body.js';
+import { validationError } from '../validation.js';
 import { ID_PATTERN } from '../../lib/ids.js';
 import type { AppEnv } from '../env.js';
 import { AlertPage, Channel, SingleAlert, problemResponses } from '../schemas.js';
@@ -131,7 +131,7 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       const type = (c.req.header('content-type') ?? '').toLowerCase();
       const length = c.req.header('content-length');
       const hasBody = length !== undefined ? Number(length) > 0 : c.req.raw.body !== null;
-      if (hasBody && !/^application\/([\w.+-]+\+)?json\b/.test(type)) {
+      if (hasBody && !isJsonContentType(type)) {
         throw new AppError('unsupported-content-type', `Content-Type ${type || '(none)'} is not accepted: send -H 'Content-Type: application/json'`);
       }
     }
@@ -163,10 +163,7 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
     let channelRef: string | undefined;
     if (raw.trim() !== '') {
       const parsed = MarkAllReadBody.safeParse(parseJson(Buffer.from(raw)));
-      if (!parsed.success) {
-        const details = toDetails(parsed.error.issues);
-        throw new AppError('invalid-body', details.map((d) => `${d.path.join('.') || '(body)'}: ${d.message}`).join('; '), { details });
-      }
+      if (!parsed.success) throw validationError('invalid-body', parsed.error.issues);
       channelRef = parsed.data.channelId;
     }
     const { channelIds } = c.var.services.readApi.markAllRead(c.var.principal, channelRef);

@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import { AppError } from '../../domain/errors.js';
 import type { AppEnv } from '../env.js';
 import { problemResponses } from '../schemas.js';
+import { validationError } from '../validation.js';
 
 const EVENT_ID = /^\d{1,15}$/;
 
@@ -59,7 +60,7 @@ export function registerStream(app: OpenAPIHono<AppEnv>) {
     const { live, readApi } = c.var.services;
     const principal = c.var.principal;
     const parsed = StreamQuery.safeParse(c.req.query());
-    if (!parsed.success) throw new AppError('invalid-query', parsed.error.issues.map((i) => i.message).join('; '));
+    if (!parsed.success) throw validationError('invalid-query', parsed.error.issues);
     const rawLast = c.req.header('last-event-id') ?? parsed.data.lastEventId;
     let lastEventId: number | undefined;
     if (rawLast !== undefined && rawLast.trim() !== '') {

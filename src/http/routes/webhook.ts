@@ -3,9 +3,9 @@ import { AppError } from '../../domain/errors.js';
 import { Idempotency } from '../../domain/idempotency.js';
 import { WebhookPayload } from '../../domain/webhook/payload.js';
 import type { AppEnv } from '../env.js';
-import { readBodyCapped, parseJson } from '../body.js';
+import { isJsonContentType } from '../body.js';
 import { Problem } from '../schemas.js';
-import { toDetails } from '../validation.js';
+import { validationError } from '../validation.js';
 
 
 
@@ -82,7 +82,7 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
     if (key !== undefined) Idempotency.validateKey(key);
 
     const contentType = (c.req.header('content-type') ?? '').toLowerCase();
-    const isJson = /^application\/([\w.+-]+\+)?json\b/.test(contentType);
+    const isJson = isJsonContentType(contentType);
     const isMultipart = contentType.startsWith('multipart/form-data');
     if (!isJson && !isMultipart) {
       throw new AppError(
@@ -95,7 +95,7 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
     try {
       const parsed = WebhookPayload.safeParse(received.json);
       if (!parsed.success) {
-        throw new AppError('invalid-payload', undefined, { details: toDetails(parsed.error.issues) });
+        throw validationError('invalid-payload', parsed.error.issues);
       }
       let release: (() => void) | undefined;
       let idem: { key: string; hash: string } | undefined;
