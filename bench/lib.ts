@@ -71,10 +71,14 @@ export async function load(opts: { url: string; path: string; body: string; conn
     }
   };
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await Promise.all(Array.from({ length: opts.connections }, worker));
+  const used = process.cpuUsage(cpu);
   const elapsed = (performance.now() - started) / 1000;
   await pool.close();
-  return { rps: latencies.length / elapsed, errors, ...summarize(latencies) };
+  /** The load generator's own CPU per request: on a 2-core machine it shares the cores with the server. */
+  const clientCpu = (used.user + used.system) / Math.max(1, latencies.length);
+  return { rps: latencies.length / elapsed, errors, clientCpu, ...summarize(latencies) };
 }
 
 /** Starts a bench server script in its own process and waits for the port it prints. */

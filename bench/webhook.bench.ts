@@ -44,12 +44,12 @@ export async function webhookBench(): Promise<string> {
     const bare = await measure('bench/servers/bare-hono.ts', {});
     const real = await measure('bench/servers/alertbridge.ts', { DATA_DIR: dir });
     const row = (name: string, r: typeof bare) =>
-      `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.cpu.toFixed(0)} | ${r.errors} |`;
+      `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.cpu.toFixed(0)} | ${r.clientCpu.toFixed(0)} | ${r.errors} |`;
     return [
       `### Webhook ingest (${CONNECTIONS} connections, ${SECONDS} s, JSON POST of ${payload.length} bytes over loopback)`,
       '',
-      '| server | requests/s | p50 ms | p99 ms | server CPU µs per request | errors |',
-      '|---|---|---|---|---|---|',
+      '| server | requests/s | p50 ms | p99 ms | server CPU µs per request | load generator CPU µs per request | errors |',
+      '|---|---|---|---|---|---|---|',
       row('bare Hono route: parse JSON, answer 201, store nothing (baseline)', bare),
       row('Alertbridge webhook: validate, store, outbox + stream rows, 201 after COMMIT', real),
       '',

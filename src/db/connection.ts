@@ -33,6 +33,8 @@ export function openDb(file: string, opts: { migrate?: boolean } = {}): Db {
   // The CLI and the server share the file: wait for a lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -32000');
+  // Statement journals (savepoints, multi-row statements) and temp tables in memory, not in temp files.
+  sqlite.pragma('temp_store = MEMORY');
   const orm = drizzle(sqlite, { schema });
   if (opts.migrate !== false) migrate(orm, { migrationsFolder: MIGRATIONS_DIR });
   return {

@@ -8,25 +8,52 @@ interface Pending {
   value?: unknown;
 }
 
+/** Thrown inside the optimistic pass when one unit failed, so the batch is rolled back and replayed unit by unit. */
+class UnitFailed extends Error {}
+
 /**
  * Group commit. Writes queued during one event-loop turn run in ONE SQLite
- * transaction, each inside its own savepoint (better-sqlite3 nests
- * `transaction()` as SAVEPOINT), so one failing unit rolls back alone. Every
- * promise settles only after COMMIT: a 201 still means "committed".
+ * transaction, and every promise settles only after COMMIT: a 201 still means
+ * "committed". Measured on these machines (shared/notes/performance.md): a
+ * commit per request caps the webhook at ~25 % of bare node:http.
  *
- * Measured on these machines (shared/notes/performance.md): a commit per request
- * caps the webhook at ~25 % of bare node:http; batching reaches 60-70 %.
+ * One failing unit must roll back alone. A SAVEPOINT per unit gives that, but
+ * costs more than the unit's own inserts (~25 µs: SQLite copies every page the
+ * unit touches into the statement journal). So a batch first runs optimistically
+ * with no savepoints; only when a unit throws is the whole transaction rolled
+ * back and the batch replayed with a savepoint around each unit. Units that
+ * fail (a finished workflow run, a constraint) are rare, and their batch pays
+ * twice.
+ *
+ * The contract this puts on a unit: its function may run twice, so it must not
+ * change anything outside the database that a second run would double (collect
+ * results in its return value, or reset what it collects at its start).
  */
 export class WriteBatcher {
   private queue: Pending[] = [];
   private scheduled = false;
   // Built once: creating a better-sqlite3 transaction wrapper costs ~8 µs, more than a row insert.
+  private readonly optimistic: { immediate: (batch: Pending[]) => void };
+  private readonly isolated: { immediate: (batch: Pending[]) => void };
   private readonly unit: (fn: () => unknown) => unknown;
-  private readonly outer: { immediate: (batch: Pending[]) => void };
+  /** Batches committed, and batches that had to be replayed with savepoints (for tests and the bench). */
+  readonly stats = { batches: 0, replays: 0 };
 
-  constructor(private readonly sqlite: Database.Database) {
+  constructor(sqlite: Database.Database) {
+    this.optimistic = sqlite.transaction((batch: Pending[]) => {
+      for (const p of batch) {
+        try {
+          p.value = p.fn();
+          p.ok = true;
+        } catch (err) {
+          p.ok = false;
+          p.value = err;
+          throw new UnitFailed();
+        }
+      }
+    });
     this.unit = sqlite.transaction((fn: () => unknown) => fn());
-    this.outer = sqlite.transaction((batch: Pending[]) => {
+    this.isolated = sqlite.transaction((batch: Pending[]) => {
       for (const p of batch) {
         try {
           p.value = this.unit(p.fn);
@@ -56,11 +83,19 @@ export class WriteBatcher {
     this.queue = [];
     if (batch.length === 0) return;
     try {
-      this.outer.immediate(batch);
+      try {
+        this.optimistic.immediate(batch);
+      } catch (err) {
+        if (!(err instanceof UnitFailed)) throw err;
+        this.stats.replays++;
+        this.isolated.immediate(batch);
+      }
     } catch (err) {
+      // BEGIN or COMMIT itself failed (disk full, database locked past busy_timeout): nothing was stored.
       for (const p of batch) p.reject(err);
       return;
     }
+    this.stats.batches++;
     for (const p of batch) (p.ok ? p.resolve : p.reject)(p.value);
   }
 }

@@ -105,6 +105,7 @@ export class ChatIngest {
     try {
       const files = batch ? await Promise.all(inputs.map((i) => this.download(i, i.attachments, batch))) : null;
       const created = await this.d.batcher.run(() => {
+        allInserted = true; // the batcher may run this twice
         const now = this.d.clock.now();
         let n = 0;
         inputs.forEach((input, i) => {
@@ -169,6 +170,7 @@ export class ChatIngest {
       }
       const released: string[] = [];
       const changed = await this.d.batcher.run(() => {
+        released.length = 0; // the batcher may run this twice
         const editedAt = input.editedAt ?? this.d.clock.now();
         if (this.s.update.run(input.text, editedAt, id, link.channelId).changes === 0) return 'missing' as const;
         if (filesChanged) {
