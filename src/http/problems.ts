@@ -1,3 +1,4 @@
+import { maskPath } from '../lib/logger.js';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, AuthError, type AuthFailureReason, type ErrorCode } from '../domain/errors.js';
@@ -152,8 +153,12 @@ export function problemBody(publicUrl: string, err: AppError, instance?: string)
   };
 }
 
+/**
+ * `instance` is the request path with the webhook token masked: senders print
+ * error bodies into CI logs, and the token is the webhook's only secret.
+ */
 export function problemResponse(c: Context, publicUrl: string, err: AppError): Response {
-  const body = problemBody(publicUrl, err, new URL(c.req.url).pathname);
+  const body = problemBody(publicUrl, err, maskPath(new URL(c.req.url).pathname));
   return new Response(JSON.stringify(body), {
     status: body.status,
     headers: { 'content-type': 'application/problem+json' },
