@@ -38,9 +38,15 @@ export function isJsonContentType(contentType: string): boolean {
 /** Deeper JSON than this is refused: validation and serialisation recurse, and no alert needs it. */
 export const MAX_JSON_DEPTH = 64;
 
-/** JSON.parse with the parser's own words in the problem's detail, and a nesting limit. */
+/**
+ * JSON.parse with the parser's own words in the problem's detail, and a
+ * nesting limit. A leading UTF-8 byte order mark is ignored, as RFC 8259 8.1
+ * allows: Windows PowerShell 5 writes one, and the parser's complaint about an
+ * invisible character would not help anybody.
+ */
 export function parseJson(bytes: Uint8Array): unknown {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') throw new AppError('malformed-json', 'the body is empty; send a JSON object');
   let value: unknown;
   try {

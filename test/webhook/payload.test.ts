@@ -208,6 +208,14 @@ describe('webhook: errors', () => {
     expect(alertCount()).toBe(0);
   });
 
+  it('accepts a body that starts with a UTF-8 byte order mark (PowerShell 5 writes one), as RFC 8259 allows', async () => {
+    const seed = setup();
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"title":"Nightly backup done"}')]);
+    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { body, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(201);
+    expect(h.services.db.sqlite.prepare('SELECT title FROM alerts').pluck().all()).toEqual(['Nightly backup done']);
+  });
+
   it('serves a human page for every problem type', async () => {
     setup();
     for (const name of ['invalid-payload', 'unknown-token', 'malformed-json', 'payload-too-large', 'idempotency-key-in-use', 'internal', 'unknown_token']) {
