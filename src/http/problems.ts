@@ -1,7 +1,7 @@
-import { maskPath } from '../lib/logger.js';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, AuthError, type AuthFailureReason, type ErrorCode } from '../domain/errors.js';
+import { maskPath } from '../lib/logger.js';
 
 interface ProblemType {
   status: ContentfulStatusCode;

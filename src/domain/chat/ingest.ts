@@ -196,6 +196,7 @@ export class ChatIngest {
     if (messageIds.length === 0) return 0;
     const released: string[] = [];
     const removed = await this.d.batcher.run(() => {
+      released.length = 0; // the batcher may run this twice
       const now = this.d.clock.now();
       let n = 0;
       for (const messageId of messageIds) {
