@@ -39,7 +39,7 @@ export class WriteBatcher {
   /** Batches committed, and batches that had to be replayed with savepoints (for tests and the bench). */
   readonly stats = { batches: 0, replays: 0 };
 
-  constructor(sqlite: Database.Database) {
+  constructor(private readonly sqlite: Database.Database) {
     this.optimistic = sqlite.transaction((batch: Pending[]) => {
       for (const p of batch) {
         try {
@@ -59,6 +59,10 @@ export class WriteBatcher {
           p.value = this.unit(p.fn);
           p.ok = true;
         } catch (err) {
+          // Some errors (disk full, I/O, out of memory) make SQLite roll back the
+          // whole transaction, not just the savepoint. Going on would run the next
+          // units in autocommit, outside the batch: fail the batch instead.
+          if (!this.sqlite.inTransaction) throw err;
           p.ok = false;
           p.value = err;
         }

@@ -95,4 +95,23 @@ describe('WriteBatcher (group commit)', () => {
     await batcher.run(() => insert.run('z')); // and it recovers
     expect(rows()).toEqual(['z']);
   });
+
+  it('a unit that makes SQLite abandon the whole transaction (disk full) fails the batch: nothing after it commits on its own', async () => {
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    const pages = db.pragma('page_count', { simple: true }) as number;
+    db.pragma(`max_page_count = ${pages + 2}`);
+    const big = 'x'.repeat(64 * 1024); // needs far more than two more pages: SQLITE_FULL
+    const results = await Promise.allSettled([
+      batcher.run(() => insert.run('a')),
+      batcher.run(() => insert.run(big)),
+      batcher.run(() => insert.run('c')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason.code).toBe('SQLITE_FULL');
+    // Every promise says "not stored", and indeed nothing is.
+    expect(rows()).toEqual([]);
+    db.pragma('max_page_count = 1073741823');
+    await batcher.run(() => insert.run('d'));
+    expect(rows()).toEqual(['d']);
+  });
 });
