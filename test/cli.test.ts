@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/cli/admin.js';
+import { loadConfig } from '../src/config.js';
+import { createServices } from '../src/services.js';
 import { createHarness, tempDir, type Harness } from './helpers/harness.js';
 import fs from 'node:fs';
 
@@ -11,13 +13,21 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** Runs a command that must succeed (exit 0, nothing on stderr, one JSON line) and returns its JSON. */
 async function admin(...argv: string[]) {
   const r = await runAdmin(argv, { DATA_DIR: dir, LOG_LEVEL: 'silent' });
-  if (r.code === 0) {
-    expect(r.stderr).toBe('');
-    expect(r.stdout.trim().split('\n')).toHaveLength(1);
-    return JSON.parse(r.stdout);
-  }
+  expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+  expect(r.stderr).toBe('');
+  expect(r.stdout.trim().split('\n')).toHaveLength(1);
+  return JSON.parse(r.stdout);
+}
+
+/** Runs a command that must fail with `code` (2: usage, 1: lookup or refusal): nothing on stdout, the reason on stderr. */
+async function adminFails(code: 1 | 2, ...argv: string[]) {
+  const r = await runAdmin(argv, { DATA_DIR: dir, LOG_LEVEL: 'silent' });
+  expect(r.code, `${argv.join(' ')}: ${r.stdout}${r.stderr}`).toBe(code);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).not.toBe('');
   return r;
 }
 
@@ -65,21 +75,72 @@ describe('admin CLI', () => {
 
   it('prints usage and lookup errors on stderr with a non-zero exit', async () => {
     dir = tempDir();
-    const missing = await runAdmin(['user', 'create'], { DATA_DIR: dir });
-    expect(missing.code).not.toBe(0);
-    expect(missing.stdout).toBe('');
-    expect(missing.stderr).toMatch(/missing --email/);
-    const unknown = await runAdmin(['frobnicate'], { DATA_DIR: dir });
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toMatch(/unknown command/);
-    const lookup = await runAdmin(['token', 'revoke', '--id', 'tok_nope'], { DATA_DIR: dir });
-    expect(lookup.code).not.toBe(0);
-    expect(lookup.stderr).toMatch(/not found/);
-    const role = await runAdmin(['member', 'add', '--workspace', 'w', '--user', 'u', '--role', 'king'], { DATA_DIR: dir });
-    expect(role.code).not.toBe(0);
-    expect(role.stderr).toMatch(/--role/);
+    expect((await adminFails(2, 'user', 'create')).stderr).toMatch(/missing --email/);
+    expect((await adminFails(2, 'frobnicate')).stderr).toMatch(/unknown command/);
+    expect((await adminFails(1, 'token', 'revoke', '--id', 'tok_nope')).stderr).toMatch(/not found/);
+    expect((await adminFails(2, 'member', 'add', '--workspace', 'w', '--user', 'u', '--role', 'king')).stderr).toMatch(
+      /--role must be one of owner, admin, member/,
+    );
     const help = await runAdmin(['--help'], { DATA_DIR: dir });
     expect(help.code).toBe(0);
     for (const c of ['workspace create', 'token revoke', 'channel rotate-webhook', 'member remove', 'usage']) expect(help.stdout).toContain(c);
+    expect(help.stdout).toContain('--workspace W --user U [--role owner|admin|member]');
+  });
+
+  it('refuses an unknown flag instead of ignoring it, with the usage exit code', async () => {
+    dir = tempDir();
+    const ws = await admin('workspace', 'create', '--name', 'Acme');
+    const typo = await adminFails(2, 'channel', 'create', '--workspace', ws.id, '--name', 'x', '--privte');
+    expect(typo.stderr).toBe(
+      `channel create: unknown flag --privte (see --help)\nusage: channel create --workspace W --name N [--slug S] [--icon EMOJI] [--private]\n`,
+    );
+    // Nothing was created: the slug is still free, and the same command spelled right makes a private channel.
+    expect(await admin('channel', 'create', '--workspace', ws.id, '--name', 'x', '--private')).toMatchObject({ slug: 'x', isPrivate: true });
+    // With a value and in the --flag=value form too; a flag of another command is unknown here.
+    expect((await adminFails(2, 'workspace', 'create', '--name', 'B', '--nmae', 'C')).stderr).toContain('unknown flag --nmae (see --help)');
+    expect((await adminFails(2, 'workspace', 'create', '--name=B', '--private=true')).stderr).toContain('unknown flag --private (see --help)');
+    expect((await adminFails(2, 'token', 'list', '--workspace', ws.id, '--user', 'x')).stderr).toContain('unknown flag --user');
+    // Every flag a usage string names is accepted: a bracketed optional one, the --flag=value form, a name with a dash.
+    expect(await admin('workspace', 'create', '--name=B')).toMatchObject({ name: 'B' });
+    expect(await admin('notify', 'status', '--limit', '5')).toMatchObject({ failures: [] });
+    expect((await adminFails(1, 'channel', 'connect-discord', '--channel', 'nope', '--discord-channel', '123456789012345678')).stderr).not.toContain('unknown flag');
+  });
+
+  it('refuses dead data: a channel member outside the workspace; unknown workspaces are errors, not empty lists', async () => {
+    dir = tempDir();
+    const ws = await admin('workspace', 'create', '--name', 'Acme');
+    const other = await admin('workspace', 'create', '--name', 'Other');
+    const jane = await admin('user', 'create', '--email', 'jane@acme.test');
+    const sam = await admin('user', 'create', '--email', 'sam@other.test');
+    await admin('member', 'add', '--workspace', ws.id, '--user', jane.id);
+    await admin('member', 'add', '--workspace', other.id, '--user', sam.id);
+    const ch = await admin('channel', 'create', '--workspace', ws.id, '--name', 'Ops', '--private');
+
+    const outsider = await adminFails(1, 'channel', 'add-member', '--channel', ch.id, '--user', 'sam@other.test');
+    expect(outsider.stderr).toBe(`channel add-member: user ${sam.id} is not a member of workspace ${ws.id}\n`);
+    // The same check, the same words, as for a token.
+    expect((await adminFails(1, 'token', 'create', '--workspace', ws.id, '--user', sam.id)).stderr).toBe(
+      `token create: user ${sam.id} is not a member of workspace ${ws.id}\n`,
+    );
+    expect(await admin('channel', 'add-member', '--channel', ch.id, '--user', 'jane@acme.test')).toEqual({ channelId: ch.id, userId: jane.id });
+
+    expect((await adminFails(1, 'member', 'list', '--workspace', 'ws_nope')).stderr).toBe('member list: workspace ws_nope not found\n');
+    expect(await admin('member', 'list', '--workspace', ws.id)).toEqual({
+      workspaceId: ws.id,
+      members: [{ id: jane.id, email: 'jane@acme.test', name: 'jane', role: 'member' }],
+    });
+    expect((await adminFails(1, 'usage', '--workspace', 'ws_nope')).stderr).toBe('usage: workspace ws_nope not found\n');
+    expect(await admin('usage', '--workspace', ws.id)).toEqual({ workspaceId: ws.id, months: [] });
+
+    // The rule lives in the domain, not in the CLI: every caller gets it.
+    const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
+    try {
+      expect(() => s.usage.report('ws_nope')).toThrow('workspace ws_nope not found');
+      expect(() => s.accounts.listMembers('ws_nope')).toThrow('workspace ws_nope not found');
+      expect(() => s.accounts.addChannelMember(ch.id, sam.id)).toThrow(`user ${sam.id} is not a member of workspace ${ws.id}`);
+      expect(s.db.sqlite.prepare('SELECT user_id AS userId FROM channel_members').all()).toEqual([{ userId: jane.id }]);
+    } finally {
+      s.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { loadConfig, ConfigError } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { createLogger } from '../lib/logger.js';
 import { createServices } from '../services.js';
-import { parseFlags, UsageError, type Command } from './command.js';
+import { flagsOf, parseFlags, UsageError, type Command } from './command.js';
 import { coreCommands } from './commands/core.js';
 import { discordCommands } from './commands/discord.js';
 import { notifyCommands } from './commands/notify.js';
@@ -34,7 +34,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   if (!cmd) return { code: 2, stdout: '', stderr: `unknown command "${argv.slice(0, 2).join(' ')}"\n\n${help()}\n` };
   let services;
   try {
-    const flags = parseFlags(argv.slice(cmd.name.split(' ').length));
+    const flags = parseFlags(argv.slice(cmd.name.split(' ').length), flagsOf(cmd.usage));
     const config = loadConfig(env, { bootstrap: false });
     services = createServices(config, { logger: createLogger('silent') });
     const result = await cmd.run(services, flags);

@@ -7,7 +7,8 @@ import type { IdGenerator } from '../lib/ids.js';
 import { AppError, notFound } from './errors.js';
 import { hashToken } from './tokens.js';
 
-export type Role = 'owner' | 'admin' | 'member';
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface ChannelRecord {
   id: string;
@@ -22,7 +23,7 @@ export interface ChannelRecord {
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export function slugify(name: string): string {
+function slugify(name: string): string {
   const slug = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -35,7 +36,7 @@ export function slugify(name: string): string {
 }
 
 /** Webhook tokens are 32 random bytes, URL-safe: the only secret a sender holds. */
-export function newWebhookToken(): string {
+function newWebhookToken(): string {
   return `whk_${randomBytes(24).toString('base64url')}`;
 }
 
@@ -86,10 +87,9 @@ export class Accounts {
 
   /** Looks a user up by id or e-mail. */
   findUser(idOrEmail: string) {
-    const rows = this.db.sqlite
+    return this.db.sqlite
       .prepare('SELECT id, email, name FROM users WHERE id = ? OR lower(email) = lower(?)')
-      .all(idOrEmail, idOrEmail) as { id: string; email: string; name: string }[];
-    return rows[0];
+      .get(idOrEmail, idOrEmail) as { id: string; email: string; name: string } | undefined;
   }
 
   requireUser(idOrEmail: string) {
@@ -102,6 +102,16 @@ export class Accounts {
     const w = this.db.orm.select().from(workspaces).where(eq(workspaces.id, id)).get();
     if (!w) throw notFound(`workspace ${id}`);
     return { id: w.id, name: w.name };
+  }
+
+  /** Tokens and channel memberships only make sense for members of the workspace. */
+  private requireMembership(workspaceId: string, userId: string): void {
+    const member = this.db.orm
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+      .get();
+    if (!member) throw new AppError('invalid-body', `user ${userId} is not a member of workspace ${workspaceId}`);
   }
 
   addMember(workspaceId: string, userIdOrEmail: string, role: Role = 'member') {
@@ -134,6 +144,7 @@ export class Accounts {
   }
 
   listMembers(workspaceId: string) {
+    this.requireWorkspace(workspaceId);
     return this.db.sqlite
       .prepare(
         `SELECT u.id, u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
@@ -150,7 +161,6 @@ export class Accounts {
     if (!SLUG_RE.test(slug)) {
       throw new AppError('invalid-body', `slug must be lower-case letters, digits and dashes (got ${slug})`);
     }
-    if (slug.includes('_')) throw new AppError('invalid-body', 'slug must not contain "_"');
     const clash = this.db.orm
       .select({ id: channels.id })
       .from(channels)
@@ -188,6 +198,8 @@ export class Accounts {
   addChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {
     const ch = this.requireChannel(channelIdOrSlug);
     const user = this.requireUser(userIdOrEmail);
+    // Visibility only counts channel members who are in the workspace: any other row would be dead.
+    this.requireMembership(ch.workspaceId, user.id);
     this.db.orm
       .insert(channelMembers)
       .values({ channelId: ch.id, userId: user.id, createdAt: this.clock.now() })
@@ -219,12 +231,7 @@ export class Accounts {
   createToken(workspaceId: string, userIdOrEmail: string, name?: string) {
     this.requireWorkspace(workspaceId);
     const user = this.requireUser(userIdOrEmail);
-    const member = this.db.orm
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, user.id)))
-      .get();
-    if (!member) throw new AppError('invalid-body', `user ${user.id} is not a member of workspace ${workspaceId}`);
+    this.requireMembership(workspaceId, user.id);
     const token = `${this.tokenPrefix}_${randomBytes(24).toString('hex')}`;
     const row = {
       id: this.ids.next('tok'),

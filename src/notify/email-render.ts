@@ -22,7 +22,7 @@ export interface RenderedEmail {
   html: string;
 }
 
-export const LEVEL_STYLE = {
+const LEVEL_STYLE = {
   INFO: { color: '#2563eb', tint: '#eff6ff', label: 'INFO', emoji: 'ℹ️' },
   SUCCESS: { color: '#16a34a', tint: '#f0fdf4', label: 'SUCCESS', emoji: '✅' },
   WARNING: { color: '#d97706', tint: '#fffbeb', label: 'WARNING', emoji: '⚠️' },
@@ -38,8 +38,8 @@ const STEP_STYLE: Record<WorkflowStep['state'], { symbol: string; color: string 
 };
 
 /** The failed run's log tail: the END of the log is what explains the failure. */
-export const ERROR_TAIL_LINES = 40;
-export const ERROR_TAIL_CHARS = 4_000;
+const ERROR_TAIL_LINES = 40;
+const ERROR_TAIL_CHARS = 4_000;
 const SUBJECT_TITLE_MAX = 120;
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
@@ -71,6 +71,16 @@ export function formatSeconds(seconds: number): string {
   const s = Math.round(seconds % 60);
   if (m < 60) return s ? `${m}m ${s}s` : `${m}m`;
   return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** A span of time in words, for prose: "30 seconds", "1 minute", "90 seconds", "2 hours". */
+function formatSpan(ms: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (ms < 1000) return unit(Math.max(0, Math.round(ms)), 'millisecond');
+  const s = Math.round(ms / 1000);
+  if (s % 3600 === 0) return unit(s / 3600, 'hour');
+  if (s % 60 === 0) return unit(s / 60, 'minute');
+  return unit(s, 'second');
 }
 
 export function errorTail(error: string): string {
@@ -109,20 +119,31 @@ export interface AlertEmailInput {
   channel: ChannelInfo;
   kind: NotificationKind;
   recipientLevel: NotifyLevel;
+  /** Named in the footer's command, so an administrator can run it as it stands. */
+  recipientEmail: string;
 }
 
 export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
   const subject = subjectFor(input.alert, input.channel, input.kind);
-  const footer = footerText(input.channel, input.recipientLevel);
+  const footer = footerText(input.channel, input.recipientLevel, input.recipientEmail);
   if (!('title' in input.alert)) return renderChat(input.alert, input.channel, subject, footer);
   const a = input.alert;
   return { subject, text: cardText(a, input.channel, input.kind, footer), html: page(subject, preheader(a), cardHtml(a, input.channel, input.kind), footer) };
 }
 
-/** Says why this arrived and how to change it (preferences are set by an administrator with the admin CLI). */
-function footerText(channel: ChannelInfo, level: NotifyLevel): string {
+/**
+ * Says why this arrived and how to change it: preferences are set by an
+ * administrator with the admin CLI, so the footer carries the complete command.
+ */
+function footerText(channel: ChannelInfo, level: NotifyLevel, email: string): string {
   const what = level === 'important' ? 'warnings and errors' : 'all alerts';
-  return `You get ${what} from #${channel.slug} in ${channel.workspaceName} by e-mail. To get fewer, ask an administrator to run: notify set --channel ${channel.slug} --level important (or none) for you.`;
+  const fewer = level === 'important' ? 'none' : 'important|none';
+  return `You get ${what} from #${channel.slug} in ${channel.workspaceName} by e-mail. To get fewer, ask an administrator to run: notify set --user ${shellWord(email)} --channel ${channel.slug} --level ${fewer}`;
+}
+
+/** An e-mail address as one shell word (single-quoted when it holds characters a shell would act on). */
+function shellWord(s: string): string {
+  return /^[\w.%+@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /* ------------------------------------------------------------------ text */
@@ -374,6 +395,7 @@ export interface DigestInput {
   windowEnd: number;
   floodLimit: number;
   recipientLevel: NotifyLevel;
+  recipientEmail: string;
 }
 
 /** One e-mail listing the alerts folded while the flood guard held a recipient's channel back. */
@@ -382,8 +404,8 @@ export function renderDigestEmail(d: DigestInput): RenderedEmail {
   const from = new Date(d.windowStart).toISOString().slice(11, 16);
   const to = new Date(d.windowEnd).toISOString().slice(11, 16);
   const subject = `[Digest] #${d.channel.slug} — ${n} more alert${n === 1 ? '' : 's'} (${from}–${to} UTC)`;
-  const footer = footerText(d.channel, d.recipientLevel);
-  const intro = `More than ${d.floodLimit} alerts arrived in #${d.channel.slug} within a minute; the rest are listed here instead of one e-mail each.`;
+  const footer = footerText(d.channel, d.recipientLevel, d.recipientEmail);
+  const intro = `More than ${d.floodLimit} alerts arrived in #${d.channel.slug} within ${formatSpan(d.windowEnd - d.windowStart)}; the rest are listed here instead of one e-mail each.`;
   const line = (a: AlertView) => {
     if ('title' in a) return { level: a.level, emoji: a.emoji ?? LEVEL_STYLE[a.level].emoji, title: a.title, detail: a.message ?? '', when: a.createdAt, link: safeUrl(a.linkUrl), linkText: a.linkText ?? 'View', state: a.workflow?.state };
     return { level: 'INFO' as const, emoji: '💬', title: `${a.author.name}: ${a.message ?? '(attachment)'}`, detail: '', when: a.createdAt, link: null, linkText: '', state: undefined };

@@ -21,7 +21,7 @@ export interface LiveStreamOptions {
   maxTotal: number;
 }
 
-export const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, retryMs: 3_000, pollIntervalMs: 2_000, batchSize: 200, maxPerToken: 10, maxTotal: 1_000 };
+const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, retryMs: 3_000, pollIntervalMs: 2_000, batchSize: 200, maxPerToken: 10, maxTotal: 1_000 };
 
 /** One SSE message. `id` is the alert_events id, so `Last-Event-ID` resumes exactly after it. */
 export interface LiveEvent {
@@ -211,10 +211,6 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
     private readonly channelFilter: string | undefined,
     private resync: string | undefined,
   ) {}
-
-  get isClosed(): boolean {
-    return this.closed;
-  }
 
   wake(): void {
     this.dirty = true;

@@ -16,11 +16,11 @@ import { levelAllows, type AlertLevel, type NotificationPreferences, type Recipi
 export const FLOOD_LIMIT = 5;
 export const FLOOD_WINDOW_MS = 60_000;
 /** SMTP conversations in flight at once. */
-export const SEND_CONCURRENCY = 4;
+const SEND_CONCURRENCY = 4;
 /** Safety-net wake-up: catches jobs written by another process (the CLI) whose bus event we never see. */
-export const POLL_INTERVAL_MS = 30_000;
+const POLL_INTERVAL_MS = 30_000;
 /** Finished jobs, delivery records and digests are kept this long, then pruned. */
-export const NOTIFY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const NOTIFY_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const PRUNE_INTERVAL_MS = 60 * 60_000;
 const BATCH = 200;
 
@@ -85,6 +85,9 @@ export class Notifier implements BackgroundPart {
   private readonly queue: PQueue;
   private readonly inFlight = new Set<string>();
   private readonly s;
+  /** What a finished attempt writes, per outbox table (delivery rows and digests share the send path). */
+  private readonly outcomes: Record<Outcome['table'], { sent: Database.Statement; failed: Database.Statement; retry: Database.Statement }>;
+  private readonly tx;
   private readonly onBus = () => this.wake();
   private readonly messageHost: string;
   private timer: NodeJS.Timeout | undefined;
@@ -183,6 +186,32 @@ export class Notifier implements BackgroundPart {
       ),
       recoverDeliveries: p(`UPDATE notification_deliveries SET state = 'failed', last_error = ?, updated_at = ? WHERE state = 'sending'`),
       recoverDigests: p(`UPDATE notification_digests SET state = 'failed', last_error = ?, updated_at = ? WHERE state = 'sending'`),
+      pruneDeliveries: p(
+        `DELETE FROM notification_deliveries WHERE state IN ('sent', 'folded', 'skipped', 'failed')
+         AND job_id IN (SELECT id FROM notification_jobs WHERE state IN ('done', 'failed') AND created_at < ?)`,
+      ),
+      pruneJobs: p(
+        `DELETE FROM notification_jobs WHERE state IN ('done', 'failed') AND created_at < ?
+         AND NOT EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.job_id = notification_jobs.id)`,
+      ),
+      pruneDigests: p(`DELETE FROM notification_digests WHERE state IN ('sent', 'skipped', 'failed') AND updated_at < ?`),
+      pruneWindows: p('DELETE FROM notification_flood_windows WHERE window_end < ?'),
+    };
+    const outcomeStatements = (table: Outcome['table']) => {
+      const where = table === 'notification_deliveries' ? 'job_id = ? AND user_id = ?' : 'id = ?';
+      return {
+        sent: p(`UPDATE ${table} SET state = 'sent', message_id = ?, last_error = NULL, updated_at = ? WHERE ${where}`),
+        failed: p(`UPDATE ${table} SET state = 'failed', last_error = ?, updated_at = ? WHERE ${where}`),
+        retry: p(`UPDATE ${table} SET state = 'pending', next_attempt_at = ?, last_error = ?, updated_at = ? WHERE ${where}`),
+      };
+    };
+    this.outcomes = { notification_deliveries: outcomeStatements('notification_deliveries'), notification_digests: outcomeStatements('notification_digests') };
+    const db = this.sqlite;
+    this.tx = {
+      fanOut: db.transaction((jobId: number, now: number) => this.fanOut(jobId, now)),
+      claimDelivery: db.transaction((jobId: number, userId: string) => this.claimDelivery(jobId, userId)),
+      claimDigest: db.transaction((id: number) => this.claimDigest(id)),
+      prune: db.transaction((now: number) => this.prune(now)),
     };
   }
 
@@ -252,7 +281,7 @@ export class Notifier implements BackgroundPart {
       if (this.options.mailer) this.enqueueDue(now);
       if (now - this.lastPrune >= PRUNE_INTERVAL_MS) {
         this.lastPrune = now;
-        this.prune(now);
+        this.tx.prune(now);
       }
     } catch (err) {
       this.logger.error({ err }, 'notification pass failed');
@@ -289,7 +318,7 @@ export class Notifier implements BackgroundPart {
     const ids = this.s.dueJobs.all(now) as { id: number }[];
     for (const { id } of ids) {
       try {
-        this.sqlite.transaction(() => this.fanOut(id, now)).immediate();
+        this.tx.fanOut.immediate(id, now);
       } catch (err) {
         this.failJob(id, err, now);
       }
@@ -364,12 +393,18 @@ export class Notifier implements BackgroundPart {
   }
 
   private async sendDelivery(jobId: number, userId: string): Promise<void> {
-    const claim = this.sqlite.transaction(() => this.claimDelivery(jobId, userId)).immediate();
+    const claim = this.tx.claimDelivery.immediate(jobId, userId);
     if (!claim) return;
     const outcome: Outcome = { table: 'notification_deliveries', key: [jobId, userId] };
     let message: MailMessage;
     try {
-      const email = renderAlertEmail({ alert: claim.alert, channel: claim.channel, kind: claim.kind, recipientLevel: claim.recipient.level });
+      const email = renderAlertEmail({
+        alert: claim.alert,
+        channel: claim.channel,
+        kind: claim.kind,
+        recipientLevel: claim.recipient.level,
+        recipientEmail: claim.recipient.email,
+      });
       const started = claim.kind === 'workflow.finished' ? (this.s.startedMessageId.get(claim.alert.id, userId) as { messageId: string } | undefined) : undefined;
       message = this.message(claim.recipient, email, `n${jobId}.${userId}`, claim.alert, started ? [started.messageId] : undefined);
     } catch (err) {
@@ -439,7 +474,7 @@ export class Notifier implements BackgroundPart {
   }
 
   private async sendDigest(id: number): Promise<void> {
-    const claim = this.sqlite.transaction(() => this.claimDigest(id)).immediate();
+    const claim = this.tx.claimDigest.immediate(id);
     if (!claim) return;
     const outcome: Outcome = { table: 'notification_digests', key: [id] };
     let message: MailMessage;
@@ -451,6 +486,7 @@ export class Notifier implements BackgroundPart {
         windowEnd: claim.digest.windowEnd,
         floodLimit: this.options.floodLimit,
         recipientLevel: claim.recipient.level,
+        recipientEmail: claim.recipient.email,
       });
       message = this.message(claim.recipient, email, `digest${id}.${claim.digest.userId}`);
     } catch (err) {
@@ -495,14 +531,26 @@ export class Notifier implements BackgroundPart {
     };
   }
 
+  /**
+   * Only the SMTP conversation can lead to a retry. Once the server accepted
+   * the message, a failure to record `sent` must not resend it: the row stays
+   * `sending`, which the next start records as interrupted, never resent.
+   */
   private async send(outcome: Outcome, message: MailMessage, attempts: number): Promise<void> {
+    let info: { messageId: string };
     try {
-      const info = await this.options.mailer!.send(message);
-      this.sqlite
-        .prepare(`UPDATE ${outcome.table} SET state = 'sent', message_id = ?, last_error = NULL, updated_at = ? WHERE ${keyWhere(outcome)}`)
-        .run(info.messageId, this.now(), ...outcome.key);
+      info = await this.options.mailer!.send(message);
     } catch (err) {
       this.finish(outcome, { error: err, attempts, permanent: isPermanentSmtpError(err) });
+      return;
+    }
+    try {
+      this.outcomes[outcome.table].sent.run(info.messageId, this.now(), ...outcome.key);
+    } catch (err) {
+      this.logger.error(
+        { ...keyLog(outcome), attempts, err },
+        'e-mail sent, but recording it failed; it stays "sending" and is recorded as interrupted at the next start, never resent',
+      );
     }
   }
 
@@ -513,15 +561,11 @@ export class Notifier implements BackgroundPart {
     const giveUp = f.permanent || f.attempts >= this.options.retry.maxAttempts;
     if (giveUp) {
       const why = f.permanent ? `permanent failure: ${reason}` : `gave up after ${f.attempts} attempts: ${reason}`;
-      this.sqlite
-        .prepare(`UPDATE ${outcome.table} SET state = 'failed', last_error = ?, updated_at = ? WHERE ${keyWhere(outcome)}`)
-        .run(why, now, ...outcome.key);
+      this.outcomes[outcome.table].failed.run(why, now, ...outcome.key);
       this.logger.error({ ...keyLog(outcome), attempts: f.attempts, reason }, 'e-mail failed for good');
     } else {
       const at = now + backoffDelay(this.options.retry, f.attempts, this.options.random);
-      this.sqlite
-        .prepare(`UPDATE ${outcome.table} SET state = 'pending', next_attempt_at = ?, last_error = ?, updated_at = ? WHERE ${keyWhere(outcome)}`)
-        .run(at, reason, now, ...outcome.key);
+      this.outcomes[outcome.table].retry.run(at, reason, now, ...outcome.key);
       this.logger.warn({ ...keyLog(outcome), attempts: f.attempts, reason, retryInMs: at - now }, 'e-mail failed; will retry');
     }
   }
@@ -533,34 +577,19 @@ export class Notifier implements BackgroundPart {
 
   /* ------------------------------------------------------------ retention */
 
+  /** Runs inside `tx.prune` (one transaction). */
   private prune(now: number): void {
     const before = now - this.options.retentionMs;
-    this.sqlite.transaction(() => {
-      this.sqlite
-        .prepare(
-          `DELETE FROM notification_deliveries WHERE state IN ('sent', 'folded', 'skipped', 'failed')
-           AND job_id IN (SELECT id FROM notification_jobs WHERE state IN ('done', 'failed') AND created_at < ?)`,
-        )
-        .run(before);
-      this.sqlite
-        .prepare(
-          `DELETE FROM notification_jobs WHERE state IN ('done', 'failed') AND created_at < ?
-           AND NOT EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.job_id = notification_jobs.id)`,
-        )
-        .run(before);
-      this.sqlite.prepare(`DELETE FROM notification_digests WHERE state IN ('sent', 'skipped', 'failed') AND updated_at < ?`).run(before);
-      this.sqlite.prepare('DELETE FROM notification_flood_windows WHERE window_end < ?').run(now - this.options.floodWindowMs);
-    })();
+    this.s.pruneDeliveries.run(before);
+    this.s.pruneJobs.run(before);
+    this.s.pruneDigests.run(before);
+    this.s.pruneWindows.run(now - this.options.floodWindowMs);
   }
 }
 
 /** A started job is about the run's start, whatever the row says by now (INFO); otherwise the row's level. */
 function effectiveLevel(kind: NotificationKind, level: AlertLevel): AlertLevel {
   return kind === 'workflow.started' ? LEVEL_OF_RUN_STATE.running : level;
-}
-
-function keyWhere(o: Outcome): string {
-  return o.table === 'notification_deliveries' ? 'job_id = ? AND user_id = ?' : 'id = ?';
 }
 
 function keyLog(o: Outcome) {

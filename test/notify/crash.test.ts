@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { INTERRUPTED, startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import type { Mailer } from '../../src/notify/mailer.js';
 import { createServices, type Services } from '../../src/services.js';
@@ -148,5 +150,49 @@ describe('crash and restart', () => {
       ['failed', INTERRUPTED],
       ['failed', INTERRUPTED],
     ]);
+  });
+
+  it('a database error while recording "sent" after the SMTP server accepted is logged, never treated as a failed send', async () => {
+    const sink = await SmtpSink.start();
+    cleanups.push(() => sink.close());
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const clock = new ManualClock();
+    const h = createHarness({ env: { SMTP_URL: sink.url, MAIL_FROM }, overrides: { clock, logger } });
+    cleanups.push(() => h.close());
+    const seed = seedWorkspace(h.services);
+    const db = h.services.db.sqlite;
+    // A real SQLite error on exactly that write (as a full disk or an I/O error would raise), after the send succeeded.
+    db.exec(`CREATE TRIGGER refuse_sent BEFORE UPDATE OF state ON notification_deliveries WHEN NEW.state = 'sent'
+             BEGIN SELECT RAISE(ABORT, 'disk I/O error (simulated)'); END`);
+    const n1 = start(h.services);
+    await postAlert(h, seed.general.webhookToken, { title: 'Accepted, then the write failed', level: 'error' });
+    await sink.waitFor(2);
+    await n1.whenIdle();
+    // Not back to pending for a retry: the rows stay claimed, with no SMTP error recorded against them.
+    expect(states(h.services).map((d) => [d.state, d.lastError])).toEqual([
+      ['sending', null],
+      ['sending', null],
+    ]);
+    const logged = lines.filter((l) => l.includes('recording it failed')).map((l) => JSON.parse(l) as { level: number; err: { message: string } });
+    expect(logged).toHaveLength(2);
+    for (const l of logged) expect(l).toMatchObject({ level: 50, err: { message: 'disk I/O error (simulated)' } });
+    expect(lines.filter((l) => l.includes('will retry'))).toEqual([]);
+    // Long past any backoff: still nothing resent.
+    clock.advance(60 * 60_000);
+    n1.wake();
+    await n1.whenIdle();
+    expect(sink.messages).toHaveLength(2);
+
+    // The next start records them as interrupted and does not send them again.
+    await n1.stop();
+    db.exec('DROP TRIGGER refuse_sent');
+    const n2 = start(h.services);
+    await n2.whenIdle();
+    expect(states(h.services).map((d) => [d.state, d.lastError])).toEqual([
+      ['failed', INTERRUPTED],
+      ['failed', INTERRUPTED],
+    ]);
+    expect(sink.messages.map((m) => m.rcpt[0]).sort()).toEqual(['member@acme.test', 'owner@acme.test']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatAlert, StandardAlert } from '../../src/domain/alert-view.js';
-import { errorTail, formatSeconds, renderAlertEmail, safeUrl, subjectFor } from '../../src/notify/email-render.js';
+import { errorTail, formatSeconds, renderAlertEmail, renderDigestEmail, safeUrl, subjectFor } from '../../src/notify/email-render.js';
 
 const channel = { name: 'Deploys', slug: 'deploys', icon: '🚀', workspaceName: 'Acme <Inc>' };
 const base: StandardAlert = {
@@ -53,6 +53,7 @@ describe('e-mail rendering', () => {
       channel,
       kind: 'alert.created',
       recipientLevel: 'all',
+      recipientEmail: 'jane@acme.test',
     });
     expect(mail.html).not.toContain('javascript:');
     expect(mail.html).not.toContain('data:x');
@@ -66,5 +67,55 @@ describe('e-mail rendering', () => {
     expect(tail.startsWith('…\nline 61\n')).toBe(true);
     expect(tail.endsWith('line 100')).toBe(true);
     expect(errorTail('x'.repeat(10_000)).length).toBe(4_001);
+  });
+
+  it('the footer carries a notify set command that works as it stands: with --user and the recipient', () => {
+    const mail = (recipientLevel: 'all' | 'important', recipientEmail: string) =>
+      renderAlertEmail({ alert: base, channel, kind: 'alert.created', recipientLevel, recipientEmail });
+    const all = mail('all', 'jane@acme.test');
+    const command = 'notify set --user jane@acme.test --channel deploys --level important|none';
+    expect(all.text).toContain(`You get all alerts from #deploys in Acme <Inc> by e-mail. To get fewer, ask an administrator to run: ${command}`);
+    expect(all.html).toContain(command);
+    // Already on important: the only way to get fewer is none.
+    const important = mail('important', 'jane@acme.test');
+    expect(important.text).toContain('You get warnings and errors from #deploys');
+    expect(important.text).toContain('notify set --user jane@acme.test --channel deploys --level none');
+    // An address a shell would split or expand is quoted, so the command can be pasted.
+    expect(mail('all', "o'brien$x@acme.test").text).toContain(`notify set --user 'o'\\''brien$x@acme.test' --channel deploys`);
+    // Chat messages and digests get the same footer.
+    const chat: ChatAlert = {
+      id: 'alt_2',
+      channelId: 'ch_1',
+      message: 'hi',
+      createdAt: base.createdAt,
+      editedAt: null,
+      author: { id: '1', name: 'Ana', bot: false, role: 'member' },
+      replyTo: null,
+      attachments: [],
+      isRead: false,
+    };
+    expect(renderAlertEmail({ alert: chat, channel, kind: 'alert.created', recipientLevel: 'all', recipientEmail: 'jane@acme.test' }).text).toContain(command);
+    const digest = renderDigestEmail({ channel, alerts: [base], windowStart: 0, windowEnd: 60_000, floodLimit: 5, recipientLevel: 'all', recipientEmail: 'jane@acme.test' });
+    expect(digest.text).toContain(command);
+    expect(digest.html).toContain(command);
+  });
+
+  it('the digest names the flood window it was configured with, not always "a minute"', () => {
+    const intro = (windowMs: number) =>
+      renderDigestEmail({
+        channel,
+        alerts: [base, { ...base, id: 'alt_3', title: 'Deploy web' }],
+        windowStart: Date.UTC(2026, 0, 1, 12),
+        windowEnd: Date.UTC(2026, 0, 1, 12) + windowMs,
+        floodLimit: 3,
+        recipientLevel: 'all',
+        recipientEmail: 'jane@acme.test',
+      }).text.split('\n')[0];
+    expect(intro(60_000)).toBe('More than 3 alerts arrived in #deploys within 1 minute; the rest are listed here instead of one e-mail each.');
+    expect(intro(30_000)).toContain('within 30 seconds;');
+    expect(intro(5 * 60_000)).toContain('within 5 minutes;');
+    expect(intro(90_000)).toContain('within 90 seconds;');
+    expect(intro(2 * 3_600_000)).toContain('within 2 hours;');
+    expect(intro(250)).toContain('within 250 milliseconds;');
   });
 });

@@ -1,7 +1,7 @@
 import { UsageError, type Command } from '../command.js';
-import type { Role } from '../../domain/accounts.js';
+import { ROLES, type Role } from '../../domain/accounts.js';
 
-const ROLES = ['owner', 'admin', 'member'];
+const isRole = (r: string): r is Role => (ROLES as readonly string[]).includes(r);
 
 /** Accounts, channels, tokens and usage. */
 export const coreCommands: Command[] = [
@@ -19,12 +19,12 @@ export const coreCommands: Command[] = [
   },
   {
     name: 'member add',
-    usage: '--workspace W --user U [--role owner|admin|member]',
+    usage: `--workspace W --user U [--role ${ROLES.join('|')}]`,
     summary: 'add a user (id or e-mail) to a workspace',
     run: (s, f) => {
       const role = f.get('role') ?? 'member';
-      if (!ROLES.includes(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-      return s.accounts.addMember(f.require('workspace'), f.require('user'), role as Role);
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      return s.accounts.addMember(f.require('workspace'), f.require('user'), role);
     },
   },
   {
@@ -97,9 +97,6 @@ export const coreCommands: Command[] = [
     name: 'usage',
     usage: '--workspace W',
     summary: 'billable events per month (one per alert, one per workflow run)',
-    run: (s, f) => {
-      s.accounts.requireWorkspace(f.require('workspace'));
-      return s.usage.report(f.require('workspace'));
-    },
+    run: (s, f) => s.usage.report(f.require('workspace')),
   },
 ];
