@@ -23,7 +23,7 @@ import { NotificationPreferences } from './notify/preferences.js';
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 /** How long the live stream's change log is kept for Last-Event-ID resumes. */
-export const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Everything the HTTP app, the CLI, the bot and the workers share, wired in one
@@ -57,6 +57,8 @@ export interface Services {
   live: LiveStreams;
   /** Deletes media files that no alert references any more (after the commit that dropped them). */
   releaseMedia(keys: string[]): void;
+  /** Whether any alert still uses this media key. */
+  isMediaReferenced(key: string): boolean;
   /** Prunes expired idempotency answers and old stream events. */
   maintenance(): { idempotencyKeys: number; events: number };
   close(): void;
@@ -98,26 +100,18 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const readApi = new ReadApi(db.sqlite, clock, (key) => media.urlFor(key));
   const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
   const referenced = db.sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
+  const isMediaReferenced = (key: string) => referenced.get(key) !== undefined;
   const releaseMedia = (keys: string[]) => {
     try {
-      media.removeUnreferenced(keys, (key) => referenced.get(key) !== undefined);
+      media.removeUnreferenced(keys, isMediaReferenced);
     } catch (err) {
       logger.warn({ err }, 'removing unreferenced media failed');
     }
   };
   const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus, releaseMedia);
-  const channelOfAlert = db.sqlite.prepare('SELECT channel_id FROM alerts WHERE id = ?').pluck();
   const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
     setAvatar: (alertId, url) => {
-      void batcher
-        .run(() => {
-          if (!ingest.setActorAvatar(alertId, url)) return false;
-          const channelId = channelOfAlert.get(alertId) as string;
-          changes.event(channelId, alertId, 'alert.updated', clock.now());
-          return true;
-        })
-        .then((changed) => changed && bus.emit('alert-events'))
-        .catch((err) => logger.warn({ err }, 'storing avatar failed'));
+      ingest.storeActorAvatar(alertId, url).catch((err) => logger.warn({ err }, 'storing avatar failed'));
     },
   });
   const accounts = new Accounts(db, ids, clock, config.tokenPrefix);
@@ -139,15 +133,16 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     ingest,
     media,
     fetcher,
-    webhookBody: new WebhookBodyReader(db.sqlite, media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, readBodyCapped, parseJson),
+    webhookBody: new WebhookBodyReader(media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, readBodyCapped, parseJson, isMediaReferenced),
     avatars,
     webhookLimiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
     releaseMedia,
+    isMediaReferenced,
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
     maintenance: () => ({
       idempotencyKeys: idempotency.prune(),
-      events: db.sqlite.prepare('DELETE FROM alert_events WHERE created_at < ?').run(clock.now() - EVENT_RETENTION_MS).changes,
+      events: changes.prune(clock.now() - EVENT_RETENTION_MS),
     }),
     close: () => {
       avatars.stop();

@@ -23,8 +23,10 @@ export class ChangeBus extends EventEmitter {
 export class ChangeRecorder {
   private readonly insertEvent: Database.Statement;
   private readonly insertJob: Database.Statement;
+  private readonly pruneEvents: Database.Statement;
 
   constructor(sqlite: Database.Database) {
+    this.pruneEvents = sqlite.prepare('DELETE FROM alert_events WHERE created_at < ?');
     this.insertEvent = sqlite.prepare('INSERT INTO alert_events (channel_id, alert_id, type, created_at) VALUES (?, ?, ?, ?)');
     this.insertJob = sqlite.prepare(
       `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
@@ -38,5 +40,10 @@ export class ChangeRecorder {
 
   notification(channelId: string, alertId: string, kind: NotificationKind, now: number): void {
     this.insertJob.run(alertId, channelId, kind, now, now);
+  }
+
+  /** Drops stream events older than `before` (a Last-Event-ID that old then gets a `resync`). Returns how many. */
+  prune(before: number): number {
+    return this.pruneEvents.run(before).changes;
   }
 }

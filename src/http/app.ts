@@ -50,21 +50,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   app.onError((err, c) => {
     if (err instanceof AuthError) return authFailureResponse(config.publicUrl, err);
-    if (err instanceof AppError) {
-      const res = problemResponse(c, config.publicUrl, err);
-      // Headers set by middleware (rate-limit headers, Retry-After) survive the error.
-      c.res.headers.forEach((v, k) => {
-        if (k.toLowerCase().startsWith('ratelimit') || k.toLowerCase() === 'retry-after') res.headers.set(k, v);
-      });
-      const retryAfter = err.extensions.retryAfter;
-      if (typeof retryAfter === 'number' && !res.headers.has('retry-after')) res.headers.set('Retry-After', String(retryAfter));
-      return res;
-    }
-    if (err instanceof HTTPException) {
-      const status = err.status;
-      if (status === 413) return problemResponse(c, config.publicUrl, new AppError('payload-too-large'));
-      if (status === 400) return problemResponse(c, config.publicUrl, new AppError('malformed-json', err.message));
-    }
+    if (err instanceof AppError) return problemResponse(c, config.publicUrl, err);
+    // Hono's own JSON body reader (the OpenAPI validators) reports unparsable JSON this way.
+    if (err instanceof HTTPException && err.status === 400) return problemResponse(c, config.publicUrl, new AppError('malformed-json', err.message));
     logger.error({ err, path: maskPath(new URL(c.req.url).pathname) }, 'unhandled error');
     return problemResponse(c, config.publicUrl, new AppError('internal'));
   });
@@ -77,8 +65,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     summary: 'Liveness: 200 once migrations ran and requests are served',
     responses: { 200: { description: 'OK', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
   });
+  const ping = services.db.sqlite.prepare('SELECT 1');
   app.get('/healthz', (c) => {
-    services.db.sqlite.prepare('SELECT 1').get();
+    ping.get();
     return c.json({ status: 'ok' });
   });
 

@@ -35,24 +35,42 @@ export function isJsonContentType(contentType: string): boolean {
   return /^application\/([\w.+-]+\+)?json\b/i.test(contentType);
 }
 
+/**
+ * What a request body is, by its Content-Type: JSON, or (where `multipart` is
+ * allowed) multipart/form-data. Anything else is the 415 problem.
+ */
+export function requireBodyType(contentType: string | undefined, opts: { multipart?: boolean } = {}): 'json' | 'multipart' {
+  const type = (contentType ?? '').toLowerCase();
+  if (isJsonContentType(type)) return 'json';
+  if (opts.multipart && type.startsWith('multipart/form-data')) return 'multipart';
+  throw new AppError('unsupported-content-type', `Content-Type ${type || '(none)'} is not accepted: send -H 'Content-Type: application/json'`);
+}
+
 /** Deeper JSON than this is refused: validation and serialisation recurse, and no alert needs it. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * A JSON body as text. A leading UTF-8 byte order mark is dropped, as RFC 8259
+ * 8.1 allows: Windows PowerShell 5 writes one, and the parser's complaint about
+ * an invisible character would not help anybody.
+ */
+export function jsonText(bytes: Uint8Array): string {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 /**
  * JSON.parse with the parser's own words in the problem's detail, and a
- * nesting limit. A leading UTF-8 byte order mark is ignored, as RFC 8259 8.1
- * allows: Windows PowerShell 5 writes one, and the parser's complaint about an
- * invisible character would not help anybody.
+ * nesting limit. `what` names the input in messages ("the body", "the payload part").
  */
-export function parseJson(bytes: Uint8Array): unknown {
-  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') throw new AppError('malformed-json', 'the body is empty; send a JSON object');
+export function parseJson(input: Uint8Array | string, what = 'the body'): unknown {
+  const text = typeof input === 'string' ? input : jsonText(input);
+  if (text.trim() === '') throw new AppError('malformed-json', `${what} is empty; send a JSON object`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new AppError('malformed-json', `body is not valid JSON: ${(err as Error).message}`);
+    throw new AppError('malformed-json', `${what} is not valid JSON: ${(err as Error).message}`);
   }
   if (depthExceeds(value, MAX_JSON_DEPTH)) {
     throw new AppError('invalid-payload', `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, {

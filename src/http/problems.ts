@@ -87,7 +87,8 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'rate-limited': {
     status: 429,
     title: 'too many requests',
-    description: 'The token sent more requests per minute than allowed. Wait the number of seconds in `Retry-After` and retry.',
+    description:
+      'Too many requests: more per minute than a token may send to the read API, or than a webhook accepts, or more open live streams than allowed. Wait the number of seconds in `Retry-After` and retry.',
   },
   'unsupported-attachment-type': {
     status: 400,
@@ -103,7 +104,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'attachment-too-large': {
     status: 413,
     title: 'attachment too large',
-    description: 'Images may be 10 MB, audio 25 MB and video 50 MB.',
+    description: 'Images may be 10 MiB, audio 25 MiB and video 50 MiB.',
   },
   'too-many-attachments': {
     status: 400,
@@ -159,10 +160,11 @@ export function problemBody(publicUrl: string, err: AppError, instance?: string)
  */
 export function problemResponse(c: Context, publicUrl: string, err: AppError): Response {
   const body = problemBody(publicUrl, err, maskPath(new URL(c.req.url).pathname));
-  return new Response(JSON.stringify(body), {
-    status: body.status,
-    headers: { 'content-type': 'application/problem+json' },
-  });
+  const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
+  const retryAfter = err.extensions.retryAfter;
+  if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
+  // newResponse keeps the headers already set on the context (the RateLimit-* headers).
+  return c.newResponse(JSON.stringify(body), body.status as ContentfulStatusCode, headers);
 }
 
 export function authFailureResponse(publicUrl: string, err: AuthError): Response {

@@ -1,3 +1,5 @@
+import type { Context } from 'hono';
+import { AppError } from '../domain/errors.js';
 import type { Clock } from '../lib/clock.js';
 
 export interface RateDecision {
@@ -9,7 +11,7 @@ export interface RateDecision {
 }
 
 /**
- * Fixed one-minute windows per key (the token id). In memory: the service is
+ * Fixed one-minute windows per key (a token id, or a webhook's channel id). In memory: the service is
  * one process, and a restart forgiving a minute of counts is harmless.
  */
 export class RateLimiter {
@@ -41,4 +43,18 @@ export class RateLimiter {
     this.lastSweep = now;
     for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
   }
+}
+
+/**
+ * Counts one request against `key` and sets the RateLimit-* headers (IETF
+ * draft), on success and on the 429 alike. Over the limit it throws the
+ * `rate-limited` problem; its Retry-After header comes from `retryAfter`.
+ */
+export function enforceRateLimit(c: Context, limiter: RateLimiter, key: string, detail: (d: RateDecision) => string): void {
+  const d = limiter.hit(key);
+  c.header('RateLimit-Limit', String(d.limit));
+  c.header('RateLimit-Remaining', String(d.remaining));
+  c.header('RateLimit-Reset', String(d.resetSeconds));
+  c.header('RateLimit-Policy', `${d.limit};w=60`);
+  if (!d.allowed) throw new AppError('rate-limited', detail(d), { retryAfter: d.resetSeconds });
 }

@@ -7,9 +7,9 @@ import { AppError, type ErrorCode, type ValidationIssue } from '../domain/errors
  * `exact`. The spec's keys (code, minimum|maximum, type, inclusive, exact,
  * message, path) are produced here, in one place, whatever zod says.
  */
-export function toDetails(issues: readonly z.core.$ZodIssue[]): ValidationIssue[] {
-  return issues.map((i) => {
-    const path = i.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+export function toDetails(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): ValidationIssue[] {
+  return issues.flatMap((i): ValidationIssue | ValidationIssue[] => {
+    const path = [...prefix, ...i.path].map((p) => (typeof p === 'symbol' ? String(p) : p));
     switch (i.code) {
       case 'too_small':
         return {
@@ -37,8 +37,14 @@ export function toDetails(issues: readonly z.core.$ZodIssue[]): ValidationIssue[
         return { code: i.code, options: i.values.map(String), message: i.message, path };
       case 'unrecognized_keys':
         return { code: i.code, keys: i.keys, message: i.message, path };
-      case 'invalid_union':
+      case 'invalid_union': {
+        // "Invalid input" helps nobody. When the value had the type of exactly
+        // one option (an actor string that is empty, a field value string that
+        // is too long), that option's own issues say what is wrong.
+        const matching = i.errors.filter((branch) => !branch.every((b) => b.code === 'invalid_type' && b.path.length === 0));
+        if (matching.length === 1) return toDetails(matching[0]!, [...prefix, ...i.path]);
         return { code: i.code, message: i.message, path };
+      }
       default:
         return { code: i.code, message: i.message, path };
     }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -98,4 +99,18 @@ export function seedWorkspace(s: Services) {
 export async function postAlert(h: Harness, webhookToken: string, payload: unknown, headers: Record<string, string> = {}) {
   const res = await h.call('POST', `/api/webhook/${webhookToken}`, { json: payload, headers });
   return { res, body: (await res.json()) as any };
+}
+
+/** A request with exactly these headers (fetch would not send a false Content-Length). */
+export function rawRequest(base: string, method: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(new URL(path, base), { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

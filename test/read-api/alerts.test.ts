@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
 const json = async (res: Response) => (await res.json()) as any;
+
 
 async function seedAlerts(hh: Harness, webhookToken: string, n: number, level = 'info') {
   // Sent concurrently: they land in the same group-commit batch and often the same millisecond.
@@ -284,6 +285,50 @@ describe('bad bodies on the read API', () => {
     const num = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: 5 } });
     expect(num.status).toBe(400);
     expect(((await num.json()) as any).details[0].path).toEqual(['channelId']);
+  });
+
+  it('refuses an over-large body with 413 before reading it, whether its length is declared or it is streamed', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
+    const server = await listen(h.app.fetch);
+    try {
+      // Declared: refused from the Content-Length alone (the client never has to send the bytes).
+      const declared = await rawRequest(server.url, 'PATCH', `/api/alerts/${a1}`, {
+        authorization: `Bearer ${seed.ownerToken}`,
+        'content-type': 'application/json',
+        'content-length': String(1024 * 1024),
+      }, '{"isRead":true}');
+      expect(declared.status).toBe(413);
+      expect(JSON.parse(declared.body).type).toBe('http://alertbridge.test/problems/payload-too-large');
+    } finally {
+      await server.close();
+    }
+    // Streamed (no Content-Length): cut off once past the cap.
+    const big = JSON.stringify({ isRead: true, pad: 'x'.repeat(64 * 1024) });
+    const stream = new ReadableStream({ start: (ctl) => (ctl.enqueue(new TextEncoder().encode(big)), ctl.close()) });
+    const streamed = await h.app.request(`/api/alerts/${a1}`, {
+      method: 'PATCH',
+      body: stream,
+      headers: { authorization: `Bearer ${seed.ownerToken}`, 'content-type': 'application/json' },
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    const alert = await json(await h.call('GET', `/api/alerts/${a1}`, { token: seed.ownerToken }));
+    expect(alert.isRead).toBe(false);
+  });
+
+  it('accepts a body that starts with a UTF-8 byte order mark, as the webhook does', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
+    const bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    const patched = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, body: bom('{"isRead":true}'), headers: { 'content-type': 'application/json' } });
+    expect(patched.status).toBe(200);
+    expect((await json(patched)).isRead).toBe(true);
+    const marked = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.memberToken, body: bom('{"channelId":"general"}'), headers: { 'content-type': 'application/json' } });
+    expect(marked.status).toBe(200);
+    expect((await json(marked)).channelIds).toEqual([seed.general.id]);
   });
 });
 

@@ -52,6 +52,21 @@ describe('webhook attachments', () => {
     expect(Buffer.from(await served.arrayBuffer()).equals(png())).toBe(true);
   });
 
+  it('a payload part that is not JSON is a malformed-json 400 naming the part, and its uploaded file is not kept', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const form = new FormData();
+    form.append('payload', '{"title": ');
+    form.append('file', new Blob([new Uint8Array(png())], { type: 'image/png' }), 'shot.png');
+    const res = await h.app.request(`/api/webhook/${seed.general.webhookToken}`, { method: 'POST', body: form });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as any;
+    expect(body.type).toBe('http://alertbridge.test/problems/malformed-json');
+    expect(body.detail).toMatch(/^the payload part is not valid JSON: /);
+    expect(body.detail).not.toMatch(/body is not valid JSON/);
+    expect(fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.'))).toEqual([]);
+  });
+
   it('takes base64 data and URLs, never revealing the source URL, storing the same bytes once', async () => {
     const base = await serveFiles({
       '/secret/path/chart.png?sig=abc': { body: png(), type: 'image/png' },

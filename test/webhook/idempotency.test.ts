@@ -55,6 +55,28 @@ describe('Idempotency-Key', () => {
     expect(count('alerts')).toBe(3);
   });
 
+  it('replays a workflow run update as it was answered, without applying it a second time', async () => {
+    h = createHarness();
+    const seed = seedWorkspace(h.services);
+    const send = (state: string, key: string, title = 'Deploy') =>
+      h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
+        json: { title, workflow: { runId: 'r1', state, steps: [{ name: 'build', state: state === 'running' ? 'running' : 'done' }] } },
+        headers: { 'idempotency-key': key },
+      });
+    await send('running', 'start');
+    const finish = await send('passed', 'finish');
+    const finishBody = await finish.json();
+    expect((finishBody as any).workflow).toEqual({ runId: 'r1', state: 'passed', created: false });
+    const replay = await send('passed', 'finish');
+    expect(replay.status).toBe(finish.status);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(await replay.json()).toEqual(finishBody);
+    // One alert, one start and one finish notification, and one stream update for the finish.
+    expect(count('alerts')).toBe(1);
+    expect(h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').pluck().all()).toEqual(['workflow.started', 'workflow.finished']);
+    expect(h.services.db.sqlite.prepare('SELECT type FROM alert_events ORDER BY id').pluck().all()).toEqual(['alert.created', 'alert.updated']);
+  });
+
   it('does not store a rejected request: the corrected retry under the same key succeeds', async () => {
     h = createHarness();
     const seed = seedWorkspace(h.services);
@@ -122,12 +144,21 @@ describe('webhook rate limit', () => {
     h = createHarness({ env: { WEBHOOK_RATE_LIMIT_PER_MINUTE: '2' }, overrides: { clock } });
     const seed = seedWorkspace(h.services);
     const send = (token: string) => h.call('POST', `/api/webhook/${token}`, { json: { title: 't' } });
-    expect((await send(seed.general.webhookToken)).status).toBe(201);
+    const first = await send(seed.general.webhookToken);
+    expect(first.status).toBe(201);
+    // The budget is announced on every answer, as on the read API.
+    expect(Object.fromEntries(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-policy'].map((k) => [k, first.headers.get(k)]))).toEqual({
+      'ratelimit-limit': '2',
+      'ratelimit-remaining': '1',
+      'ratelimit-policy': '2;w=60',
+    });
     expect((await send(seed.general.webhookToken)).status).toBe(201);
     const limited = await send(seed.general.webhookToken);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('content-type')).toBe('application/problem+json');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('retry-after')).toBe(limited.headers.get('ratelimit-reset'));
     expect(((await limited.json()) as any).type).toBe('http://alertbridge.test/problems/rate-limited');
     expect(count('alerts')).toBe(2);
     expect((await send(seed.deploys.webhookToken)).status).toBe(201); // another channel has its own budget

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { AUTH_MESSAGES, PROBLEM_TYPES } from '../../src/http/problems.js';
+import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -82,6 +83,7 @@ describe('webhook: success', () => {
     ['not-an-emoji-name', null],
     [':unknown:', null],
     ['🇫🇷', '🇫🇷'],
+    ['🔥'.repeat(10), '🔥'.repeat(10)], // exactly the 10-character limit (counted in characters, not UTF-16 units)
   ])('translates emoji %s', async (input, expected) => {
     const seed = setup();
     const { res, body } = await postAlert(h, seed.general.webhookToken, { title: 't', emoji: input });
@@ -118,7 +120,7 @@ describe('webhook: errors', () => {
     expect(body.error).toBe(body.title);
     // Senders print error bodies into CI logs: the webhook token is never echoed.
     expect(JSON.stringify(body)).not.toContain('whk_');
-    if (body.instance !== undefined) expect(body.instance).toBe('/api/webhook/****');
+    expect(body.instance).toBe('/api/webhook/****');
     return body;
   };
 
@@ -141,12 +143,16 @@ describe('webhook: errors', () => {
     ['linkUrl too long', { title: 't', linkUrl: 'https://e.com/' + 'x'.repeat(2000) }, ['linkUrl']],
     ['linkUrl not http', { title: 't', linkUrl: 'javascript:alert(1)' }, ['linkUrl']],
     ['linkText too long', { title: 't', linkUrl: 'https://e.com', linkText: 'x'.repeat(101) }, ['linkText']],
-    ['raw emoji too long', { title: 't', emoji: '🔥'.repeat(11) }, ['emoji']],
+    ['raw emoji too long (11 emoji)', { title: 't', emoji: '🔥'.repeat(11) }, ['emoji']],
     ['emoji mixed with text', { title: 't', emoji: '🚀 deploy' }, ['emoji']],
     ['a huge emoji string', { title: 't', emoji: '🔥'.repeat(1_000_000) }, ['emoji']],
     ['a blank title', { title: '   ' }, ['title']],
     ['an empty field label', { title: 't', fields: [{ label: '', value: 'v' }] }, ['fields', 0, 'label']],
     ['an empty actor', { title: 't', actor: '' }, ['actor']],
+    ['an empty actor object', { title: 't', actor: {} }, ['actor']],
+    ['an actor object of unknown keys only', { title: 't', user: { nickname: 'x' } }, ['user']],
+    ['an empty actor name', { title: 't', actor: { name: '' } }, ['actor', 'name']],
+    ['an empty actor plan', { title: 't', actor: { email: 'a@b.co', plan: '' } }, ['actor', 'plan']],
     ['field label too long', { title: 't', fields: [{ label: 'x'.repeat(101), value: 'v' }] }, ['fields', 0, 'label']],
     ['field value too long', { title: 't', fields: [{ label: 'l', value: 'x'.repeat(1001) }] }, ['fields', 0, 'value']],
     ['field without label', { title: 't', fields: [{ value: 'v' }] }, ['fields', 0, 'label']],
@@ -166,6 +172,19 @@ describe('webhook: errors', () => {
     expect(body.details.map((d: any) => d.path)).toContainEqual(path);
     for (const d of body.details) expect(typeof d.message).toBe('string');
     expect(alertCount()).toBe(0);
+  });
+
+  it('an issue inside one option of a choice (actor string or object, field value string or number) names that option\'s rule, not "Invalid input"', async () => {
+    const seed = setup();
+    const body = await expectProblem(
+      await send(seed.general.webhookToken, { title: 't', actor: '', fields: [{ label: 'l', value: 'x'.repeat(1001) }] }),
+      400,
+      'invalid-payload',
+    );
+    expect(body.details).toEqual([
+      { code: 'too_big', maximum: 1000, type: 'string', inclusive: true, exact: false, message: 'value must be at most 1000 characters', path: ['fields', 0, 'value'] },
+      { code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'actor must not be empty', path: ['actor'] },
+    ]);
   });
 
   it('lists every issue at once', async () => {
@@ -201,8 +220,18 @@ describe('webhook: errors', () => {
     await expectProblem(await h.call('POST', url, { body: '', headers: { 'content-type': 'application/json' } }), 400, 'malformed-json');
     await expectProblem(await h.call('POST', url, { body: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported-content-type');
     await expectProblem(await h.call('POST', url, { body: '{"title":"x"}' }), 415, 'unsupported-content-type');
+    // Streamed without a Content-Length: cut off once past 16 MiB.
     const huge = JSON.stringify({ title: 't', message: 'x'.repeat(17 * 1024 * 1024) });
     await expectProblem(await h.call('POST', url, { body: huge, headers: { 'content-type': 'application/json' } }), 413, 'payload-too-large');
+    // Declared by curl and every other client: refused from the header, before any byte is read.
+    const server = await listen(h.app.fetch);
+    try {
+      const declared = await rawRequest(server.url, 'POST', url, { 'content-type': 'application/json', 'content-length': String(16 * 1024 * 1024 + 1) }, '{"title":"t"}');
+      expect(declared.status).toBe(413);
+      expect(JSON.parse(declared.body)).toMatchObject({ type: 'http://alertbridge.test/problems/payload-too-large', detail: 'body is 16777217 bytes; the limit is 16777216 bytes' });
+    } finally {
+      await server.close();
+    }
     // JSON that is not an object.
     await expectProblem(await h.call('POST', url, { body: '[1,2]', headers: { 'content-type': 'application/json' } }), 400, 'invalid-payload');
     expect(alertCount()).toBe(0);
@@ -218,10 +247,13 @@ describe('webhook: errors', () => {
 
   it('serves a human page for every problem type', async () => {
     setup();
-    for (const name of ['invalid-payload', 'unknown-token', 'malformed-json', 'payload-too-large', 'idempotency-key-in-use', 'internal', 'unknown_token']) {
+    const names = [...Object.keys(PROBLEM_TYPES), ...Object.keys(AUTH_MESSAGES)];
+    expect(names.length).toBeGreaterThan(20);
+    for (const name of names) {
       const res = await h.call('GET', `/problems/${name}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await res.text()).toContain(name.includes('_') ? name : PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES].title);
     }
     expect((await h.call('GET', '/problems/not-a-problem')).status).toBe(404);
     for (const name of ['constructor', '__proto__', 'toString']) expect((await h.call('GET', `/problems/${name}`)).status).toBe(404);

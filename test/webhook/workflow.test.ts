@@ -27,15 +27,17 @@ describe('workflow runs', () => {
     const alertId = created.alertId;
     expect(jobs()).toEqual(['workflow.started']);
 
-    // The owner reads it; running updates keep it read and notify nobody.
+    // The owner reads it one by one, the member with mark-all-read; running updates keep it read and notify nobody.
     await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
+    expect((await h.call('POST', '/api/alerts/mark-all-read', { token: seed.memberToken })).status).toBe(200);
     for (const s of [steps('done', 'running', 'pending', 'pending'), steps('done', 'done', 'running', 'pending')]) {
       const res = await post('running', s);
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(201);
       expect(((await res.json()) as any).alertId).toBe(alertId);
     }
     expect(jobs()).toEqual(['workflow.started']);
     expect(await unread(seed.ownerToken)).toBe(0);
+    expect(await unread(seed.memberToken)).toBe(0);
     let alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
     expect(alert.level).toBe('INFO'); // derived, the sent level is ignored
     expect(alert.workflow.steps.map((s: any) => s.state)).toEqual(['done', 'done', 'running', 'pending']);
@@ -46,7 +48,7 @@ describe('workflow runs', () => {
     expect(alert.workflow.steps).toEqual([{ name: 'only-step', state: 'running' }]);
 
     const passed = await post('passed', steps('done', 'done', 'done', 'done'));
-    expect(passed.status).toBe(200);
+    expect(passed.status).toBe(201);
     expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
     alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
     expect(alert).toMatchObject({ level: 'SUCCESS', isRead: false, workflow: { runId: 'run-77', state: 'passed', error: null } });
@@ -54,9 +56,15 @@ describe('workflow runs', () => {
     expect(await unread(seed.ownerToken)).toBe(1);
     expect(await unread(seed.memberToken)).toBe(1);
 
-    // A retried terminal POST: silent, no second notification.
-    expect((await post('passed', steps('done', 'done', 'done', 'done'))).status).toBe(200);
+    // A retried terminal POST: the content is updated, silently: no second notification, no resurfacing.
+    await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
+    const retried = await post('passed', steps('done', 'done', 'done', 'done'), { title: 'Deploy api v1.4 (retried)' });
+    expect(retried.status).toBe(201);
+    expect(((await retried.json()) as any).workflow).toEqual({ runId: 'run-77', state: 'passed', created: false });
     expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
+    alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert).toMatchObject({ title: 'Deploy api v1.4 (retried)', isRead: true });
+    expect(await unread(seed.ownerToken)).toBe(0);
     // Moving out of a terminal state is refused.
     const reopen = await post('running', steps('running'));
     expect(reopen.status).toBe(409);
@@ -73,9 +81,16 @@ describe('workflow runs', () => {
     h = createHarness();
     const seed = seedWorkspace(h.services);
     const post = (body: object) => h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: body });
+    const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').pluck().all();
     const { alertId } = (await (await post({ title: 'Deploy web', workflow: { runId: 'r2', state: 'running', steps: steps('running') } })).json()) as any;
-    await post({ title: 'Deploy web', level: 'success', workflow: { runId: 'r2', state: 'failed', steps: steps('failed'), error: 'npm ERR! exit 1\nTests: 3 failed' } });
+    await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
+    const failed = await post({ title: 'Deploy web', level: 'success', workflow: { runId: 'r2', state: 'failed', steps: steps('failed'), error: 'npm ERR! exit 1\nTests: 3 failed' } });
+    expect(failed.status).toBe(201);
+    expect(((await failed.json()) as any).workflow).toEqual({ runId: 'r2', state: 'failed', created: false });
+    expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
+    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
     const alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    expect(alert.isRead).toBe(false); // resurfaced for the owner who had read it
     expect(alert.level).toBe('ERROR');
     expect(alert.workflow).toMatchObject({ state: 'failed', error: 'npm ERR! exit 1\nTests: 3 failed' });
     // failed → passed is refused: a failed run can never show as success.
@@ -146,11 +161,11 @@ describe('workflow runs with attachments', () => {
     expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'shared', attachments: [{ data: b64(png(2)) }] } })).status).toBe(201);
     expect(files()).toHaveLength(2);
 
-    expect((await post('running')).status).toBe(200);
+    expect((await post('running')).status).toBe(201);
     const kept = (await (await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken })).json()) as any;
     expect(kept.attachments.map((a: any) => a.name)).toEqual(['first.png']);
 
-    expect((await post('running', [{ data: b64(png(2)), name: 'second.png' }])).status).toBe(200);
+    expect((await post('running', [{ data: b64(png(2)), name: 'second.png' }])).status).toBe(201);
     const replaced = (await (await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken })).json()) as any;
     expect(replaced.attachments.map((a: any) => a.name)).toEqual(['second.png']);
     // first.png's file is gone (nothing references it); the shared one stays.
@@ -158,7 +173,7 @@ describe('workflow runs with attachments', () => {
     expect((await h.app.request(new URL(replaced.attachments[0].url).pathname)).status).toBe(200);
     expect((await h.app.request(new URL(kept.attachments[0].url).pathname)).status).toBe(404);
 
-    expect((await post('passed', [{ data: b64(jpeg()), name: 'final.jpg' }])).status).toBe(200);
+    expect((await post('passed', [{ data: b64(jpeg()), name: 'final.jpg' }])).status).toBe(201);
     expect(files()).toHaveLength(2); // the shared PNG (still used by the other alert) and the JPEG
   });
 });

@@ -27,7 +27,7 @@ export interface AttachmentRecord {
 }
 
 export interface IngestAnswer {
-  status: 200 | 201;
+  status: 201;
   body: {
     success: true;
     alertId: string;
@@ -39,6 +39,8 @@ export interface IngestAnswer {
 /** The level a run state shows: a failed run can never look like a success. */
 export const LEVEL_OF_RUN_STATE = { running: 'INFO', passed: 'SUCCESS', failed: 'ERROR' } as const;
 
+type AlertColumns = ReturnType<WebhookIngest['columns']>;
+
 /** What one ingest unit did, for the steps after COMMIT. */
 type StoredUnit = IngestAnswer & { notified: boolean; released?: string[] };
 
@@ -47,13 +49,13 @@ interface ExistingRun {
   workflowState: 'running' | 'passed' | 'failed';
 }
 
+const CHANNEL_CACHE_MAX = 10_000;
+
 /**
  * Stores webhook alerts and workflow runs. Each call is one unit in the group
  * commit: the alert, its attachments, the billing count, the outbox row, the
  * stream event and the idempotency answer commit together or not at all.
  */
-const CHANNEL_CACHE_MAX = 10_000;
-
 export class WebhookIngest {
   private readonly s;
   private readonly channelCache = new Map<string, WebhookChannel>();
@@ -102,7 +104,8 @@ export class WebhookIngest {
         'INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       setActorAvatar: sqlite.prepare(
-        "UPDATE alerts SET actor_json = json_set(actor_json, '$.avatarUrl', ?) WHERE id = ? AND json_extract(actor_json, '$.avatarUrl') IS NULL",
+        `UPDATE alerts SET actor_json = json_set(actor_json, '$.avatarUrl', ?) WHERE id = ? AND json_extract(actor_json, '$.avatarUrl') IS NULL
+         RETURNING channel_id AS channelId`,
       ),
     };
   }
@@ -157,20 +160,31 @@ export class WebhookIngest {
     return { status: result.status, body: result.body };
   }
 
-  /** Used by the avatar lookup once it found a picture (never overrides a sent avatarUrl). */
-  setActorAvatar(alertId: string, url: string): boolean {
-    return this.s.setActorAvatar.run(url, alertId).changes > 0;
+  /**
+   * Stores the picture the avatar lookup found, after the alert's answer went
+   * out (never overriding an avatarUrl the sender gave), and tells the live
+   * stream. Resolves after COMMIT with whether anything changed.
+   */
+  async storeActorAvatar(alertId: string, url: string): Promise<boolean> {
+    const changed = await this.batcher.run(() => {
+      const row = this.s.setActorAvatar.get(url, alertId) as { channelId: string } | undefined;
+      if (!row) return false;
+      this.changes.event(row.channelId, alertId, 'alert.updated', this.clock.now());
+      return true;
+    });
+    if (changed) this.bus.emit('alert-events');
+    return changed;
   }
 
   private storeAlert(channel: WebhookChannel, alert: WebhookAlert, attachments: AttachmentRecord[]): StoredUnit {
     const now = this.clock.now();
     const id = this.ids.next('alt');
-    this.insert(id, channel.id, alert, alert.level, null, now);
+    this.insert(id, channel.id, this.columns(alert), now);
     this.attach(id, attachments);
     this.usage.count(channel.workspaceId, now);
     this.changes.notification(channel.id, id, 'alert.created', now);
     this.changes.event(channel.id, id, 'alert.created', now);
-    return { ...this.answer(201, id, channel), notified: true };
+    return { ...this.answer(id, channel), notified: true };
   }
 
   /**
@@ -182,22 +196,15 @@ export class WebhookIngest {
     const wf = alert.workflow!;
     const now = this.clock.now();
     const existing = this.s.findRun.get(channel.id, wf.runId) as ExistingRun | undefined;
-    const runColumns = {
-      ...this.columns(alert),
-      level: LEVEL_OF_RUN_STATE[wf.state],
-      runState: wf.state,
-      stepsJson: JSON.stringify(wf.steps),
-      runError: wf.error,
-      now,
-    };
+    const columns = this.columns(alert);
     if (!existing) {
       const id = this.ids.next('alt');
-      this.insert(id, channel.id, alert, LEVEL_OF_RUN_STATE[wf.state], wf, now);
+      this.insert(id, channel.id, columns, now);
       this.attach(id, attachments);
       this.usage.count(channel.workspaceId, now); // the run's one billable event
       this.changes.notification(channel.id, id, wf.state === 'running' ? 'workflow.started' : 'workflow.finished', now);
       this.changes.event(channel.id, id, 'alert.created', now);
-      return { ...this.answer(201, id, channel, { runId: wf.runId, state: wf.state, created: true }), notified: true };
+      return { ...this.answer(id, channel, { runId: wf.runId, state: wf.state, created: true }), notified: true };
     }
     const terminal = existing.workflowState !== 'running';
     if (terminal && wf.state !== existing.workflowState) {
@@ -207,7 +214,7 @@ export class WebhookIngest {
       );
     }
     const finishing = !terminal && wf.state !== 'running';
-    this.s.updateRun.run({ ...runColumns, id: existing.id, resurface: finishing ? 1 : 0, activityKey: finishing ? this.ids.next('alt') : null });
+    this.s.updateRun.run({ ...columns, now, id: existing.id, resurface: finishing ? 1 : 0, activityKey: finishing ? this.ids.next('alt') : null });
     let released: string[] | undefined;
     if (attachments.length > 0) {
       released = this.s.attachmentKeys.all(existing.id) as string[];
@@ -216,20 +223,22 @@ export class WebhookIngest {
     }
     if (finishing) this.changes.notification(channel.id, existing.id, 'workflow.finished', now);
     this.changes.event(channel.id, existing.id, 'alert.updated', now);
-    return { ...this.answer(200, existing.id, channel, { runId: wf.runId, state: wf.state, created: false }), notified: finishing, released };
+    return { ...this.answer(existing.id, channel, { runId: wf.runId, state: wf.state, created: false }), notified: finishing, released };
   }
 
-  private insert(id: string, channelId: string, alert: WebhookAlert, level: string, wf: WebhookAlert['workflow'], now: number) {
-    const c = this.columns(alert);
+  private insert(id: string, channelId: string, c: AlertColumns, now: number) {
     this.s.insertAlert.run(
-      id, channelId, c.title, level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson, c.actorJson,
-      wf?.runId ?? null, wf?.state ?? null, wf ? JSON.stringify(wf.steps) : null, wf?.error ?? null, id, now, now,
+      id, channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson, c.actorJson,
+      c.runId, c.runState, c.stepsJson, c.runError, id, now, now,
     );
   }
 
+  /** The stored columns of an alert, computed once per POST; a run's level follows its state. */
   private columns(alert: WebhookAlert) {
+    const wf = alert.workflow;
     return {
       title: alert.title,
+      level: wf ? LEVEL_OF_RUN_STATE[wf.state] : alert.level,
       emoji: alert.emoji,
       message: alert.message,
       fieldsJson: alert.fields.length ? JSON.stringify(alert.fields) : null,
@@ -238,6 +247,10 @@ export class WebhookIngest {
       source: alert.source,
       metadataJson: alert.metadata ? JSON.stringify(alert.metadata) : null,
       actorJson: alert.actor ? JSON.stringify(alert.actor) : null,
+      runId: wf?.runId ?? null,
+      runState: wf?.state ?? null,
+      stepsJson: wf ? JSON.stringify(wf.steps) : null,
+      runError: wf?.error ?? null,
     };
   }
 
@@ -245,9 +258,10 @@ export class WebhookIngest {
     attachments.forEach((a, i) => this.s.insertAttachment.run(alertId, i, a.mediaKey, a.mime, a.kind, a.name, a.size));
   }
 
-  private answer(status: 200 | 201, alertId: string, channel: WebhookChannel, workflow?: IngestAnswer['body']['workflow']): IngestAnswer {
+  /** Every accepted POST is a 201, as the spec says; `workflow.created` tells a new run from an update. */
+  private answer(alertId: string, channel: WebhookChannel, workflow?: IngestAnswer['body']['workflow']): IngestAnswer {
     return {
-      status,
+      status: 201,
       body: {
         success: true,
         alertId,

@@ -55,16 +55,20 @@ const FieldInput = z
   })
   .transform((f): Field => ({ label: (f.label ?? f.name)!, value: String(f.value), inline: f.inline }));
 
-const ActorObject = z.object({
-  name: text(LIMITS.actorText, 'name').optional(),
-  email: z.email('email must be an e-mail address').max(320).optional(),
-  id: z.union([text(LIMITS.actorText, 'id'), z.number().transform(String)]).optional(),
-  plan: text(LIMITS.actorText, 'plan').optional(),
-  company: text(LIMITS.actorText, 'company').optional(),
-  location: text(LIMITS.actorText, 'location').optional(),
-  avatarUrl: httpUrl(LIMITS.linkUrl, 'avatarUrl').optional(),
-  url: httpUrl(LIMITS.linkUrl, 'url').optional(),
-});
+const actorText = (what: string) => text(LIMITS.actorText, what).min(1, `${what} must not be empty`);
+
+const ActorObject = z
+  .object({
+    name: actorText('name').optional(),
+    email: z.email('email must be an e-mail address').max(320).optional(),
+    id: z.union([actorText('id'), z.number().transform(String)]).optional(),
+    plan: actorText('plan').optional(),
+    company: actorText('company').optional(),
+    location: actorText('location').optional(),
+    avatarUrl: httpUrl(LIMITS.linkUrl, 'avatarUrl').optional(),
+    url: httpUrl(LIMITS.linkUrl, 'url').optional(),
+  })
+  .refine((a) => Object.values(a).some((v) => v !== undefined), 'actor needs at least one of name, email, id, plan, company, location, avatarUrl, url');
 
 const ActorInput = z.union([
   text(LIMITS.actorText, 'actor').min(1, 'actor must not be empty').transform((s): Actor => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim()) ? { email: s.trim() } : { name: s.trim() })),
@@ -112,7 +116,28 @@ export const WebhookPayload = z
       .transform((v) => v.toLowerCase())
       .pipe(z.enum(['info', 'success', 'warning', 'error'], { message: 'level must be info, success, warning or error' }))
       .default('info'),
-    emoji: z.string().optional(),
+    // Resolved here, once: a name or shortcode becomes its character, an unknown name ''.
+    emoji: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        if (v === undefined) return '';
+        const r = resolveEmoji(v);
+        if (r.ok) return r.emoji;
+        if (r.reason === 'too-long') {
+          ctx.addIssue({
+            code: 'too_big',
+            maximum: EMOJI_MAX_CHARS,
+            origin: 'string',
+            inclusive: true,
+            input: v,
+            message: `emoji must be at most ${EMOJI_MAX_CHARS} characters (an emoji, a name such as rocket, or :rocket:)`,
+          });
+        } else {
+          ctx.addIssue({ code: 'custom', input: v, message: 'emoji must be emoji only, a name such as rocket, or :rocket: (no other text)' });
+        }
+        return z.NEVER;
+      }),
     message: text(LIMITS.message, 'message').optional(),
     fields: z.array(FieldInput).max(LIMITS.fields, `at most ${LIMITS.fields} fields`).optional(),
     linkUrl: httpUrl(LIMITS.linkUrl, 'linkUrl').optional(),
@@ -127,30 +152,12 @@ export const WebhookPayload = z
     attachments: z.array(AttachmentInput).max(LIMITS.attachments, `at most ${LIMITS.attachments} attachments`).optional(),
     workflow: WorkflowInput.optional(),
   })
-  .superRefine((p, ctx) => {
-    if (p.emoji !== undefined) {
-      const r = resolveEmoji(p.emoji);
-      if (!r.ok && r.reason === 'too-long') {
-        ctx.addIssue({
-          code: 'too_big',
-          maximum: EMOJI_MAX_CHARS,
-          origin: 'string',
-          inclusive: true,
-          message: `emoji must be at most ${EMOJI_MAX_CHARS} characters (an emoji, a name such as rocket, or :rocket:)`,
-          path: ['emoji'],
-        });
-      } else if (!r.ok) {
-        ctx.addIssue({ code: 'custom', message: 'emoji must be emoji only, a name such as rocket, or :rocket: (no other text)', path: ['emoji'] });
-      }
-    }
-  })
   .transform((p) => {
     const actor = p.actor ?? p.user;
-    const emoji = p.emoji === undefined ? '' : (resolveEmoji(p.emoji) as { emoji: string }).emoji;
     return {
       title: p.title,
       level: p.level.toUpperCase() as 'INFO' | 'SUCCESS' | 'WARNING' | 'ERROR',
-      emoji,
+      emoji: p.emoji,
       message: p.message ?? null,
       fields: p.fields ?? [],
       linkUrl: p.linkUrl ?? null,

@@ -1,5 +1,3 @@
-import type Database from 'better-sqlite3';
-import { AppError } from '../errors.js';
 import { parseMultipart, resolveAttachments, type ResolvedAttachment } from '../../media/attachments.js';
 import type { MediaFetcher } from '../../media/fetcher.js';
 import type { MediaBatch, MediaStore } from '../../media/store.js';
@@ -29,45 +27,38 @@ export interface BodyLimits {
  * and the ingest service never see the difference.
  */
 export class WebhookBodyReader {
-  private readonly referenced: Database.Statement;
-
   constructor(
-    sqlite: Database.Database,
     private readonly store: MediaStore,
     private readonly fetcher: MediaFetcher,
     private readonly limits: BodyLimits,
     private readonly readCapped: (req: Request, max: number) => Promise<Uint8Array>,
-    private readonly parseJson: (bytes: Uint8Array) => unknown,
-  ) {
-    this.referenced = sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
-  }
+    private readonly parseJson: (input: Uint8Array | string, what?: string) => unknown,
+    /** Whether any alert still uses a media key (the one check services.ts builds). */
+    private readonly isReferenced: (key: string) => boolean,
+  ) {}
 
   async read(req: Request, kind: 'json' | 'multipart'): Promise<ReceivedBody> {
     if (kind === 'json') {
       // Nothing is stored until attachments are resolved, so there is nothing to roll back here.
       const bytes = await this.readCapped(req, this.limits.maxJsonBytes);
-      return this.wrap(null, this.parseJson(bytes), [bytes], []);
+      return this.wrap(req, null, this.parseJson(bytes), [bytes], []);
     }
     const batch = this.store.batch();
     try {
       const { payloadText, uploads } = await parseMultipart(req, { batch });
-      const json = this.parseJson(Buffer.from(payloadText, 'utf8'));
-      return this.wrap(batch, json, [payloadText, ...uploads.map((u) => u.media.sha256)], uploads);
+      const json = this.parseJson(payloadText, 'the payload part');
+      return this.wrap(req, batch, json, [payloadText, ...uploads.map((u) => u.media.sha256)], uploads);
     } catch (err) {
-      await batch.rollback((key) => this.isReferenced(key));
-      if (err instanceof AppError && err.code === 'malformed-json') {
-        throw new AppError('malformed-json', `the payload part is not valid JSON: ${err.detail}`);
-      }
+      await batch.rollback(this.isReferenced);
       throw err;
     }
   }
 
-  private isReferenced(key: string): boolean {
-    return this.referenced.get(key) !== undefined;
-  }
-
-  /** `batch` is created on first use: a JSON alert without attachments never touches the media store. */
-  private wrap(existing: MediaBatch | null, json: unknown, fingerprintParts: (string | Uint8Array)[], uploads: ResolvedAttachment[]): ReceivedBody {
+  /**
+   * `batch` is created on first use: a JSON alert without attachments never
+   * touches the media store. Downloads stop when the sender hangs up.
+   */
+  private wrap(req: Request, existing: MediaBatch | null, json: unknown, fingerprintParts: (string | Uint8Array)[], uploads: ResolvedAttachment[]): ReceivedBody {
     let settled = false;
     let batch = existing;
     return {
@@ -76,7 +67,7 @@ export class WebhookBodyReader {
       resolveAttachments: async (items) => {
         if (items.length === 0 && uploads.length === 0) return [];
         batch ??= this.store.batch();
-        const resolved = await resolveAttachments(items, uploads, { batch, fetcher: this.fetcher });
+        const resolved = await resolveAttachments(items, uploads, { batch, fetcher: this.fetcher, signal: req.signal });
         return resolved.map((r) => ({
           mediaKey: r.media.key,
           mime: r.media.mime,
@@ -93,7 +84,7 @@ export class WebhookBodyReader {
       discard: async () => {
         if (settled) return;
         settled = true;
-        await batch?.rollback((key) => this.isReferenced(key));
+        await batch?.rollback(this.isReferenced);
       },
     };
   }

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../env.js';
-import { AUTH_MESSAGES, PROBLEM_TYPES } from '../problems.js';
+import { AUTH_MESSAGES, PROBLEM_TYPES, problemTypeUrl } from '../problems.js';
 
 const esc = (s: unknown) =>
   String(s).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
@@ -36,10 +36,14 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, publicUrl: string) {
     servers: [{ url: publicUrl }],
   };
 
-  app.get('/openapi.json', (c) => c.json(app.getOpenAPI31Document(documentConfig)));
+  // Built on first use, when every route is registered, and kept: it cannot change while the process runs.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  const openApi = () => (document ??= app.getOpenAPI31Document(documentConfig));
+
+  app.get('/openapi.json', (c) => c.json(openApi()));
 
   app.get('/docs', (c) => {
-    const doc = app.getOpenAPI31Document(documentConfig) as unknown as {
+    const doc = openApi() as unknown as {
       paths: Record<string, Record<string, { summary?: string; description?: string; parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: unknown }[]; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, { description: string }> }>>;
       components?: { schemas?: Record<string, unknown> };
     };
@@ -86,7 +90,7 @@ ${params ? `<table><tr><th>name</th><th>in</th><th>required</th><th>notes</th></
     const t = Object.hasOwn(PROBLEM_TYPES, name) ? PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES] : undefined;
     if (t) {
       return c.html(
-        page(t.title, `<h1>${esc(t.title)}</h1><p>HTTP status <b>${t.status}</b>, type <code>${esc(`${publicUrl}/problems/${name}`)}</code></p><p>${esc(t.description)}</p><p><a href="/problems">All problem types</a></p>`),
+        page(t.title, `<h1>${esc(t.title)}</h1><p>HTTP status <b>${t.status}</b>, type <code>${esc(problemTypeUrl(publicUrl, name))}</code></p><p>${esc(t.description)}</p><p><a href="/problems">All problem types</a></p>`),
       );
     }
     const auth = Object.hasOwn(AUTH_MESSAGES, name) ? AUTH_MESSAGES[name as keyof typeof AUTH_MESSAGES] : undefined;

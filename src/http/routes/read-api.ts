@@ -1,10 +1,12 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { AppError } from '../../domain/errors.js';
-import { isJsonContentType, parseJson } from '../body.js';
-import { validationError } from '../validation.js';
 import { ID_PATTERN } from '../../lib/ids.js';
+import { jsonText, parseJson, readBodyCapped, requireBodyType } from '../body.js';
 import type { AppEnv } from '../env.js';
 import { AlertPage, Channel, SingleAlert, problemResponses } from '../schemas.js';
+import { validationError } from '../validation.js';
+
+/** PATCH and mark-all-read bodies are a few bytes; anything near this is not one of them. */
+const MAX_READ_API_BODY_BYTES = 16 * 1024;
 
 const security = [{ bearerAuth: [] }];
 
@@ -124,16 +126,16 @@ const markAllRead = createRoute({
 });
 
 export function registerReadApi(app: OpenAPIHono<AppEnv>) {
-  // A body in another format would slip past the JSON validator (it only runs
-  // for JSON content types): refuse it clearly instead.
+  // Bodies here are a few bytes. Read once, capped, and checked for their
+  // type (a body in another format would slip past the JSON validator, which
+  // only runs for JSON content types); the validators and mark-all-read then
+  // read Hono's cached copy.
   app.use('/api/alerts/*', async (c, next) => {
     if (c.req.method === 'PATCH' || c.req.method === 'POST') {
-      const type = (c.req.header('content-type') ?? '').toLowerCase();
-      const length = c.req.header('content-length');
-      const hasBody = length !== undefined ? Number(length) > 0 : c.req.raw.body !== null;
-      if (hasBody && !isJsonContentType(type)) {
-        throw new AppError('unsupported-content-type', `Content-Type ${type || '(none)'} is not accepted: send -H 'Content-Type: application/json'`);
-      }
+      const bytes = await readBodyCapped(c.req.raw, MAX_READ_API_BODY_BYTES);
+      if (bytes.byteLength > 0) requireBodyType(c.req.header('content-type'));
+      // Hono keeps read bodies as promises in bodyCache (its types say otherwise).
+      (c.req.bodyCache as Record<string, Promise<string>>).text = Promise.resolve(jsonText(bytes));
     }
     await next();
   });
@@ -162,7 +164,7 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
     const raw = await c.req.text();
     let channelRef: string | undefined;
     if (raw.trim() !== '') {
-      const parsed = MarkAllReadBody.safeParse(parseJson(Buffer.from(raw)));
+      const parsed = MarkAllReadBody.safeParse(parseJson(raw));
       if (!parsed.success) throw validationError('invalid-body', parsed.error.issues);
       channelRef = parsed.data.channelId;
     }

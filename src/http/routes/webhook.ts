@@ -3,12 +3,10 @@ import { AppError } from '../../domain/errors.js';
 import { Idempotency } from '../../domain/idempotency.js';
 import { WebhookPayload } from '../../domain/webhook/payload.js';
 import type { AppEnv } from '../env.js';
-import { isJsonContentType } from '../body.js';
+import { requireBodyType } from '../body.js';
+import { enforceRateLimit } from '../rate-limit.js';
 import { Problem } from '../schemas.js';
 import { validationError } from '../validation.js';
-
-
-
 
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
 
@@ -44,8 +42,10 @@ export const webhookRoute = createRoute({
     },
   },
   responses: {
-    201: { description: 'Alert created (or workflow run started)', content: { 'application/json': { schema: SuccessBody } } },
-    200: { description: 'Workflow run updated in place', content: { 'application/json': { schema: SuccessBody } } },
+    201: {
+      description: 'Alert stored: created, or (with a workflow block) a run created or updated in place; `workflow.created` tells which',
+      content: { 'application/json': { schema: SuccessBody } },
+    },
     400: problem('Invalid payload, malformed JSON, or an unsupported attachment'),
     404: problem('Unknown webhook token'),
     409: problem('Same Idempotency-Key still running, run already finished, or channel is chat-connected'),
@@ -72,26 +72,12 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
     if (channel.chatConnected) {
       throw new AppError('channel-is-chat-connected', `#${channel.slug} mirrors a Discord channel; webhook alerts are not accepted there`);
     }
-    const limit = s.webhookLimiter.hit(channel.id);
-    if (!limit.allowed) {
-      throw new AppError('rate-limited', `this webhook accepts ${limit.limit} requests per minute; retry in ${limit.resetSeconds} s`, {
-        retryAfter: limit.resetSeconds,
-      });
-    }
+    enforceRateLimit(c, s.webhookLimiter, channel.id, (d) => `this webhook accepts ${d.limit} requests per minute; retry in ${d.resetSeconds} s`);
     const key = c.req.header('idempotency-key');
     if (key !== undefined) Idempotency.validateKey(key);
 
-    const contentType = (c.req.header('content-type') ?? '').toLowerCase();
-    const isJson = isJsonContentType(contentType);
-    const isMultipart = contentType.startsWith('multipart/form-data');
-    if (!isJson && !isMultipart) {
-      throw new AppError(
-        'unsupported-content-type',
-        `Content-Type ${contentType || '(none)'} is not accepted: send -H 'Content-Type: application/json'`,
-      );
-    }
-
-    const received = await s.webhookBody.read(c.req.raw, isMultipart ? 'multipart' : 'json');
+    const kind = requireBodyType(c.req.header('content-type'), { multipart: true });
+    const received = await s.webhookBody.read(c.req.raw, kind);
     try {
       const parsed = WebhookPayload.safeParse(received.json);
       if (!parsed.success) {
