@@ -50,7 +50,7 @@ export function textOf(message: Message<true>): string | null {
 }
 
 /** The server display name: webhook name, else nickname, else global name, else username. */
-export function displayNameOf(message: Message<true>): string {
+function displayNameOf(message: Message<true>): string {
   if (message.webhookId) return message.author.username;
   return message.guild.members.cache.get(message.author.id)?.displayName ?? message.author.displayName;
 }
@@ -59,7 +59,7 @@ export function displayNameOf(message: Message<true>): string {
  * `owner` is whoever owns the server (the operator speaking), `bot` a bot
  * account or a webhook, `member` everyone else (the real user feedback).
  */
-export function authorOf(message: Message<true>, guild: Guild = message.guild): ChatAuthor {
+function authorOf(message: Message<true>, guild: Guild = message.guild): ChatAuthor {
   const { author } = message;
   const bot = author.bot || message.webhookId !== null;
   const role = author.id === guild.ownerId ? 'owner' : bot ? 'bot' : 'member';

@@ -2,8 +2,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { AppError } from '../domain/errors.js';
-import type { MediaFetcher } from './fetcher.js';
-import { MAX_ATTACHMENTS, MAX_MEDIA_BYTES, MEDIA_KINDS, MEDIA_LIMITS, formatBytes, tooLargeError, type MediaKind } from './formats.js';
+import { showUrl, type MediaFetcher } from './fetcher.js';
+import { MAX_ATTACHMENTS, MEDIA_KINDS, formatBytes, limitFor, tooLargeError, type MediaKind } from './formats.js';
 import type { MediaBatch, StoredMedia } from './store.js';
 
 /**
@@ -16,7 +16,7 @@ import type { MediaBatch, StoredMedia } from './store.js';
 export const MAX_REQUEST_BYTES = 110 * 1024 * 1024;
 
 /** Default cap on the JSON `payload` part of a multipart request. */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
 /** One item of the webhook's JSON `attachments` array. */
 export interface AttachmentItem {
@@ -70,7 +70,7 @@ export async function resolveAttachments(
         const media =
           item.data !== undefined
             ? await ctx.batch.putBuffer(decodeBase64(item.data, i, item.type), { declaredKind: item.type, label })
-            : await ctx.fetcher.fetchInto(item.url!, ctx.batch, { declaredKind: item.type, label: `${label} (${shortUrl(item.url!)})`, signal });
+            : await ctx.fetcher.fetchInto(item.url!, ctx.batch, { declaredKind: item.type, label: `${label} (${showUrl(item.url!, 120)})`, signal });
         return { media, name: item.name ?? null };
       } catch (err) {
         if (firstError === null) {
@@ -101,17 +101,6 @@ function invalid(i: number, sub: (string | number)[], message: string, code = 'c
   return new AppError('invalid-payload', `${path.join('.')}: ${message}`, { details: [{ code, message, path }] });
 }
 
-/** The URL in messages: origin and path, never the query (it may hold a token). */
-function shortUrl(raw: string): string {
-  try {
-    const u = new URL(raw);
-    const s = `${u.protocol}//${u.host}${u.pathname}`;
-    return s.length > 120 ? `${s.slice(0, 117)}...` : s;
-  } catch {
-    return raw.length > 60 ? `${raw.slice(0, 57)}...` : raw;
-  }
-}
-
 /**
  * Decodes an attachment's base64 `data` (standard or URL-safe alphabet, padding
  * optional, whitespace ignored, `data:...;base64,` prefix allowed). Too-large data
@@ -135,8 +124,7 @@ export function decodeBase64(data: string, index: number, declaredKind?: MediaKi
     throw invalid(index, ['data'], 'not valid base64 (wrong length or padding)', 'invalid_base64');
   }
   const decodedSize = Math.floor((body.length * 3) / 4);
-  const limit = declaredKind ? MEDIA_LIMITS[declaredKind] : MAX_MEDIA_BYTES;
-  if (decodedSize > limit) throw tooLargeError(declaredKind ?? 'video', `attachments[${index}]`);
+  if (decodedSize > limitFor(declaredKind)) throw tooLargeError(declaredKind ?? 'video', `attachments[${index}]`);
   return Buffer.from(body, 'base64');
 }
 

@@ -184,14 +184,18 @@ function checkUrlShape(url: URL, shown: string): void {
   if (url.hostname === '') throw fail(shown, 'the URL has no host');
 }
 
-/** The URL as shown in messages: no credentials, no query or fragment (they may hold secrets). */
-function showUrl(url: URL): string {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `${url.protocol}//${url.host}${url.pathname}`.slice(0, 200);
-  return truncate(`${url.protocol}//${url.host}${url.pathname}`);
+/**
+ * A URL as shown in messages: scheme, host and path, never credentials, query
+ * or fragment (they may hold secrets), at most `max` characters. Text that is
+ * not an absolute URL is shown as given, shortened the same way.
+ */
+export function showUrl(url: URL | string, max = 200): string {
+  const u = typeof url === 'string' ? (URL.canParse(url) ? new URL(url) : null) : url;
+  return truncate(u ? `${u.protocol}//${u.host}${u.pathname}` : String(url), max);
 }
 
-function truncate(s: string): string {
-  return s.length > 200 ? `${s.slice(0, 197)}...` : s;
+function truncate(s: string, max = 200): string {
+  return s.length > max ? `${s.slice(0, max - 3)}...` : s;
 }
 
 function bareHost(hostname: string): string {

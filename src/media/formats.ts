@@ -29,7 +29,7 @@ export const MAX_MEDIA_BYTES = Math.max(...Object.values(MEDIA_LIMITS));
 export const MAX_ATTACHMENTS = 10;
 
 /** How many leading bytes file-type needs to recognise every supported format. */
-export const FILE_TYPE_HEAD_BYTES = 4100;
+const FILE_TYPE_HEAD_BYTES = 4100;
 
 /**
  * How many leading bytes the store buffers before sniffing: file-type's 4100
@@ -54,7 +54,7 @@ export interface SniffedFormat extends MediaFormat {
 }
 
 /** The served MIME type of every extension a stored key can have. */
-export const MIME_BY_EXT: Readonly<Record<string, string>> = Object.freeze({
+const MIME_BY_EXT: Readonly<Record<string, string>> = Object.freeze({
   png: 'image/png',
   jpg: 'image/jpeg',
   gif: 'image/gif',
@@ -70,22 +70,17 @@ export const MIME_BY_EXT: Readonly<Record<string, string>> = Object.freeze({
   ogg: 'audio/ogg',
 });
 
-/** Kind of every extension a stored key can have (inverse of the table above). */
-export const KIND_BY_EXT: Readonly<Record<string, MediaKind>> = Object.freeze({
-  png: 'image',
-  jpg: 'image',
-  gif: 'image',
-  webp: 'image',
-  avif: 'image',
-  mp4: 'video',
-  webm: 'video',
-  ogv: 'video',
-  mp3: 'audio',
-  wav: 'audio',
-  m4a: 'audio',
-  weba: 'audio',
-  ogg: 'audio',
-});
+/** The stored format of a key's extension (its kind is the MIME type's top-level type); null for any other extension. */
+export function formatOfExt(ext: string): MediaFormat | null {
+  if (!Object.hasOwn(MIME_BY_EXT, ext)) return null;
+  const mime = MIME_BY_EXT[ext]!;
+  return { ext, mime, kind: mime.slice(0, mime.indexOf('/')) as MediaKind };
+}
+
+/** The size cap before the bytes are sniffed: the declared kind's limit, else the largest of all. */
+export function limitFor(declared?: MediaKind): number {
+  return declared ? MEDIA_LIMITS[declared] : MAX_MEDIA_BYTES;
+}
 
 type Container = 'mp4' | 'webm' | 'ogg';
 
@@ -124,13 +119,13 @@ const FROM_FILE_TYPE: Record<string, { ext: string; kind: MediaKind } | { contai
 };
 
 /** Human names for error messages. */
-export const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';
+const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';
 
 /**
  * True when the head is text markup (SVG, XML, HTML): such files are refused
  * whatever they claim to be, because a browser may run scripts in them.
  */
-export function looksLikeMarkup(head: Uint8Array): boolean {
+function looksLikeMarkup(head: Uint8Array): boolean {
   let text: string;
   if (head[0] === 0xfe && head[1] === 0xff) text = decodeUtf16(head.subarray(2, 2050), false);
   else if (head[0] === 0xff && head[1] === 0xfe) text = decodeUtf16(head.subarray(2, 2050), true);
@@ -165,7 +160,7 @@ export async function sniffFormat(bytes: Uint8Array): Promise<SniffedFormat | nu
   if (!entry) return null;
   if ('ext' in entry) {
     if (entry.ext === 'png' && !isPlausiblePng(head)) return null;
-    return { ext: entry.ext, mime: MIME_BY_EXT[entry.ext]!, kind: entry.kind, kindCertain: true };
+    return { ...formatOfExt(entry.ext)!, kindCertain: true };
   }
   let kind = entry.kind;
   if (kind === null) {
@@ -174,8 +169,7 @@ export async function sniffFormat(bytes: Uint8Array): Promise<SniffedFormat | nu
   if (kind === 'image') return null;
   const certain = kind !== null;
   const k = kind ?? 'video';
-  const ext = CONTAINER_EXT[entry.container][k];
-  return { ext, mime: MIME_BY_EXT[ext]!, kind: k, kindCertain: certain };
+  return { ...formatOfExt(CONTAINER_EXT[entry.container][k])!, kindCertain: certain };
 }
 
 /**
@@ -188,8 +182,7 @@ export function resolveDeclaredKind(sniffed: SniffedFormat, declared: MediaKind 
   if (!declared || declared === format.kind) return format;
   if (!kindCertain && declared !== 'image') {
     const container = (Object.keys(CONTAINER_EXT) as Container[]).find((c) => CONTAINER_EXT[c].video === format.ext)!;
-    const ext = CONTAINER_EXT[container][declared];
-    return { ext, mime: MIME_BY_EXT[ext]!, kind: declared };
+    return formatOfExt(CONTAINER_EXT[container][declared])!;
   }
   throw new AppError(
     'attachment-type-mismatch',

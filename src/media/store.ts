@@ -3,11 +3,9 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import {
-  KIND_BY_EXT,
-  MAX_MEDIA_BYTES,
-  MEDIA_LIMITS,
-  MIME_BY_EXT,
   SNIFF_BYTES,
+  formatOfExt,
+  limitFor,
   resolveDeclaredKind,
   sniffFormat,
   tooLargeError,
@@ -139,32 +137,21 @@ export class MediaStore {
    * dropped the references. Keys held by an in-flight batch are left to it.
    */
   removeUnreferenced(keys: Iterable<string>, isReferenced: (key: string) => boolean): string[] {
-    const deleted: string[] = [];
-    for (const key of new Set(keys)) {
-      if (!MEDIA_KEY_RE.test(key) || this.#pins.has(key) || isReferenced(key)) continue;
-      // Synchronous: the pin check, the reference check and the unlink happen in one tick.
-      try {
-        fs.unlinkSync(path.join(this.dir, key));
-        deleted.push(key);
-      } catch (err) {
-        if (!isErrno(err, 'ENOENT')) throw err;
-      }
-    }
-    return deleted;
+    const keep = (key: string) => !MEDIA_KEY_RE.test(key) || this.#pins.has(key) || isReferenced(key);
+    return unlinkUnlessKept(new Set(keys), (key) => path.join(this.dir, key), keep);
   }
 
   /** Looks a key up for serving; null for a malformed key or a missing file. */
   async openForRead(key: string): Promise<MediaFileInfo | null> {
     if (!MEDIA_KEY_RE.test(key)) return null;
     const [sha256, ext] = key.split('.') as [string, string];
-    const mime = MIME_BY_EXT[ext];
-    const kind = KIND_BY_EXT[ext];
-    if (!mime || !kind) return null;
+    const format = formatOfExt(ext);
+    if (!format) return null;
     const file = path.join(this.dir, key);
     try {
       const st = await fsp.stat(file);
       if (!st.isFile()) return null;
-      return { key, path: file, sha256, ext, mime, kind, size: st.size, mtime: st.mtime };
+      return { key, path: file, sha256, ...format, size: st.size, mtime: st.mtime };
     } catch (err) {
       if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return null;
       throw err;
@@ -194,7 +181,7 @@ export class MediaStore {
 
   async #put(body: AsyncIterable<Uint8Array>, opts: PutOptions, onKey: KeyHook): Promise<StoredMedia> {
     const label = opts.label ?? 'attachment';
-    const preLimit = opts.declaredKind ? MEDIA_LIMITS[opts.declaredKind] : MAX_MEDIA_BYTES;
+    const preLimit = limitFor(opts.declaredKind);
     if (opts.expectedSize !== undefined && opts.expectedSize > preLimit) {
       throw tooLargeError(opts.declaredKind ?? 'video', label);
     }
@@ -217,7 +204,7 @@ export class MediaStore {
         const sniffed = await sniffFormat(head);
         if (!sniffed) throw unsupportedError(head, label);
         const f = resolveDeclaredKind(sniffed, opts.declaredKind, label);
-        limit = MEDIA_LIMITS[f.kind];
+        limit = limitFor(f.kind);
         limitKind = f.kind;
         if (opts.expectedSize !== undefined && opts.expectedSize > limit) throw tooLargeError(limitKind, label);
         return f;
@@ -339,24 +326,14 @@ export class MediaBatch {
     const candidates = new Set(this.#created);
     for (const key of this.#pinned) if (this.#store.abandoned.has(key)) candidates.add(key);
     this.#release();
-    const deleted: string[] = [];
-    for (const key of candidates) {
+    return unlinkUnlessKept(candidates, this.#store.pathOf, (key) => {
       if (this.#store.isPinned(key)) {
         this.#store.abandoned.add(key);
-        continue;
+        return true;
       }
       this.#store.abandoned.delete(key);
-      if (isReferenced(key)) continue;
-      // Synchronous on purpose: the pin check and the unlink happen in one tick,
-      // so no other batch can pick the key up in between.
-      try {
-        fs.unlinkSync(this.#store.pathOf(key));
-        deleted.push(key);
-      } catch (err) {
-        if (!isErrno(err, 'ENOENT')) throw err;
-      }
-    }
-    return deleted;
+      return isReferenced(key);
+    });
   }
 
   async #settle(): Promise<void> {
@@ -371,6 +348,26 @@ export class MediaBatch {
   #assertOpen(): void {
     if (this.#state !== 'open') throw new Error(`media batch already ${this.#state}`);
   }
+}
+
+/**
+ * Deletes the file of every key `keep` does not hold on to; returns the deleted
+ * keys (a file already gone is not an error). Synchronous on purpose: each
+ * key's checks and its unlink happen in one tick, so no batch can pick the key
+ * up in between.
+ */
+function unlinkUnlessKept(keys: Iterable<string>, pathOf: (key: string) => string, keep: (key: string) => boolean): string[] {
+  const deleted: string[] = [];
+  for (const key of keys) {
+    if (keep(key)) continue;
+    try {
+      fs.unlinkSync(pathOf(key));
+      deleted.push(key);
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT')) throw err;
+    }
+  }
+  return deleted;
 }
 
 async function* bufferChunks(buf: Uint8Array, chunkSize = 256 * 1024): AsyncGenerator<Uint8Array> {

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
+import type { MessagePayload } from '../helpers/fake-discord/index.js';
+import { png } from '../media/fixtures.js';
 import { BridgeEnv, waitFor } from './bridge-env.js';
 
 let env: BridgeEnv;
@@ -7,6 +9,11 @@ let env: BridgeEnv;
 afterEach(async () => {
   await env?.close();
 });
+
+/** How often the fake CDN served a message's (first) attachment. */
+const downloads = (e: BridgeEnv, m: MessagePayload) => e.fake.cdnRequests.filter((p) => p === new URL(m.attachments[0]!.url).pathname).length;
+
+const image = (name: string, seed: number) => ({ attachments: [{ filename: name, data: png(seed), contentType: 'image/png' }] });
 
 const countRows = (e: BridgeEnv) =>
   (e.h.services.db.sqlite.prepare("SELECT count(*) AS n FROM alerts WHERE channel_id = ? AND kind = 'chat'").get(e.channel.id) as { n: number }).n;
@@ -184,5 +191,71 @@ describe('Discord bridge: nothing is lost while offline', () => {
     await env.caughtUp(); // the live message's mark is written after its own commit
     expect(env.syncedUntil()).toBe(fake.history(seed.channel.id).at(-1)!.id);
     expect(older).toHaveLength(2);
+  });
+
+  it('a pass that fetches a live message again (stored during the pass) does not download its file again', async () => {
+    env = await BridgeEnv.create();
+    const { fake, seed } = env;
+    env.send({ content: 'before' });
+    await env.waitForMessages(1);
+    await env.caughtUp();
+
+    const resumed = fake.waitForResume();
+    fake.dropConnections();
+    const gap = env.missed({ content: 'gap', ...image('gap.png', 31) });
+    // The pass's history request waits 0.4 s (rate limit): the live message is stored meanwhile, and is in that page.
+    fake.injectFailure({
+      path: `/channels/${seed.channel.id}/messages`,
+      status: 429,
+      headers: { 'retry-after': '0.4' },
+      body: { message: 'You are being rate limited.', retry_after: 0.4, global: false },
+    });
+    await resumed;
+    await waitFor(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
+    const live = env.send({ content: 'live during the backfill', ...image('live.png', 32) });
+    const sentAt = fake.requests.length;
+    await env.waitForMessages(2, (l) => l[1].message === 'live during the backfill');
+    expect(env.bridge!.sync.stateOf(seed.channel.id)!.backfilling).toBe(true);
+
+    const alerts = await env.waitForMessages(3);
+    await env.caughtUp();
+    expect(alerts.map((a) => a.message)).toEqual(['before', 'gap', 'live during the backfill']);
+    // The pass did read a page answered after the live message was posted (so holding it).
+    const history = `/channels/${seed.channel.id}/messages`;
+    expect(fake.requests.slice(sentAt).some((r) => r.path === history && r.status === 200 && r.query.after)).toBe(true);
+    expect(downloads(env, gap)).toBe(1);
+    expect(downloads(env, live)).toBe(1);
+    for (const a of alerts.slice(1)) {
+      expect(a.attachments).toHaveLength(1);
+      expect((await env.h.call('GET', new URL(a.attachments[0].url).pathname)).status).toBe(200);
+    }
+    expect(countRows(env)).toBe(3);
+  });
+
+  it('after a crash before a live message\'s mark write, the restart\'s backfill does not download its file again', async () => {
+    env = await BridgeEnv.create();
+    const { fake, seed } = env;
+    const before = env.send({ content: 'before' });
+    await env.waitForMessages(1);
+    await env.caughtUp();
+    const stored = env.send({ content: 'stored', ...image('stored.png', 41) });
+    await env.waitForMessages(2);
+    await env.caughtUp();
+    expect(downloads(env, stored)).toBe(1);
+    // As if the process died between the message's commit and its mark write.
+    env.h.services.db.sqlite.prepare('UPDATE discord_links SET synced_until = ? WHERE channel_id = ?').run(before.id, env.channel.id);
+
+    await env.stopService();
+    const missed = env.missed({ content: 'while down', ...image('missed.png', 42) });
+    await env.restartService();
+    const alerts = await env.waitForMessages(3);
+    expect(alerts.map((a) => a.message)).toEqual(['before', 'stored', 'while down']);
+    expect(fake.requestsTo(`/channels/${seed.channel.id}/messages`).some((r) => r.query.after === before.id)).toBe(true);
+    expect(downloads(env, stored)).toBe(1);
+    expect(downloads(env, missed)).toBe(1);
+    expect(env.syncedUntil()).toBe(missed.id);
+    for (const a of alerts.slice(1)) {
+      expect((await env.h.call('GET', new URL(a.attachments[0].url).pathname)).status).toBe(200);
+    }
   });
 });

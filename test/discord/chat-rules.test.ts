@@ -61,7 +61,7 @@ describe('snowflakes', () => {
 });
 
 describe('sync mark bookkeeping', () => {
-  const retry = { baseMs: 100, maxMs: 1_000 };
+  const retry = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: 100, maxDelayMs: 1_000 };
 
   it('live messages move the mark only after a completed pass, in gateway order', () => {
     const st = new ChannelSyncState('100000000000000010');
@@ -87,7 +87,7 @@ describe('sync mark bookkeeping', () => {
   });
 
   it('a failed write makes a gap; a failed pass backs off', () => {
-    const st = new ChannelSyncState('100000000000000010');
+    const st = new ChannelSyncState('100000000000000010', () => 1); // no jitter: the full delay
     st.endPass(st.beginPass(), true, 0, retry);
     const a = st.liveReceived('100000000000000020');
     const b = st.liveReceived('100000000000000030');
@@ -99,5 +99,21 @@ describe('sync mark bookkeeping', () => {
     st.endPass(st.beginPass(), false, 2_000, retry);
     expect(st.retryAt).toBe(2_200);
     expect(st.endPass(st.beginPass(), true, 3_000, retry)).toBe('100000000000000030');
+  });
+
+  it('failed passes back off exponentially up to the cap, with equal jitter, and a completed pass resets it', () => {
+    let r = 0;
+    const st = new ChannelSyncState('100000000000000010', () => r);
+    const fail = () => {
+      st.endPass(st.beginPass(), false, 10_000, retry);
+      return st.retryAt - 10_000;
+    };
+    // Half of each delay is fixed, half random: 100 ms doubles to the 1 s cap.
+    expect([fail(), fail(), fail(), fail(), fail(), fail()]).toEqual([50, 100, 200, 400, 500, 500]);
+    expect(st.failures).toBe(6);
+    st.endPass(st.beginPass(), true, 20_000, retry);
+    expect([st.failures, st.retryAt]).toEqual([0, 0]);
+    r = 1;
+    expect([fail(), fail(), fail(), fail(), fail()]).toEqual([100, 200, 400, 800, 1_000]);
   });
 });

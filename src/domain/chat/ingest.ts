@@ -49,9 +49,9 @@ const MEDIA_CONTENT_TYPE = /^(image|video|audio)\/|^application\/octet-stream\b/
  *
  * Every write goes through the group-commit batcher and records the stream
  * event in the same transaction; attachments are downloaded BEFORE the write
- * (never an await inside a transaction) into a media batch that is committed
- * after the database commit and rolled back otherwise. No e-mail jobs: chat is
- * read in the API, not pushed.
+ * (never an await inside a transaction), only for messages not stored yet,
+ * into a media batch that is committed after the database commit and rolled
+ * back otherwise. No e-mail jobs: chat is read in the API, not pushed.
  *
  * Idempotent on the message id: storing a message twice (live and backfill,
  * or a replayed page) changes nothing the second time.
@@ -88,6 +88,7 @@ export class ChatIngest {
       attachmentKeys: p('SELECT media_key FROM alert_attachments WHERE alert_id = ?').pluck(),
       remove: p("DELETE FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
       referenced: p('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1'),
+      existing: p('SELECT id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').pluck(),
     };
     this.downloads = new PQueue({ concurrency: d.downloadConcurrency ?? 4 });
   }
@@ -99,16 +100,19 @@ export class ChatIngest {
    * not stored. Resolves after COMMIT with the number of rows created.
    */
   async store(link: LinkRef, inputs: ChatMessageInput[], opts: { advanceMarkTo?: string } = {}): Promise<{ created: number }> {
-    const withFiles = inputs.some((i) => i.attachments.length > 0);
-    const batch = withFiles ? this.d.media.batch() : null;
+    // Messages with files that are stored already (a replayed page, a live message
+    // the pass fetched again) are left out up front, so their files are not downloaded again.
+    const fresh = inputs.some((i) => i.attachments.length > 0) ? this.notStored(inputs) : inputs;
+    const batch = fresh.some((i) => i.attachments.length > 0) ? this.d.media.batch() : null;
     let allInserted = true;
     try {
-      const files = batch ? await Promise.all(inputs.map((i) => this.download(i, i.attachments, batch))) : null;
+      const files = batch ? await Promise.all(fresh.map((i) => this.download(i, i.attachments, batch))) : null;
       const created = await this.d.batcher.run(() => {
         allInserted = true; // the batcher may run this twice
         const now = this.d.clock.now();
         let n = 0;
-        inputs.forEach((input, i) => {
+        // Still idempotent: a message stored meanwhile (live and backfill at once) is skipped by ON CONFLICT.
+        fresh.forEach((input, i) => {
           const id = alertIdFromSnowflake(input.messageId);
           // Positional parameters: measurably cheaper than named ones on this hot path.
           const inserted =
@@ -222,6 +226,13 @@ export class ChatIngest {
   /** Records the guild and channel names the bot saw. */
   setNames(link: LinkRef, names: { guildId: string | null; guildName: string | null; channelName: string | null }): Promise<boolean> {
     return this.d.batcher.run(() => this.d.links.setNames(link, names));
+  }
+
+  /** The inputs whose message is not stored yet, in order (one query for all of them). */
+  private notStored(inputs: ChatMessageInput[]): ChatMessageInput[] {
+    const ids = inputs.map((i) => alertIdFromSnowflake(i.messageId));
+    const stored = new Set(this.s.existing.all(JSON.stringify(ids)) as string[]);
+    return stored.size === 0 ? inputs : inputs.filter((_, i) => !stored.has(ids[i]!));
   }
 
   /**

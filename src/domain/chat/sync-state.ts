@@ -1,3 +1,4 @@
+import { backoffDelay, type RetryPolicy } from '../../notify/backoff.js';
 import { compareSnowflakes, maxSnowflake } from './text.js';
 
 /** A live message of one channel, from receipt until its write settled. */
@@ -31,7 +32,7 @@ export class ChannelSyncState {
   backfilling = false;
   /** Another pass is due (a gap happened, or one was asked for during a pass). */
   passRequested = true;
-  /** Failed passes in a row (for the retry backoff) and when the next may run. */
+  /** Failed passes in a row (the retry backoff's attempt number) and when the next may run. */
   failures = 0;
   retryAt = 0;
 
@@ -42,7 +43,11 @@ export class ChannelSyncState {
   /** Newest message of the stored, gap-free prefix of the live queue. */
   private candidate: string | null = null;
 
-  constructor(mark: string | null) {
+  /** `random` spreads the retry delays (equal jitter, see backoffDelay); injectable for tests. */
+  constructor(
+    mark: string | null,
+    private readonly random: () => number = Math.random,
+  ) {
     this.mark = mark;
   }
 
@@ -94,7 +99,7 @@ export class ChannelSyncState {
   }
 
   /** Ends a pass; a completed pass with no gap since it began makes the stream live. Returns the mark now allowed. */
-  endPass(token: number, completed: boolean, now: number, retry: { baseMs: number; maxMs: number }): string | null {
+  endPass(token: number, completed: boolean, now: number, retry: RetryPolicy): string | null {
     this.backfilling = false;
     if (completed) {
       this.failures = 0;
@@ -102,7 +107,7 @@ export class ChannelSyncState {
       if (token === this.epoch) this.live = true;
     } else {
       this.failures++;
-      this.retryAt = now + Math.min(retry.maxMs, retry.baseMs * 2 ** (this.failures - 1));
+      this.retryAt = now + backoffDelay(retry, this.failures, this.random);
       this.passRequested = true;
     }
     return this.target();

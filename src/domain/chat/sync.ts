@@ -1,5 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
+import type { RetryPolicy } from '../../notify/backoff.js';
 import type { ChatIngest } from './ingest.js';
 import type { DiscordLinks } from './links.js';
 import { ChannelSyncState, type LiveEntry } from './sync-state.js';
@@ -27,7 +28,7 @@ export interface ChatSyncOptions {
   pageSize?: number;
   /** First sync of a new connection: how many recent messages to bring in. */
   initialMessages?: number;
-  /** Backoff of a failed pass: base doubles up to max. */
+  /** Backoff of a failed pass: base doubles up to max, with equal jitter (half of each delay random). */
   retryBaseMs?: number;
   retryMaxMs?: number;
 }
@@ -52,6 +53,8 @@ export class ChatSync {
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly opts: Required<ChatSyncOptions>;
+  /** Failed passes are retried as long as the channel stays connected: no attempt limit. */
+  private readonly retry: RetryPolicy;
   private connected = false;
   private stopped = false;
 
@@ -69,6 +72,7 @@ export class ChatSync {
       retryBaseMs: opts.retryBaseMs ?? 5_000,
       retryMaxMs: opts.retryMaxMs ?? 5 * 60_000,
     };
+    this.retry = { maxAttempts: Number.POSITIVE_INFINITY, baseDelayMs: this.opts.retryBaseMs, maxDelayMs: this.opts.retryMaxMs };
   }
 
   /** The link of a Discord channel, when it is connected. */
@@ -98,8 +102,8 @@ export class ChatSync {
       seen.add(link.discordChannelId);
       const t = this.tracked.get(link.discordChannelId);
       if (t && t.link.channelId === link.channelId) {
-        // Names may have been filled; keep our own mark (the database may lag a queued write).
-        t.link = { ...link, syncedUntil: t.state.mark };
+        // Names may have been filled. Its syncedUntil may lag a queued mark write: only t.state.mark counts.
+        t.link = link;
         continue;
       }
       this.tracked.set(link.discordChannelId, { link, state: new ChannelSyncState(link.syncedUntil), markWriteQueued: false, running: null });
@@ -277,7 +281,7 @@ export class ChatSync {
     } catch (err) {
       if (!this.stopped) this.logger.warn({ err, channelId: link.channelId, discordChannelId: link.discordChannelId }, 'Discord backfill failed; retrying later');
     } finally {
-      t.state.endPass(token, completed, this.clock.now(), { baseMs: this.opts.retryBaseMs, maxMs: this.opts.retryMaxMs });
+      t.state.endPass(token, completed, this.clock.now(), this.retry);
       this.queueMarkWrite(t);
     }
     // A gap or a request during the pass: go again (a failed pass waits for its retry time).

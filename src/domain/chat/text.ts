@@ -36,7 +36,7 @@ export function resolveMentions(content: string, lookup: MentionLookup): string 
   });
 }
 
-export const EXCERPT_MAX = 100;
+const EXCERPT_MAX = 100;
 
 /**
  * A one-line excerpt of at most `max` characters (the ellipsis included), cut
