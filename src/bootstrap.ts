@@ -13,16 +13,17 @@ export interface BootstrapResult {
  * store already has a workspace (so it runs once).
  */
 export function bootstrapIfEmpty(s: Services): BootstrapResult | null {
-  const count = (s.db.sqlite.prepare('SELECT count(*) AS n FROM workspaces').get() as { n: number }).n;
-  if (count > 0) return null;
-  return s.db.sqlite.transaction(() => {
+  // IMMEDIATE: the check and the writes hold the write lock together, so two
+  // processes started on one data directory cannot both set it up.
+  return s.db.sqlite.transaction((): BootstrapResult | null => {
+    if (s.db.sqlite.prepare('SELECT 1 FROM workspaces LIMIT 1').get()) return null;
     const workspace = s.accounts.createWorkspace('My workspace');
     const user = s.accounts.createUser('owner@localhost.localdomain', 'Owner');
     s.accounts.addMember(workspace.id, user.id, 'owner');
     const channel = s.accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
     const { token } = s.accounts.createToken(workspace.id, user.id, 'bootstrap');
     return { workspace, user, channel, token };
-  })();
+  }).immediate();
 }
 
 /** The one-time banner. Printed to stdout, never through the logger (logs carry no secrets). */

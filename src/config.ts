@@ -6,7 +6,7 @@ import { z } from 'zod';
  * src/ reads process.env: everything receives this frozen object.
  */
 const bool = z
-  .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .enum(['0', '1', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
 const envSchema = z.object({
@@ -64,7 +64,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(env: Env = process.env): Config {
   // Empty strings mean "unset" so `PORT= npm start` behaves like no PORT at all,
   // except where empty is a meaningful choice (AVATAR_BASE_URL= turns lookups off).
   const KEEP_EMPTY = new Set(['AVATAR_BASE_URL']);
@@ -98,7 +98,6 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     discordApiUrl: e.DISCORD_API_URL ? stripSlash(e.DISCORD_API_URL) : undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    ...overrides,
   };
   return Object.freeze(config);
 }

@@ -21,7 +21,7 @@ import { LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
 import { NotificationPreferences } from './notify/preferences.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
-export const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 /** How long the live stream's change log is kept for Last-Event-ID resumes. */
 const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 

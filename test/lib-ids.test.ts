@@ -3,6 +3,9 @@ import { ManualClock } from '../src/lib/clock.js';
 import { IdGenerator, alertIdFromSnowflake } from '../src/lib/ids.js';
 import { createHarness, postAlert, seedWorkspace } from './helpers/harness.js';
 
+/** The millisecond time in a ULID's first 10 Crockford base32 characters. */
+const decodeTime = (prefix: string) => [...prefix].reduce((t, ch) => t * 32 + '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(ch), 0);
+
 describe('ids', () => {
   it('increase within one millisecond and when the clock steps back', () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
@@ -31,7 +34,11 @@ describe('ids', () => {
   });
 
   it('derive the same alert id from a Discord snowflake every time, in Discord order', () => {
-    expect(alertIdFromSnowflake('1329057501282304000')).toBe(alertIdFromSnowflake('1329057501282304000'));
+    // Pinned: stored chat alerts carry these ids, so a changed derivation would make a re-sync store every message twice.
+    expect(alertIdFromSnowflake('1329057501282304000')).toBe('alt_01JHMXBDF80000000000000000');
+    // Discord's documented example snowflake (2016-04-30 11:18:25.796 UTC, worker 1, process 0, increment 7).
+    expect(alertIdFromSnowflake('175928847299117063')).toBe('alt_01AHKE86R40000000000004007');
+    expect(new Date(decodeTime('01AHKE86R4')).toISOString()).toBe('2016-04-30T11:18:25.796Z');
     expect(alertIdFromSnowflake('1329057501282304000') < alertIdFromSnowflake('1329057501282304001')).toBe(true);
   });
 });

@@ -58,7 +58,9 @@ describe('npm start', () => {
     expect(webhook).toContain('/api/webhook/whk_');
     expect(out).toContain("curl -X POST");
     // The log lines (JSON) carry no secret.
-    for (const line of out.split('\n').filter((l) => l.startsWith('{'))) {
+    const logLines = out.split('\n').filter((l) => l.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const line of logLines) {
       expect(line).not.toContain(token!);
       expect(line).not.toContain(webhook!.split('/').pop()!);
     }

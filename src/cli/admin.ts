@@ -35,7 +35,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   let services;
   try {
     const flags = parseFlags(argv.slice(cmd.name.split(' ').length), flagsOf(cmd.usage));
-    const config = loadConfig(env, { bootstrap: false });
+    const config = loadConfig(env); // the CLI never bootstraps: only main.ts reads `bootstrap`
     services = createServices(config, { logger: createLogger('silent') });
     const result = await cmd.run(services, flags);
     return { code: 0, stdout: JSON.stringify(result) + '\n', stderr: '' };

@@ -1,8 +1,11 @@
 import { EventEmitter } from 'node:events';
 import type Database from 'better-sqlite3';
 
-export type AlertEventType = 'alert.created' | 'alert.updated' | 'alert.deleted';
-export type NotificationKind = 'alert.created' | 'workflow.started' | 'workflow.finished';
+import type { alertEvents, notificationJobs } from '../db/schema/alerts.js';
+
+/** The column enums of the schema, so the two can never drift apart. */
+export type AlertEventType = (typeof alertEvents.$inferInsert)['type'];
+export type NotificationKind = (typeof notificationJobs.$inferInsert)['kind'];
 
 /**
  * In-process wake-ups, emitted only AFTER the writing transaction committed:

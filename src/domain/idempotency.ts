@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import { AppError } from './errors.js';
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const KEY_RE = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
 
 export interface StoredAnswer {

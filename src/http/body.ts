@@ -31,7 +31,7 @@ export async function readBodyCapped(req: Request, max: number, what = 'body'): 
 }
 
 /** application/json, with or without parameters, and any `+json` type. */
-export function isJsonContentType(contentType: string): boolean {
+function isJsonContentType(contentType: string): boolean {
   return /^application\/([\w.+-]+\+)?json\b/i.test(contentType);
 }
 

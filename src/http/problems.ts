@@ -141,7 +141,7 @@ export function problemTypeUrl(publicUrl: string, name: string): string {
   return `${publicUrl}/problems/${name}`;
 }
 
-export function problemBody(publicUrl: string, err: AppError, instance?: string) {
+function problemBody(publicUrl: string, err: AppError, instance?: string) {
   const t = PROBLEM_TYPES[err.code];
   return {
     type: problemTypeUrl(publicUrl, err.code),

@@ -14,7 +14,7 @@ export const Problem = z
   })
   .openapi('Problem', { description: 'RFC 9457 problem document (application/problem+json).' });
 
-export const AuthFailure = z
+const AuthFailure = z
   .object({
     error: z.literal('Unauthorized'),
     reason: z.enum([
@@ -114,7 +114,7 @@ export const ChatAlert = z
   })
   .openapi('ChatAlert');
 
-export const AnyAlert = z.union([StandardAlert, ChatAlert]);
+const AnyAlert = z.union([StandardAlert, ChatAlert]);
 
 export const AlertPage = z
   .object({ alerts: z.array(AnyAlert), nextCursor: z.string().nullable(), hasMore: z.boolean() })

@@ -7,7 +7,7 @@ import { AppError, type ErrorCode, type ValidationIssue } from '../domain/errors
  * `exact`. The spec's keys (code, minimum|maximum, type, inclusive, exact,
  * message, path) are produced here, in one place, whatever zod says.
  */
-export function toDetails(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): ValidationIssue[] {
+function toDetails(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): ValidationIssue[] {
   return issues.flatMap((i): ValidationIssue | ValidationIssue[] => {
     const path = [...prefix, ...i.path].map((p) => (typeof p === 'symbol' ? String(p) : p));
     switch (i.code) {

@@ -1,6 +1,7 @@
 import type { NotificationKind } from '../domain/changes.js';
 import type { AlertView, ChatAlert, Field, StandardAlert, WorkflowStep } from '../domain/alert-view.js';
 import type { NotifyLevel } from './preferences.js';
+import { esc } from '../lib/html.js';
 
 /**
  * E-mail rendering of the alert card. HTML for mail clients means: tables for
@@ -44,10 +45,6 @@ const SUBJECT_TITLE_MAX = 120;
 
 const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const MONO = "ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace";
-
-export function esc(s: unknown): string {
-  return String(s ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
-}
 
 /** Only absolute http(s) URLs reach an href or src: no javascript:, data: or relative tricks. */
 export function safeUrl(url: string | null | undefined): string | null {

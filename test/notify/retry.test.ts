@@ -20,6 +20,7 @@ describe('retries', () => {
     await t.sink.waitFor(2);
     await t.notifier.whenIdle();
     expect(t.sink.attempts).toBe(4);
+    expect(deliveries(t)).toHaveLength(2);
     for (const d of deliveries(t)) expect(d).toMatchObject({ state: 'sent', attempts: 2, lastError: null, messageId: expect.stringMatching(/^<n\d+\.usr_\w+@alertbridge\.test>$/) });
 
     t.sink.rejectNext(1, 421, 'Service shutting down');

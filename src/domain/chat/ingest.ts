@@ -27,6 +27,8 @@ export interface ChatIngestDeps {
   links: DiscordLinks;
   /** Deletes media files no alert references any more (after COMMIT). */
   releaseMedia?: (keys: string[]) => void;
+  /** Whether any alert still uses a media key (services.ts builds the one check). */
+  isMediaReferenced: (key: string) => boolean;
   /** Attachment downloads running at once, across messages. */
   downloadConcurrency?: number;
 }
@@ -87,7 +89,6 @@ export class ChatIngest {
       deleteAttachments: p('DELETE FROM alert_attachments WHERE alert_id = ?'),
       attachmentKeys: p('SELECT media_key FROM alert_attachments WHERE alert_id = ?').pluck(),
       remove: p("DELETE FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
-      referenced: p('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1'),
       existing: p('SELECT id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').pluck(),
     };
     this.downloads = new PQueue({ concurrency: d.downloadConcurrency ?? 4 });
@@ -290,7 +291,7 @@ export class ChatIngest {
   private async settle(batch: MediaBatch, keep: boolean): Promise<void> {
     try {
       if (keep) await batch.commit();
-      else await batch.rollback((key) => this.s.referenced.get(key) !== undefined);
+      else await batch.rollback(this.d.isMediaReferenced);
     } catch (err) {
       this.d.logger.warn({ err }, 'settling chat attachments failed');
     }

@@ -19,14 +19,14 @@ const titleCase = (s: string) =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1).toLowerCase())
     .join(' ');
 
-export function nameFromEmail(email: string): string | undefined {
+function nameFromEmail(email: string): string | undefined {
   const local = email.split('@')[0]!.replace(/\+.*$/, '');
   const words = local.split(/[._\-]+/).filter((w) => /[a-z]/i.test(w)).map((w) => w.replace(/\d+/g, ''));
   const name = titleCase(words.join(' '));
   return name || undefined;
 }
 
-export function companyFromEmail(email: string): string | undefined {
+function companyFromEmail(email: string): string | undefined {
   const domain = email.split('@')[1]?.toLowerCase().trim();
   if (!domain || FREE_MAIL.has(domain)) return undefined;
   const labels = domain.split('.');
@@ -37,7 +37,7 @@ export function companyFromEmail(email: string): string | undefined {
   return titleCase(nameLabel.replace(/-/g, ' '));
 }
 
-export function initialsOf(name: string): string | undefined {
+function initialsOf(name: string): string | undefined {
   const words = name.split(/\s+/).filter((w) => /\p{L}|\p{N}/u.test(w));
   if (words.length === 0) return undefined;
   const first = [...words[0]!][0]!;

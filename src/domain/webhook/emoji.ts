@@ -1,5 +1,5 @@
 /** The spec's recognised emoji names and their characters. */
-export const EMOJI_NAMES: Readonly<Record<string, string>> = {
+const EMOJI_NAMES: Readonly<Record<string, string>> = {
   rocket: '🚀', siren: '🚨', warning: '⚠️', check: '✅', cross: '❌', fire: '🔥', bug: '🐛', zap: '⚡',
   bell: '🔔', tada: '🎉', sparkles: '✨', envelope: '✉️', chat: '💬', phone: '📞', megaphone: '📣',
   wave: '👋', eyes: '👀', heart: '❤️', thumbsup: '👍', office: '🏢', door: '🚪', house: '🏠',

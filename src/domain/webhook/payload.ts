@@ -4,7 +4,7 @@ import { enrichActor } from './actor.js';
 import { EMOJI_MAX_CHARS, resolveEmoji } from './emoji.js';
 
 /** Limits the spec leaves open ("not shown"), decided here and listed in the README. */
-export const LIMITS = {
+const LIMITS = {
   title: 200,
   message: 5_000,
   linkUrl: 2_000,
@@ -92,7 +92,7 @@ const StepInput = z.object({
   info: text(LIMITS.stepInfo, 'info').optional(),
 });
 
-export const WorkflowInput = z.object({
+const WorkflowInput = z.object({
   runId: z.string().min(1, 'runId must not be empty').max(LIMITS.runId),
   state: z.enum(['running', 'passed', 'failed'], { message: 'state must be running, passed or failed' }),
   steps: z.array(StepInput).max(LIMITS.steps, `at most ${LIMITS.steps} steps`),

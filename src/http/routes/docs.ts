@@ -1,9 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { esc } from '../../lib/html.js';
 import type { AppEnv } from '../env.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES, problemTypeUrl } from '../problems.js';
 
-const esc = (s: unknown) =>
-  String(s).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

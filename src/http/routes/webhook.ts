@@ -22,7 +22,7 @@ const SuccessBody = z
   })
   .openapi('WebhookAccepted');
 
-export const webhookRoute = createRoute({
+const webhookRoute = createRoute({
   method: 'post',
   path: '/api/webhook/{token}',
   summary: 'Create an alert (or update a workflow run) in the channel that owns this webhook token',
