@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ATTACHMENTS } from '../../media/formats.js';
 import type { Actor, Field, WorkflowStep } from '../alert-view.js';
 import { enrichActor } from './actor.js';
 import { EMOJI_MAX_CHARS, resolveEmoji } from './emoji.js';
@@ -13,7 +14,7 @@ const LIMITS = {
   fieldLabel: 100,
   fieldValue: 1_000,
   fields: 25,
-  attachments: 10,
+  attachments: MAX_ATTACHMENTS, // shared with the multipart count in src/media
   attachmentName: 200,
   metadataBytes: 16 * 1024,
   actorText: 200,
