@@ -18,6 +18,17 @@ const image = (name: string, seed: number) => ({ attachments: [{ filename: name,
 const countRows = (e: BridgeEnv) =>
   (e.h.services.db.sqlite.prepare("SELECT count(*) AS n FROM alerts WHERE channel_id = ? AND kind = 'chat'").get(e.channel.id) as { n: number }).n;
 
+
+/** The next history read of the channel answers 429 "retry in 0.4 s": the backfill pass waits while live messages arrive. */
+function rateLimitNextHistoryRead(e: BridgeEnv, channelId: string) {
+  e.fake.injectFailure({
+    path: `/channels/${channelId}/messages`,
+    status: 429,
+    headers: { 'retry-after': '0.4' },
+    body: { message: 'You are being rate limited.', retry_after: 0.4, global: false },
+  });
+}
+
 describe('Discord bridge: nothing is lost while offline', () => {
   it('backfills messages posted during a gateway drop, in order, without duplicates', async () => {
     env = await BridgeEnv.create();
@@ -90,12 +101,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     fake.dropConnections();
     const missed = [env.missed({ content: 'gap 1' }), env.missed({ content: 'gap 2' })];
     // The backfill's history request is slowed by a rate limit (Discord says: retry in 0.4 s).
-    fake.injectFailure({
-      path: `/channels/${seed.channel.id}/messages`,
-      status: 429,
-      headers: { 'retry-after': '0.4' },
-      body: { message: 'You are being rate limited.', retry_after: 0.4, global: false },
-    });
+    rateLimitNextHistoryRead(env, seed.channel.id);
     await resumed;
     await waitFor(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
     const live = env.send({ content: 'live during the backfill' });
@@ -204,12 +210,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     fake.dropConnections();
     const gap = env.missed({ content: 'gap', ...image('gap.png', 31) });
     // The pass's history request waits 0.4 s (rate limit): the live message is stored meanwhile, and is in that page.
-    fake.injectFailure({
-      path: `/channels/${seed.channel.id}/messages`,
-      status: 429,
-      headers: { 'retry-after': '0.4' },
-      body: { message: 'You are being rate limited.', retry_after: 0.4, global: false },
-    });
+    rateLimitNextHistoryRead(env, seed.channel.id);
     await resumed;
     await waitFor(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
     const live = env.send({ content: 'live during the backfill', ...image('live.png', 32) });

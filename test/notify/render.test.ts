@@ -22,6 +22,19 @@ const base: StandardAlert = {
   updatedAt: '2026-01-01T12:00:00.000Z',
 };
 
+/** A chat message by Ana, as the read API shows it. */
+const chatAlert = (message: string): ChatAlert => ({
+  id: 'alt_2',
+  channelId: 'ch_1',
+  message,
+  createdAt: base.createdAt,
+  editedAt: null,
+  author: { id: '1', name: 'Ana', bot: false, role: 'member' },
+  replyTo: null,
+  attachments: [],
+  isRead: false,
+});
+
 describe('e-mail rendering', () => {
   it('subjects: level tag for alerts, run phase for workflow runs, author for chat messages', () => {
     expect(subjectFor({ ...base, level: 'ERROR', title: 'Disk\nfull' }, channel, 'alert.created')).toBe('[ERROR] #deploys — Disk full');
@@ -30,17 +43,7 @@ describe('e-mail rendering', () => {
     expect(subjectFor({ ...run, workflow: { ...run.workflow, state: 'passed' } }, channel, 'workflow.finished')).toBe('[Passed] #deploys — Deploy api');
     expect(subjectFor({ ...run, level: 'ERROR', workflow: { ...run.workflow, state: 'failed' } }, channel, 'workflow.finished')).toBe('[Failed] #deploys — Deploy api');
     expect(subjectFor({ ...base, title: 'x'.repeat(300) }, channel, 'alert.created')).toHaveLength('[INFO] #deploys — '.length + 120);
-    const chat: ChatAlert = {
-      id: 'alt_2',
-      channelId: 'ch_1',
-      message: 'the checkout page is blank',
-      createdAt: base.createdAt,
-      editedAt: null,
-      author: { id: '1', name: 'Ana', bot: false, role: 'member' },
-      replyTo: null,
-      attachments: [],
-      isRead: false,
-    };
+    const chat = chatAlert('the checkout page is blank');
     expect(subjectFor(chat, channel, 'alert.created')).toBe('[Message] #deploys — Ana: the checkout page is blank');
   });
 
@@ -83,17 +86,7 @@ describe('e-mail rendering', () => {
     // An address a shell would split or expand is quoted, so the command can be pasted.
     expect(mail('all', "o'brien$x@acme.test").text).toContain(`notify set --user 'o'\\''brien$x@acme.test' --channel deploys`);
     // Chat messages and digests get the same footer.
-    const chat: ChatAlert = {
-      id: 'alt_2',
-      channelId: 'ch_1',
-      message: 'hi',
-      createdAt: base.createdAt,
-      editedAt: null,
-      author: { id: '1', name: 'Ana', bot: false, role: 'member' },
-      replyTo: null,
-      attachments: [],
-      isRead: false,
-    };
+    const chat = chatAlert('hi');
     expect(renderAlertEmail({ alert: chat, channel, kind: 'alert.created', recipientLevel: 'all', recipientEmail: 'jane@acme.test' }).text).toContain(command);
     const digest = renderDigestEmail({ channel, alerts: [base], windowStart: 0, windowEnd: 60_000, floodLimit: 5, recipientLevel: 'all', recipientEmail: 'jane@acme.test' });
     expect(digest.text).toContain(command);
