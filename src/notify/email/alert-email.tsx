@@ -1,0 +1,46 @@
+import type { AlertView } from '../../domain/alert-view.js';
+import type { NotificationKind } from '../../domain/changes.js';
+import type { NotifyLevel } from '../preferences.js';
+import { AlertCard } from '../../views/alert-card/alert-card.js';
+import { clip, oneLine, plainText } from '../../views/alert-card/format.js';
+import { runPhase, toCardModel, type CardModel } from '../../views/alert-card/view-model.js';
+import { footerText } from './footer.js';
+import { emailDocument } from './layout.js';
+import { subjectFor } from './subject.js';
+import { alertText, chatText } from './text-part.js';
+import type { ChannelInfo, RenderedEmail } from './types.js';
+
+const PREHEADER_MAX = 140;
+
+export interface AlertEmailInput {
+  alert: AlertView;
+  channel: ChannelInfo;
+  kind: NotificationKind;
+  recipientLevel: NotifyLevel;
+  /** Named in the footer's command, so an administrator can run it as it stands. */
+  recipientEmail: string;
+}
+
+/** One alert or chat message as an e-mail: the card (inline styling) and its text part. */
+export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
+  const subject = subjectFor(input.alert, input.channel, input.kind);
+  const footer = footerText(input.channel, input.recipientLevel, input.recipientEmail);
+  const card = toCardModel(input.alert);
+  const phase = card.kind === 'alert' ? runPhase(card, input.kind === 'workflow.started') : null;
+  const text = card.kind === 'alert' ? alertText(card, input.channel, phase, footer) : chatText(card, input.channel, footer);
+  const html = emailDocument({
+    title: subject,
+    preheader: preheader(card),
+    footer,
+    card: <AlertCard card={card} styling="inline" channel={input.channel} phase={phase} />,
+  });
+  return { subject, text, html };
+}
+
+/** The inbox preview line: the message, else the fields. */
+function preheader(card: CardModel): string {
+  if (card.message) return clip(oneLine(plainText(card.message)), PREHEADER_MAX);
+  if (card.kind === 'chat') return '';
+  const fields = card.fields.flatMap((r) => r.fields);
+  return clip(fields.map((f) => `${f.label}: ${plainText(f.value)}`).join(' · '), PREHEADER_MAX);
+}

@@ -1,0 +1,110 @@
+/**
+ * Pure text helpers of the alert card, shared by the e-mail and the dashboard
+ * (the HTML components and the e-mails' text parts format alike).
+ */
+
+/** The failed run's log tail: the END of the log is what explains the failure. */
+const ERROR_TAIL_LINES = 40;
+const ERROR_TAIL_CHARS = 4_000;
+
+/** Only absolute http(s) URLs reach an href or src: no javascript:, data: or relative tricks. */
+export function safeUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export const oneLine = (s: string): string => s.replace(/[\r\n\t]+/g, ' ').replace(/\s{2,}/g, ' ').trim();
+export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Minute precision in UTC: what a card's header and an e-mail show as "when". */
+export const utcMinute = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+export function formatSeconds(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '';
+  if (seconds < 60) return `${+seconds.toFixed(seconds < 10 ? 1 : 0)}s`;
+  const m = Math.floor(seconds / 60);
+  const s = Math.round(seconds % 60);
+  if (m < 60) return s ? `${m}m ${s}s` : `${m}m`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/** A span of time in words, for prose: "30 seconds", "1 minute", "90 seconds", "2 hours". */
+export function formatSpan(ms: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (ms < 1000) return unit(Math.max(0, Math.round(ms)), 'millisecond');
+  const s = Math.round(ms / 1000);
+  if (s % 3600 === 0) return unit(s / 3600, 'hour');
+  if (s % 60 === 0) return unit(s / 60, 'minute');
+  return unit(s, 'second');
+}
+
+export function errorTail(error: string): string {
+  const lines = error.replace(/\s+$/, '').split(/\r?\n/);
+  let tail = lines.slice(-ERROR_TAIL_LINES).join('\n');
+  if (tail.length > ERROR_TAIL_CHARS) tail = `…${tail.slice(-ERROR_TAIL_CHARS)}`;
+  else if (lines.length > ERROR_TAIL_LINES) tail = `…\n${tail}`;
+  return tail;
+}
+
+/** A run of sender text; `href` set when the run is a URL the card shows as a link. */
+export interface TextSegment {
+  text: string;
+  href?: string;
+}
+/** One line of sender text. Lines are kept apart so the markup can break them without HTML in the text. */
+export type TextLine = TextSegment[];
+
+const URL_RE = /\bhttps?:\/\/[^\s<>"'`]+/gi;
+
+/**
+ * Punctuation that ends a sentence is not part of the URL before it ("see
+ * https://x.test/a." links https://x.test/a); a closing parenthesis stays when
+ * the URL opened one (Wikipedia-style paths).
+ */
+function trimUrl(candidate: string): string {
+  let url = candidate;
+  for (;;) {
+    const last = url.at(-1);
+    if (last && '.,;:!?*_~'.includes(last)) url = url.slice(0, -1);
+    else if ((last === ')' && count(url, '(') < count(url, ')')) || (last === ']' && count(url, '[') < count(url, ']'))) url = url.slice(0, -1);
+    else return url;
+  }
+}
+const count = (s: string, ch: string) => s.split(ch).length - 1;
+
+/** Splits plain text into lines of segments with http(s) URLs marked; the text itself is kept verbatim. */
+export function linkify(text: string): TextLine[] {
+  return text.split(/\r?\n/).map((line) => {
+    const out: TextLine = [];
+    let at = 0;
+    for (const m of line.matchAll(URL_RE)) {
+      const url = trimUrl(m[0]);
+      const href = safeUrl(url);
+      if (!href) continue;
+      if (m.index > at) out.push({ text: line.slice(at, m.index) });
+      // href is the parsed URL (normalised); the visible text is what the sender wrote.
+      out.push({ text: url, href });
+      at = m.index + url.length;
+    }
+    if (at < line.length || out.length === 0) out.push({ text: line.slice(at) });
+    return out;
+  });
+}
+
+/** The plain text back from linkified lines (the e-mails' text parts). */
+export const plainText = (lines: TextLine[]): string => lines.map((l) => l.map((s) => s.text).join('')).join('\n');
+
+/** Up to two letters for an avatar placeholder: "Ada Lovelace" → "AL", "ops@acme.test" → "O". */
+export function initialsOf(name: string): string {
+  const words = name
+    .replace(/@.*$/, '')
+    .split(/[\s._-]+/)
+    .filter((w) => /\p{L}|\p{N}/u.test(w));
+  const letters = words.slice(0, 2).map((w) => [...w.replace(/^[^\p{L}\p{N}]+/u, '')][0] ?? '');
+  return letters.join('').toUpperCase() || '?';
+}

@@ -1,0 +1,11 @@
+import type { JSX } from 'hono/jsx/jsx-runtime';
+
+/**
+ * A JSX tree as an HTML string. hono/jsx types a render as possibly asynchronous
+ * (async components); the views here are synchronous by design, so a Promise means
+ * a component broke that rule and fails loudly instead of rendering "[object Promise]".
+ */
+export function renderHtml(node: JSX.Element): string {
+  if (node instanceof Promise) throw new Error('views must render synchronously');
+  return node.toString();
+}
