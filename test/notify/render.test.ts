@@ -111,4 +111,58 @@ describe('e-mail rendering', () => {
     expect(intro(2 * 3_600_000)).toContain('within 2 hours;');
     expect(intro(250)).toContain('within 250 milliseconds;');
   });
+
+  it('every part of an e-mail escapes hostile sender text and drops non-http(s) URLs: alert, chat and digest', () => {
+    const evil = '"><img src=x onerror=alert(1)><script>alert(2)</script>';
+    const alert: StandardAlert = {
+      ...base,
+      title: evil,
+      message: evil,
+      fields: [{ label: evil, value: evil, inline: true }],
+      linkUrl: 'https://ok.test/',
+      linkText: evil,
+      source: evil,
+      actor: { name: evil, company: evil, url: 'javascript:alert(3)', avatarUrl: 'javascript:alert(4)' },
+      workflow: { runId: evil, state: 'failed', steps: [{ name: evil, state: 'failed', info: evil }], error: evil },
+    };
+    const chat = { ...chatAlert(evil), author: { id: '1', name: evil, bot: false, role: 'member' as const }, replyTo: { messageId: 'm', author: evil, excerpt: evil } };
+    const input = (alert: StandardAlert | ChatAlert) => ({ alert, channel: { ...channel, workspaceName: evil }, kind: 'alert.created' as const, recipientLevel: 'all' as const, recipientEmail: 'jane@acme.test' });
+    const mails = [
+      renderAlertEmail(input(alert)),
+      renderAlertEmail(input(chat)),
+      renderDigestEmail({ channel: { ...channel, workspaceName: evil }, alerts: [alert, chat], windowStart: 0, windowEnd: 60_000, floodLimit: 5, recipientLevel: 'all', recipientEmail: 'jane@acme.test' }),
+    ];
+    for (const mail of mails) {
+      expect(mail.html).not.toContain('<script');
+      expect(mail.html).not.toContain('<img src=x');
+      expect(mail.html).not.toContain('javascript:');
+      expect(mail.html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;script&gt;alert(2)&lt;/script&gt;');
+      expect(mail.html).not.toMatch(/\sclass=/); // e-mail is inline styles only
+      // the text part carries the sender's text as written
+      expect(mail.text).toContain(evil);
+    }
+  });
+
+  it('a chat e-mail shows the author with the role and the message it replies to, in both parts', () => {
+    const mail = renderAlertEmail({
+      alert: { ...chatAlert('yes, since 9:00\nsee https://status.test/1'), replyTo: { messageId: 'm', author: 'Olive', excerpt: 'is checkout down?' } },
+      channel,
+      kind: 'alert.created',
+      recipientLevel: 'all',
+      recipientEmail: 'jane@acme.test',
+    });
+    expect(mail.text).toContain('Ana in #deploys · Acme <Inc> · 2026-01-01 12:00 UTC\n\n> Olive: is checkout down?\nyes, since 9:00\nsee https://status.test/1\n');
+    expect(mail.html).toMatch(/>Ana<\/b><span[^>]*>member<\/span>/);
+    expect(mail.html).toMatch(/<blockquote[^>]*>↩ <span[^>]*>Olive<\/span>: is checkout down\?<\/blockquote>/);
+    // message text keeps its lines, and its URL is a link
+    expect(mail.html).toMatch(/yes, since 9:00<br\/>see <a href="https:\/\/status\.test\/1"[^>]*>https:\/\/status\.test\/1<\/a>/);
+  });
+
+  it('the HTML part is a complete document with the inbox preview line', () => {
+    const mail = renderAlertEmail({ alert: { ...base, message: 'Disk at 91%\non db-1' }, channel, kind: 'alert.created', recipientLevel: 'all', recipientEmail: 'jane@acme.test' });
+    expect(mail.html.startsWith('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"/>')).toBe(true);
+    expect(mail.html).toContain('<title>[INFO] #deploys — Deploy api</title>');
+    expect(mail.html).toMatch(/<div style="display:none;[^"]*">Disk at 91% on db-1<\/div>/);
+    expect(mail.html.endsWith('</body></html>')).toBe(true);
+  });
 });
