@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatAlert, StandardAlert } from '../../src/domain/alert-view.js';
-import { AlertCard, linkify, toCardModel, type Styling } from '../../src/views/alert-card/index.js';
+import { AlertCard, initialsOf, linkify, toCardModel, type Styling } from '../../src/views/alert-card/index.js';
 import { renderHtml } from '../../src/views/render.js';
 
 const STYLINGS: Styling[] = ['inline', 'classes'];
@@ -297,5 +297,13 @@ describe('linkify', () => {
       [{ text: 'ftp://c.test javascript:alert(1)' }],
     ]);
     expect(linkify('')).toEqual([[{ text: '' }]]);
+  });
+});
+
+describe('initials', () => {
+  it('first and last word, as the webhook derives them; an e-mail address by its local part', () => {
+    expect(['Ada King Lovelace', 'ana', 'jane.doe@acme.test', 'ops@acme.test', 'élodie durand', '  ', '42'].map(initialsOf)).toEqual(['AL', 'A', 'JD', 'O', 'ÉD', '?', '4']);
+    const card = toCardModel({ ...base, actor: { email: 'jane.doe@acme.test', initials: 'ABCDEFG' } });
+    expect(card.kind === 'alert' && card.actor?.initials).toBe('ABC');
   });
 });

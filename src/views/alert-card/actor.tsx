@@ -19,7 +19,7 @@ export function Avatar(props: { styling: Styling; avatarUrl: string | null; init
 export function Actor(props: { styling: Styling; actor: ActorModel }) {
   const { styling, actor: x } = props;
   return (
-    <span class={styling === 'classes' ? 'ab-actor' : undefined}>
+    <span {...look(styling, 'actor')}>
       <Avatar styling={styling} avatarUrl={x.avatarUrl} initials={x.initials} />
       By{' '}
       {x.profileUrl ? (

@@ -99,12 +99,22 @@ export function linkify(text: string): TextLine[] {
 /** The plain text back from linkified lines (the e-mails' text parts). */
 export const plainText = (lines: TextLine[]): string => lines.map((l) => l.map((s) => s.text).join('')).join('\n');
 
-/** Up to two letters for an avatar placeholder: "Ada Lovelace" → "AL", "ops@acme.test" → "O". */
+/**
+ * Up to two letters for an avatar placeholder, as the webhook derives them when
+ * it stores an actor (first and last word): "Ada King Lovelace" → "AL". Used when
+ * the alert carries none (an actor known only by e-mail or id, a chat author).
+ */
 export function initialsOf(name: string): string {
   const words = name
     .replace(/@.*$/, '')
     .split(/[\s._-]+/)
-    .filter((w) => /\p{L}|\p{N}/u.test(w));
-  const letters = words.slice(0, 2).map((w) => [...w.replace(/^[^\p{L}\p{N}]+/u, '')][0] ?? '');
-  return letters.join('').toUpperCase() || '?';
+    .map((w) => w.replace(/^[^\p{L}\p{N}]+/u, ''))
+    .filter((w) => w.length > 0);
+  if (!words.length) return '?';
+  const first = [...words[0]!][0]!;
+  const last = words.length > 1 ? [...words[words.length - 1]!][0]! : '';
+  return (first + last).toUpperCase();
 }
+
+/** Sender-given initials, kept to what fits the 20px circle. */
+export const shortInitials = (s: string): string => [...s.trim()].slice(0, 3).join('');

@@ -11,4 +11,4 @@ export { CardHeader, HeaderMeta, LinkButton, RichText, Section, Time, type Chann
 export { WorkflowError, WorkflowSteps } from './workflow-steps.js';
 export { FONT, MONO, TONES, look, type Look, type Part, type Styling } from './styling.js';
 export * from './view-model.js';
-export { clip, errorTail, formatSeconds, formatSpan, linkify, oneLine, plainText, safeUrl, utcMinute, type TextLine, type TextSegment } from './format.js';
+export { clip, errorTail, formatSeconds, formatSpan, initialsOf, linkify, oneLine, plainText, safeUrl, utcMinute, type TextLine, type TextSegment } from './format.js';

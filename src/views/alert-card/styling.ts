@@ -70,6 +70,7 @@ const PARTS = {
   buttonCell: (t: ToneColors) => `border-radius:6px;background-color:${t.color};`,
   button: `display:inline-block;padding:10px 20px;font-family:${FONT};font-size:15px;font-weight:700;color:#ffffff;text-decoration:none;border-radius:6px;`,
   metaSection: `padding:12px 24px;border-top:1px solid #e5e7eb;font-family:${FONT};font-size:13px;line-height:20px;color:#4b5563;`,
+  actor: 'display:inline;',
   actorName: 'color:#111827;font-weight:700;',
   actorDetails: 'color:#6b7280;',
   avatar: 'width:20px;height:20px;border-radius:10px;vertical-align:middle;margin-right:6px;',

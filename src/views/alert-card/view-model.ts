@@ -1,5 +1,5 @@
 import type { AlertView, ChatAlert, StandardAlert } from '../../domain/alert-view.js';
-import { errorTail, formatSeconds, initialsOf, linkify, safeUrl, utcMinute, type TextLine } from './format.js';
+import { errorTail, formatSeconds, initialsOf, linkify, safeUrl, shortInitials, utcMinute, type TextLine } from './format.js';
 
 /**
  * The alert card's view model: plain data computed once from the public alert
@@ -32,8 +32,8 @@ const STEP_LOOK: Record<StepState, { symbol: string; tone: Tone }> = {
   pending: { symbol: '○', tone: 'neutral' },
   skipped: { symbol: '–', tone: 'neutral' },
 };
-/** A run state the sender may spell freely (the spec's run states, or something newer). */
-const RUN_TONE: Record<string, Tone> = { passed: 'success', failed: 'error', running: 'info', cancelled: 'neutral', pending: 'neutral' };
+/** The spec's run states; the public type says string, so anything else reads neutral. */
+const RUN_TONE: Record<string, Tone> = { passed: 'success', failed: 'error', running: 'info' };
 
 /** Inline fields share a grid row of up to this many cells (Discord's embed grid). */
 export const FIELDS_PER_ROW = 3;
@@ -207,7 +207,7 @@ function actorModel(x: AlertActor): ActorModel {
     name,
     profileUrl: safeUrl(x.url),
     avatarUrl: safeUrl(x.avatarUrl),
-    initials: x.initials?.trim() || initialsOf(name),
+    initials: (x.initials && shortInitials(x.initials)) || initialsOf(name),
     company: x.company ?? null,
     details: [x.name && x.email ? x.email : null, x.company, x.plan, x.location].filter((d): d is string => !!d),
   };
