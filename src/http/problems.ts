@@ -1,7 +1,10 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, AuthError, type AuthFailureReason, type ErrorCode } from '../domain/errors.js';
+import { IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_WINDOW_HOURS } from '../domain/idempotency.js';
+import { TOKEN_SECRET_HEX_CHARS } from '../domain/tokens.js';
 import { maskPath } from '../lib/logger.js';
+import { MAX_ATTACHMENTS, SUPPORTED_FORMATS_TEXT, mediaLimitsText } from '../media/formats.js';
 
 interface ProblemType {
   status: ContentfulStatusCode;
@@ -50,12 +53,12 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'idempotency-key-reused': {
     status: 422,
     title: 'Idempotency-Key reused with a different request',
-    description: 'This Idempotency-Key was already used in the last 24 hours with a different body. Use a fresh key for a different request.',
+    description: `This Idempotency-Key was already used in the last ${IDEMPOTENCY_WINDOW_HOURS} hours with a different body. Use a fresh key for a different request.`,
   },
   'invalid-idempotency-key': {
     status: 400,
     title: 'invalid Idempotency-Key',
-    description: 'An Idempotency-Key must be 1 to 255 printable ASCII characters.',
+    description: `An Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} printable ASCII characters.`,
   },
   'workflow-run-finished': {
     status: 409,
@@ -93,8 +96,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'unsupported-attachment-type': {
     status: 400,
     title: 'unsupported attachment type',
-    description:
-      'Attachments must be PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg, recognised from the bytes. SVG is refused.',
+    description: `Attachments must be ${SUPPORTED_FORMATS_TEXT}, recognised from the bytes. SVG is refused.`,
   },
   'attachment-type-mismatch': {
     status: 400,
@@ -104,12 +106,12 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'attachment-too-large': {
     status: 413,
     title: 'attachment too large',
-    description: 'Images may be 10 MiB, audio 25 MiB and video 50 MiB.',
+    description: `Largest accepted attachment: ${mediaLimitsText()}.`,
   },
   'too-many-attachments': {
     status: 400,
     title: 'too many attachments',
-    description: 'An alert carries at most 10 attachments.',
+    description: `An alert carries at most ${MAX_ATTACHMENTS} attachments (uploaded files and \`attachments\` items together).`,
   },
   'attachment-fetch-failed': {
     status: 422,
@@ -131,7 +133,7 @@ export const AUTH_MESSAGES: Record<AuthFailureReason, string> = {
   token_env_var_unset:
     'The token is empty or the literal text "undefined": the environment variable holding it is probably unset in your client.',
   invalid_token_format:
-    'A token is the prefix and an underscore followed by exactly 48 hexadecimal characters. Check that it was copied whole.',
+    `A token is the prefix and an underscore followed by exactly ${TOKEN_SECRET_HEX_CHARS} hexadecimal characters. Check that it was copied whole.`,
   unknown_token: 'This token is revoked or does not exist (was it truncated?). Create a new one.',
   not_a_workspace_member:
     "The token is valid but its user is no longer a member of the token's workspace. Ask an owner to add the user back, or use another token.",

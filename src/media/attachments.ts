@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { AppError } from '../domain/errors.js';
+import type { AttachmentInput } from '../domain/webhook/payload.js';
 import { showUrl, type MediaFetcher } from './fetcher.js';
 import { MAX_ATTACHMENTS, MEDIA_KINDS, formatBytes, limitFor, tooLargeError, type MediaKind } from './formats.js';
 import type { MediaBatch, StoredMedia } from './store.js';
@@ -18,14 +19,8 @@ export const MAX_REQUEST_BYTES = 110 * 1024 * 1024;
 /** Default cap on the JSON `payload` part of a multipart request. */
 const MAX_PAYLOAD_BYTES = 1024 * 1024;
 
-/** One item of the webhook's JSON `attachments` array. */
-export interface AttachmentItem {
-  url?: string;
-  /** Base64, optionally as a `data:<type>;base64,` URL. */
-  data?: string;
-  type?: MediaKind;
-  name?: string | null;
-}
+/** One item of the webhook's JSON `attachments` array, as the payload schema parsed it. */
+export type AttachmentItem = AttachmentInput;
 
 /** A stored attachment with the name the sender gave it (never derived from a source URL). */
 export interface ResolvedAttachment {

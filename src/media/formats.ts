@@ -118,8 +118,8 @@ const FROM_FILE_TYPE: Record<string, { ext: string; kind: MediaKind } | { contai
   ogx: { container: 'ogg', kind: null },
 };
 
-/** Human names for error messages. */
-const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';
+/** Human names of the accepted formats, for error messages and the problem page. */
+export const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';
 
 /**
  * True when the head is text markup (SVG, XML, HTML): such files are refused
@@ -205,9 +205,17 @@ export function unsupportedError(head: Uint8Array, label: string): AppError {
 export function tooLargeError(kind: MediaKind, label: string): AppError {
   return new AppError(
     'attachment-too-large',
-    `${label}: larger than the ${formatBytes(MEDIA_LIMITS[kind])} limit for ${kind === 'audio' ? 'audio' : `${kind}s`}`,
+    `${label}: larger than the ${formatBytes(MEDIA_LIMITS[kind])} limit for ${kindPlural(kind)}`,
   );
 }
+
+/** "images 10 MiB, audio 25 MiB and videos 50 MiB": every kind's limit, for pages and messages. */
+export function mediaLimitsText(): string {
+  const parts = MEDIA_KINDS.map((k) => `${kindPlural(k)} ${formatBytes(MEDIA_LIMITS[k])}`);
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+}
+
+const kindPlural = (kind: MediaKind) => (kind === 'audio' ? 'audio' : `${kind}s`);
 
 /** "10 MiB" style byte counts for messages. */
 export function formatBytes(n: number): string {
