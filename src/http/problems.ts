@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
+import type { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, AuthError, type AuthFailureReason, type ErrorCode } from '../domain/errors.js';
 import { IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_WINDOW_HOURS } from '../domain/idempotency.js';
 import { TOKEN_SECRET_HEX_CHARS } from '../domain/tokens.js';
 import { maskPath } from '../lib/logger.js';
 import { MAX_ATTACHMENTS, SUPPORTED_FORMATS_TEXT, mediaLimitsText } from '../media/formats.js';
+import { unsupportedContentType } from './body.js';
 
 interface ProblemType {
   status: ContentfulStatusCode;
@@ -168,6 +170,61 @@ export function problemResponse(c: Context, publicUrl: string, err: AppError): R
   // newResponse keeps the headers already set on the context (the RateLimit-* headers).
   return c.newResponse(JSON.stringify(body), body.status as ContentfulStatusCode, headers);
 }
+
+/**
+ * An HTTPException thrown by Hono itself (the JSON body reader, the OpenAPI
+ * routes' media-type gate) as the problem it stands for. Every status becomes a
+ * problem document with that status, never a 500: a status without a problem
+ * type of its own gets RFC 9457's `about:blank` with the status text as title.
+ */
+export function httpExceptionResponse(c: Context, publicUrl: string, err: HTTPException): Response {
+  const code = problemCodeOfStatus(err.status, err.message);
+  if (code) {
+    // Hono's texts ("Unsupported Media Type") only repeat the title; ours say what to send.
+    const detail = code === 'unsupported-content-type' ? unsupportedContentType(c.req.header('content-type')).detail : code === 'internal' ? undefined : err.message;
+    return problemResponse(c, publicUrl, new AppError(code, detail));
+  }
+  const title = STATUS_TEXT.get(err.status) ?? `HTTP ${err.status}`;
+  const body = { type: 'about:blank', title, status: err.status, detail: err.message, instance: maskPath(new URL(c.req.url).pathname), error: title };
+  return c.newResponse(JSON.stringify(body), err.status, { 'content-type': 'application/problem+json' });
+}
+
+function problemCodeOfStatus(status: number, message: string): ErrorCode | null {
+  switch (status) {
+    case 400:
+      // Hono's JSON reader says "Malformed JSON in request body"; its other 400s are about the body too.
+      return /json/i.test(message) ? 'malformed-json' : 'invalid-body';
+    case 404:
+      return 'not-found';
+    case 413:
+      return 'payload-too-large';
+    case 415:
+      return 'unsupported-content-type';
+    case 429:
+      return 'rate-limited';
+    case 500:
+      return 'internal';
+    default:
+      return null;
+  }
+}
+
+const STATUS_TEXT: ReadonlyMap<number, string> = new Map([
+  [401, 'Unauthorized'],
+  [403, 'Forbidden'],
+  [405, 'Method Not Allowed'],
+  [406, 'Not Acceptable'],
+  [408, 'Request Timeout'],
+  [409, 'Conflict'],
+  [411, 'Length Required'],
+  [412, 'Precondition Failed'],
+  [416, 'Range Not Satisfiable'],
+  [422, 'Unprocessable Content'],
+  [501, 'Not Implemented'],
+  [502, 'Bad Gateway'],
+  [503, 'Service Unavailable'],
+  [504, 'Gateway Timeout'],
+]);
 
 export function authFailureResponse(publicUrl: string, err: AuthError): Response {
   const body = {
