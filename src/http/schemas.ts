@@ -3,6 +3,9 @@ import { AUTH_FAILURE_REASONS } from '../domain/errors.js';
 
 /** Response and error schemas shared by the OpenAPI document and the routes. */
 
+/** Page size of the alert list (spec: 1 to 100, default 50). */
+export const LIST_PAGE_SIZE = { min: 1, max: 100, default: 50 } as const;
+
 export const Problem = z
   .object({
     type: z.string().url().openapi({ example: 'http://localhost:3000/problems/not-found' }),
