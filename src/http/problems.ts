@@ -185,7 +185,9 @@ export function httpExceptionResponse(c: Context, publicUrl: string, err: HTTPEx
     return problemResponse(c, publicUrl, new AppError(code, detail));
   }
   const title = STATUS_TEXT.get(err.status) ?? `HTTP ${err.status}`;
-  const body = { type: 'about:blank', title, status: err.status, detail: err.message, instance: maskPath(new URL(c.req.url).pathname), error: title };
+  // A server-side status says nothing internal; a client-side one says what Hono saw.
+  const detail = err.status < 500 && err.message ? { detail: err.message } : {};
+  const body = { type: 'about:blank', title, status: err.status, ...detail, instance: maskPath(new URL(c.req.url).pathname), error: title };
   return c.newResponse(JSON.stringify(body), err.status, { 'content-type': 'application/problem+json' });
 }
 

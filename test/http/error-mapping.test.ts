@@ -74,6 +74,9 @@ describe('any HTTPException is a problem document with its own status', () => {
     expect(problem).toMatchObject({ type, status });
     expect(problem.title).toBe(problem.error);
     expect(problem.title.length).toBeGreaterThan(0);
+    // A server-side status leaks nothing; a client-side one says what was wrong.
+    if (status >= 500) expect(problem.detail).toBeUndefined();
+    else if (type === 'about:blank') expect(problem.detail).toBe(message);
   });
 });
 
