@@ -7,6 +7,7 @@ import { EMOJI_MAX_CHARS } from '../src/domain/webhook/emoji.js';
 import { PAYLOAD_LIMITS } from '../src/domain/webhook/payload.js';
 import { LIST_PAGE_SIZE } from '../src/http/schemas.js';
 import { MAX_ATTACHMENTS, MEDIA_KINDS, MEDIA_LIMITS, SUPPORTED_FORMATS_TEXT, formatBytes } from '../src/media/formats.js';
+import { DEFAULT_LIVE_OPTIONS, EVENT_RETENTION_DAYS } from '../src/notify/live-stream.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;
@@ -105,5 +106,8 @@ describe('limits quoted from their one definition', () => {
     expect(limit.schema).toMatchObject({ minimum: LIST_PAGE_SIZE.min, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default });
     expect(doc.components.schemas.AuthFailure.properties.reason.enum).toEqual([...AUTH_FAILURE_REASONS]);
     expect(doc.components.securitySchemes.bearerAuth.description).toContain(`${TOKEN_SECRET_HEX_CHARS} hexadecimal`);
+    const stream = doc.paths['/api/stream'].get.description;
+    expect(stream).toContain(`pruned after ${EVENT_RETENTION_DAYS} days`);
+    expect(stream).toContain(`every ${DEFAULT_LIVE_OPTIONS.heartbeatMs / 1000} s`);
   });
 });
