@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { EMOJI_MAX_CHARS } from '../../src/domain/webhook/emoji.js';
+import { EMOJI_MAX_CHARS, EMOJI_MAX_SHORTCODE_CHARS } from '../../src/domain/webhook/emoji.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES } from '../../src/http/problems.js';
 import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness } from '../helpers/harness.js';
 
@@ -85,6 +85,7 @@ describe('webhook: success', () => {
     ['abcdefghij', null], // exactly 10 characters
     [':unknown:', null],
     [':rotating_light:', null], // Slack's shortcode: unknown here, dropped whatever its length
+    [`:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 2)}:`, null], // the longest shortcode taken
     ['  rocket\n', '🚀'],
     [':rocket', '🚀'],
     ['🇫🇷', '🇫🇷'],
@@ -151,6 +152,8 @@ describe('webhook: errors', () => {
     ['raw emoji too long (11 emoji)', { title: 't', emoji: '🔥'.repeat(11) }, ['emoji']],
     ['emoji mixed with text', { title: 't', emoji: '🚀 deploy' }, ['emoji']],
     ['a huge emoji string', { title: 't', emoji: '🔥'.repeat(1_000_000) }, ['emoji']],
+    ['an unknown name over 10 characters', { title: 't', emoji: 'abcdefghijk' }, ['emoji']],
+    ['a shortcode longer than any emoji name', { title: 't', emoji: `:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 1)}:` }, ['emoji']],
     ['a blank title', { title: '   ' }, ['title']],
     ['an empty field label', { title: 't', fields: [{ label: '', value: 'v' }] }, ['fields', 0, 'label']],
     ['an empty actor', { title: 't', actor: '' }, ['actor']],
