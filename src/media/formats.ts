@@ -213,13 +213,13 @@ export function tooLargeError(kind: MediaKind, label: string): AppError {
   );
 }
 
-/** "images 10 MiB, audio 25 MiB and videos 50 MiB": every kind's limit, for pages and messages. */
+const kindPlural = (kind: MediaKind) => (kind === 'audio' ? 'audio' : `${kind}s`);
+
+/** Every kind's limit as one phrase ("images 10 MiB, videos 50 MiB and audio 25 MiB"), for pages and messages. */
 export function mediaLimitsText(): string {
   const parts = MEDIA_KINDS.map((k) => `${kindPlural(k)} ${formatBytes(MEDIA_LIMITS[k])}`);
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
-
-const kindPlural = (kind: MediaKind) => (kind === 'audio' ? 'audio' : `${kind}s`);
 
 /** "10 MiB" style byte counts for messages. */
 export function formatBytes(n: number): string {
