@@ -17,13 +17,12 @@ import { IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
 import { MediaStore } from './media/store.js';
-import { LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
+import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
 import { NotificationPreferences } from './notify/preferences.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
-/** How long the live stream's change log is kept for Last-Event-ID resumes. */
-const EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
 /**
  * Everything the HTTP app, the CLI, the bot and the workers share, wired in one

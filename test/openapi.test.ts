@@ -1,5 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AUTH_FAILURE_REASONS } from '../src/domain/errors.js';
+import { IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_WINDOW_HOURS } from '../src/domain/idempotency.js';
+import { TOKEN_SECRET_HEX_CHARS } from '../src/domain/tokens.js';
+import { EMOJI_MAX_CHARS } from '../src/domain/webhook/emoji.js';
+import { PAYLOAD_LIMITS } from '../src/domain/webhook/payload.js';
+import { LIST_PAGE_SIZE } from '../src/http/schemas.js';
+import { MAX_ATTACHMENTS, MEDIA_KINDS, MEDIA_LIMITS, SUPPORTED_FORMATS_TEXT, formatBytes } from '../src/media/formats.js';
+import { DEFAULT_LIVE_OPTIONS, EVENT_RETENTION_DAYS } from '../src/notify/live-stream.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 
 let h: Harness;
@@ -49,5 +57,57 @@ describe('OpenAPI document', () => {
     const html = await res.text();
     expect(html).toContain('/api/channels/{channel}/alerts');
     expect(html).toContain('/api/webhook/{token}');
+  });
+});
+
+describe('limits quoted from their one definition', () => {
+  const page = async (name: string) => {
+    const res = await h.call('GET', `/problems/${name}`);
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+
+  it('problem pages quote the media, idempotency and token limits', async () => {
+    h = createHarness();
+    const tooLarge = await page('attachment-too-large');
+    for (const kind of MEDIA_KINDS) expect(tooLarge).toContain(formatBytes(MEDIA_LIMITS[kind]));
+    expect(await page('too-many-attachments')).toContain(`at most ${MAX_ATTACHMENTS} attachments`);
+    expect(await page('unsupported-attachment-type')).toContain(SUPPORTED_FORMATS_TEXT);
+    expect(await page('invalid-idempotency-key')).toContain(`1 to ${IDEMPOTENCY_KEY_MAX_CHARS} printable`);
+    expect(await page('idempotency-key-reused')).toContain(`last ${IDEMPOTENCY_WINDOW_HOURS} hours`);
+    expect(await page('invalid_token_format')).toContain(`exactly ${TOKEN_SECRET_HEX_CHARS} hexadecimal`);
+    // Every 401 reason has a page and is listed.
+    const index = await (await h.call('GET', '/problems')).text();
+    for (const reason of AUTH_FAILURE_REASONS) {
+      expect(index).toContain(`/problems/${reason}`);
+      await page(reason);
+    }
+  });
+
+  it('the OpenAPI document quotes the payload, page size and 401 reason definitions', async () => {
+    h = createHarness();
+    const doc = (await (await h.call('GET', '/openapi.json')).json()) as any;
+    const webhook = doc.paths['/api/webhook/{token}'].post;
+    const p = webhook.requestBody.content['application/json'].schema.properties;
+    expect(p.title.maxLength).toBe(PAYLOAD_LIMITS.title);
+    expect(p.message.maxLength).toBe(PAYLOAD_LIMITS.message);
+    expect(p.linkUrl.maxLength).toBe(PAYLOAD_LIMITS.linkUrl);
+    expect(p.linkText.maxLength).toBe(PAYLOAD_LIMITS.linkText);
+    expect(p.fields.maxItems).toBe(PAYLOAD_LIMITS.fields);
+    expect(p.fields.items.properties.label.maxLength).toBe(PAYLOAD_LIMITS.fieldLabel);
+    expect(p.attachments.maxItems).toBe(MAX_ATTACHMENTS);
+    expect(p.workflow.properties.steps.maxItems).toBe(PAYLOAD_LIMITS.steps);
+    expect(p.emoji.description).toContain(`At most ${EMOJI_MAX_CHARS} characters`);
+    expect(p.metadata.description).toContain(formatBytes(PAYLOAD_LIMITS.metadataBytes));
+    expect(webhook.description).toContain(`at most ${MAX_ATTACHMENTS} attachments`);
+    expect(webhook.description).toContain(`(${IDEMPOTENCY_WINDOW_HOURS} h)`);
+    expect(webhook.responses['413'].description).toContain(formatBytes(MEDIA_LIMITS.video));
+    const limit = doc.paths['/api/channels/{channel}/alerts'].get.parameters.find((q: any) => q.name === 'limit');
+    expect(limit.schema).toMatchObject({ minimum: LIST_PAGE_SIZE.min, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default });
+    expect(doc.components.schemas.AuthFailure.properties.reason.enum).toEqual([...AUTH_FAILURE_REASONS]);
+    expect(doc.components.securitySchemes.bearerAuth.description).toContain(`${TOKEN_SECRET_HEX_CHARS} hexadecimal`);
+    const stream = doc.paths['/api/stream'].get.description;
+    expect(stream).toContain(`pruned after ${EVENT_RETENTION_DAYS} days`);
+    expect(stream).toContain(`every ${DEFAULT_LIVE_OPTIONS.heartbeatMs / 1000} s`);
   });
 });

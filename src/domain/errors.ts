@@ -47,14 +47,16 @@ export class AppError extends Error {
 
 export const notFound = (what = 'resource') => new AppError('not-found', `${what} not found`);
 
-/** The read API's 401 reasons (spec: Errors, Read API). */
-export type AuthFailureReason =
-  | 'no_credentials'
-  | 'malformed_authorization_header'
-  | 'token_env_var_unset'
-  | 'invalid_token_format'
-  | 'unknown_token'
-  | 'not_a_workspace_member';
+/** The read API's 401 reasons (spec: Errors, Read API); the OpenAPI enum and the problem pages list these. */
+export const AUTH_FAILURE_REASONS = [
+  'no_credentials',
+  'malformed_authorization_header',
+  'token_env_var_unset',
+  'invalid_token_format',
+  'unknown_token',
+  'not_a_workspace_member',
+] as const;
+export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
 export class AuthError extends Error {
   constructor(readonly reason: AuthFailureReason) {

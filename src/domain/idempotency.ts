@@ -3,8 +3,12 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import { AppError } from './errors.js';
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const KEY_RE = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
+/** How long a finished answer is replayed (spec: 24 hours). */
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+const IDEMPOTENCY_WINDOW_MS = IDEMPOTENCY_WINDOW_HOURS * 60 * 60 * 1000;
+/** An Idempotency-Key is 1 to this many printable ASCII characters, not starting with a space. */
+export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
+const KEY_RE = new RegExp(`^[\\x21-\\x7e][\\x20-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_CHARS - 1}}$`);
 
 export interface StoredAnswer {
   status: number;
@@ -38,7 +42,7 @@ export class Idempotency {
   }
 
   static validateKey(key: string): void {
-    if (!KEY_RE.test(key)) throw new AppError('invalid-idempotency-key', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
+    if (!KEY_RE.test(key)) throw new AppError('invalid-idempotency-key', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} printable ASCII characters`);
   }
 
   static fingerprint(parts: (string | Uint8Array)[]): string {

@@ -14,6 +14,9 @@ export interface Principal {
   workspaceId: string;
 }
 
+/** An API token is `<prefix>_` and this many hexadecimal characters (24 random bytes). */
+export const TOKEN_SECRET_HEX_CHARS = 48;
+
 /** last_used_at is written at most once a minute per token: a write per read request would cost more than the read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -33,7 +36,7 @@ export class TokenAuthenticator {
     prefix: string,
     private readonly clock: Clock,
   ) {
-    this.pattern = new RegExp(`^${prefix}_[0-9a-fA-F]{48}$`);
+    this.pattern = new RegExp(`^${prefix}_[0-9a-fA-F]{${TOKEN_SECRET_HEX_CHARS}}$`);
     this.lookup = sqlite.prepare(
       `SELECT t.id, t.user_id AS userId, t.workspace_id AS workspaceId, t.revoked_at AS revokedAt,
               EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = t.workspace_id AND m.user_id = t.user_id) AS member

@@ -5,7 +5,7 @@ import { maskPath } from '../lib/logger.js';
 import type { Services } from '../services.js';
 import { requireToken } from './auth.js';
 import type { AppEnv } from './env.js';
-import { authFailureResponse, problemResponse } from './problems.js';
+import { authFailureResponse, httpExceptionResponse, problemResponse } from './problems.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerDocs } from './routes/docs.js';
 import { createMediaRoutes } from './routes/media.js';
@@ -49,11 +49,21 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   });
 
   app.onError((err, c) => {
+    const path = maskPath(new URL(c.req.url).pathname);
+    if (isClientAbort(err, c.req.raw)) {
+      // The client went away mid-request: nothing to fix on our side and nobody
+      // to answer. The 499 (nginx's "client closed request") only reaches the access log.
+      logger.info({ path, method: c.req.method }, 'request aborted by the client');
+      return new Response(null, { status: 499 });
+    }
     if (err instanceof AuthError) return authFailureResponse(config.publicUrl, err);
     if (err instanceof AppError) return problemResponse(c, config.publicUrl, err);
-    // Hono's own JSON body reader (the OpenAPI validators) reports unparsable JSON this way.
-    if (err instanceof HTTPException && err.status === 400) return problemResponse(c, config.publicUrl, new AppError('malformed-json', err.message));
-    logger.error({ err, path: maskPath(new URL(c.req.url).pathname) }, 'unhandled error');
+    // Hono's own errors: the JSON body reader, the OpenAPI routes' media-type gate.
+    if (err instanceof HTTPException) {
+      if (err.status >= 500) logger.error({ err, path }, 'unhandled error');
+      return httpExceptionResponse(c, config.publicUrl, err);
+    }
+    logger.error({ err, path }, 'unhandled error');
     return problemResponse(c, config.publicUrl, new AppError('internal'));
   });
 
@@ -98,3 +108,14 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * True when the request failed because its client disconnected: Node's HTTP
+ * server fails the body stream with ECONNRESET "aborted", and
+ * @hono/node-server aborts the request's signal once the socket closes.
+ */
+function isClientAbort(err: unknown, req: Request): boolean {
+  if (req.signal.aborted) return true;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return typeof e === 'object' && e !== null && ((e.code === 'ECONNRESET' && e.message === 'aborted') || e.code === 'ERR_STREAM_PREMATURE_CLOSE');
+}

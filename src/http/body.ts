@@ -43,7 +43,13 @@ export function requireBodyType(contentType: string | undefined, opts: { multipa
   const type = (contentType ?? '').toLowerCase();
   if (isJsonContentType(type)) return 'json';
   if (opts.multipart && type.startsWith('multipart/form-data')) return 'multipart';
-  throw new AppError('unsupported-content-type', `Content-Type ${type || '(none)'} is not accepted: send -H 'Content-Type: application/json'`);
+  throw unsupportedContentType(type);
+}
+
+/** The 415 for a body whose Content-Type the endpoint does not take. */
+export function unsupportedContentType(contentType: string | undefined): AppError {
+  const type = (contentType ?? '').toLowerCase();
+  return new AppError('unsupported-content-type', `Content-Type ${type || '(none)'} is not accepted: send -H 'Content-Type: application/json'`);
 }
 
 /** Deeper JSON than this is refused: validation and serialisation recurse, and no alert needs it. */

@@ -1,7 +1,12 @@
 import type { Context } from 'hono';
+import type { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, AuthError, type AuthFailureReason, type ErrorCode } from '../domain/errors.js';
+import { IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_WINDOW_HOURS } from '../domain/idempotency.js';
+import { TOKEN_SECRET_HEX_CHARS } from '../domain/tokens.js';
 import { maskPath } from '../lib/logger.js';
+import { MAX_ATTACHMENTS, SUPPORTED_FORMATS_TEXT, mediaLimitsText } from '../media/formats.js';
+import { unsupportedContentType } from './body.js';
 
 interface ProblemType {
   status: ContentfulStatusCode;
@@ -50,12 +55,12 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'idempotency-key-reused': {
     status: 422,
     title: 'Idempotency-Key reused with a different request',
-    description: 'This Idempotency-Key was already used in the last 24 hours with a different body. Use a fresh key for a different request.',
+    description: `This Idempotency-Key was already used in the last ${IDEMPOTENCY_WINDOW_HOURS} hours with a different body. Use a fresh key for a different request.`,
   },
   'invalid-idempotency-key': {
     status: 400,
     title: 'invalid Idempotency-Key',
-    description: 'An Idempotency-Key must be 1 to 255 printable ASCII characters.',
+    description: `An Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} printable ASCII characters.`,
   },
   'workflow-run-finished': {
     status: 409,
@@ -93,8 +98,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'unsupported-attachment-type': {
     status: 400,
     title: 'unsupported attachment type',
-    description:
-      'Attachments must be PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg, recognised from the bytes. SVG is refused.',
+    description: `Attachments must be ${SUPPORTED_FORMATS_TEXT}, recognised from the bytes. SVG is refused.`,
   },
   'attachment-type-mismatch': {
     status: 400,
@@ -104,12 +108,12 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'attachment-too-large': {
     status: 413,
     title: 'attachment too large',
-    description: 'Images may be 10 MiB, audio 25 MiB and video 50 MiB.',
+    description: `Largest accepted attachment: ${mediaLimitsText()}.`,
   },
   'too-many-attachments': {
     status: 400,
     title: 'too many attachments',
-    description: 'An alert carries at most 10 attachments.',
+    description: `An alert carries at most ${MAX_ATTACHMENTS} attachments (uploaded files and \`attachments\` items together).`,
   },
   'attachment-fetch-failed': {
     status: 422,
@@ -131,7 +135,7 @@ export const AUTH_MESSAGES: Record<AuthFailureReason, string> = {
   token_env_var_unset:
     'The token is empty or the literal text "undefined": the environment variable holding it is probably unset in your client.',
   invalid_token_format:
-    'A token is the prefix and an underscore followed by exactly 48 hexadecimal characters. Check that it was copied whole.',
+    `A token is the prefix and an underscore followed by exactly ${TOKEN_SECRET_HEX_CHARS} hexadecimal characters. Check that it was copied whole.`,
   unknown_token: 'This token is revoked or does not exist (was it truncated?). Create a new one.',
   not_a_workspace_member:
     "The token is valid but its user is no longer a member of the token's workspace. Ask an owner to add the user back, or use another token.",
@@ -166,6 +170,63 @@ export function problemResponse(c: Context, publicUrl: string, err: AppError): R
   // newResponse keeps the headers already set on the context (the RateLimit-* headers).
   return c.newResponse(JSON.stringify(body), body.status as ContentfulStatusCode, headers);
 }
+
+/**
+ * An HTTPException thrown by Hono itself (the JSON body reader, the OpenAPI
+ * routes' media-type gate) as the problem it stands for. Every status becomes a
+ * problem document with that status, never a 500: a status without a problem
+ * type of its own gets RFC 9457's `about:blank` with the status text as title.
+ */
+export function httpExceptionResponse(c: Context, publicUrl: string, err: HTTPException): Response {
+  const code = problemCodeOfStatus(err.status, err.message);
+  if (code) {
+    // Hono's texts ("Unsupported Media Type") only repeat the title; ours say what to send.
+    const detail = code === 'unsupported-content-type' ? unsupportedContentType(c.req.header('content-type')).detail : code === 'internal' ? undefined : err.message;
+    return problemResponse(c, publicUrl, new AppError(code, detail));
+  }
+  const title = STATUS_TEXT.get(err.status) ?? `HTTP ${err.status}`;
+  // A server-side status says nothing internal; a client-side one says what Hono saw.
+  const detail = err.status < 500 && err.message ? { detail: err.message } : {};
+  const body = { type: 'about:blank', title, status: err.status, ...detail, instance: maskPath(new URL(c.req.url).pathname), error: title };
+  return c.newResponse(JSON.stringify(body), err.status, { 'content-type': 'application/problem+json' });
+}
+
+function problemCodeOfStatus(status: number, message: string): ErrorCode | null {
+  switch (status) {
+    case 400:
+      // Hono's JSON reader says "Malformed JSON in request body"; its other 400s are about the body too.
+      return /json/i.test(message) ? 'malformed-json' : 'invalid-body';
+    case 404:
+      return 'not-found';
+    case 413:
+      return 'payload-too-large';
+    case 415:
+      return 'unsupported-content-type';
+    case 429:
+      return 'rate-limited';
+    case 500:
+      return 'internal';
+    default:
+      return null;
+  }
+}
+
+const STATUS_TEXT: ReadonlyMap<number, string> = new Map([
+  [401, 'Unauthorized'],
+  [403, 'Forbidden'],
+  [405, 'Method Not Allowed'],
+  [406, 'Not Acceptable'],
+  [408, 'Request Timeout'],
+  [409, 'Conflict'],
+  [411, 'Length Required'],
+  [412, 'Precondition Failed'],
+  [416, 'Range Not Satisfiable'],
+  [422, 'Unprocessable Content'],
+  [501, 'Not Implemented'],
+  [502, 'Bad Gateway'],
+  [503, 'Service Unavailable'],
+  [504, 'Gateway Timeout'],
+]);
 
 export function authFailureResponse(publicUrl: string, err: AuthError): Response {
   const body = {

@@ -1,6 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { AUTH_FAILURE_REASONS } from '../domain/errors.js';
 
 /** Response and error schemas shared by the OpenAPI document and the routes. */
+
+/** Page size of the alert list (spec: 1 to 100, default 50). */
+export const LIST_PAGE_SIZE = { min: 1, max: 100, default: 50 } as const;
 
 export const Problem = z
   .object({
@@ -17,14 +21,7 @@ export const Problem = z
 const AuthFailure = z
   .object({
     error: z.literal('Unauthorized'),
-    reason: z.enum([
-      'no_credentials',
-      'malformed_authorization_header',
-      'token_env_var_unset',
-      'invalid_token_format',
-      'unknown_token',
-      'not_a_workspace_member',
-    ]),
+    reason: z.enum(AUTH_FAILURE_REASONS),
     message: z.string(),
     docs: z.string().url(),
   })

@@ -91,8 +91,12 @@ const CONTAINER_EXT: Record<Container, Record<'audio' | 'video', string>> = {
   ogg: { video: 'ogv', audio: 'ogg' },
 };
 
-/** file-type's extension → what we store. `kind: null` means "container, decide from tracks". */
-const FROM_FILE_TYPE: Record<string, { ext: string; kind: MediaKind } | { container: Container; kind: MediaKind | null }> = {
+/**
+ * file-type's extension → what we store. `kind: null` means "container, decide
+ * from tracks". A Map: the key comes from the file's bytes, and an object
+ * literal would also answer for `constructor`.
+ */
+const FROM_FILE_TYPE: ReadonlyMap<string, { ext: string; kind: MediaKind } | { container: Container; kind: MediaKind | null }> = new Map(Object.entries({
   png: { ext: 'png', kind: 'image' },
   jpg: { ext: 'jpg', kind: 'image' },
   gif: { ext: 'gif', kind: 'image' },
@@ -116,10 +120,10 @@ const FROM_FILE_TYPE: Record<string, { ext: string; kind: MediaKind } | { contai
   ogv: { container: 'ogg', kind: 'video' },
   ogm: { container: 'ogg', kind: 'video' },
   ogx: { container: 'ogg', kind: null },
-};
+} satisfies Record<string, { ext: string; kind: MediaKind } | { container: Container; kind: MediaKind | null }>));
 
-/** Human names for error messages. */
-const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';
+/** Human names of the accepted formats, for error messages and the problem page. */
+export const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';
 
 /**
  * True when the head is text markup (SVG, XML, HTML): such files are refused
@@ -156,7 +160,7 @@ export async function sniffFormat(bytes: Uint8Array): Promise<SniffedFormat | nu
   if (head.length === 0 || looksLikeMarkup(head)) return null;
   const ft = await fileTypeFromBuffer(head.subarray(0, FILE_TYPE_HEAD_BYTES)).catch(() => undefined);
   if (!ft) return null;
-  const entry = FROM_FILE_TYPE[ft.ext];
+  const entry = FROM_FILE_TYPE.get(ft.ext);
   if (!entry) return null;
   if ('ext' in entry) {
     if (entry.ext === 'png' && !isPlausiblePng(head)) return null;
@@ -205,8 +209,16 @@ export function unsupportedError(head: Uint8Array, label: string): AppError {
 export function tooLargeError(kind: MediaKind, label: string): AppError {
   return new AppError(
     'attachment-too-large',
-    `${label}: larger than the ${formatBytes(MEDIA_LIMITS[kind])} limit for ${kind === 'audio' ? 'audio' : `${kind}s`}`,
+    `${label}: larger than the ${formatBytes(MEDIA_LIMITS[kind])} limit for ${kindPlural(kind)}`,
   );
+}
+
+const kindPlural = (kind: MediaKind) => (kind === 'audio' ? 'audio' : `${kind}s`);
+
+/** Every kind's limit as one phrase ("images 10 MiB, videos 50 MiB and audio 25 MiB"), for pages and messages. */
+export function mediaLimitsText(): string {
+  const parts = MEDIA_KINDS.map((k) => `${kindPlural(k)} ${formatBytes(MEDIA_LIMITS[k])}`);
+  return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 /** "10 MiB" style byte counts for messages. */

@@ -9,7 +9,9 @@ import ipaddr from 'ipaddr.js';
 /** Decides whether the fetcher may connect to an IP: null = allowed, else the reason it is refused. */
 export type AddressPolicy = (ip: string) => string | null;
 
-const V4_REASONS: Record<string, string> = {
+// Maps, like every table in src/ keyed by a string from outside: an object literal
+// would also answer for `constructor` or `__proto__`.
+const V4_REASONS: ReadonlyMap<string, string> = new Map(Object.entries({
   unspecified: 'unspecified (0.0.0.0/8)',
   broadcast: 'broadcast',
   multicast: 'multicast',
@@ -20,9 +22,9 @@ const V4_REASONS: Record<string, string> = {
   reserved: 'reserved',
   as112: 'reserved (AS112)',
   amt: 'reserved (AMT)',
-};
+}));
 
-const V6_REASONS: Record<string, string> = {
+const V6_REASONS: ReadonlyMap<string, string> = new Map(Object.entries({
   unspecified: 'unspecified (::)',
   linkLocal: 'link-local (fe80::/10)',
   multicast: 'multicast',
@@ -38,7 +40,7 @@ const V6_REASONS: Record<string, string> = {
   droneRemoteIdProtocolEntityTags: 'reserved (DRIP)',
   segmentRouting: 'reserved (segment routing)',
   reserved: 'reserved',
-};
+}));
 
 /**
  * The production policy: refuses loopback, private, link-local (cloud metadata
@@ -67,7 +69,7 @@ function v4Reason(a: ipaddr.IPv4): string | null {
   const range = a.range();
   if (range === 'unicast') return null;
   if (range === 'linkLocal' && a.toString() === '169.254.169.254') return 'link-local (cloud metadata service)';
-  return V4_REASONS[range] ?? `not public (${range})`;
+  return V4_REASONS.get(range) ?? `not public (${range})`;
 }
 
 function v6Reason(a: ipaddr.IPv6): string | null {
@@ -97,5 +99,5 @@ function v6Reason(a: ipaddr.IPv6): string | null {
     return viaV4('IPv4-compatible form', embedded(p[6]!, p[7]!)) ?? 'IPv4-compatible (deprecated)';
   }
   if (range === 'unicast') return null;
-  return V6_REASONS[range] ?? `not public (${range})`;
+  return V6_REASONS.get(range) ?? `not public (${range})`;
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { bufferChunks, isErrno, linkIntoPlace, unlinkUnlessKept, writeAll } from './files.js';
 import {
   SNIFF_BYTES,
   formatOfExt,
@@ -348,59 +349,4 @@ export class MediaBatch {
   #assertOpen(): void {
     if (this.#state !== 'open') throw new Error(`media batch already ${this.#state}`);
   }
-}
-
-/**
- * Deletes the file of every key `keep` does not hold on to; returns the deleted
- * keys (a file already gone is not an error). Synchronous on purpose: each
- * key's checks and its unlink happen in one tick, so no batch can pick the key
- * up in between.
- */
-function unlinkUnlessKept(keys: Iterable<string>, pathOf: (key: string) => string, keep: (key: string) => boolean): string[] {
-  const deleted: string[] = [];
-  for (const key of keys) {
-    if (keep(key)) continue;
-    try {
-      fs.unlinkSync(pathOf(key));
-      deleted.push(key);
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT')) throw err;
-    }
-  }
-  return deleted;
-}
-
-async function* bufferChunks(buf: Uint8Array, chunkSize = 256 * 1024): AsyncGenerator<Uint8Array> {
-  for (let i = 0; i < buf.byteLength; i += chunkSize) yield buf.subarray(i, i + chunkSize);
-}
-
-async function writeAll(fh: fsp.FileHandle, chunk: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < chunk.byteLength) {
-    const { bytesWritten } = await fh.write(chunk, off, chunk.byteLength - off);
-    off += bytesWritten;
-  }
-}
-
-/** Makes `final` the complete temp file; false when it already existed (same bytes). */
-async function linkIntoPlace(tmp: string, final: string): Promise<boolean> {
-  try {
-    await fsp.link(tmp, final); // atomic, and fails instead of replacing: tells us who created it
-    return true;
-  } catch (err) {
-    if (isErrno(err, 'EEXIST')) return false;
-    if (!isErrno(err, 'EPERM') && !isErrno(err, 'ENOTSUP') && !isErrno(err, 'EXDEV')) throw err;
-  }
-  // Filesystems without hard links: rename (atomic, may replace identical bytes).
-  try {
-    await fsp.access(final);
-    return false;
-  } catch {
-    await fsp.rename(tmp, final);
-    return true;
-  }
-}
-
-function isErrno(err: unknown, code: string): boolean {
-  return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
 }

@@ -21,7 +21,10 @@ export interface LiveStreamOptions {
   maxTotal: number;
 }
 
-const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, retryMs: 3_000, pollIntervalMs: 2_000, batchSize: 200, maxPerToken: 10, maxTotal: 1_000 };
+/** How long the change log is kept for Last-Event-ID resumes; older ones get `resync`. */
+export const EVENT_RETENTION_DAYS = 7;
+
+export const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, retryMs: 3_000, pollIntervalMs: 2_000, batchSize: 200, maxPerToken: 10, maxTotal: 1_000 };
 
 /** One SSE message. `id` is the alert_events id, so `Last-Event-ID` resumes exactly after it. */
 export interface LiveEvent {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { EMOJI_MAX_CHARS, EMOJI_MAX_SHORTCODE_CHARS } from '../../src/domain/webhook/emoji.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES } from '../../src/http/problems.js';
 import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness } from '../helpers/harness.js';
 
@@ -80,8 +81,13 @@ describe('webhook: success', () => {
     [':megaphone:', '📣'],
     [':hourglass:', '⏳'],
     ['Tada', '🎉'],
-    ['not-an-emoji-name', null],
+    ['unknown', null], // an unknown name within the limit is dropped
+    ['abcdefghij', null], // exactly 10 characters
     [':unknown:', null],
+    [':rotating_light:', null], // Slack's shortcode: unknown here, dropped whatever its length
+    [`:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 2)}:`, null], // the longest shortcode taken
+    ['  rocket\n', '🚀'],
+    [':rocket', '🚀'],
     ['🇫🇷', '🇫🇷'],
     ['🔥'.repeat(10), '🔥'.repeat(10)], // exactly the 10-character limit (counted in characters, not UTF-16 units)
   ])('translates emoji %s', async (input, expected) => {
@@ -146,6 +152,8 @@ describe('webhook: errors', () => {
     ['raw emoji too long (11 emoji)', { title: 't', emoji: '🔥'.repeat(11) }, ['emoji']],
     ['emoji mixed with text', { title: 't', emoji: '🚀 deploy' }, ['emoji']],
     ['a huge emoji string', { title: 't', emoji: '🔥'.repeat(1_000_000) }, ['emoji']],
+    ['an unknown name over 10 characters', { title: 't', emoji: 'abcdefghijk' }, ['emoji']],
+    ['a shortcode longer than any emoji name', { title: 't', emoji: `:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 1)}:` }, ['emoji']],
     ['a blank title', { title: '   ' }, ['title']],
     ['an empty field label', { title: 't', fields: [{ label: '', value: 'v' }] }, ['fields', 0, 'label']],
     ['an empty actor', { title: 't', actor: '' }, ['actor']],
@@ -192,6 +200,26 @@ describe('webhook: errors', () => {
     const res = await send(seed.general.webhookToken, { title: '', level: 'nope', message: 5 });
     const body = await expectProblem(res, 400, 'invalid-payload');
     expect(body.details.map((d: any) => d.path[0]).sort()).toEqual(['level', 'message', 'title']);
+  });
+
+  it('refuses an unknown emoji name over 10 characters like any other over-long field', async () => {
+    const seed = setup();
+    const body = await expectProblem(await send(seed.general.webhookToken, { title: 't', emoji: 'abcdefghijk' }), 400, 'invalid-payload');
+    expect(body.details).toEqual([
+      {
+        code: 'too_big',
+        maximum: EMOJI_MAX_CHARS,
+        type: 'string',
+        inclusive: true,
+        exact: false,
+        message: `emoji must be at most ${EMOJI_MAX_CHARS} characters (an emoji, a name such as rocket, or :rocket:)`,
+        path: ['emoji'],
+      },
+    ]);
+    // The same shape as the spec's other length rules, e.g. the title's.
+    const title = await expectProblem(await send(seed.general.webhookToken, { title: 'x'.repeat(201) }), 400, 'invalid-payload');
+    expect(Object.keys(title.details[0]).sort()).toEqual(Object.keys(body.details[0]).sort());
+    expect(alertCount()).toBe(0);
   });
 
   it('never rejects a recognised shortcode for its length', async () => {
@@ -281,6 +309,48 @@ describe('webhook: hostile JSON', () => {
     expect(problem.type).toBe('http://alertbridge.test/problems/invalid-payload');
     expect(problem.detail).toMatch(/deeper than 64/);
     expect(alertCount()).toBe(0);
+  });
+});
+
+describe('webhook: names every JavaScript object knows', () => {
+  // A lookup keyed by the sender's text must not find Object.prototype's members:
+  // these once reached SQLite as a function or an object and answered 500.
+  it.each([
+    ['constructor', 400],
+    [':constructor:', 201],
+    ['__proto__', 201],
+    [':__proto__:', 201],
+    ['toString', 201],
+    [':toString:', 201],
+    ['hasOwnProperty', 400],
+    [':hasOwnProperty:', 201],
+    ['valueOf', 201],
+    [' __proto__ ', 201],
+    ['__proto__\n', 201],
+    ['\tconstructor\r\n', 400],
+    [': __proto__ :', 400],
+    ['CONSTRUCTOR', 400],
+  ])('emoji %j answers %i, never a 500', async (emoji, status) => {
+    const seed = setup();
+    const res = await send(seed.general.webhookToken, { title: 't', emoji });
+    expect(res.status).toBe(status);
+    if (status === 201) {
+      const { alertId } = (await res.json()) as { alertId: string };
+      expect((await readBack(seed.ownerToken, alertId)).emoji).toBeNull();
+    } else {
+      expect(((await res.json()) as any).details).toEqual([expect.objectContaining({ code: 'too_big', path: ['emoji'] })]);
+    }
+  });
+
+  it('keeps a metadata key named __proto__ as sent', async () => {
+    const seed = setup();
+    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
+      body: '{"title":"t","metadata":{"__proto__":{"admin":true},"b":2}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(201);
+    const stored = h.services.db.sqlite.prepare('SELECT metadata_json FROM alerts').pluck().get() as string;
+    expect(stored).toBe('{"__proto__":{"admin":true},"b":2}');
   });
 });
 

@@ -1,39 +1,60 @@
-/** The spec's recognised emoji names and their characters. */
-const EMOJI_NAMES: Readonly<Record<string, string>> = {
-  rocket: '🚀', siren: '🚨', warning: '⚠️', check: '✅', cross: '❌', fire: '🔥', bug: '🐛', zap: '⚡',
-  bell: '🔔', tada: '🎉', sparkles: '✨', envelope: '✉️', chat: '💬', phone: '📞', megaphone: '📣',
-  wave: '👋', eyes: '👀', heart: '❤️', thumbsup: '👍', office: '🏢', door: '🚪', house: '🏠',
-  factory: '🏭', lock: '🔒', unlock: '🔓', key: '🔑', link: '🔗', package: '📦', gear: '⚙️',
-  wrench: '🔧', shield: '🛡️', money: '💰', chart: '📈', clock: '🕐', hourglass: '⏳', flag: '🚩',
-  star: '⭐', target: '🎯', pin: '📌', tag: '🏷️', computer: '💻', server: '🖥️', database: '🗄️',
-  cloud: '☁️', bulb: '💡', gem: '💎', anchor: '⚓', pick: '⛏️', bank: '🏦',
-};
+/**
+ * The spec's recognised emoji names and their characters. A Map, not an object
+ * literal: the name comes from the sender, and an object would also "know"
+ * `constructor`, `__proto__` or `toString` through its prototype.
+ */
+const EMOJI_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    rocket: '🚀', siren: '🚨', warning: '⚠️', check: '✅', cross: '❌', fire: '🔥', bug: '🐛', zap: '⚡',
+    bell: '🔔', tada: '🎉', sparkles: '✨', envelope: '✉️', chat: '💬', phone: '📞', megaphone: '📣',
+    wave: '👋', eyes: '👀', heart: '❤️', thumbsup: '👍', office: '🏢', door: '🚪', house: '🏠',
+    factory: '🏭', lock: '🔒', unlock: '🔓', key: '🔑', link: '🔗', package: '📦', gear: '⚙️',
+    wrench: '🔧', shield: '🛡️', money: '💰', chart: '📈', clock: '🕐', hourglass: '⏳', flag: '🚩',
+    star: '⭐', target: '🎯', pin: '📌', tag: '🏷️', computer: '💻', server: '🖥️', database: '🗄️',
+    cloud: '☁️', bulb: '💡', gem: '💎', anchor: '⚓', pick: '⛏️', bank: '🏦',
+  }),
+);
 
+/** The spec's limit on `emoji`, in characters (code points, so 🔥 counts once). */
 export const EMOJI_MAX_CHARS = 10;
+
+/** Longest shortcode accepted (Slack's longest names are about 45 characters). */
+export const EMOJI_MAX_SHORTCODE_CHARS = 64;
 
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
 /** Emoji only: RGI sequences (flags, ZWJ families, keycaps) or pictographs with an optional VS16. */
 // Built with new RegExp: TypeScript only accepts a /v literal when targeting ES2024 (Node 20 runs it).
 const ONLY_EMOJI = new RegExp('^(?:\\p{RGI_Emoji}|\\p{Extended_Pictographic}\\uFE0F?)+$', 'v');
-/** Longer input is refused before it is split into characters (names are at most 11 characters). */
-const MAX_INPUT = 64;
+/** The `:name:` form other tools use (Slack, GitHub): letters, digits, `_`, `+`, `-` between colons. */
+const SHORTCODE = /^:[\w+-]+:$/;
 
 export type EmojiResult = { ok: true; emoji: string } | { ok: false; reason: 'too-long' | 'not-emoji' };
 
+const charCount = (s: string) => [...s].length;
+
 /**
- * Resolves the webhook's `emoji`: an emoji character is kept; a recognised name
- * or `:name:` shortcode becomes its character (never rejected for length:
- * `:megaphone:` is 11 characters); an unknown name is dropped rather than shown
- * as text. Only raw emoji text longer than 10 characters is an error.
+ * Resolves the webhook's `emoji`:
+ * - emoji characters are kept (at most EMOJI_MAX_CHARS, emoji only);
+ * - a recognised name, with or without colons, becomes its character, whatever
+ *   its length (`:megaphone:` is 11 characters);
+ * - an unknown `:shortcode:` (Slack's `:rotating_light:`) is dropped, also
+ *   whatever its length up to EMOJI_MAX_SHORTCODE_CHARS: it is a name from
+ *   another tool, not text to show;
+ * - any other text is an unknown name: dropped when it fits the spec's limit,
+ *   refused like any other over-long field when it does not.
  */
 export function resolveEmoji(input: string): EmojiResult {
   const trimmed = input.trim();
   if (trimmed === '') return { ok: true, emoji: '' };
-  if (trimmed.length > MAX_INPUT) return { ok: false, reason: 'too-long' };
+  // Checked on UTF-16 length before anything splits the string into characters.
+  if (trimmed.length > EMOJI_MAX_SHORTCODE_CHARS) return { ok: false, reason: 'too-long' };
   if (PICTOGRAPHIC.test(trimmed)) {
     if (!ONLY_EMOJI.test(trimmed)) return { ok: false, reason: 'not-emoji' }; // "🚀 deploy": no literal text
-    return [...trimmed].length > EMOJI_MAX_CHARS ? { ok: false, reason: 'too-long' } : { ok: true, emoji: trimmed };
+    return charCount(trimmed) > EMOJI_MAX_CHARS ? { ok: false, reason: 'too-long' } : { ok: true, emoji: trimmed };
   }
-  const name = trimmed.replace(/^:/, '').replace(/:$/, '').toLowerCase();
-  return { ok: true, emoji: EMOJI_NAMES[name] ?? '' };
+  // A stray colon on one side (`:rocket`) still names the emoji.
+  const known = EMOJI_NAMES.get(trimmed.replace(/^:/, '').replace(/:$/, '').toLowerCase());
+  if (known !== undefined) return { ok: true, emoji: known };
+  if (SHORTCODE.test(trimmed)) return { ok: true, emoji: '' };
+  return charCount(trimmed) > EMOJI_MAX_CHARS ? { ok: false, reason: 'too-long' } : { ok: true, emoji: '' };
 }

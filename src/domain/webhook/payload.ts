@@ -1,12 +1,18 @@
 import { z } from 'zod';
-import { MAX_ATTACHMENTS } from '../../media/formats.js';
+import { MAX_ATTACHMENTS, formatBytes } from '../../media/formats.js';
 import type { Actor, Field, WorkflowStep } from '../alert-view.js';
 import { enrichActor } from './actor.js';
 import { EMOJI_MAX_CHARS, resolveEmoji } from './emoji.js';
 
-/** Limits the spec leaves open ("not shown"), decided here and listed in the README. */
-const LIMITS = {
+/**
+ * Every limit of the webhook payload, in one place: the schema below enforces
+ * them, and the OpenAPI descriptions, problem pages and README quote them from
+ * here. Those the spec sets (title, emoji, message, linkUrl, linkText, field
+ * label and value) carry its numbers; the rest are decided here.
+ */
+export const PAYLOAD_LIMITS = {
   title: 200,
+  emoji: EMOJI_MAX_CHARS,
   message: 5_000,
   linkUrl: 2_000,
   linkText: 100,
@@ -18,12 +24,15 @@ const LIMITS = {
   attachmentName: 200,
   metadataBytes: 16 * 1024,
   actorText: 200,
+  email: 320,
   runId: 200,
   steps: 50,
   stepName: 200,
   stepInfo: 1_000,
   workflowError: 10_000,
 } as const;
+
+const LIMITS = PAYLOAD_LIMITS;
 
 const httpUrl = (max: number, what: string) =>
   z
@@ -61,7 +70,7 @@ const actorText = (what: string) => text(LIMITS.actorText, what).min(1, `${what}
 const ActorObject = z
   .object({
     name: actorText('name').optional(),
-    email: z.email('email must be an e-mail address').max(320).optional(),
+    email: z.email('email must be an e-mail address').max(LIMITS.email).optional(),
     id: z.union([actorText('id'), z.number().transform(String)]).optional(),
     plan: actorText('plan').optional(),
     company: actorText('company').optional(),
@@ -80,7 +89,7 @@ export const AttachmentInput = z.object({
   url: httpUrl(LIMITS.linkUrl, 'url').optional(),
   type: z.enum(['image', 'video', 'audio'], { message: 'type must be image, video or audio' }).optional(),
   name: text(LIMITS.attachmentName, 'name').optional(),
-  data: z.string().optional(),
+  data: z.string().optional().meta({ description: 'The file as base64, optionally as a `data:<type>;base64,` URL' }),
 });
 export type AttachmentInput = z.infer<typeof AttachmentInput>;
 
@@ -120,6 +129,9 @@ export const WebhookPayload = z
     // Resolved here, once: a name or shortcode becomes its character, an unknown name ''.
     emoji: z
       .string()
+      .meta({
+        description: `At most ${LIMITS.emoji} characters: emoji characters, a recognised name (rocket) or a :name: shortcode, whatever their length; unknown names and shortcodes are dropped.`,
+      })
       .optional()
       .transform((v, ctx) => {
         if (v === undefined) return '';
@@ -144,9 +156,12 @@ export const WebhookPayload = z
     linkUrl: httpUrl(LIMITS.linkUrl, 'linkUrl').optional(),
     linkText: text(LIMITS.linkText, 'linkText').optional(),
     source: text(LIMITS.source, 'source').optional(),
+    // The parsed JSON object is kept as sent: a record schema would copy it key
+    // by key, and copying a `__proto__` key sets the copy's prototype instead.
     metadata: z
-      .record(z.string(), z.unknown(), { message: 'metadata must be a JSON object' })
+      .custom<Record<string, unknown>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), { message: 'metadata must be a JSON object' })
       .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, `metadata must serialise to at most ${LIMITS.metadataBytes} bytes`)
+      .meta({ type: 'object', additionalProperties: true, description: `Kept for context, not displayed; at most ${formatBytes(LIMITS.metadataBytes)} as JSON.` })
       .optional(),
     actor: ActorInput.optional(),
     user: ActorInput.optional(),

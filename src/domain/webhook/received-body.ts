@@ -1,4 +1,5 @@
-import { parseMultipart, resolveAttachments, type ResolvedAttachment } from '../../media/attachments.js';
+import { resolveAttachments, type ResolvedAttachment } from '../../media/attachments.js';
+import { parseMultipart } from '../../media/multipart.js';
 import type { MediaFetcher } from '../../media/fetcher.js';
 import type { MediaBatch, MediaStore } from '../../media/store.js';
 import type { AttachmentInput } from './payload.js';

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { TOKEN_SECRET_HEX_CHARS } from '../../domain/tokens.js';
 import { esc } from '../../lib/html.js';
 import type { AppEnv } from '../env.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES, problemTypeUrl } from '../problems.js';
-
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -22,7 +22,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, publicUrl: string) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API token: `<prefix>_` followed by 48 hexadecimal characters.',
+    description: `An API token: \`<prefix>_\` followed by ${TOKEN_SECRET_HEX_CHARS} hexadecimal characters.`,
   });
 
   const documentConfig = {

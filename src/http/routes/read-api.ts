@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ID_PATTERN } from '../../lib/ids.js';
 import { jsonText, parseJson, readBodyCapped, requireBodyType } from '../body.js';
 import type { AppEnv } from '../env.js';
-import { AlertPage, Channel, SingleAlert, problemResponses } from '../schemas.js';
+import { AlertPage, Channel, LIST_PAGE_SIZE as PAGE, SingleAlert, problemResponses } from '../schemas.js';
 import { validationError } from '../validation.js';
 
 /** PATCH and mark-all-read bodies are a few bytes; anything near this is not one of them. */
@@ -21,12 +21,12 @@ const ListQuery = z.object({
     .optional()
     .openapi({ description: 'The nextCursor of the previous page; omit for the first page.' }),
   limit: z.coerce
-    .number({ message: 'limit must be a whole number from 1 to 100' })
-    .int('limit must be a whole number from 1 to 100')
-    .min(1, 'limit must be at least 1')
-    .max(100, 'limit must be at most 100')
-    .default(50)
-    .openapi({ type: 'integer', minimum: 1, maximum: 100, default: 50 }),
+    .number({ message: `limit must be a whole number from ${PAGE.min} to ${PAGE.max}` })
+    .int(`limit must be a whole number from ${PAGE.min} to ${PAGE.max}`)
+    .min(PAGE.min, `limit must be at least ${PAGE.min}`)
+    .max(PAGE.max, `limit must be at most ${PAGE.max}`)
+    .default(PAGE.default)
+    .openapi({ type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default }),
   level: z
     .string()
     .transform((v) => v.toLowerCase())

@@ -1,6 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { streamSSE } from 'hono/streaming';
 import { AppError } from '../../domain/errors.js';
+import { DEFAULT_LIVE_OPTIONS, EVENT_RETENTION_DAYS } from '../../notify/live-stream.js';
 import type { AppEnv } from '../env.js';
 import { problemResponses } from '../schemas.js';
 import { validationError } from '../validation.js';
@@ -20,9 +21,9 @@ const STREAM_DESCRIPTION = `Server-Sent Events for the channels the token's user
 Events (\`event:\` line):
 - \`alert.created\`, \`alert.updated\` (workflow progress, Discord edits): \`data\` is the alert as \`GET /api/channels/{channel}/alerts\` renders it for you, \`isRead\` included, in its current state.
 - \`alert.deleted\`: \`data\` is \`{"id": "...", "channelId": "..."}\`.
-- \`resync\`: the events you asked to resume from are gone (pruned after 7 days): refetch the lists.
+- \`resync\`: the events you asked to resume from are gone (pruned after ${EVENT_RETENTION_DAYS} days): refetch the lists.
 
-Every alert event has an \`id:\`; reconnect with \`Last-Event-ID\` (EventSource does this by itself) to receive what you missed, in order and without duplicates. Without it the stream starts with live events only. A comment line (\`: heartbeat\`) is sent every 15 s so proxies keep the connection open; \`retry:\` suggests a reconnection delay.`;
+Every alert event has an \`id:\`; reconnect with \`Last-Event-ID\` (EventSource does this by itself) to receive what you missed, in order and without duplicates. Without it the stream starts with live events only. A comment line (\`: heartbeat\`) is sent every ${DEFAULT_LIVE_OPTIONS.heartbeatMs / 1000} s so proxies keep the connection open; \`retry:\` suggests a reconnection delay.`;
 
 /** GET /api/stream: the live stream (SSE). The engine is src/notify/live-stream.ts; this is only the HTTP side. */
 export function registerStream(app: OpenAPIHono<AppEnv>) {

@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../domain/errors.js';
-import { Idempotency } from '../../domain/idempotency.js';
+import { IDEMPOTENCY_WINDOW_HOURS, Idempotency } from '../../domain/idempotency.js';
+import { MAX_ATTACHMENTS, mediaLimitsText } from '../../media/formats.js';
 import { WebhookPayload } from '../../domain/webhook/payload.js';
 import type { AppEnv } from '../env.js';
 import { requireBodyType } from '../body.js';
@@ -26,8 +27,7 @@ const webhookRoute = createRoute({
   method: 'post',
   path: '/api/webhook/{token}',
   summary: 'Create an alert (or update a workflow run) in the channel that owns this webhook token',
-  description:
-    'No Authorization header: the token in the path selects the channel. JSON body, or multipart/form-data with a `payload` part (the same JSON) and one file part per attachment. Optional `Idempotency-Key` header (24 h).',
+  description: `No Authorization header: the token in the path selects the channel. JSON body, or multipart/form-data with a \`payload\` part (the same JSON) and one file part per attachment (at most ${MAX_ATTACHMENTS} attachments in all). Optional \`Idempotency-Key\` header (${IDEMPOTENCY_WINDOW_HOURS} h).`,
   request: {
     params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: "The channel's webhook token" }) }),
     headers: z.object({ 'idempotency-key': z.string().optional() }),
@@ -50,7 +50,7 @@ const webhookRoute = createRoute({
     404: problem('Unknown webhook token'),
     409: problem('Same Idempotency-Key still running, run already finished, or channel is chat-connected'),
     429: problem('More than WEBHOOK_RATE_LIMIT_PER_MINUTE requests to this webhook in a minute; see Retry-After'),
-    413: problem('Body or attachment too large'),
+    413: problem(`Body or attachment too large (attachments: ${mediaLimitsText()})`),
     415: problem('Unsupported content type'),
     422: problem('Idempotency-Key reused with another body, or attachment URL not fetchable'),
     500: problem('Internal error'),
