@@ -21,7 +21,7 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   const maintenance = () => {
     try {
       const pruned = s.maintenance();
-      if (pruned.idempotencyKeys || pruned.events) s.logger.debug(pruned, 'pruned expired rows');
+      if (pruned.idempotencyKeys || pruned.events || pruned.orphanedMedia) s.logger.debug(pruned, 'pruned expired rows');
     } catch (err) {
       s.logger.error({ err }, 'maintenance failed');
     }

@@ -19,6 +19,7 @@ import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from 
 import { MediaStore } from './media/store.js';
 import { LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
 import { NotificationPreferences } from './notify/preferences.js';
+import { MediaOrphans } from './ops/media-orphans.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -55,12 +56,12 @@ export interface Services {
   notifyPrefs: NotificationPreferences;
   /** The live stream (SSE) engine behind GET /api/stream. */
   live: LiveStreams;
-  /** Deletes media files that no alert references any more (after the commit that dropped them). */
+  /** Marks media files no alert references any more as orphaned (after the commit that dropped them); maintenance deletes them after the grace period. */
   releaseMedia(keys: string[]): void;
   /** Whether any alert still uses this media key. */
   isMediaReferenced(key: string): boolean;
-  /** Prunes expired idempotency answers and old stream events. */
-  maintenance(): { idempotencyKeys: number; events: number };
+  /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
+  maintenance(): { idempotencyKeys: number; events: number; orphanedMedia: number };
   close(): void;
 }
 
@@ -101,9 +102,10 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
   const referenced = db.sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
   const isMediaReferenced = (key: string) => referenced.get(key) !== undefined;
+  const orphans = new MediaOrphans(db.sqlite, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
   const releaseMedia = (keys: string[]) => {
     try {
-      media.removeUnreferenced(keys, isMediaReferenced);
+      orphans.release(keys);
     } catch (err) {
       logger.warn({ err }, 'removing unreferenced media failed');
     }
@@ -143,6 +145,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     maintenance: () => ({
       idempotencyKeys: idempotency.prune(),
       events: changes.prune(clock.now() - EVENT_RETENTION_MS),
+      orphanedMedia: orphans.sweep(),
     }),
     close: () => {
       avatars.stop();
