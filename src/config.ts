@@ -36,7 +36,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Alertbridge <alertbridge@localhost>'),
   // Operations: scheduled backups (0 = off) and how long unreferenced media outlive their last alert.
-  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
+  // At most 24 days: a longer timer delay overflows Node's 32-bit setTimeout and fires at once.
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(576).default(0),
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   MEDIA_ORPHAN_GRACE_HOURS: z.coerce.number().min(0).default(24),
 });

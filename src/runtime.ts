@@ -1,5 +1,6 @@
 import { startDiscordBridge } from './discord/index.js';
 import { startNotifier } from './notify/outbox-worker.js';
+import { startBackupScheduler } from './ops/backup-scheduler.js';
 import type { Services } from './services.js';
 
 /** A long-running part of the service (worker, bot, timer) with a clean stop. */
@@ -33,6 +34,11 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
   const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
   parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
+
+  if (s.config.backupIntervalMs > 0) {
+    const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = s.config;
+    parts.push(startBackupScheduler({ sqlite: s.db.sqlite, clock: s.clock, logger: s.logger }, { intervalMs, keep, dir }));
+  }
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   parts.push(startNotifier(s));
