@@ -1,17 +1,16 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
-import base from './vitest.config';
+import { defineConfig } from 'vitest/config';
 
 /**
  * `npm run test:soak`: the reliability suite at full strength: 20,000
  * generated hostile requests and 20 kill -9 trials (see test/reliability/).
+ * Same settings as vitest.config.ts otherwise (a merge would append to `include`).
  */
-export default mergeConfig(
-  base,
-  defineConfig({
-    test: {
-      include: ['test/reliability/**/*.test.ts'],
-      env: { FUZZ_RUNS: '10000', CRASH_TRIALS: '20' },
-      testTimeout: 600_000,
-    },
-  }),
-);
+export default defineConfig({
+  test: {
+    include: ['test/reliability/**/*.test.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    env: { LOG_LEVEL: 'silent', FUZZ_RUNS: '10000', CRASH_TRIALS: '20' },
+  },
+});
