@@ -32,6 +32,9 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   // pattern), removed here before any request can be writing new ones.
   const swept = await s.media.sweepTemp();
   if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
+  // Unreferenced files nothing listed (a crash right after a commit, a restored older database) start their grace period now.
+  const strays = await s.mediaOrphans.adoptStrays();
+  if (strays) s.logger.info({ strays }, 'unreferenced media files found; deleted after the grace period');
   const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
   parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
 

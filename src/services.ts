@@ -58,6 +58,8 @@ export interface Services {
   live: LiveStreams;
   /** Marks media files no alert references any more as orphaned (after the commit that dropped them); maintenance deletes them after the grace period. */
   releaseMedia(keys: string[]): void;
+  /** Media files deleted only after a grace period (MEDIA_ORPHAN_GRACE_HOURS), so database + media backups stay complete. */
+  mediaOrphans: MediaOrphans;
   /** Whether any alert still uses this media key. */
   isMediaReferenced(key: string): boolean;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
@@ -139,6 +141,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     avatars,
     webhookLimiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
     releaseMedia,
+    mediaOrphans: orphans,
     isMediaReferenced,
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,

@@ -1,3 +1,4 @@
+import fsp from 'node:fs/promises';
 import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import { MEDIA_KEY_RE, type MediaStore } from '../media/store.js';
@@ -13,6 +14,7 @@ export class MediaOrphans {
   readonly #upsert: Database.Statement<[string, number]>;
   readonly #due: Database.Statement<[number, number], { key: string }>;
   readonly #forget: Database.Statement<[string]>;
+  readonly #listed: Database.Statement<[string]>;
 
   constructor(
     sqlite: Database.Database,
@@ -28,6 +30,24 @@ export class MediaOrphans {
     );
     this.#due = sqlite.prepare('SELECT media_key AS key FROM media_orphans WHERE orphaned_at <= ? ORDER BY orphaned_at LIMIT ?');
     this.#forget = sqlite.prepare('DELETE FROM media_orphans WHERE media_key = ?');
+    this.#listed = sqlite.prepare('SELECT 1 FROM media_orphans WHERE media_key = ?');
+  }
+
+  /**
+   * Lists files on disk that nothing references and nothing has listed yet,
+   * starting their grace period now. Such strays come from a crash between the
+   * commit that dropped a reference and its release, or from restoring an older
+   * database. Run once at start; returns how many were found.
+   */
+  async adoptStrays(): Promise<number> {
+    const now = this.clock.now();
+    let found = 0;
+    for (const key of await fsp.readdir(this.media.dir)) {
+      if (!MEDIA_KEY_RE.test(key) || this.media.isPinned(key) || this.isReferenced(key) || this.#listed.get(key)) continue;
+      this.#upsert.run(key, now);
+      found++;
+    }
+    return found;
   }
 
   /**

@@ -81,6 +81,22 @@ describe('media grace period', () => {
     expect(h.services.db.sqlite.prepare('SELECT count(*) FROM media_orphans').pluck().get()).toBe(0);
   });
 
+  it('at start, unreferenced files nothing listed (a crash after a commit, a restored older database) start their grace period', async () => {
+    const { clock, files, post, h } = setup({ MEDIA_ORPHAN_GRACE_HOURS: '1' });
+    expect((await post('running', png(1))).status).toBe(201);
+    const stray = `${'ab'.repeat(32)}.png`;
+    fs.writeFileSync(path.join(h.dir, 'media', stray), png(9));
+    fs.writeFileSync(path.join(h.dir, 'media', 'notes.txt'), 'not a media key: never touched');
+
+    expect(await h.services.mediaOrphans.adoptStrays()).toBe(1);
+    expect(await h.services.mediaOrphans.adoptStrays()).toBe(0); // already listed: the period is not restarted
+    clock.advance(1 * HOUR);
+    expect(h.services.maintenance().orphanedMedia).toBe(1);
+    expect(files()).not.toContain(stray);
+    expect(files()).toHaveLength(2); // the referenced PNG, and notes.txt
+    expect(files()).toContain('notes.txt');
+  });
+
   it('MEDIA_ORPHAN_GRACE_HOURS=0 deletes released files at once', async () => {
     const { files, post } = setup({ MEDIA_ORPHAN_GRACE_HOURS: '0' });
     expect((await post('running', png(1))).status).toBe(201);
