@@ -95,6 +95,7 @@ const printable = (p: Probe): Probe => Object.assign(p, { [fc.toStringMethod]: (
 
 /** Statuses seen per route family: proves the generators reach past the first validation error. */
 const seen = new Map<string, number>();
+const completed = { webhook: false, read: false };
 
 async function holds(p: Probe): Promise<boolean> {
   const a = await send(p);
@@ -329,17 +330,19 @@ describe('hostile input (property-based)', () => {
 
   it(`webhook: ${RUNS} generated requests, no 5xx, every 4xx a problem document`, { timeout: Math.max(60_000, RUNS * 20) }, async () => {
     await fc.assert(fc.asyncProperty(webhookProbe, holds), { numRuns: RUNS, seed: SEED, endOnFailure: true });
+    completed.webhook = true;
   });
 
   it(`read API: ${RUNS} generated probes, no 5xx, every 4xx a problem document (401: the spec's body)`, { timeout: Math.max(60_000, RUNS * 20) }, async () => {
     await fc.assert(fc.asyncProperty(readProbe, holds), { numRuns: RUNS, seed: SEED, endOnFailure: true });
+    completed.read = true;
   });
 
-  it('the generated requests reach every outcome: stored, invalid, unknown token, unauthorized, found, not found', () => {
+  it('the generated requests reach every outcome: stored, invalid, unknown token, unauthorized, found, not found', (t) => {
+    // Meaningful only after both full runs: a failed property stops early, and with FUZZ_RUNS below 300 an outcome may not come up.
+    if (!completed.webhook || !completed.read || RUNS < 300) t.skip();
     const got = (key: string) => seen.get(key) ?? 0;
     const summary = Object.fromEntries([...seen].sort());
-    // With few runs (FUZZ_RUNS below 300) some outcomes may legitimately not come up.
-    if (RUNS < 300) return;
     for (const key of ['webhook 201', 'webhook 400', 'webhook 404', 'read 200', 'read 401', 'read 404']) expect({ key, n: got(key) > 0, summary }).toMatchObject({ key, n: true });
   });
 
