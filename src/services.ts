@@ -109,7 +109,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     try {
       orphans.release(keys);
     } catch (err) {
-      logger.warn({ err }, 'removing unreferenced media failed');
+      logger.warn({ err }, 'releasing unreferenced media failed');
     }
   };
   const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus, releaseMedia);
