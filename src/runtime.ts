@@ -40,7 +40,7 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
 
   if (s.config.backupIntervalMs > 0) {
     const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = s.config;
-    parts.push(startBackupScheduler({ sqlite: s.db.sqlite, clock: s.clock, logger: s.logger }, { intervalMs, keep, dir }));
+    parts.push(startBackupScheduler({ dbFile: s.config.dbFile, clock: s.clock, logger: s.logger }, { intervalMs, keep, dir }));
   }
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).

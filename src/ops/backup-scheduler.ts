@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import { backupDatabase, type BackupResult } from './backup.js';
+import type { BackupResult } from './backup.js';
+import { backupInChildProcess } from './backup-process.js';
 import { isErrno } from './files.js';
 
 /** alertbridge-2026-11-23T13-05-09-123Z.db: sorts by time as text. */
@@ -19,8 +19,9 @@ export interface BackupSchedule {
 export interface BackupScheduler {
   name: 'backups';
   /** Takes one backup now and prunes; what the timer runs. */
-  runOnce(): BackupResult;
-  stop(): void;
+  runOnce(): Promise<BackupResult>;
+  /** Cancels the timer and waits for a backup in progress (so no temp file is left behind). */
+  stop(): Promise<void>;
 }
 
 /**
@@ -29,31 +30,27 @@ export interface BackupScheduler {
  * forever), then every interval. A failed backup is logged and retried at the
  * next interval; it never stops the service.
  *
- * The copy runs on the service's own connection (VACUUM INTO, see backup.ts),
- * which blocks the event loop for its duration (roughly a second per few
- * hundred MB); for large databases, continuous replication (Litestream, see the
- * README) is the better tool.
+ * The copy and its check run in a child process (backup-process.ts), so the
+ * service keeps answering while a large database is copied.
  */
-export function startBackupScheduler(deps: { sqlite: Database.Database; clock: Clock; logger: Logger }, schedule: BackupSchedule): BackupScheduler {
-  const { sqlite, clock, logger } = deps;
+export function startBackupScheduler(deps: { dbFile: string; clock: Clock; logger: Logger }, schedule: BackupSchedule): BackupScheduler {
+  const { dbFile, clock, logger } = deps;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
 
-  const runOnce = (): BackupResult => {
+  const runOnce = async (): Promise<BackupResult> => {
     const name = `alertbridge-${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}.db`;
-    const result = backupDatabase(sqlite, path.join(schedule.dir, name));
+    const result = await backupInChildProcess(dbFile, path.join(schedule.dir, name));
     const pruned = prune(schedule.dir, schedule.keep);
     logger.info({ file: result.file, bytes: result.bytes, alerts: result.alerts, tookMs: result.tookMs, pruned }, 'scheduled backup written');
     return result;
   };
 
   const tick = () => {
-    try {
-      runOnce();
-    } catch (err) {
-      logger.error({ err, dir: schedule.dir }, 'scheduled backup failed');
-    }
-    arm(schedule.intervalMs);
+    running = runOnce()
+      .catch((err: unknown) => logger.error({ err, dir: schedule.dir }, 'scheduled backup failed'))
+      .finally(() => arm(schedule.intervalMs));
   };
   const arm = (delayMs: number) => {
     if (stopped) return;
@@ -61,6 +58,7 @@ export function startBackupScheduler(deps: { sqlite: Database.Database; clock: C
     timer = setTimeout(tick, delayMs).unref();
   };
 
+  removeLeftovers(schedule.dir);
   const newest = listBackups(schedule.dir).at(-1);
   const newestAt = newest ? fs.statSync(path.join(schedule.dir, newest)).mtimeMs : -Infinity;
   arm(Math.max(0, Math.min(schedule.intervalMs, newestAt + schedule.intervalMs - clock.now())));
@@ -69,9 +67,10 @@ export function startBackupScheduler(deps: { sqlite: Database.Database; clock: C
   return {
     name: 'backups',
     runOnce,
-    stop: () => {
+    stop: async () => {
       stopped = true;
       clearTimeout(timer);
+      await running;
     },
   };
 }
@@ -87,6 +86,18 @@ export function listBackups(dir: string): string[] {
     if (isErrno(err, 'ENOENT')) return [];
     throw err;
   }
+}
+
+/** Temp files of a backup a crash interrupted (dot names, never listed as backups). */
+function removeLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT')) return;
+    throw err;
+  }
+  for (const name of names) if (/^\.alertbridge-.*\.tmp-/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
 }
 
 function prune(dir: string, keep: number): string[] {

@@ -64,6 +64,18 @@ export interface VerifiedDatabase {
 }
 
 /**
+ * What a read-only look at a database file found. The same four queries run in
+ * backup-process.ts (in another process); keep them in step.
+ */
+export interface DatabaseFacts {
+  /** `PRAGMA integrity_check` rows: exactly ['ok'] for a sound file. */
+  integrity: string[];
+  tables: string[];
+  alerts: number | null;
+  newestMigration: number | null;
+}
+
+/**
  * Opens a file read-only and proves it is a whole Alertbridge database:
  * `PRAGMA integrity_check` says ok and our tables are there.
  */
@@ -75,23 +87,31 @@ export function verifyDatabaseFile(file: string): VerifiedDatabase {
     throw new OpsRefusal(`${file} cannot be opened as a database: ${(err as Error).message}`);
   }
   try {
-    let problems: string[];
+    let integrity: string[];
     try {
-      problems = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+      integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
     } catch (err) {
       throw new OpsRefusal(`${file} is not a readable database: ${(err as Error).message}`);
     }
-    if (problems.length !== 1 || problems[0] !== 'ok') {
-      throw new OpsRefusal(`${file} fails PRAGMA integrity_check: ${problems.slice(0, 5).join('; ')}`);
-    }
-    const tables = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-    const missing = REQUIRED_TABLES.filter((t) => !tables.has(t));
-    if (missing.length) throw new OpsRefusal(`${file} is not an Alertbridge database (no table ${missing.join(', ')})`);
-    return {
-      alerts: db.prepare('SELECT count(*) FROM alerts').pluck().get() as number,
-      newestMigration: (db.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() as number | null) ?? 0,
-    };
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    const ours = REQUIRED_TABLES.every((t) => tables.includes(t));
+    return judgeDatabase(file, {
+      integrity,
+      tables,
+      alerts: ours ? (db.prepare('SELECT count(*) FROM alerts').pluck().get() as number) : null,
+      newestMigration: ours ? (db.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() as number | null) : null,
+    });
   } finally {
     db.close();
   }
+}
+
+/** Turns the facts about a file into a verdict: its contents, or an OpsRefusal saying what is wrong. */
+export function judgeDatabase(file: string, facts: DatabaseFacts): VerifiedDatabase {
+  if (facts.integrity.length !== 1 || facts.integrity[0] !== 'ok') {
+    throw new OpsRefusal(`${file} fails PRAGMA integrity_check: ${facts.integrity.slice(0, 5).join('; ')}`);
+  }
+  const missing = REQUIRED_TABLES.filter((t) => !facts.tables.includes(t));
+  if (missing.length) throw new OpsRefusal(`${file} is not an Alertbridge database (no table ${missing.join(', ')})`);
+  return { alerts: facts.alerts ?? 0, newestMigration: facts.newestMigration ?? 0 };
 }

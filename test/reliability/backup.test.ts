@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { startBackground } from '../../src/runtime.js';
 import { listBackups } from '../../src/ops/backup-scheduler.js';
+import { backupInChildProcess } from '../../src/ops/backup-process.js';
 import { createHarness, listen, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
 import { runAdminProcess } from './process.js';
@@ -259,6 +260,20 @@ describe('stats', () => {
 });
 
 describe('scheduled backups', () => {
+  it('copy and check run in a child process: same result as the CLI, same refusals, no temp file left', async () => {
+    const dir = dataDir();
+    const { h, url } = await serve(dir);
+    const seed = seedWorkspace(h.services);
+    for (let i = 0; i < 5; i++) await postAlert(url, seed.general.webhookToken, `a${i}`);
+    const target = path.join(dir, 'copies', 'child.db');
+    const result = await backupInChildProcess(h.config.dbFile, target);
+    expect(result).toMatchObject({ file: target, alerts: 5, bytes: fs.statSync(target).size });
+    expect(integrity(target)).toBe('ok');
+    await expect(backupInChildProcess(h.config.dbFile, target)).rejects.toThrow(/already exists/);
+    await expect(backupInChildProcess(path.join(dir, 'missing.db'), path.join(dir, 'copies', 'never.db'))).rejects.toThrow(/backup process failed.*SqliteError/);
+    expect(fs.readdirSync(path.join(dir, 'copies'))).toEqual(['child.db']);
+  });
+
   it('BACKUP_INTERVAL_HOURS starts a scheduler with the service that keeps the newest BACKUP_KEEP copies', async () => {
     const dir = dataDir();
     // 0.00002 h = 72 ms: a short interval through the real configuration path.
