@@ -35,6 +35,11 @@ const envSchema = z.object({
   // E-mail
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Alertbridge <alertbridge@localhost>'),
+  // Operations: scheduled backups (0 = off) and how long unreferenced media outlive their last alert.
+  // At most 24 days: a longer timer delay overflows Node's 32-bit setTimeout and fires at once.
+  BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(576).default(0),
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  MEDIA_ORPHAN_GRACE_HOURS: z.coerce.number().min(0).default(24),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -60,6 +65,11 @@ export interface Config {
   readonly discordApiUrl: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  /** 0 = no scheduled backups. */
+  readonly backupIntervalMs: number;
+  readonly backupKeep: number;
+  readonly backupDir: string;
+  readonly mediaOrphanGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -98,9 +108,15 @@ export function loadConfig(env: Env = process.env): Config {
     discordApiUrl: e.DISCORD_API_URL ? stripSlash(e.DISCORD_API_URL) : undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    backupIntervalMs: e.BACKUP_INTERVAL_HOURS * HOUR_MS,
+    backupKeep: e.BACKUP_KEEP,
+    backupDir: path.join(dataDir, 'backups'),
+    mediaOrphanGraceMs: e.MEDIA_ORPHAN_GRACE_HOURS * HOUR_MS,
   };
   return Object.freeze(config);
 }
+
+const HOUR_MS = 60 * 60 * 1000;
 
 function stripSlash(url: string): string {
   return url.replace(/\/+$/, '');

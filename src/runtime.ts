@@ -1,5 +1,6 @@
 import { startDiscordBridge } from './discord/index.js';
 import { startNotifier } from './notify/outbox-worker.js';
+import { startBackupScheduler } from './ops/backup-scheduler.js';
 import type { Services } from './services.js';
 
 /** A long-running part of the service (worker, bot, timer) with a clean stop. */
@@ -21,7 +22,7 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   const maintenance = () => {
     try {
       const pruned = s.maintenance();
-      if (pruned.idempotencyKeys || pruned.events) s.logger.debug(pruned, 'pruned expired rows');
+      if (pruned.idempotencyKeys || pruned.events || pruned.orphanedMedia) s.logger.debug(pruned, 'pruned expired rows');
     } catch (err) {
       s.logger.error({ err }, 'maintenance failed');
     }
@@ -31,8 +32,16 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   // pattern), removed here before any request can be writing new ones.
   const swept = await s.media.sweepTemp();
   if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
+  // Unreferenced files nothing listed (a crash right after a commit, a restored older database) start their grace period now.
+  const strays = await s.mediaOrphans.adoptStrays();
+  if (strays) s.logger.info({ strays }, 'unreferenced media files found; deleted after the grace period');
   const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
   parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
+
+  if (s.config.backupIntervalMs > 0) {
+    const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = s.config;
+    parts.push(startBackupScheduler({ dbFile: s.config.dbFile, clock: s.clock, logger: s.logger }, { intervalMs, keep, dir }));
+  }
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   parts.push(startNotifier(s));

@@ -19,6 +19,7 @@ import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from 
 import { MediaStore } from './media/store.js';
 import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
 import { NotificationPreferences } from './notify/preferences.js';
+import { MediaOrphans } from './ops/media-orphans.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -54,12 +55,14 @@ export interface Services {
   notifyPrefs: NotificationPreferences;
   /** The live stream (SSE) engine behind GET /api/stream. */
   live: LiveStreams;
-  /** Deletes media files that no alert references any more (after the commit that dropped them). */
+  /** Marks media files no alert references any more as orphaned (after the commit that dropped them); maintenance deletes them after the grace period. */
   releaseMedia(keys: string[]): void;
+  /** Media files deleted only after a grace period (MEDIA_ORPHAN_GRACE_HOURS), so database + media backups stay complete. */
+  mediaOrphans: MediaOrphans;
   /** Whether any alert still uses this media key. */
   isMediaReferenced(key: string): boolean;
-  /** Prunes expired idempotency answers and old stream events. */
-  maintenance(): { idempotencyKeys: number; events: number };
+  /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
+  maintenance(): { idempotencyKeys: number; events: number; orphanedMedia: number };
   close(): void;
 }
 
@@ -100,11 +103,12 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
   const referenced = db.sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
   const isMediaReferenced = (key: string) => referenced.get(key) !== undefined;
+  const orphans = new MediaOrphans(db.sqlite, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
   const releaseMedia = (keys: string[]) => {
     try {
-      media.removeUnreferenced(keys, isMediaReferenced);
+      orphans.release(keys);
     } catch (err) {
-      logger.warn({ err }, 'removing unreferenced media failed');
+      logger.warn({ err }, 'releasing unreferenced media failed');
     }
   };
   const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus, releaseMedia);
@@ -136,12 +140,14 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     avatars,
     webhookLimiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
     releaseMedia,
+    mediaOrphans: orphans,
     isMediaReferenced,
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
     maintenance: () => ({
       idempotencyKeys: idempotency.prune(),
       events: changes.prune(clock.now() - EVENT_RETENTION_MS),
+      orphanedMedia: orphans.sweep(),
     }),
     close: () => {
       avatars.stop();

@@ -6,9 +6,11 @@ import { flagsOf, parseFlags, UsageError, type Command } from './command.js';
 import { coreCommands } from './commands/core.js';
 import { discordCommands } from './commands/discord.js';
 import { notifyCommands } from './commands/notify.js';
+import { offlineOpsCommands, opsCommands, type OfflineCommand } from './commands/ops.js';
+import { OpsRefusal } from '../ops/files.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands];
+const COMMANDS: (Command | OfflineCommand)[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...opsCommands, ...offlineOpsCommands];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -36,12 +38,14 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   try {
     const flags = parseFlags(argv.slice(cmd.name.split(' ').length), flagsOf(cmd.usage));
     const config = loadConfig(env); // the CLI never bootstraps: only main.ts reads `bootstrap`
+    if ('offline' in cmd) return { code: 0, stdout: JSON.stringify(await cmd.run(config, flags)) + '\n', stderr: '' };
     services = createServices(config, { logger: createLogger('silent') });
     const result = await cmd.run(services, flags);
     return { code: 0, stdout: JSON.stringify(result) + '\n', stderr: '' };
   } catch (err) {
     if (err instanceof UsageError) return { code: 2, stdout: '', stderr: `${cmd.name}: ${err.message}\nusage: ${cmd.name} ${cmd.usage}\n` };
     if (err instanceof AppError) return { code: 1, stdout: '', stderr: `${cmd.name}: ${err.detail ?? err.message}\n` };
+    if (err instanceof OpsRefusal) return { code: 2, stdout: '', stderr: `${cmd.name}: ${err.message}\n` };
     if (err instanceof ConfigError) return { code: 2, stdout: '', stderr: `${cmd.name}: ${err.message}\n` };
     return { code: 1, stdout: '', stderr: `${cmd.name}: ${(err as Error).message}\n` };
   } finally {

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
@@ -7,8 +7,9 @@ export type { Logger };
  * paths with the webhook token masked (see maskPath) and never prints headers;
  * the redact list is a second line of defence for objects logged by mistake.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  // `destination` lets a test read every line the production configuration writes (redaction included).
+  const options: LoggerOptions = {
     level,
     base: undefined,
     redact: {
@@ -27,7 +28,8 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** `/api/webhook/<token>` → `/api/webhook/****` so access logs never carry a webhook token. */

@@ -63,6 +63,8 @@ export class BridgeEnv {
       DISCORD_TOKEN: this.fake.token,
       DISCORD_API_URL: this.fake.apiUrl,
       ATTACHMENT_FETCH_ALLOW_PRIVATE: '1',
+      // Released files go at once here; test/reliability/media-grace.test.ts covers the grace period.
+      MEDIA_ORPHAN_GRACE_HOURS: '0',
     };
   }
 

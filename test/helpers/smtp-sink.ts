@@ -27,17 +27,27 @@ export class SmtpSink {
   attempts = 0;
   private rejecting: { remaining: number; code: number; text: string } = { remaining: 0, code: 451, text: '' };
   private held: (() => void)[] | null = null;
+  private authFailures = 0;
 
   private constructor(
     private readonly server: SMTPServer,
     readonly port: number,
   ) {}
 
-  static async start(): Promise<SmtpSink> {
+  /** With `auth`, the sink offers AUTH (PLAIN, LOGIN, over plain TCP) and accepts only these credentials. */
+  static async start(opts: { auth?: { user: string; pass: string } } = {}): Promise<SmtpSink> {
     let sink!: SmtpSink;
+    const { auth } = opts;
     const server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
+      authOptional: !auth,
+      disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+      allowInsecureAuth: true,
+      onAuth: (login, _session, callback) => {
+        const ok = sink.authFailures === 0 && login.username === auth?.user && login.password === auth?.pass;
+        if (sink.authFailures > 0) sink.authFailures--;
+        if (!ok) return callback(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
+        callback(null, { user: login.username });
+      },
       logger: false,
       disableReverseLookup: true,
       onMailFrom: (_address, _session, callback) => {
@@ -82,6 +92,11 @@ export class SmtpSink {
   /** Refuse the next `count` attempts (at MAIL FROM) with `code`. */
   rejectNext(count: number, code = 451, text = 'Try again later') {
     this.rejecting = { remaining: count, code, text };
+  }
+
+  /** Refuse the next `count` logins (535), even with the right password. */
+  rejectAuthNext(count: number) {
+    this.authFailures = count;
   }
 
   /** Keep accepted messages but withhold the final "250 OK" until release() (the sender stays mid-send). */

@@ -149,7 +149,8 @@ describe('workflow runs with attachments', () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
     const { png, jpeg } = await import('../media/fixtures.js');
-    h = createHarness();
+    // Grace 0: released files go at once (test/reliability/media-grace.test.ts covers the grace period).
+    h = createHarness({ env: { MEDIA_ORPHAN_GRACE_HOURS: '0' } });
     const seed = seedWorkspace(h.services);
     const files = () => fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.')).sort();
     const post = (state: string, attachments?: object[]) =>

@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAdmin } from '../../src/cli/admin.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
+import { startBackground } from '../../src/runtime.js';
+import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { SmtpSink } from '../helpers/smtp-sink.js';
+import { png } from '../media/fixtures.js';
+import { FAST_RETRY } from '../notify/setup.js';
+
+/**
+ * No secret in any log line, at any level. The service runs at LOG_LEVEL=trace
+ * with the production logger configuration (redaction included) writing into
+ * `lines`, through a scenario that uses every secret on its success and error
+ * paths. A later feature (dashboard sessions, sign-in links) joins by adding
+ * steps to STEPS and its secrets with `ctx.secret(...)`.
+ */
+
+interface Ctx {
+  h: Harness;
+  url: string;
+  seed: ReturnType<typeof seedWorkspace>;
+  sink: SmtpSink;
+  notifier: Notifier;
+  /** Registers a value that must never appear in a log line; returns it. */
+  secret(label: string, value: string): string;
+  fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+}
+
+const SMTP_USER = 'alertbridge-mailer';
+const SMTP_PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
+
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const expectStatus = async (res: Promise<Response>, status: number) => {
+  const r = await res;
+  await r.arrayBuffer();
+  expect(r.status).toBe(status);
+};
+
+/** The scenario: every way a secret reaches the service. */
+const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
+  {
+    name: 'webhook: accepted alerts (JSON, multipart, keyed) with good tokens',
+    run: async (c) => {
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'ok', level: 'error' })), 201);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.secret.webhookToken}`, { ...json({ title: 'keyed' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k1' } }), 201);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.secret.webhookToken}`, { ...json({ title: 'keyed' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k1' } }), 201);
+      const form = new FormData();
+      form.set('payload', JSON.stringify({ title: 'with a file' }));
+      form.set('file', new Blob([new Uint8Array(png(1))], { type: 'image/png' }), 'a.png');
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.deploys.webhookToken}`, { method: 'POST', body: form }), 201);
+    },
+  },
+  {
+    name: 'webhook: unknown and truncated tokens (404)',
+    run: async (c) => {
+      const unknown = c.secret('unknown webhook token', `whk_${randomBytes(24).toString('base64url')}`);
+      await expectStatus(c.fetch(`/api/webhook/${unknown}`, json({ title: 'x' })), 404);
+      const truncated = c.seed.general.webhookToken.slice(0, -1);
+      await expectStatus(c.fetch(`/api/webhook/${truncated}`, json({ title: 'x' })), 404);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}/extra`, json({ title: 'x' })), 404);
+    },
+  },
+  {
+    name: 'webhook: invalid (400), unsupported type (415), key reused (422), attachment refused (422), too large (413)',
+    run: async (c) => {
+      const t = c.seed.general.webhookToken;
+      await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: '' })), 400);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }), 415);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, { ...json({ title: 'other body' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-reuse' } }), 201);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, { ...json({ title: 'changed body' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-reuse' } }), 422);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: 'x', attachments: [{ url: 'http://127.0.0.1:1/x.png' }] })), 422);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: 'x'.repeat(17 * 1024 * 1024) })), 413);
+    },
+  },
+  {
+    name: 'webhook: a request that fails inside the service (500 until the emoji lookup is fixed; logged at error with its path)',
+    run: async (c) => {
+      const r = await c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 't', emoji: 'constructor' }));
+      await r.arrayBuffer();
+      expect([201, 400, 500]).toContain(r.status);
+    },
+  },
+  {
+    name: 'read API: a valid token on every route',
+    run: async (c) => {
+      const token = c.seed.ownerToken;
+      await expectStatus(c.fetch('/api/channels', { token }), 200);
+      const list = await c.fetch('/api/channels/general/alerts', { token });
+      const id = ((await list.json()) as { alerts: { id: string }[] }).alerts[0]!.id;
+      await expectStatus(c.fetch(`/api/alerts/${id}`, { token }), 200);
+      await expectStatus(c.fetch(`/api/alerts/${id}`, { token, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"isRead":true}' }), 200);
+      await expectStatus(c.fetch('/api/alerts/mark-all-read', { token, method: 'POST' }), 200);
+      await expectStatus(c.fetch('/api/alerts/alt_nope', { token }), 404);
+      await expectStatus(c.fetch('/api/channels/security/alerts', { token: c.seed.memberToken }), 404);
+    },
+  },
+  {
+    name: 'read API: revoked, truncated, malformed and foreign tokens (401)',
+    run: async (c) => {
+      const revoked = c.h.services.accounts.createToken(c.seed.ws.id, c.seed.owner.id, 'to revoke');
+      c.secret('revoked API token', revoked.token);
+      c.h.services.accounts.revokeToken(revoked.id);
+      await expectStatus(c.fetch('/api/channels', { token: revoked.token }), 401);
+      await expectStatus(c.fetch('/api/channels', { token: c.seed.ownerToken.slice(0, -1) }), 401);
+      await expectStatus(c.fetch('/api/channels', { token: `${c.seed.ownerToken}0` }), 401);
+      await expectStatus(c.fetch('/api/channels', { headers: { authorization: `Basic ${Buffer.from(`user:${c.seed.memberToken}`).toString('base64')}` } }), 401);
+      await expectStatus(c.fetch('/api/channels', { headers: { authorization: c.seed.memberToken } }), 401);
+      const unknown = c.secret('unknown API token', `ab_${randomBytes(24).toString('hex')}`);
+      await expectStatus(c.fetch('/api/channels', { token: unknown }), 401);
+    },
+  },
+  {
+    name: 'CLI: token create, and the new token used on the API',
+    run: async (c) => {
+      const res = await runAdmin(['token', 'create', '--workspace', c.seed.ws.id, '--user', c.seed.member.id, '--name', 'cli'], { DATA_DIR: c.h.dir, LOG_LEVEL: 'trace' });
+      expect(res.code).toBe(0);
+      const token = c.secret('CLI-created API token', (JSON.parse(res.stdout) as { token: string }).token);
+      await expectStatus(c.fetch('/api/channels', { token }), 200);
+    },
+  },
+  {
+    name: 'SMTP: a login refused (retried), a MAIL FROM refused (retried), then delivered with the password',
+    run: async (c) => {
+      c.sink.rejectAuthNext(1);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.secret.webhookToken}`, json({ title: 'mail me', level: 'error' })), 201);
+      await c.sink.waitFor(1, 10_000);
+      c.sink.rejectNext(1, 451);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.secret.webhookToken}`, json({ title: 'mail me again', level: 'error' })), 201);
+      await c.sink.waitFor(2, 10_000);
+      await c.notifier.whenIdle();
+      expect(c.sink.attempts).toBeGreaterThanOrEqual(3);
+    },
+  },
+];
+
+let ctx: Ctx;
+const lines: string[] = [];
+const secrets = new Map<string, string>();
+let stopBackground: (() => Promise<void>) | undefined;
+let closeServer: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  const sink = await SmtpSink.start({ auth: { user: SMTP_USER, pass: SMTP_PASSWORD } });
+  const smtpUrl = `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${sink.port}`;
+  const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
+  const h = createHarness({ env: { LOG_LEVEL: 'trace', SMTP_URL: smtpUrl, MAIL_FROM: 'Alertbridge <alerts@alertbridge.test>' }, overrides: { logger } });
+  const seed = seedWorkspace(h.services);
+  // The runtime's own start-up lines (maintenance, e-mail, Discord off) are part of what is checked.
+  const runtime = await startBackground(h.services);
+  await runtime.parts.find((p) => p.name === 'notifier')?.stop();
+  const notifier = startNotifier(h.services, { retry: FAST_RETRY });
+  stopBackground = async () => {
+    await notifier.stop();
+    await runtime.stop();
+  };
+  const server = await listen(h.app.fetch);
+  closeServer = async () => {
+    await server.close();
+    await sink.close();
+    await h.close();
+  };
+  ctx = {
+    h,
+    url: server.url,
+    seed,
+    sink,
+    notifier,
+    secret: (label, value) => {
+      secrets.set(label, value);
+      return value;
+    },
+    fetch: (path, init = {}) => {
+      const { token, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+      return fetch(`${server.url}${path}`, { ...rest, headers });
+    },
+  };
+  ctx.secret('SMTP password', SMTP_PASSWORD);
+  for (const ch of ['general', 'deploys', 'secret'] as const) ctx.secret(`webhook token of ${ch}`, seed[ch].webhookToken);
+  ctx.secret('webhook token of the other workspace', seed.otherChannel.webhookToken);
+  ctx.secret('owner API token', seed.ownerToken);
+  ctx.secret('member API token', seed.memberToken);
+  ctx.secret('stranger API token', seed.strangerToken);
+});
+
+afterAll(async () => {
+  await stopBackground?.();
+  await closeServer?.();
+});
+
+/**
+ * The random part of a secret (a token's public prefix such as `whk_` or `ab_`
+ * is not secret) in overlapping 10-character windows: a log line holding any
+ * of them leaks more than the 4-character hint the token list shows.
+ */
+function fragments(value: string): string[] {
+  const random = value.replace(/^(whk_|ab_|pw-)/, '');
+  const out: string[] = [];
+  for (let i = 0; i + 10 <= random.length; i++) out.push(random.slice(i, i + 10));
+  return out;
+}
+
+describe('no secret in any log line', () => {
+  for (const step of STEPS) it(step.name, () => step.run(ctx));
+
+  it('the captured log (trace level) holds none of the secrets, nor any 10-character piece of one', async () => {
+    await ctx.notifier.whenIdle();
+    // The capture works and saw every path: request lines, the masked webhook path, the e-mail retries.
+    expect(lines.length).toBeGreaterThan(30);
+    const parsed = lines.map((l) => JSON.parse(l) as { level: number; msg: string; path?: string });
+    expect(parsed.some((l) => l.msg === 'request' && l.path === '/api/webhook/****')).toBe(true);
+    expect(parsed.some((l) => l.msg === 'e-mail failed; will retry')).toBe(true);
+    expect(secrets.size).toBeGreaterThanOrEqual(11);
+
+    const leaks: string[] = [];
+    for (const [label, value] of secrets) {
+      for (const line of lines) {
+        const piece = fragments(value).find((f) => line.includes(f));
+        if (piece) leaks.push(`${label}: "${piece}" in ${line.slice(0, 300)}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+});
