@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import { openDb, type Db } from './db/connection.js';
+import { SqliteAlertStore } from './db/alert-store/index.js';
 import { WriteBatcher } from './db/write-batcher.js';
 import { Accounts } from './domain/accounts.js';
 import { ChangeBus, ChangeRecorder } from './domain/changes.js';
@@ -97,8 +98,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     timeoutMs: config.attachmentFetchTimeoutMs,
     ...overrides.fetcher,
   });
-  const readApi = new ReadApi(db.sqlite, clock, (key) => media.urlFor(key));
-  const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
+  const store = new SqliteAlertStore(db.sqlite);
+  const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key));
+  const auth = new TokenAuthenticator(db.sqlite, config.tokenPrefix, clock);
+  const live = new LiveStreams(
+    { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
+    overrides.live,
+  );
   const referenced = db.sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
   const isMediaReferenced = (key: string) => referenced.get(key) !== undefined;
   const releaseMedia = (keys: string[]) => {
@@ -126,7 +132,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     batcher,
     changes,
     accounts,
-    auth: new TokenAuthenticator(db.sqlite, config.tokenPrefix, clock),
+    auth,
     readApi,
     usage,
     idempotency,

@@ -26,6 +26,7 @@ export class TokenAuthenticator {
   private readonly pattern: RegExp;
   private readonly lookup: Database.Statement<[string], { id: string; userId: string; workspaceId: string; revokedAt: number | null; member: number }>;
   private readonly touch: Database.Statement<[number, string]>;
+  private readonly valid: Database.Statement<[Principal], number>;
   private readonly lastTouched = new Map<string, number>();
 
   constructor(
@@ -40,6 +41,17 @@ export class TokenAuthenticator {
        FROM api_tokens t WHERE t.token_hash = ?`,
     );
     this.touch = sqlite.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
+    this.valid = sqlite
+      .prepare<[Principal], number>(
+        `SELECT EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = @workspaceId AND m.user_id = @userId)
+            AND EXISTS (SELECT 1 FROM api_tokens t WHERE t.id = @tokenId AND t.revoked_at IS NULL)`,
+      )
+      .pluck();
+  }
+
+  /** Whether a principal authenticated earlier still holds: token not revoked, user still a member (long-lived streams re-check). */
+  stillAuthorized(p: Principal): boolean {
+    return this.valid.get(p) === 1;
   }
 
   authenticate(header: string | undefined | null): Principal {

@@ -1,13 +1,15 @@
 import PQueue from 'p-queue';
 import type Database from 'better-sqlite3';
-import { ALERT_COLUMNS, toAlertView, type AlertRow, type AlertView, type AttachmentRow } from '../domain/alert-view.js';
+import type { AlertRow, AttachmentRow } from '../domain/alert-store.js';
+import { toAlertView, type AlertView } from '../domain/alert-view.js';
+import { ALERT_COLUMNS } from '../db/alert-store/rows.js';
 import type { NotificationKind } from '../domain/changes.js';
 import { LEVEL_OF_RUN_STATE } from '../domain/webhook/ingest.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { BackgroundPart } from '../runtime.js';
 import type { Services } from '../services.js';
-import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './backoff.js';
+import { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from '../lib/backoff.js';
 import { renderAlertEmail, renderDigestEmail, type ChannelInfo, type RenderedEmail } from './email-render.js';
 import { describeError, isPermanentSmtpError, SmtpMailer, type Mailer, type MailMessage } from './mailer.js';
 import { levelAllows, type AlertLevel, type NotificationPreferences, type Recipient } from './preferences.js';
