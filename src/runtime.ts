@@ -18,20 +18,20 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 export async function startBackground(s: Services): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
   const parts: BackgroundPart[] = [];
 
-  const maintenance = () => {
+  const maintenance = async () => {
     try {
-      const pruned = s.maintenance();
+      const pruned = await s.maintenance();
       if (pruned.idempotencyKeys || pruned.events) s.logger.debug(pruned, 'pruned expired rows');
     } catch (err) {
       s.logger.error({ err }, 'maintenance failed');
     }
   };
-  maintenance();
+  await maintenance();
   // Temp files left by a crash mid-upload: never served (they do not match the key
   // pattern), removed here before any request can be writing new ones.
   const swept = await s.media.sweepTemp();
   if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
-  const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
+  const timer = setInterval(() => void maintenance(), MAINTENANCE_INTERVAL_MS).unref();
   parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).

@@ -93,10 +93,141 @@ export interface ChangeLog {
   pruneEvents(before: number): Promise<number>;
 }
 
+
+/* ------------------------------------------------------------------ webhook writes */
+
+/** The stored columns of a standard alert (a workflow run's included). */
+export type AlertContent = Pick<
+  AlertRow,
+  | 'title'
+  | 'level'
+  | 'emoji'
+  | 'message'
+  | 'fieldsJson'
+  | 'linkUrl'
+  | 'linkText'
+  | 'source'
+  | 'actorJson'
+  | 'workflowRunId'
+  | 'workflowState'
+  | 'workflowStepsJson'
+  | 'workflowError'
+> & { metadataJson: string | null };
+
+export interface NewStandardAlert {
+  /** Chosen by the caller, so a unit run twice by the group commit writes the same id. */
+  alertId: string;
+  channelId: string;
+  /** Billed one event in the same unit. */
+  workspaceId: string;
+  content: AlertContent;
+  attachments: AttachmentRecord[];
+  /** The outbox row written with it. */
+  notify: NotificationKind;
+  /** The answer kept for Idempotency-Key replays, written in the same unit. */
+  idempotency?: { key: string; hash: string; answer(stored: StoredRun): unknown };
+  now: number;
+}
+
+export interface StoredRun {
+  alertId: string;
+  /** False when an existing run was updated in place. */
+  created: boolean;
+}
+
+/** What to do with an existing run, decided by the domain's state table from the stored state. */
+export interface RunUpdate {
+  /** A fresh activity key makes the alert unread again for everyone; null keeps it. */
+  resurfaceAs: string | null;
+  notify: NotificationKind | null;
+}
+
+export interface StoredIdempotentAnswer {
+  requestHash: string;
+  /** The answer's JSON text as first sent, so a replay repeats it byte for byte. */
+  json: string;
+  createdAt: number;
+}
+
+export interface WebhookAlertWrites {
+  /** Inserts a plain alert with its attachments, outbox row, change event and usage count (one unit). */
+  insertAlert(a: NewStandardAlert): Promise<StoredRun>;
+  /**
+   * Inserts the alert of a new (channel, runId), or updates the existing one in
+   * place as `decide` says (it may throw a domain error to refuse, which rolls
+   * the unit back). New attachments replace the old ones, whose media keys come
+   * back in `released`.
+   */
+  saveRun(a: NewStandardAlert, decide: (stored: RunState) => RunUpdate): Promise<StoredRun & { notified: boolean; released: string[] }>;
+  /** Sets actor.avatarUrl unless the sender gave one; records the change. Whether anything changed. */
+  setActorAvatar(alertId: string, url: string, now: number): Promise<boolean>;
+  /** The answer stored for a webhook's Idempotency-Key. */
+  idempotentAnswer(channelId: string, key: string): Promise<StoredIdempotentAnswer | undefined>;
+  /** Drops idempotency answers stored before `before`; returns how many. */
+  pruneIdempotentAnswers(before: number): Promise<number>;
+}
+
+/* ------------------------------------------------------------------ chat writes */
+
+/** The Alertbridge channel and the Discord channel it mirrors, as a write sees it. */
+export interface ChatLinkRef {
+  channelId: string;
+  discordChannelId: string;
+}
+
+/** The stored message a reply points at, when the platform did not send it along. */
+export interface ReplyParent {
+  authorJson: string | null;
+  message: string | null;
+}
+
+export interface NewChatMessage {
+  alertId: string;
+  messageId: string;
+  text: string | null;
+  authorJson: string;
+  /** The reply's stored JSON, built by the domain from the parent (looked up inside the unit: it may be in the same batch). */
+  replyJson: ((parent: (alertId: string) => ReplyParent | undefined) => string | null) | null;
+  activityKey: string;
+  createdAt: number;
+  updatedAt: number;
+  attachments: AttachmentRecord[];
+}
+
+export interface ChatMessageWrites {
+  /** The alert ids among these that are stored. */
+  storedIds(alertIds: string[]): Promise<Set<string>>;
+  /**
+   * Inserts the messages not stored yet, in order, while the link still holds,
+   * with their attachments and change events (one unit); `alsoInUnit` runs in
+   * the same unit (the link's sync mark). `skippedWithFiles` counts messages
+   * with files that were not inserted (their files must not be kept).
+   */
+  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, alsoInUnit?: () => void): Promise<{ created: number; skippedWithFiles: number }>;
+  /** The stored text, edit time and files of a message. */
+  chatMessage(alertId: string, channelId: string): Promise<{ message: string | null; updatedAt: number; attachments: AttachmentRow[] } | undefined>;
+  /** Updates the text and, when `files` is given, replaces the files (released keys returned). False when the message is gone. */
+  editChatMessage(
+    link: ChatLinkRef,
+    alertId: string,
+    edit: { text: string | null; editedAt: number; files: AttachmentRecord[] | null; now: number },
+  ): Promise<{ updated: boolean; released: string[] }>;
+  /** Deletes messages with their attachments (read exceptions cascade); returns how many and the released media keys. */
+  removeChatMessages(link: ChatLinkRef, alertIds: string[], now: number): Promise<{ removed: number; released: string[] }>;
+  /** Chat messages stored in a channel (the CLI's disconnect summary). */
+  chatMessageCount(channelId: string): Promise<number>;
+}
+
 /* ------------------------------------------------------------------ facade */
 
 /** Everything above, over one database. Consumers take the part they use. */
 export interface AlertStore {
   readonly reads: AlertReads;
   readonly changes: ChangeLog;
+  readonly webhook: WebhookAlertWrites;
+  readonly chat: ChatMessageWrites;
+  /** Whether any alert still uses this media key (synchronous: see the SQLite implementation). */
+  isMediaReferenced(key: string): boolean;
+  /** The newest alert id or activity key, to seed the id generator at start. */
+  newestAlertKey(): string | null;
 }

@@ -46,13 +46,11 @@ describe('actor avatars', () => {
     expect((await actorOf(seed.ownerToken, alertId)).avatarUrl).toBeUndefined();
     svc.release();
     await h.services.avatars.idle();
-    await new Promise((r) => setTimeout(r, 20)); // the batched UPDATE commits on the next turn
     expect((await actorOf(seed.ownerToken, alertId)).avatarUrl).toBe(`${svc.base}/${sha('jane.doe@acme.com')}?s=128`);
 
     // Cached: a second alert from the same person does not ask again.
     const second = (await (await post('jane.doe@acme.com')).json()) as any;
     await h.services.avatars.idle();
-    await new Promise((r) => setTimeout(r, 20));
     expect((await actorOf(seed.ownerToken, second.alertId)).avatarUrl).toContain(sha('jane.doe@acme.com'));
     expect(svc.hits).toHaveLength(1);
 
@@ -60,7 +58,6 @@ describe('actor avatars', () => {
     const nobody = (await (await post('nobody@acme.com')).json()) as any;
     const own = (await (await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { email: 'x@acme.com', avatarUrl: 'https://img.example.com/x.png' } } })).json()) as any;
     await h.services.avatars.idle();
-    await new Promise((r) => setTimeout(r, 20));
     expect((await actorOf(seed.ownerToken, nobody.alertId)).avatarUrl).toBeUndefined();
     expect((await actorOf(seed.ownerToken, own.alertId)).avatarUrl).toBe('https://img.example.com/x.png');
     expect(svc.hits).toHaveLength(2);

@@ -48,7 +48,7 @@ describe('Idempotency-Key', () => {
 
     // After 24 h the key is forgotten and pruned.
     clock.advance(2 * 60 * 60 * 1000);
-    expect(h.services.maintenance().idempotencyKeys).toBeGreaterThanOrEqual(1);
+    expect((await h.services.maintenance()).idempotencyKeys).toBeGreaterThanOrEqual(1);
     const fresh = await send({ title: 'Deploy 42' });
     expect(fresh.status).toBe(201);
     expect(fresh.headers.get('idempotency-replayed')).toBeNull();

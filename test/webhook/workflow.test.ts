@@ -110,7 +110,7 @@ describe('workflow runs', () => {
   it('a refused run update committed in the same batch as other webhooks fails alone, leaving nothing half-stored', async () => {
     h = createHarness();
     const seed = seedWorkspace(h.services);
-    const channel = h.services.ingest.findChannel(seed.deploys.webhookToken)!;
+    const channel = h.services.webhookChannels.find(seed.deploys.webhookToken)!;
     const wf = (state: string) => ({ runId: 'r9', state, steps: steps(state === 'running' ? 'running' : 'done') });
     await h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'run', workflow: wf('passed') }), []);
     const count = (sql: string) => (h.services.db.sqlite.prepare(sql).pluck().get() as number);
