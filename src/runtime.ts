@@ -2,11 +2,9 @@ import { startDiscordBridge } from './discord/index.js';
 import { startNotifier } from './notify/outbox-worker.js';
 import type { Services } from './services.js';
 
-/** A long-running part of the service (worker, bot, timer) with a clean stop. */
-export interface BackgroundPart {
-  name: string;
-  stop(): Promise<void> | void;
-}
+import type { BackgroundPart } from './lib/background-part.js';
+
+export type { BackgroundPart } from './lib/background-part.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 

@@ -3,6 +3,7 @@ import type { AlertStore } from '../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
+import { SqliteOutbox } from './outbox.js';
 import { SqliteAlertReads } from './reads.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 
@@ -17,6 +18,7 @@ export class SqliteAlertStore implements AlertStore {
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
   readonly chat: SqliteChatWrites;
+  readonly outbox: SqliteOutbox;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
@@ -25,6 +27,7 @@ export class SqliteAlertStore implements AlertStore {
     this.changes = new SqliteChangeLog(sqlite);
     this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes);
     this.chat = new SqliteChatWrites(sqlite, batcher, this.changes);
+    this.outbox = new SqliteOutbox(sqlite);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // Index lookups only: the newest alert id, and the newest activity key of each channel.
     this.newestKey = sqlite
