@@ -17,8 +17,8 @@ export class Usage {
   report(workspaceId: string) {
     if (this.workspaceExists.get(workspaceId) === undefined) throw notFound(`workspace ${workspaceId}`);
     const months = this.sqlite
-      .prepare('SELECT month, events FROM usage_counters WHERE workspace_id = ? ORDER BY month DESC')
-      .all(workspaceId) as { month: string; events: number }[];
+      .prepare<[string], { month: string; events: number }>('SELECT month, events FROM usage_counters WHERE workspace_id = ? ORDER BY month DESC')
+      .all(workspaceId);
     return { workspaceId, months };
   }
 }

@@ -34,12 +34,13 @@ export class DiscordLinks {
   ) {
     const p = (sql: string) => sqlite.prepare(sql);
     this.s = {
-      all: p(`SELECT ${LINK_COLUMNS} FROM discord_links ORDER BY created_at, channel_id`),
-      byChannel: p(`SELECT ${LINK_COLUMNS} FROM discord_links WHERE channel_id = ?`),
-      byDiscord: p(`SELECT ${LINK_COLUMNS} FROM discord_links WHERE discord_channel_id = ?`),
+      all: sqlite.prepare<[], DiscordLink>(`SELECT ${LINK_COLUMNS} FROM discord_links ORDER BY created_at, channel_id`),
+      byChannel: sqlite.prepare<[string], DiscordLink>(`SELECT ${LINK_COLUMNS} FROM discord_links WHERE channel_id = ?`),
+      byDiscord: sqlite.prepare<[string], DiscordLink>(`SELECT ${LINK_COLUMNS} FROM discord_links WHERE discord_channel_id = ?`),
       insert: p('INSERT INTO discord_links (channel_id, discord_channel_id, created_at) VALUES (?, ?, ?)'),
       remove: p('DELETE FROM discord_links WHERE channel_id = ?'),
-      messages: p("SELECT count(*) AS n FROM alerts WHERE channel_id = ? AND kind = 'chat'"),
+      // The CLI's status and disconnect summaries are synchronous; the alert store's chatMessageCount is the async twin.
+      messages: sqlite.prepare<[string], number>("SELECT count(*) FROM alerts WHERE channel_id = ? AND kind = 'chat'").pluck(),
       names: p(
         `UPDATE discord_links SET guild_id = @guildId, guild_name = @guildName, discord_channel_name = @channelName
          WHERE channel_id = @channelId AND discord_channel_id = @discordChannelId
@@ -55,7 +56,7 @@ export class DiscordLinks {
   }
 
   list(): DiscordLink[] {
-    return this.s.all.all() as DiscordLink[];
+    return this.s.all.all();
   }
 
   /**
@@ -70,17 +71,19 @@ export class DiscordLinks {
     }
     const channel = this.accounts.requireChannel(channelRef);
     const result = this.sqlite.transaction(() => {
-      const current = this.s.byChannel.get(channel.id) as DiscordLink | undefined;
+      const current = this.s.byChannel.get(channel.id);
       if (current) {
         if (current.discordChannelId === id) return { ...summary(current, channel.slug), created: false };
         throw new AppError('invalid-body', `channel ${channel.slug} is already connected to Discord channel ${current.discordChannelId}; run "channel disconnect-discord --channel ${channel.slug}" first`);
       }
-      const other = this.s.byDiscord.get(id) as DiscordLink | undefined;
+      const other = this.s.byDiscord.get(id);
       if (other) {
         throw new AppError('invalid-body', `Discord channel ${id} already feeds channel ${other.channelId}: one Discord channel feeds one channel`);
       }
       this.s.insert.run(channel.id, id, this.clock.now());
-      return { ...summary(this.s.byChannel.get(channel.id) as DiscordLink, channel.slug), created: true };
+      const created = this.s.byChannel.get(channel.id);
+      if (!created) throw new Error(`the link of ${channel.id} was just inserted and is not there`);
+      return { ...summary(created, channel.slug), created: true };
     })();
     this.accounts.channelsChanged();
     return result;
@@ -89,7 +92,7 @@ export class DiscordLinks {
   /** Unbinds a channel. The messages already stored stay readable. */
   disconnect(channelRef: string): { channelId: string; discordChannelId: string; disconnected: true; messagesKept: number } {
     const channel = this.accounts.requireChannel(channelRef);
-    const current = this.s.byChannel.get(channel.id) as DiscordLink | undefined;
+    const current = this.s.byChannel.get(channel.id);
     if (!current) throw new AppError('not-found', `channel ${channel.slug} is not connected to Discord`);
     this.s.remove.run(channel.id);
     this.accounts.channelsChanged();
@@ -97,14 +100,14 @@ export class DiscordLinks {
       channelId: channel.id,
       discordChannelId: current.discordChannelId,
       disconnected: true,
-      messagesKept: (this.s.messages.get(channel.id) as { n: number }).n,
+      messagesKept: this.s.messages.get(channel.id) ?? 0,
     };
   }
 
   status(channelRef: string) {
     const channel = this.accounts.requireChannel(channelRef);
-    const link = this.s.byChannel.get(channel.id) as DiscordLink | undefined;
-    const messages = (this.s.messages.get(channel.id) as { n: number }).n;
+    const link = this.s.byChannel.get(channel.id);
+    const messages = this.s.messages.get(channel.id) ?? 0;
     if (!link) return { channelId: channel.id, channelSlug: channel.slug, connected: false, messages };
     return { ...summary(link, channel.slug), connected: true, syncedUntil: link.syncedUntil, messages };
   }
