@@ -1,6 +1,9 @@
 import type { Config } from './config.js';
 import { SqliteAlertStore } from './db/alert-store/index.js';
 import { openDb, type Db } from './db/connection.js';
+import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
+import { SqliteTokenRows } from './db/token-rows.js';
+import { SqliteUsageRows } from './db/usage-rows.js';
 import { SqliteWebhookChannels } from './db/webhook-channels.js';
 import { WriteBatcher } from './db/write-batcher.js';
 import { Accounts } from './domain/accounts.js';
@@ -99,7 +102,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     ...overrides.fetcher,
   });
   const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key));
-  const auth = new TokenAuthenticator(db.sqlite, config.tokenPrefix, clock);
+  const auth = new TokenAuthenticator(new SqliteTokenRows(db.sqlite), config.tokenPrefix, clock);
   const live = new LiveStreams(
     { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
     overrides.live,
@@ -131,7 +134,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   });
   const accounts = new Accounts(db, ids, clock, config.tokenPrefix);
   accounts.onChannelsChanged(() => webhookChannels.invalidate());
-  const discordLinks = new DiscordLinks(db.sqlite, accounts, clock);
+  const discordLinks = new DiscordLinks(new SqliteDiscordLinkRows(db.sqlite), accounts, clock);
   const chatIngest = new ChatIngest({
     store: store.chat,
     units: batcher,
@@ -157,7 +160,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     accounts,
     auth,
     readApi,
-    usage: new Usage(db.sqlite),
+    usage: new Usage(new SqliteUsageRows(db.sqlite)),
     webhookChannels,
     ingest,
     acceptAlert,

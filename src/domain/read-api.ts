@@ -11,16 +11,11 @@ export interface ListQuery {
   level?: AlertLevel;
 }
 
-export interface ChannelView {
-  id: string;
-  name: string;
-  slug: string;
-  icon: string;
-  isPrivate: boolean;
-  webhookToken: string;
+/** A channel as the read API shows it: the stored record, its Discord link as `chat`, and the user's unread count. */
+export type ChannelView = Omit<ChannelRecord, 'discord'> & {
   chat: { platform: 'discord'; guildId: string | null; guildName: string | null; channelId: string; channelName: string | null } | null;
   _count: { alerts: number };
-}
+};
 
 export type SingleAlertView = AlertView & { channelName: string; channelSlug: string };
 

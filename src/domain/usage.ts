@@ -1,5 +1,11 @@
-import type Database from 'better-sqlite3';
 import { notFound } from './errors.js';
+
+/** The rows behind the report (src/db/usage-rows.ts). */
+export interface UsageRows {
+  workspaceExists(workspaceId: string): boolean;
+  /** Newest month first. */
+  months(workspaceId: string): { month: string; events: number }[];
+}
 
 /**
  * The usage report: billable events per workspace and UTC month, one per plain
@@ -7,18 +13,11 @@ import { notFound } from './errors.js';
  * them, in the alert's own unit.
  */
 export class Usage {
-  private readonly workspaceExists: Database.Statement;
-
-  constructor(private readonly sqlite: Database.Database) {
-    this.workspaceExists = sqlite.prepare('SELECT 1 FROM workspaces WHERE id = ?');
-  }
+  constructor(private readonly rows: UsageRows) {}
 
   /** Throws not-found for an unknown workspace (an empty report would look like a workspace with no traffic). */
   report(workspaceId: string) {
-    if (this.workspaceExists.get(workspaceId) === undefined) throw notFound(`workspace ${workspaceId}`);
-    const months = this.sqlite
-      .prepare<[string], { month: string; events: number }>('SELECT month, events FROM usage_counters WHERE workspace_id = ? ORDER BY month DESC')
-      .all(workspaceId);
-    return { workspaceId, months };
+    if (!this.rows.workspaceExists(workspaceId)) throw notFound(`workspace ${workspaceId}`);
+    return { workspaceId, months: this.rows.months(workspaceId) };
   }
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AttachmentRecord, AttachmentRow, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
+import type { AttachmentRows } from './attachment-rows.js';
 import type { SqliteChangeLog } from './change-log.js';
 import { ATTACHMENT_COLUMNS } from './rows.js';
 
@@ -12,6 +13,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
     sqlite: Database.Database,
     private readonly batcher: WriteBatcher,
     private readonly changes: SqliteChangeLog,
+    private readonly files: AttachmentRows,
   ) {
     this.s = {
       // The link check makes a message that arrives while its channel is being
@@ -24,9 +26,6 @@ export class SqliteChatWrites implements ChatMessageWrites {
          WHERE EXISTS (SELECT 1 FROM discord_links WHERE channel_id = ? AND discord_channel_id = ?)
          ON CONFLICT DO NOTHING`,
       ),
-      insertAttachment: sqlite.prepare<[string, number, string, string, string, string | null, number]>(
-        'INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
       parent: sqlite.prepare<[string, string], ReplyParent>(
         "SELECT author_json AS authorJson, message FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'",
       ),
@@ -37,8 +36,6 @@ export class SqliteChatWrites implements ChatMessageWrites {
       update: sqlite.prepare<[string | null, number, string, string]>(
         "UPDATE alerts SET message = ?, updated_at = ? WHERE id = ? AND channel_id = ? AND kind = 'chat'",
       ),
-      deleteAttachments: sqlite.prepare<[string]>('DELETE FROM alert_attachments WHERE alert_id = ?'),
-      attachmentKeys: sqlite.prepare<[string], string>('SELECT media_key FROM alert_attachments WHERE alert_id = ?').pluck(),
       remove: sqlite.prepare<[string, string]>("DELETE FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
       existing: sqlite.prepare<[string], string>('SELECT id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').pluck(),
       count: sqlite.prepare<[string], number>("SELECT count(*) FROM alerts WHERE channel_id = ? AND kind = 'chat'").pluck(),
@@ -65,7 +62,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
           if (m.attachments.length) skippedWithFiles++;
           continue;
         }
-        this.attach(m.alertId, m.attachments);
+        this.files.insert(m.alertId, m.attachments);
         this.changes.event(link.channelId, m.alertId, 'alert.created', now);
         created++;
       }
@@ -82,12 +79,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
   editChatMessage(link: ChatLinkRef, alertId: string, edit: { text: string | null; editedAt: number; files: AttachmentRecord[] | null; now: number }) {
     return this.batcher.run(() => {
       if (this.s.update.run(edit.text, edit.editedAt, alertId, link.channelId).changes === 0) return { updated: false, released: [] };
-      let released: string[] = [];
-      if (edit.files) {
-        released = this.s.attachmentKeys.all(alertId);
-        this.s.deleteAttachments.run(alertId);
-        this.attach(alertId, edit.files);
-      }
+      const released = edit.files ? this.files.replace(alertId, edit.files) : [];
       this.changes.event(link.channelId, alertId, 'alert.updated', edit.now);
       return { updated: true, released };
     });
@@ -98,7 +90,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
       const released: string[] = [];
       let removed = 0;
       for (const id of alertIds) {
-        const keys = this.s.attachmentKeys.all(id);
+        const keys = this.files.keys(id);
         if (this.s.remove.run(id, link.channelId).changes === 0) continue;
         released.push(...keys);
         this.changes.event(link.channelId, id, 'alert.deleted', now);
@@ -110,9 +102,5 @@ export class SqliteChatWrites implements ChatMessageWrites {
 
   async chatMessageCount(channelId: string) {
     return this.s.count.get(channelId) ?? 0;
-  }
-
-  private attach(alertId: string, attachments: AttachmentRecord[]): void {
-    attachments.forEach((f, i) => this.s.insertAttachment.run(alertId, i, f.mediaKey, f.mime, f.kind, f.name, f.size));
   }
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AlertStore } from '../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
+import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
 import { SqliteOutbox } from './outbox.js';
@@ -25,8 +26,9 @@ export class SqliteAlertStore implements AlertStore {
   constructor(sqlite: Database.Database, batcher: WriteBatcher) {
     this.reads = new SqliteAlertReads(sqlite);
     this.changes = new SqliteChangeLog(sqlite);
-    this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes);
-    this.chat = new SqliteChatWrites(sqlite, batcher, this.changes);
+    const attachments = new AttachmentRows(sqlite);
+    this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes, attachments);
+    this.chat = new SqliteChatWrites(sqlite, batcher, this.changes, attachments);
     this.outbox = new SqliteOutbox(sqlite);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // Index lookups only: the newest alert id, and the newest activity key of each channel.

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import type {
-  AttachmentRecord,
   NewStandardAlert,
   RunState,
   RunUpdate,
@@ -9,6 +8,7 @@ import type {
   WebhookAlertWrites,
 } from '../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
+import type { AttachmentRows } from './attachment-rows.js';
 import type { SqliteChangeLog } from './change-log.js';
 
 const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
@@ -28,6 +28,7 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
     sqlite: Database.Database,
     private readonly batcher: WriteBatcher,
     private readonly changes: SqliteChangeLog,
+    private readonly attachments: AttachmentRows,
   ) {
     this.s = {
       // Positional parameters: binding an object by name costs ~2x on this, the hottest statement.
@@ -48,11 +49,6 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
            workflow_state = @workflowState, workflow_steps_json = @workflowStepsJson, workflow_error = @workflowError,
            activity_key = COALESCE(@resurfaceAs, activity_key), updated_at = @now
          WHERE id = @id`,
-      ),
-      deleteAttachments: sqlite.prepare<[string]>('DELETE FROM alert_attachments WHERE alert_id = ?'),
-      attachmentKeys: sqlite.prepare<[string], string>('SELECT media_key FROM alert_attachments WHERE alert_id = ?').pluck(),
-      insertAttachment: sqlite.prepare<[string, number, string, string, string, string | null, number]>(
-        'INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       setActorAvatar: sqlite
         .prepare<[string, string], string>(
@@ -86,12 +82,7 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
       if (!existing) return { ...this.insertUnit(a), notified: true, released: [] };
       const update = decide(existing.workflowState);
       this.s.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs });
-      let released: string[] = [];
-      if (a.attachments.length > 0) {
-        released = this.s.attachmentKeys.all(existing.id);
-        this.s.deleteAttachments.run(existing.id);
-        this.attach(existing.id, a.attachments);
-      }
+      const released = a.attachments.length > 0 ? this.attachments.replace(existing.id, a.attachments) : [];
       if (update.notify) this.changes.notification(a.channelId, existing.id, update.notify, a.now);
       this.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
       const stored = { alertId: existing.id, created: false };
@@ -124,7 +115,7 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
       a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
       c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.alertId, a.now, a.now,
     );
-    this.attach(a.alertId, a.attachments);
+    this.attachments.insert(a.alertId, a.attachments);
     this.s.countUsage.run(a.workspaceId, monthOf(a.now));
     this.changes.notification(a.channelId, a.alertId, a.notify, a.now);
     this.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
@@ -136,9 +127,5 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
   private saveAnswer(a: NewStandardAlert, stored: StoredRun): void {
     const idem = a.idempotency;
     if (idem) this.s.saveAnswer.run(a.channelId, idem.key, idem.hash, ACCEPTED, JSON.stringify(idem.answer(stored)), a.now);
-  }
-
-  private attach(alertId: string, attachments: AttachmentRecord[]): void {
-    attachments.forEach((f, i) => this.s.insertAttachment.run(alertId, i, f.mediaKey, f.mime, f.kind, f.name, f.size));
   }
 }
