@@ -8,7 +8,7 @@ import { validationError } from '../validation.js';
 
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
 
-const SuccessBody = z
+export const WebhookAccepted = z
   .object({
     success: z.literal(true),
     alertId: z.string(),
@@ -42,7 +42,7 @@ const webhookRoute = createRoute({
   responses: {
     201: {
       description: 'Alert stored: created, or (with a workflow block) a run created or updated in place; `workflow.created` tells which',
-      content: { 'application/json': { schema: SuccessBody } },
+      content: { 'application/json': { schema: WebhookAccepted } },
     },
     400: problem('Invalid payload, malformed JSON, or an unsupported attachment'),
     404: problem('Unknown webhook token'),
