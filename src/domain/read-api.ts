@@ -1,7 +1,7 @@
 import type { AlertLevel, AlertReads, AlertRow, AttachmentRow, ChannelRecord } from './alert-store.js';
 import { alertJson, toAlertView, type AlertView } from './alert-view.js';
 import type { Clock } from '../lib/clock.js';
-import { AppError, notFound } from './errors.js';
+import { AppError, notFound, type ValidationIssue } from './errors.js';
 import type { Principal } from './tokens.js';
 
 export interface ListQuery {
@@ -46,9 +46,8 @@ export class ReadApi {
   async listAlertsJson(p: Principal, ref: string, q: ListQuery): Promise<string> {
     const channel = await this.resolveChannel(p, ref);
     if (q.level && channel.discord) {
-      throw new AppError('invalid-query', 'the level filter does not apply to a chat-connected channel: its messages have no level', {
-        details: [{ code: 'invalid_value', message: 'level is not supported on chat-connected channels', path: ['level'] }],
-      });
+      const issue: ValidationIssue = { code: 'invalid_value', message: 'level is not supported on chat-connected channels', path: ['level'] };
+      throw new AppError('invalid-query', 'the level filter does not apply to a chat-connected channel: its messages have no level', { details: [issue] });
     }
     const rows = await this.store.page({ channelId: channel.id, level: q.level, cursor: q.cursor, after: q.after, limit: q.limit + 1 });
     const hasMore = rows.length > q.limit;
