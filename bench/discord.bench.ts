@@ -19,7 +19,6 @@ import path from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
-import { DiscordLinks } from '../src/domain/chat/links.js';
 import { startDiscordBridge } from '../src/discord/index.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createServices } from '../src/services.js';
@@ -59,7 +58,7 @@ export async function discordBench(): Promise<string> {
   const s = createServices(config, { logger: createLogger('warn') });
   const ws = s.accounts.createWorkspace('Bench');
   const channel = s.accounts.createChannel({ workspaceId: ws.id, name: 'community' });
-  new DiscordLinks(s.db.sqlite, s.accounts, s.clock).connect(channel.id, seed.channel.id);
+  s.discordLinks.connect(channel.id, seed.channel.id);
   const bridge = await startDiscordBridge(s);
   await bridge.ready;
   while (!bridge.sync.stateOf(seed.channel.id)?.isLive) await new Promise((r) => setTimeout(r, 5));

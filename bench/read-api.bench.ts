@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { ALERT_COLUMNS } from '../src/domain/alert-view.js';
+import { ALERT_COLUMNS } from '../src/db/alert-store/rows.js';
 import { createApp } from '../src/http/app.js';
 import { IdGenerator } from '../src/lib/ids.js';
 import { createServices } from '../src/services.js';

@@ -3,11 +3,9 @@ import { startNotifier } from './notify/outbox-worker.js';
 import { startBackupScheduler } from './ops/backup-scheduler.js';
 import type { Services } from './services.js';
 
-/** A long-running part of the service (worker, bot, timer) with a clean stop. */
-export interface BackgroundPart {
-  name: string;
-  stop(): Promise<void> | void;
-}
+import type { BackgroundPart } from './lib/background-part.js';
+
+export type { BackgroundPart } from './lib/background-part.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 
@@ -19,15 +17,15 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 export async function startBackground(s: Services): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
   const parts: BackgroundPart[] = [];
 
-  const maintenance = () => {
+  const maintenance = async () => {
     try {
-      const pruned = s.maintenance();
+      const pruned = await s.maintenance();
       if (pruned.idempotencyKeys || pruned.events || pruned.orphanedMedia) s.logger.debug(pruned, 'pruned expired rows');
     } catch (err) {
       s.logger.error({ err }, 'maintenance failed');
     }
   };
-  maintenance();
+  await maintenance();
   // Temp files left by a crash mid-upload: never served (they do not match the key
   // pattern), removed here before any request can be writing new ones.
   const swept = await s.media.sweepTemp();
@@ -35,7 +33,7 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   // Unreferenced files nothing listed (a crash right after a commit, a restored older database) start their grace period now.
   const strays = await s.mediaOrphans.adoptStrays();
   if (strays) s.logger.info({ strays }, 'unreferenced media files found; deleted after the grace period');
-  const timer = setInterval(maintenance, MAINTENANCE_INTERVAL_MS).unref();
+  const timer = setInterval(() => void maintenance(), MAINTENANCE_INTERVAL_MS).unref();
   parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
 
   if (s.config.backupIntervalMs > 0) {

@@ -1,20 +1,28 @@
 import type { Config } from './config.js';
+import { SqliteAlertStore } from './db/alert-store/index.js';
 import { openDb, type Db } from './db/connection.js';
+import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
+import { SqliteTokenRows } from './db/token-rows.js';
+import { SqliteUsageRows } from './db/usage-rows.js';
+import { SqliteWebhookChannels } from './db/webhook-channels.js';
 import { WriteBatcher } from './db/write-batcher.js';
 import { Accounts } from './domain/accounts.js';
-import { ChangeBus, ChangeRecorder } from './domain/changes.js';
+import type { AlertStore } from './domain/alert-store.js';
+import { ChangeBus } from './domain/changes.js';
+import { ChatIngest } from './domain/chat/ingest.js';
+import { DiscordLinks } from './domain/chat/links.js';
 import { Idempotency } from './domain/idempotency.js';
 import { ReadApi } from './domain/read-api.js';
 import { TokenAuthenticator } from './domain/tokens.js';
 import { Usage } from './domain/usage.js';
+import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
 import { AvatarLookup } from './domain/webhook/avatars.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
-import { WebhookBodyReader } from './domain/webhook/received-body.js';
-import { parseJson, readBodyCapped } from './http/body.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { WebhookBodyReader } from './http/webhook-body.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { RateLimiter } from './lib/rate-limiter.js';
 import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
 import { MediaStore } from './media/store.js';
 import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
@@ -27,8 +35,8 @@ const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
 /**
  * Everything the HTTP app, the CLI, the bot and the workers share, wired in one
- * place. Tests build it with a temp DATA_DIR and may swap the clock or the
- * fetcher's resolver.
+ * place: each part is built here from the few collaborators it uses. Tests
+ * build it with a temp DATA_DIR and may swap the clock or the fetcher's resolver.
  */
 export interface Services {
   config: Config;
@@ -38,19 +46,26 @@ export interface Services {
   logger: Logger;
   bus: ChangeBus;
   batcher: WriteBatcher;
-  changes: ChangeRecorder;
+  /** Every read and write of alert rows, attachments, change log and outbox. */
+  store: AlertStore;
   accounts: Accounts;
   auth: TokenAuthenticator;
   readApi: ReadApi;
   usage: Usage;
-  idempotency: Idempotency;
+  /** Webhook channels by token (cached). */
+  webhookChannels: SqliteWebhookChannels;
   ingest: WebhookIngest;
+  acceptAlert: AcceptWebhookAlert;
   media: MediaStore;
   fetcher: MediaFetcher;
   webhookBody: WebhookBodyReader;
   avatars: AvatarLookup;
-  /** Per webhook channel, so one runaway sender cannot monopolise the service. */
-  webhookLimiter: RateLimiter;
+  /** Which channel mirrors which Discord channel. */
+  discordLinks: DiscordLinks;
+  /** Stores chat messages (the Discord bridge's one way in). */
+  chatIngest: ChatIngest;
+  /** Per read-API token. */
+  apiLimiter: RateLimiter;
   /** E-mail preferences per (user, channel) and the recipient rule. */
   notifyPrefs: NotificationPreferences;
   /** The live stream (SSE) engine behind GET /api/stream. */
@@ -59,10 +74,8 @@ export interface Services {
   releaseMedia(keys: string[]): void;
   /** Media files deleted only after a grace period (MEDIA_ORPHAN_GRACE_HOURS), so database + media backups stay complete. */
   mediaOrphans: MediaOrphans;
-  /** Whether any alert still uses this media key. */
-  isMediaReferenced(key: string): boolean;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
-  maintenance(): { idempotencyKeys: number; events: number; orphanedMedia: number };
+  maintenance(): Promise<{ idempotencyKeys: number; events: number; orphanedMedia: number }>;
   close(): void;
 }
 
@@ -77,32 +90,25 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const db = openDb(config.dbFile);
-  const ids = new IdGenerator(() => clock.now());
-  // Index lookups only: the newest alert id, and the newest activity key of each channel.
-  ids.seed(
-    db.sqlite
-      .prepare(
-        `SELECT max(k) FROM (SELECT max(id) AS k FROM alerts
-         UNION ALL SELECT (SELECT max(activity_key) FROM alerts a WHERE a.channel_id = c.id) FROM channels c)`,
-      )
-      .pluck()
-      .get() as string | null,
-  );
   const bus = new ChangeBus();
   const batcher = new WriteBatcher(db.sqlite);
-  const changes = new ChangeRecorder(db.sqlite);
-  const usage = new Usage(db.sqlite);
-  const idempotency = new Idempotency(db.sqlite, clock);
+  const store = new SqliteAlertStore(db.sqlite, batcher);
+  const ids = new IdGenerator(() => clock.now());
+  ids.seed(store.newestAlertKey());
+  const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
+  const idempotency = new Idempotency(store.webhook, clock);
   const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,
     timeoutMs: config.attachmentFetchTimeoutMs,
     ...overrides.fetcher,
   });
-  const readApi = new ReadApi(db.sqlite, clock, (key) => media.urlFor(key));
-  const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
-  const referenced = db.sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
-  const isMediaReferenced = (key: string) => referenced.get(key) !== undefined;
+  const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key));
+  const auth = new TokenAuthenticator(new SqliteTokenRows(db.sqlite), config.tokenPrefix, clock);
+  const live = new LiveStreams(
+    { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
+    overrides.live,
+  );
   const orphans = new MediaOrphans(db.sqlite, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
   const releaseMedia = (keys: string[]) => {
     try {
@@ -111,14 +117,40 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       logger.warn({ err }, 'releasing unreferenced media failed');
     }
   };
-  const ingest = new WebhookIngest(db.sqlite, batcher, ids, clock, changes, usage, idempotency, bus, releaseMedia);
+  const webhookChannels = new SqliteWebhookChannels(db.sqlite);
+  const ingest = new WebhookIngest({ store: store.webhook, ids, clock, bus, releaseMedia });
   const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
-    setAvatar: (alertId, url) => {
-      ingest.storeActorAvatar(alertId, url).catch((err) => logger.warn({ err }, 'storing avatar failed'));
+    setAvatar: async (alertId, url) => {
+      try {
+        if (await store.webhook.setActorAvatar(alertId, url, clock.now())) bus.emit('alert-events');
+      } catch (err) {
+        logger.warn({ err }, 'storing avatar failed');
+      }
     },
   });
+  const acceptAlert = new AcceptWebhookAlert({
+    channels: webhookChannels,
+    limiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
+    idempotency,
+    ingest,
+    avatars,
+  });
   const accounts = new Accounts(db, ids, clock, config.tokenPrefix);
-  accounts.onChannelsChanged(() => ingest.invalidateChannels());
+  accounts.onChannelsChanged(() => webhookChannels.invalidate());
+  const discordLinks = new DiscordLinks(new SqliteDiscordLinkRows(db.sqlite), accounts, clock);
+  const chatIngest = new ChatIngest({
+    store: store.chat,
+    units: batcher,
+    ids,
+    clock,
+    bus,
+    media,
+    fetcher,
+    logger,
+    links: discordLinks,
+    releaseMedia,
+    isMediaReferenced,
+  });
   return {
     config,
     db,
@@ -127,26 +159,28 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     logger,
     bus,
     batcher,
-    changes,
+    store,
     accounts,
-    auth: new TokenAuthenticator(db.sqlite, config.tokenPrefix, clock),
+    auth,
     readApi,
-    usage,
-    idempotency,
+    usage: new Usage(new SqliteUsageRows(db.sqlite)),
+    webhookChannels,
     ingest,
+    acceptAlert,
     media,
     fetcher,
-    webhookBody: new WebhookBodyReader(media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, readBodyCapped, parseJson, isMediaReferenced),
+    webhookBody: new WebhookBodyReader(media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, isMediaReferenced),
     avatars,
-    webhookLimiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
+    discordLinks,
+    chatIngest,
+    apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
     releaseMedia,
     mediaOrphans: orphans,
-    isMediaReferenced,
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
-    maintenance: () => ({
-      idempotencyKeys: idempotency.prune(),
-      events: changes.prune(clock.now() - EVENT_RETENTION_MS),
+    maintenance: async () => ({
+      idempotencyKeys: await idempotency.prune(),
+      events: await store.changes.pruneEvents(clock.now() - EVENT_RETENTION_MS),
       orphanedMedia: orphans.sweep(),
     }),
     close: () => {

@@ -10,10 +10,12 @@ import {
   type Message,
   type PartialMessage,
 } from 'discord.js';
-import { ChatIngest } from '../domain/chat/ingest.js';
-import { DiscordLinks } from '../domain/chat/links.js';
+import type { Config } from '../config.js';
+import type { ChatIngest } from '../domain/chat/ingest.js';
+import type { DiscordLinks } from '../domain/chat/links.js';
 import { ChatSync, type ChatSyncOptions } from '../domain/chat/sync.js';
-import type { Services } from '../services.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
 import { DiscordHistory } from './history.js';
 import { isIngestible, toChatInput } from './map.js';
 
@@ -32,6 +34,15 @@ export interface DiscordBridgeOptions extends ChatSyncOptions {
   client?: Partial<ClientOptions>;
 }
 
+/** What the bridge uses; services.ts builds the chat ingest and the links. */
+export interface DiscordBridgeDeps {
+  config: Pick<Config, 'discordToken' | 'discordApiUrl'>;
+  logger: Logger;
+  clock: Clock;
+  chatIngest: ChatIngest;
+  discordLinks: DiscordLinks;
+}
+
 export interface DiscordBridgeHandle {
   client: Client;
   sync: ChatSync;
@@ -41,7 +52,7 @@ export interface DiscordBridgeHandle {
 }
 
 /** The one discord.js client of the process, configured from the service config. */
-export function createDiscordClient(s: Services, extra: Partial<ClientOptions> = {}): Client {
+export function createDiscordClient(s: Pick<DiscordBridgeDeps, 'config'>, extra: Partial<ClientOptions> = {}): Client {
   return new Client({
     intents: BRIDGE_INTENTS,
     // Message: edits and deletes of messages not in the cache still fire; Channel: uncached channels.
@@ -65,13 +76,12 @@ export class DiscordBridge {
   private stopped = false;
 
   constructor(
-    private readonly s: Services,
+    private readonly s: DiscordBridgeDeps,
     readonly client: Client,
     private readonly opts: DiscordBridgeOptions = {},
   ) {
-    const links = new DiscordLinks(s.db.sqlite, s.accounts, s.clock);
-    const ingest = new ChatIngest({ ...s, sqlite: s.db.sqlite, links });
-    this.sync = new ChatSync(ingest, links, new DiscordHistory(client, s.logger), s.clock, s.logger, opts);
+    // The history reader needs this client, so ChatSync is built here; everything else comes wired.
+    this.sync = new ChatSync(s.chatIngest, s.discordLinks, new DiscordHistory(client, s.logger), s.clock, s.logger, opts);
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.wire();
   }
@@ -191,7 +201,7 @@ export class DiscordBridge {
  * Starts the bridge: logs in and keeps connected channels in sync until stop().
  * Rejects with operator advice when Discord refuses the token or the intents.
  */
-export async function startDiscordBridge(s: Services, opts: DiscordBridgeOptions = {}): Promise<DiscordBridgeHandle> {
+export async function startDiscordBridge(s: DiscordBridgeDeps, opts: DiscordBridgeOptions = {}): Promise<DiscordBridgeHandle> {
   if (!s.config.discordToken) throw new Error('DISCORD_TOKEN is not set');
   const bridge = new DiscordBridge(s, createDiscordClient(s, opts.client), opts);
   await bridge.start();

@@ -1,106 +1,25 @@
+import type { z } from '@hono/zod-openapi';
+import type {
+  Actor as ActorSchema,
+  ChatAlert as ChatAlertSchema,
+  StandardAlert as StandardAlertSchema,
+  WorkflowStep as WorkflowStepSchema,
+} from '../http/schemas.js';
+import type { AlertRow, AttachmentRow } from './alert-store.js';
+
 /**
  * Maps stored alert rows to the read API's two public shapes (standard and
- * chat-connected). The only place that knows both the column layout and the
- * JSON the API promises, so the read API, the stream and e-mails agree.
+ * chat-connected). The only place that knows both the stored columns and the
+ * JSON the API promises, so the read API, the stream and e-mails agree. The
+ * shapes are the zod schemas' (src/http/schemas.ts), the one definition the
+ * OpenAPI document is built from too.
  */
 
-export const ALERT_COLUMNS = `a.id, a.channel_id AS channelId, a.kind, a.title, a.level, a.emoji, a.message,
-  a.fields_json AS fieldsJson, a.link_url AS linkUrl, a.link_text AS linkText, a.source,
-  a.actor_json AS actorJson, a.workflow_run_id AS workflowRunId, a.workflow_state AS workflowState,
-  a.workflow_steps_json AS workflowStepsJson, a.workflow_error AS workflowError,
-  a.external_id AS externalId, a.author_json AS authorJson, a.reply_to_json AS replyToJson,
-  a.activity_key AS activityKey, a.created_at AS createdAt, a.updated_at AS updatedAt`;
-
-export interface AlertRow {
-  id: string;
-  channelId: string;
-  kind: 'standard' | 'chat';
-  title: string;
-  level: 'INFO' | 'SUCCESS' | 'WARNING' | 'ERROR';
-  emoji: string;
-  message: string | null;
-  fieldsJson: string | null;
-  linkUrl: string | null;
-  linkText: string | null;
-  source: string | null;
-  actorJson: string | null;
-  workflowRunId: string | null;
-  workflowState: 'running' | 'passed' | 'failed' | null;
-  workflowStepsJson: string | null;
-  workflowError: string | null;
-  externalId: string | null;
-  authorJson: string | null;
-  replyToJson: string | null;
-  activityKey: string;
-  createdAt: number;
-  updatedAt: number;
-}
-
-export interface AttachmentRow {
-  alertId: string;
-  position: number;
-  mediaKey: string;
-  mime: string;
-  kind: 'image' | 'video' | 'audio';
-  name: string | null;
-  size: number;
-}
-
-export interface Field {
-  label: string;
-  value: string;
-  inline: boolean;
-}
-
-export interface Actor {
-  name?: string;
-  email?: string;
-  id?: string;
-  plan?: string;
-  company?: string;
-  location?: string;
-  avatarUrl?: string;
-  url?: string;
-  initials?: string;
-}
-
-export interface WorkflowStep {
-  name: string;
-  state: 'pending' | 'running' | 'done' | 'failed' | 'skipped';
-  seconds?: number;
-  info?: string;
-}
-
-export interface StandardAlert {
-  id: string;
-  channelId: string;
-  title: string;
-  level: AlertRow['level'];
-  emoji: string | null;
-  message: string | null;
-  fields: Field[];
-  linkUrl: string | null;
-  linkText: string | null;
-  source: string | null;
-  actor: Actor | null;
-  workflow: { runId: string; state: string; steps: WorkflowStep[]; error: string | null } | null;
-  attachments: { url: string; mime: string; type: string; name: string | null; size: number }[];
-  isRead: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ChatAlert {
-  id: string;
-  channelId: string;
-  message: string | null;
-  createdAt: string;
-  editedAt: string | null;
-  author: { id: string; name: string; bot: boolean; role: 'owner' | 'bot' | 'member' };
-  replyTo: { messageId: string; author: string; excerpt: string } | null;
-  attachments: { url: string; mime: string }[];
-  isRead: boolean;
-}
+export type StandardAlert = z.infer<typeof StandardAlertSchema>;
+export type ChatAlert = z.infer<typeof ChatAlertSchema>;
+export type Actor = z.infer<typeof ActorSchema>;
+export type WorkflowStep = z.infer<typeof WorkflowStepSchema>;
+export type Field = StandardAlert['fields'][number];
 
 export type AlertView = StandardAlert | ChatAlert;
 
@@ -189,30 +108,4 @@ export function alertJson(row: AlertRow, attachments: AttachmentRow[], isRead: b
     `"source":${nul(row.source)},"actor":${row.actorJson ?? 'null'},"workflow":${workflow},"attachments":[${atts}],"isRead":${isRead},` +
     `"createdAt":"${iso(row.createdAt)}","updatedAt":"${iso(row.updatedAt)}"}`
   );
-}
-
-const ROW_KEYS = [
-  'id', 'channelId', 'kind', 'title', 'level', 'emoji', 'message', 'fieldsJson', 'linkUrl', 'linkText', 'source', 'actorJson',
-  'workflowRunId', 'workflowState', 'workflowStepsJson', 'workflowError', 'externalId', 'authorJson', 'replyToJson',
-  'activityKey', 'createdAt', 'updatedAt',
-] as const;
-
-/**
- * better-sqlite3 builds row objects through the V8 API, which costs about as
- * much as the query itself on a 50-row page; reading raw arrays (`.raw()` on a
- * statement selecting ALERT_COLUMNS) and building the objects here halves it.
- * `columns` is the statement's column list, checked once against the layout.
- */
-export function rawAlertRows(columns: { name: string }[]): (raw: unknown[]) => AlertRow {
-  const names = columns.map((c) => c.name);
-  if (names.length !== ROW_KEYS.length || names.some((n, i) => n !== ROW_KEYS[i])) {
-    throw new Error(`statement columns ${names.join(',')} do not match ALERT_COLUMNS`);
-  }
-  return (r) =>
-    ({
-      id: r[0], channelId: r[1], kind: r[2], title: r[3], level: r[4], emoji: r[5], message: r[6], fieldsJson: r[7],
-      linkUrl: r[8], linkText: r[9], source: r[10], actorJson: r[11], workflowRunId: r[12], workflowState: r[13],
-      workflowStepsJson: r[14], workflowError: r[15], externalId: r[16], authorJson: r[17], replyToJson: r[18],
-      activityKey: r[19], createdAt: r[20], updatedAt: r[21],
-    }) as AlertRow;
 }

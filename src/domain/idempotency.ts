@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
+import type { WebhookAlertWrites } from './alert-store.js';
 import { AppError } from './errors.js';
 
 /** How long a finished answer is replayed (spec: 24 hours). */
@@ -10,36 +10,20 @@ const IDEMPOTENCY_WINDOW_MS = IDEMPOTENCY_WINDOW_HOURS * 60 * 60 * 1000;
 export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
 const KEY_RE = new RegExp(`^[\\x21-\\x7e][\\x20-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_CHARS - 1}}$`);
 
-export interface StoredAnswer {
-  status: number;
-  body: unknown;
-}
-
 /**
  * Idempotency-Key handling for the webhook, scoped per channel (the webhook
  * token's channel). In-flight keys live in memory (one process), finished
- * answers in SQLite, written in the same transaction as the alert. Only
+ * answers in the alert store, written in the same unit as the alert. Only
  * successful answers are stored: a rejected request may be corrected and
  * retried under the same key, as with Stripe.
  */
 export class Idempotency {
-  private readonly inFlight = new Map<string, string>();
-  private readonly find: Database.Statement;
-  private readonly insert: Database.Statement;
+  private readonly inFlight = new Set<string>();
 
   constructor(
-    private readonly sqlite: Database.Database,
+    private readonly store: Pick<WebhookAlertWrites, 'idempotentAnswer' | 'pruneIdempotentAnswers'>,
     private readonly clock: Clock,
-  ) {
-    this.find = sqlite.prepare(
-      'SELECT request_hash AS requestHash, status, response_json AS responseJson, created_at AS createdAt FROM idempotency_keys WHERE channel_id = ? AND key = ?',
-    );
-    this.insert = sqlite.prepare(
-      `INSERT INTO idempotency_keys (channel_id, key, request_hash, status, response_json, created_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (channel_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-         response_json = excluded.response_json, created_at = excluded.created_at`,
-    );
-  }
+  ) {}
 
   static validateKey(key: string): void {
     if (!KEY_RE.test(key)) throw new AppError('invalid-idempotency-key', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_CHARS} printable ASCII characters`);
@@ -52,27 +36,30 @@ export class Idempotency {
   }
 
   /**
-   * Claims the key for this request. Returns a stored answer to replay, or a
+   * Claims the key for this request. Returns the stored answer's JSON to replay, or a
    * release function to call when the request ends (success or failure).
    */
-  begin(channelId: string, key: string, requestHash: string): { replay: StoredAnswer } | { release: () => void } {
+  async begin(channelId: string, key: string, requestHash: string): Promise<{ replayJson: string } | { release: () => void }> {
     const id = `${channelId}\0${key}`;
     if (this.inFlight.has(id)) throw new AppError('idempotency-key-in-use');
-    const row = this.find.get(channelId, key) as { requestHash: string; status: number; responseJson: string; createdAt: number } | undefined;
-    if (row && this.clock.now() - row.createdAt < IDEMPOTENCY_WINDOW_MS) {
-      if (row.requestHash !== requestHash) throw new AppError('idempotency-key-reused');
-      return { replay: { status: row.status, body: JSON.parse(row.responseJson) } };
+    // Claimed before the lookup resolves, so a second request with the key cannot slip in meanwhile.
+    this.inFlight.add(id);
+    const release = () => void this.inFlight.delete(id);
+    try {
+      const stored = await this.store.idempotentAnswer(channelId, key);
+      if (stored && this.clock.now() - stored.createdAt < IDEMPOTENCY_WINDOW_MS) {
+        if (stored.requestHash !== requestHash) throw new AppError('idempotency-key-reused');
+        release();
+        return { replayJson: stored.json };
+      }
+    } catch (err) {
+      release();
+      throw err;
     }
-    this.inFlight.set(id, requestHash);
-    return { release: () => this.inFlight.delete(id) };
+    return { release };
   }
 
-  /** Inside the alert's transaction. */
-  save(channelId: string, key: string, requestHash: string, answer: StoredAnswer): void {
-    this.insert.run(channelId, key, requestHash, answer.status, JSON.stringify(answer.body), this.clock.now());
-  }
-
-  prune(): number {
-    return this.sqlite.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(this.clock.now() - IDEMPOTENCY_WINDOW_MS).changes;
+  prune(): Promise<number> {
+    return this.store.pruneIdempotentAnswers(this.clock.now() - IDEMPOTENCY_WINDOW_MS);
   }
 }

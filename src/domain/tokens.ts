@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
 import { AuthError } from './errors.js';
 
@@ -17,6 +16,23 @@ export interface Principal {
 /** An API token is `<prefix>_` and this many hexadecimal characters (24 random bytes). */
 export const TOKEN_SECRET_HEX_CHARS = 48;
 
+/** A token row as authentication reads it. */
+export interface TokenRow {
+  id: string;
+  userId: string;
+  workspaceId: string;
+  revokedAt: number | null;
+  /** 1 when the user is still a member of the token's workspace. */
+  member: number;
+}
+
+/** The token rows (src/db/token-rows.ts). */
+export interface TokenRows {
+  byHash(tokenHash: string): TokenRow | undefined;
+  touch(tokenId: string, now: number): void;
+  stillAuthorized(p: Principal): boolean;
+}
+
 /** last_used_at is written at most once a minute per token: a write per read request would cost more than the read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -27,22 +43,19 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  */
 export class TokenAuthenticator {
   private readonly pattern: RegExp;
-  private readonly lookup: Database.Statement<[string], { id: string; userId: string; workspaceId: string; revokedAt: number | null; member: number }>;
-  private readonly touch: Database.Statement<[number, string]>;
   private readonly lastTouched = new Map<string, number>();
 
   constructor(
-    sqlite: Database.Database,
+    private readonly rows: TokenRows,
     prefix: string,
     private readonly clock: Clock,
   ) {
     this.pattern = new RegExp(`^${prefix}_[0-9a-fA-F]{${TOKEN_SECRET_HEX_CHARS}}$`);
-    this.lookup = sqlite.prepare(
-      `SELECT t.id, t.user_id AS userId, t.workspace_id AS workspaceId, t.revoked_at AS revokedAt,
-              EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = t.workspace_id AND m.user_id = t.user_id) AS member
-       FROM api_tokens t WHERE t.token_hash = ?`,
-    );
-    this.touch = sqlite.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
+  }
+
+  /** Whether a principal authenticated earlier still holds: token not revoked, user still a member (long-lived streams re-check). */
+  stillAuthorized(p: Principal): boolean {
+    return this.rows.stillAuthorized(p);
   }
 
   authenticate(header: string | undefined | null): Principal {
@@ -56,14 +69,14 @@ export class TokenAuthenticator {
     if (token === '' || token === 'undefined') throw new AuthError('token_env_var_unset');
     if (!this.pattern.test(token)) throw new AuthError('invalid_token_format');
     const [prefix, hex] = [token.slice(0, token.lastIndexOf('_')), token.slice(token.lastIndexOf('_') + 1)];
-    const row = this.lookup.get(hashToken(`${prefix}_${hex.toLowerCase()}`));
+    const row = this.rows.byHash(hashToken(`${prefix}_${hex.toLowerCase()}`));
     if (!row || row.revokedAt !== null) throw new AuthError('unknown_token');
     if (!row.member) throw new AuthError('not_a_workspace_member');
     const now = this.clock.now();
     const last = this.lastTouched.get(row.id) ?? 0;
     if (now - last >= LAST_USED_RESOLUTION_MS) {
       this.lastTouched.set(row.id, now);
-      this.touch.run(now, row.id);
+      this.rows.touch(row.id, now);
     }
     return { tokenId: row.id, userId: row.userId, workspaceId: row.workspaceId };
   }

@@ -6,7 +6,6 @@ import type { Services } from '../services.js';
 import { requireToken } from './auth.js';
 import type { AppEnv } from './env.js';
 import { authFailureResponse, httpExceptionResponse, problemResponse } from './problems.js';
-import { RateLimiter } from './rate-limit.js';
 import { registerDocs } from './routes/docs.js';
 import { createMediaRoutes } from './routes/media.js';
 import { registerReadApi } from './routes/read-api.js';
@@ -81,7 +80,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     return c.json({ status: 'ok' });
   });
 
-  const auth = requireToken(new RateLimiter(config.rateLimitPerMinute, services.clock));
+  const auth = requireToken(services.apiLimiter);
   // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.
   for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream']) app.use(path, auth);
 

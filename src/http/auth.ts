@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
-import { enforceRateLimit, type RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../lib/rate-limiter.js';
+import { enforceRateLimit } from './rate-limit.js';
 import type { AppEnv } from './env.js';
 
 /**

@@ -1,49 +1,6 @@
 import type { Context } from 'hono';
 import { AppError } from '../domain/errors.js';
-import type { Clock } from '../lib/clock.js';
-
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the window resets. */
-  resetSeconds: number;
-}
-
-/**
- * Fixed one-minute windows per key (a token id, or a webhook's channel id). In memory: the service is
- * one process, and a restart forgiving a minute of counts is harmless.
- */
-export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-  private lastSweep = 0;
-
-  constructor(
-    private readonly limit: number,
-    private readonly clock: Clock,
-    private readonly windowMs = 60_000,
-  ) {}
-
-  hit(key: string): RateDecision {
-    const now = this.clock.now();
-    this.sweep(now);
-    let w = this.windows.get(key);
-    if (!w || now - w.start >= this.windowMs) {
-      w = { start: now, count: 0 };
-      this.windows.set(key, w);
-    }
-    const resetSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
-    if (w.count >= this.limit) return { allowed: false, limit: this.limit, remaining: 0, resetSeconds };
-    w.count++;
-    return { allowed: true, limit: this.limit, remaining: this.limit - w.count, resetSeconds };
-  }
-
-  private sweep(now: number) {
-    if (now - this.lastSweep < this.windowMs) return;
-    this.lastSweep = now;
-    for (const [k, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(k);
-  }
-}
+import type { RateDecision, RateLimiter } from '../lib/rate-limiter.js';
 
 /**
  * Counts one request against `key` and sets the RateLimit-* headers (IETF
@@ -52,9 +9,14 @@ export class RateLimiter {
  */
 export function enforceRateLimit(c: Context, limiter: RateLimiter, key: string, detail: (d: RateDecision) => string): void {
   const d = limiter.hit(key);
+  setRateHeaders(c, d);
+  if (!d.allowed) throw new AppError('rate-limited', detail(d), { retryAfter: d.resetSeconds });
+}
+
+/** The RateLimit-* headers of one decision (a use case that counts by itself reports its decision here). */
+export function setRateHeaders(c: Context, d: RateDecision): void {
   c.header('RateLimit-Limit', String(d.limit));
   c.header('RateLimit-Remaining', String(d.remaining));
   c.header('RateLimit-Reset', String(d.resetSeconds));
   c.header('RateLimit-Policy', `${d.limit};w=60`);
-  if (!d.allowed) throw new AppError('rate-limited', detail(d), { retryAfter: d.resetSeconds });
 }

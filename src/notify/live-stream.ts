@@ -1,10 +1,8 @@
-import type Database from 'better-sqlite3';
-import { ALERT_COLUMNS, type AlertRow } from '../domain/alert-view.js';
-import type { AlertEventType, ChangeBus } from '../domain/changes.js';
+import type { AlertEventType, AlertReads, ChangeEvent, ChangeLog } from '../domain/alert-store.js';
+import type { ChangeBus } from '../domain/changes.js';
 import { AppError } from '../domain/errors.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { Principal } from '../domain/tokens.js';
-import { VISIBLE_TO_PRINCIPAL } from '../domain/visibility.js';
 
 export interface LiveStreamOptions {
   /** Comment lines that keep proxies and load balancers from closing an idle stream. */
@@ -33,11 +31,14 @@ export interface LiveEvent {
   data: string;
 }
 
-interface EventRow {
-  id: number;
-  channelId: string;
-  alertId: string;
-  type: AlertEventType;
+/** What the stream needs besides the change log: visibility, the alert rows, and whether a token still holds. */
+export interface LiveStreamDeps {
+  changes: ChangeLog;
+  alerts: Pick<AlertReads, 'visibleChannelIds' | 'alert'>;
+  bus: ChangeBus;
+  readApi: Pick<ReadApi, 'render'>;
+  /** The token is not revoked and its user is still a workspace member. */
+  stillAuthorized(p: Principal): boolean;
 }
 
 /**
@@ -53,30 +54,15 @@ interface EventRow {
 export class LiveStreams {
   readonly options: LiveStreamOptions;
   private readonly subs = new Set<LiveSubscription>();
-  private readonly s;
   private readonly onChange = () => this.wakeAll();
   private timer: NodeJS.Timeout | undefined;
   private lastSeq = 0;
 
   constructor(
-    sqlite: Database.Database,
-    private readonly bus: ChangeBus,
-    private readonly readApi: ReadApi,
+    private readonly d: LiveStreamDeps,
     options: Partial<LiveStreamOptions> = {},
   ) {
     this.options = { ...DEFAULT_LIVE_OPTIONS, ...options };
-    const p = (sql: string) => sqlite.prepare(sql);
-    this.s = {
-      seq: p(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_events'`),
-      minId: p('SELECT min(id) AS id FROM alert_events'),
-      after: p('SELECT id, channel_id AS channelId, alert_id AS alertId, type FROM alert_events WHERE id > ? ORDER BY id LIMIT ?'),
-      visible: p(`SELECT c.id FROM channels c WHERE ${VISIBLE_TO_PRINCIPAL}`),
-      authorized: p(
-        `SELECT EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = @workspaceId AND m.user_id = @userId)
-            AND EXISTS (SELECT 1 FROM api_tokens t WHERE t.id = @tokenId AND t.revoked_at IS NULL) AS ok`,
-      ),
-      alert: p(`SELECT ${ALERT_COLUMNS} FROM alerts a WHERE a.id = ?`),
-    };
   }
 
   /** Open connections (for tests and metrics). */
@@ -85,8 +71,8 @@ export class LiveStreams {
   }
 
   /** The newest change-log id ever assigned (0 when none). */
-  headId(): number {
-    return (this.s.seq.get() as { seq: number } | undefined)?.seq ?? 0;
+  headId(): Promise<number> {
+    return this.d.changes.headEventId();
   }
 
   /**
@@ -95,7 +81,19 @@ export class LiveStreams {
    * first. If the ids the client missed were already pruned (or the id is from
    * the future, e.g. another database), a `resync` event tells it to refetch.
    */
-  open(principal: Principal, opts: { lastEventId?: number; channelId?: string } = {}): LiveSubscription {
+  async open(principal: Principal, opts: { lastEventId?: number; channelId?: string } = {}): Promise<LiveSubscription> {
+    const head = await this.headId();
+    let start = head;
+    let resync: string | undefined;
+    if (opts.lastEventId !== undefined) {
+      const oldest = (await this.d.changes.oldestEventId()) ?? head + 1;
+      if (opts.lastEventId > head) resync = `event ${opts.lastEventId} is unknown here (newest is ${head}); refetch the alert lists`;
+      else {
+        start = opts.lastEventId;
+        if (oldest > opts.lastEventId + 1) resync = `events ${opts.lastEventId + 1}–${oldest - 1} were pruned; refetch the alert lists`;
+      }
+    }
+    // Counted after the awaits above, so two opens racing cannot both take the last slot.
     let mine = 0;
     for (const sub of this.subs) if (sub.principal.tokenId === principal.tokenId) mine++;
     if (mine >= this.options.maxPerToken || this.subs.size >= this.options.maxTotal) {
@@ -107,23 +105,12 @@ export class LiveStreams {
         { retryAfter: Math.ceil(this.options.retryMs / 1000) },
       );
     }
-    const head = this.headId();
-    let start = head;
-    let resync: string | undefined;
-    if (opts.lastEventId !== undefined) {
-      const oldest = (this.s.minId.get() as { id: number | null }).id ?? head + 1;
-      if (opts.lastEventId > head) resync = `event ${opts.lastEventId} is unknown here (newest is ${head}); refetch the alert lists`;
-      else {
-        start = opts.lastEventId;
-        if (oldest > opts.lastEventId + 1) resync = `events ${opts.lastEventId + 1}–${oldest - 1} were pruned; refetch the alert lists`;
-      }
-    }
     const sub = new LiveSubscription(this, principal, start, opts.channelId, resync);
     this.subs.add(sub);
     if (this.subs.size === 1) {
       this.lastSeq = head;
-      this.bus.on('alert-events', this.onChange);
-      this.timer = setInterval(() => this.poll(), this.options.pollIntervalMs);
+      this.d.bus.on('alert-events', this.onChange);
+      this.timer = setInterval(() => void this.poll(), this.options.pollIntervalMs);
       this.timer.unref();
     }
     return sub;
@@ -137,33 +124,37 @@ export class LiveStreams {
   /** @internal */
   release(sub: LiveSubscription): void {
     if (!this.subs.delete(sub) || this.subs.size > 0) return;
-    this.bus.off('alert-events', this.onChange);
+    this.d.bus.off('alert-events', this.onChange);
     clearInterval(this.timer);
   }
 
   /** @internal */
-  read(p: Principal, after: number, channelFilter: string | undefined): { events: LiveEvent[]; last: number; full: boolean; authorized: boolean } {
-    if (!(this.s.authorized.get(p) as { ok: number }).ok) return { events: [], last: after, full: false, authorized: false };
-    const rows = this.s.after.all(after, this.options.batchSize) as EventRow[];
+  async read(
+    p: Principal,
+    after: number,
+    channelFilter: string | undefined,
+  ): Promise<{ events: LiveEvent[]; last: number; full: boolean; authorized: boolean }> {
+    if (!this.d.stillAuthorized(p)) return { events: [], last: after, full: false, authorized: false };
+    const rows = await this.d.changes.eventsAfter(after, this.options.batchSize);
     if (rows.length === 0) return { events: [], last: after, full: false, authorized: true };
-    const visible = new Set((this.s.visible.all(p) as { id: string }[]).map((r) => r.id));
+    const visible = new Set(await this.d.alerts.visibleChannelIds(p));
     const events: LiveEvent[] = [];
     for (const r of rows) {
       if (!visible.has(r.channelId) || (channelFilter && r.channelId !== channelFilter)) continue;
-      const ev = this.render(p, r);
+      const ev = await this.render(p, r);
       if (ev) events.push(ev);
     }
     return { events, last: rows[rows.length - 1]!.id, full: rows.length === this.options.batchSize, authorized: true };
   }
 
   /** The alert as the read API renders it for this user NOW (read state included); deletions carry only ids. */
-  private render(p: Principal, r: EventRow): LiveEvent | null {
+  private async render(p: Principal, r: ChangeEvent): Promise<LiveEvent | null> {
     const id = String(r.id);
     if (r.type === 'alert.deleted') return { event: r.type, id, data: JSON.stringify({ id: r.alertId, channelId: r.channelId }) };
-    const row = this.s.alert.get(r.alertId) as AlertRow | undefined;
+    const row = await this.d.alerts.alert(r.alertId);
     // Gone since: its alert.deleted event follows in the log.
     if (!row || row.channelId !== r.channelId) return null;
-    const [view] = this.readApi.render(p.userId, row.channelId, [row]);
+    const [view] = await this.d.readApi.render(p.userId, row.channelId, [row]);
     return { event: r.type, id, data: JSON.stringify(view) };
   }
 
@@ -173,10 +164,10 @@ export class LiveStreams {
    * `read` alone would keep it open indefinitely), then wake the rest if the log grew
    * (changes written by another process). One `authorized` query per token.
    */
-  private poll(): void {
+  private async poll(): Promise<void> {
     this.closeUnauthorized();
     if (this.subs.size === 0) return;
-    const seq = this.headId();
+    const seq = await this.headId();
     if (seq !== this.lastSeq) {
       this.lastSeq = seq;
       this.wakeAll();
@@ -189,7 +180,7 @@ export class LiveStreams {
       const p = sub.principal;
       let allowed = ok.get(p.tokenId);
       if (allowed === undefined) {
-        allowed = Boolean((this.s.authorized.get(p) as { ok: number }).ok);
+        allowed = this.d.stillAuthorized(p);
         ok.set(p.tokenId, allowed);
       }
       if (!allowed) sub.close();
@@ -237,7 +228,7 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
           continue;
         }
         this.dirty = false;
-        const batch = this.hub.read(this.principal, this.last, this.channelFilter);
+        const batch = await this.hub.read(this.principal, this.last, this.channelFilter);
         if (!batch.authorized) break;
         for (const ev of batch.events) {
           if (this.closed) return;

@@ -49,6 +49,17 @@ const MEMBERS_WHO_SEE = `
 const EFFECTIVE_LEVEL = `COALESCE(p.level, CASE WHEN EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id)
   THEN '${CHAT_CHANNEL_DEFAULT_LEVEL}' ELSE '${DEFAULT_LEVEL}' END)`;
 
+interface PreferenceRow {
+  channelId: string;
+  slug: string;
+  name: string;
+  workspaceId: string;
+  workspaceName: string;
+  isPrivate: number;
+  stored: NotifyLevel | null;
+  level: NotifyLevel;
+}
+
 /** Per-(user, channel) e-mail preferences and the recipient rule built on them. */
 export class NotificationPreferences {
   private readonly s;
@@ -58,15 +69,15 @@ export class NotificationPreferences {
     private readonly clock: Clock,
   ) {
     this.s = {
-      recipients: sqlite.prepare(
+      recipients: sqlite.prepare<[{ channelId: string }], Recipient>(
         `SELECT u.id AS userId, u.email, u.name, ${EFFECTIVE_LEVEL} AS level ${MEMBERS_WHO_SEE} ORDER BY m.created_at, u.id`,
       ),
-      recipient: sqlite.prepare(`SELECT u.id AS userId, u.email, u.name, ${EFFECTIVE_LEVEL} AS level ${MEMBERS_WHO_SEE} AND u.id = @userId`),
+      recipient: sqlite.prepare<[{ channelId: string; userId: string }], Recipient>(`SELECT u.id AS userId, u.email, u.name, ${EFFECTIVE_LEVEL} AS level ${MEMBERS_WHO_SEE} AND u.id = @userId`),
       upsert: sqlite.prepare(
         `INSERT INTO notification_preferences (user_id, channel_id, level, updated_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (user_id, channel_id) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at`,
       ),
-      forUser: sqlite.prepare(
+      forUser: sqlite.prepare<[{ userId: string }], PreferenceRow>(
         `SELECT c.id AS channelId, c.slug, c.name, c.workspace_id AS workspaceId, w.name AS workspaceName,
                 c.is_private AS isPrivate, p.level AS stored, ${EFFECTIVE_LEVEL} AS level
          FROM channels c
@@ -81,12 +92,12 @@ export class NotificationPreferences {
 
   /** Everyone who can see the channel, with their effective preference (not yet filtered by level). */
   recipients(channelId: string): Recipient[] {
-    return this.s.recipients.all({ channelId }) as Recipient[];
+    return this.s.recipients.all({ channelId });
   }
 
   /** The same rule for one user, re-checked at send time; undefined when they can no longer see the channel. */
   recipient(channelId: string, userId: string): Recipient | undefined {
-    return this.s.recipient.get({ channelId, userId }) as Recipient | undefined;
+    return this.s.recipient.get({ channelId, userId });
   }
 
   set(userId: string, channelId: string, level: NotifyLevel) {
@@ -101,17 +112,7 @@ export class NotificationPreferences {
 
   /** Every channel the user can see, with the stored level or the default that applies. */
   list(userId: string) {
-    const rows = this.s.forUser.all({ userId }) as {
-      channelId: string;
-      slug: string;
-      name: string;
-      workspaceId: string;
-      workspaceName: string;
-      isPrivate: number;
-      stored: NotifyLevel | null;
-      level: NotifyLevel;
-    }[];
-    return rows.map((r) => ({
+    return this.s.forUser.all({ userId }).map((r) => ({
       channelId: r.channelId,
       slug: r.slug,
       name: r.name,

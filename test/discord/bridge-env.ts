@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { DiscordLinks } from '../../src/domain/chat/links.js';
+import type { DiscordLinks } from '../../src/domain/chat/links.js';
 import { startDiscordBridge, type DiscordBridgeHandle, type DiscordBridgeOptions } from '../../src/discord/index.js';
 import { FakeDiscord } from '../helpers/fake-discord/index.js';
 import { createHarness, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
@@ -75,7 +75,7 @@ export class BridgeEnv {
 
   links(): DiscordLinks {
     const s = this.h.services;
-    return new DiscordLinks(s.db.sqlite, s.accounts, s.clock);
+    return s.discordLinks;
   }
 
   /** Starts the bridge and waits until the first backfill pass of the connected channel is over. */

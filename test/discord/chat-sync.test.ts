@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ChatIngest } from '../../src/domain/chat/ingest.js';
-import { DiscordLinks } from '../../src/domain/chat/links.js';
+import type { ChatIngest } from '../../src/domain/chat/ingest.js';
 import { ChatSync, type HistoryPage, type HistorySource } from '../../src/domain/chat/sync.js';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
 import { createLogger } from '../../src/lib/logger.js';
@@ -79,12 +78,12 @@ beforeEach(() => {
   const s = h.services;
   const ws = seedWorkspace(s);
   channelId = ws.general.id;
-  const links = new DiscordLinks(s.db.sqlite, s.accounts, s.clock);
+  const links = s.discordLinks;
   links.connect(channelId, DISCORD_CHANNEL);
   s.db.sqlite.prepare('UPDATE discord_links SET synced_until = ?').run(id(0));
   history = new ScriptedHistory();
   const logger = createLogger('silent');
-  ingest = new ChatIngest({ ...s, sqlite: s.db.sqlite, links, logger });
+  ingest = s.chatIngest;
   sync = new ChatSync(ingest, links, history, s.clock, logger, { pageSize: 2 });
   sync.refresh();
 });

@@ -38,7 +38,7 @@ const chatAlert = (message: string): ChatAlert => ({
 describe('e-mail rendering', () => {
   it('subjects: level tag for alerts, run phase for workflow runs, author for chat messages', () => {
     expect(subjectFor({ ...base, level: 'ERROR', title: 'Disk\nfull' }, channel, 'alert.created')).toBe('[ERROR] #deploys — Disk full');
-    const run = { ...base, workflow: { runId: 'r', state: 'running', steps: [], error: null } };
+    const run = { ...base, workflow: { runId: 'r', state: 'running' as const, steps: [], error: null } };
     expect(subjectFor(run, channel, 'workflow.started')).toBe('[Started] #deploys — Deploy api');
     expect(subjectFor({ ...run, workflow: { ...run.workflow, state: 'passed' } }, channel, 'workflow.finished')).toBe('[Passed] #deploys — Deploy api');
     expect(subjectFor({ ...run, level: 'ERROR', workflow: { ...run.workflow, state: 'failed' } }, channel, 'workflow.finished')).toBe('[Failed] #deploys — Deploy api');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { backoffDelay, DEFAULT_RETRY } from '../../src/notify/backoff.js';
+import { backoffDelay, DEFAULT_RETRY } from '../../src/lib/backoff.js';
 import { notifyHarness, rows, until, type NotifyHarness } from './setup.js';
 
 let t: NotifyHarness | undefined;

@@ -179,7 +179,9 @@ describe('GET /api/stream', () => {
     // No delete endpoint exists yet (the Discord bridge deletes); write the change the way it does.
     h.services.db.sqlite.transaction(() => {
       h.services.db.sqlite.prepare('DELETE FROM alerts WHERE id = ?').run(id);
-      h.services.changes.event(seed.general.id, id, 'alert.deleted', Date.now());
+      h.services.db.sqlite
+        .prepare('INSERT INTO alert_events (channel_id, alert_id, type, created_at) VALUES (?, ?, ?, ?)')
+        .run(seed.general.id, id, 'alert.deleted', Date.now());
     })();
     h.services.bus.emit('alert-events');
     await c.waitForEvents(2);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alertJson, toAlertView, type AlertRow, type AttachmentRow } from '../../src/domain/alert-view.js';
+import type { AlertRow, AttachmentRow } from '../../src/domain/alert-store.js';
+import { alertJson, toAlertView } from '../../src/domain/alert-view.js';
 
 const base: AlertRow = {
   id: 'alt_01M81KVKGV286JF2MCBJ8HQRZ5',

@@ -38,11 +38,11 @@ describe('media grace period', () => {
     expect(files()).toContain(first);
 
     clock.advance(24 * HOUR - 1);
-    expect(h.services.maintenance().orphanedMedia).toBe(0);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(0);
     expect(files()).toContain(first);
 
     clock.advance(1);
-    expect(h.services.maintenance().orphanedMedia).toBe(1);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(1);
     expect(files()).not.toContain(first);
     expect(files()).toHaveLength(1);
     expect(h.services.db.sqlite.prepare('SELECT count(*) FROM media_orphans').pluck().get()).toBe(0);
@@ -61,11 +61,11 @@ describe('media grace period', () => {
     clock.advance(1 * HOUR);
     expect((await other('passed', png(2))).status).toBe(201); // and released again at t0 + 2 h
     // Due by the first release (t0 + 2 h), but the second release restarted the period.
-    expect(h.services.maintenance().orphanedMedia).toBe(0);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(0);
     expect(files()).toHaveLength(3);
 
     clock.advance(2 * HOUR);
-    expect(h.services.maintenance().orphanedMedia).toBe(1);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(1);
     expect(files()).toHaveLength(2); // the jpeg and png(2), both referenced
   });
 
@@ -76,7 +76,7 @@ describe('media grace period', () => {
     const again = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'again', attachments: [{ data: b64(png(1)) }] } });
     expect(again.status).toBe(201);
     clock.advance(2 * HOUR);
-    expect(h.services.maintenance().orphanedMedia).toBe(0);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(0);
     expect(files()).toHaveLength(2);
     expect(h.services.db.sqlite.prepare('SELECT count(*) FROM media_orphans').pluck().get()).toBe(0);
   });
@@ -91,7 +91,7 @@ describe('media grace period', () => {
     expect(await h.services.mediaOrphans.adoptStrays()).toBe(1);
     expect(await h.services.mediaOrphans.adoptStrays()).toBe(0); // already listed: the period is not restarted
     clock.advance(1 * HOUR);
-    expect(h.services.maintenance().orphanedMedia).toBe(1);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(1);
     expect(files()).not.toContain(stray);
     expect(files()).toHaveLength(2); // the referenced PNG, and notes.txt
     expect(files()).toContain('notes.txt');

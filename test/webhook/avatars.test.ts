@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bodyOf } from '../helpers/bodies.js';
 import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -29,8 +30,7 @@ async function avatarService(known: string[], delayMs: number) {
   return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/avatar`, hits, release };
 }
 
-const actorOf = async (token: string, alertId: string) =>
-  ((await (await h.call('GET', `/api/alerts/${alertId}`, { token })).json()) as any).actor;
+const actorOf = async (token: string, alertId: string) => (await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token }))).actor;
 
 describe('actor avatars', () => {
   it('are looked up after the answer, stored when found, cached, and never block the webhook', async () => {
@@ -42,27 +42,24 @@ describe('actor avatars', () => {
     // The avatar service is holding its answer: the webhook still answers at once.
     const res = await post('Jane.Doe@acme.com');
     expect(res.status).toBe(201);
-    const { alertId } = (await res.json()) as any;
-    expect((await actorOf(seed.ownerToken, alertId)).avatarUrl).toBeUndefined();
+    const { alertId } = await bodyOf.accepted(res);
+    expect((await actorOf(seed.ownerToken, alertId))!.avatarUrl).toBeUndefined();
     svc.release();
     await h.services.avatars.idle();
-    await new Promise((r) => setTimeout(r, 20)); // the batched UPDATE commits on the next turn
-    expect((await actorOf(seed.ownerToken, alertId)).avatarUrl).toBe(`${svc.base}/${sha('jane.doe@acme.com')}?s=128`);
+    expect((await actorOf(seed.ownerToken, alertId))!.avatarUrl).toBe(`${svc.base}/${sha('jane.doe@acme.com')}?s=128`);
 
     // Cached: a second alert from the same person does not ask again.
-    const second = (await (await post('jane.doe@acme.com')).json()) as any;
+    const second = await bodyOf.accepted(await post('jane.doe@acme.com'));
     await h.services.avatars.idle();
-    await new Promise((r) => setTimeout(r, 20));
-    expect((await actorOf(seed.ownerToken, second.alertId)).avatarUrl).toContain(sha('jane.doe@acme.com'));
+    expect((await actorOf(seed.ownerToken, second.alertId))!.avatarUrl).toContain(sha('jane.doe@acme.com'));
     expect(svc.hits).toHaveLength(1);
 
     // 404 means no avatar; a sent avatarUrl is never replaced or looked up.
-    const nobody = (await (await post('nobody@acme.com')).json()) as any;
-    const own = (await (await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { email: 'x@acme.com', avatarUrl: 'https://img.example.com/x.png' } } })).json()) as any;
+    const nobody = await bodyOf.accepted(await post('nobody@acme.com'));
+    const own = await bodyOf.accepted(await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { email: 'x@acme.com', avatarUrl: 'https://img.example.com/x.png' } } }));
     await h.services.avatars.idle();
-    await new Promise((r) => setTimeout(r, 20));
-    expect((await actorOf(seed.ownerToken, nobody.alertId)).avatarUrl).toBeUndefined();
-    expect((await actorOf(seed.ownerToken, own.alertId)).avatarUrl).toBe('https://img.example.com/x.png');
+    expect((await actorOf(seed.ownerToken, nobody.alertId))!.avatarUrl).toBeUndefined();
+    expect((await actorOf(seed.ownerToken, own.alertId))!.avatarUrl).toBe('https://img.example.com/x.png');
     expect(svc.hits).toHaveLength(2);
   });
 
@@ -72,7 +69,7 @@ describe('actor avatars', () => {
     const seed = seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: 'jane.doe@acme.com' } });
     expect(res.status).toBe(201);
-    const { alertId } = (await res.json()) as any;
+    const { alertId } = await bodyOf.accepted(res);
     await h.services.avatars.idle();
     expect(await actorOf(seed.ownerToken, alertId)).toEqual({ email: 'jane.doe@acme.com', name: 'Jane Doe', initials: 'JD', company: 'Acme' });
   });

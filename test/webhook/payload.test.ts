@@ -356,10 +356,9 @@ describe('webhook: names every JavaScript object knows', () => {
 
 describe('webhook: channel changes take effect at once', () => {
   it('a channel connected to Discord after a webhook refuses the next one (409), and accepts again once disconnected', async () => {
-    const { DiscordLinks } = await import('../../src/domain/chat/links.js');
     const seed = setup();
     expect((await send(seed.general.webhookToken, { title: 'before' })).status).toBe(201);
-    const links = new DiscordLinks(h.services.db.sqlite, h.services.accounts, h.services.clock);
+    const links = h.services.discordLinks;
     links.connect(seed.general.id, '1329057501282304000');
     const refused = await send(seed.general.webhookToken, { title: 'during' });
     expect(refused.status).toBe(409);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
+import { bodyOf } from '../helpers/bodies.js';
 import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
@@ -16,13 +17,13 @@ describe('workflow runs', () => {
       h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, {
         json: { title: 'Deploy api v1.4', level: 'error', workflow: { runId: 'run-77', state, steps: s }, ...extra },
       });
-    const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').all().map((r: any) => r.kind);
+    const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').pluck().all();
     const unread = async (token: string) =>
-      ((await (await h.call('GET', '/api/channels', { token })).json()) as any[]).find((c) => c.slug === 'deploys')._count.alerts;
+      (await bodyOf.channels(await h.call('GET', '/api/channels', { token }))).find((c) => c.slug === 'deploys')!._count.alerts;
 
     const first = await post('running', steps('running', 'pending', 'pending', 'pending'));
     expect(first.status).toBe(201);
-    const created = (await first.json()) as any;
+    const created = await bodyOf.accepted(first);
     expect(created.workflow).toEqual({ runId: 'run-77', state: 'running', created: true });
     const alertId = created.alertId;
     expect(jobs()).toEqual(['workflow.started']);
@@ -33,26 +34,26 @@ describe('workflow runs', () => {
     for (const s of [steps('done', 'running', 'pending', 'pending'), steps('done', 'done', 'running', 'pending')]) {
       const res = await post('running', s);
       expect(res.status).toBe(201);
-      expect(((await res.json()) as any).alertId).toBe(alertId);
+      expect((await bodyOf.accepted(res)).alertId).toBe(alertId);
     }
     expect(jobs()).toEqual(['workflow.started']);
     expect(await unread(seed.ownerToken)).toBe(0);
     expect(await unread(seed.memberToken)).toBe(0);
-    let alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    let alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert.level).toBe('INFO'); // derived, the sent level is ignored
-    expect(alert.workflow.steps.map((s: any) => s.state)).toEqual(['done', 'done', 'running', 'pending']);
+    expect(alert.workflow!.steps.map((s) => s.state)).toEqual(['done', 'done', 'running', 'pending']);
 
     // The steps array is replaced, never merged.
     await post('running', [{ name: 'only-step', state: 'running' }]);
-    alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
-    expect(alert.workflow.steps).toEqual([{ name: 'only-step', state: 'running' }]);
+    alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
+    expect(alert.workflow!.steps).toEqual([{ name: 'only-step', state: 'running' }]);
 
     const passed = await post('passed', steps('done', 'done', 'done', 'done'));
     expect(passed.status).toBe(201);
     expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
-    alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert).toMatchObject({ level: 'SUCCESS', isRead: false, workflow: { runId: 'run-77', state: 'passed', error: null } });
-    expect(alert.workflow.steps[0]).toEqual({ name: 'checkout', state: 'done', seconds: 12.5 });
+    expect(alert.workflow!.steps[0]).toEqual({ name: 'checkout', state: 'done', seconds: 12.5 });
     expect(await unread(seed.ownerToken)).toBe(1);
     expect(await unread(seed.memberToken)).toBe(1);
 
@@ -60,20 +61,20 @@ describe('workflow runs', () => {
     await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
     const retried = await post('passed', steps('done', 'done', 'done', 'done'), { title: 'Deploy api v1.4 (retried)' });
     expect(retried.status).toBe(201);
-    expect(((await retried.json()) as any).workflow).toEqual({ runId: 'run-77', state: 'passed', created: false });
+    expect((await bodyOf.accepted(retried)).workflow).toEqual({ runId: 'run-77', state: 'passed', created: false });
     expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
-    alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert).toMatchObject({ title: 'Deploy api v1.4 (retried)', isRead: true });
     expect(await unread(seed.ownerToken)).toBe(0);
     // Moving out of a terminal state is refused.
     const reopen = await post('running', steps('running'));
     expect(reopen.status).toBe(409);
-    expect(((await reopen.json()) as any).type).toBe('http://alertbridge.test/problems/workflow-run-finished');
+    expect((await bodyOf.problem(reopen)).type).toBe('http://alertbridge.test/problems/workflow-run-finished');
 
     expect(h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get()).toEqual({ n: 1 });
     expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
     // Still one alert in the list.
-    const page = (await (await h.call('GET', '/api/channels/deploys/alerts', { token: seed.ownerToken })).json()) as any;
+    const page = await bodyOf.page(await h.call('GET', '/api/channels/deploys/alerts', { token: seed.ownerToken }));
     expect(page.alerts).toHaveLength(1);
   });
 
@@ -82,14 +83,14 @@ describe('workflow runs', () => {
     const seed = seedWorkspace(h.services);
     const post = (body: object) => h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: body });
     const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').pluck().all();
-    const { alertId } = (await (await post({ title: 'Deploy web', workflow: { runId: 'r2', state: 'running', steps: steps('running') } })).json()) as any;
+    const { alertId } = await bodyOf.accepted(await post({ title: 'Deploy web', workflow: { runId: 'r2', state: 'running', steps: steps('running') } }));
     await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
     const failed = await post({ title: 'Deploy web', level: 'success', workflow: { runId: 'r2', state: 'failed', steps: steps('failed'), error: 'npm ERR! exit 1\nTests: 3 failed' } });
     expect(failed.status).toBe(201);
-    expect(((await failed.json()) as any).workflow).toEqual({ runId: 'r2', state: 'failed', created: false });
+    expect((await bodyOf.accepted(failed)).workflow).toEqual({ runId: 'r2', state: 'failed', created: false });
     expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
     expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
-    const alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    const alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert.isRead).toBe(false); // resurfaced for the owner who had read it
     expect(alert.level).toBe('ERROR');
     expect(alert.workflow).toMatchObject({ state: 'failed', error: 'npm ERR! exit 1\nTests: 3 failed' });
@@ -110,7 +111,7 @@ describe('workflow runs', () => {
   it('a refused run update committed in the same batch as other webhooks fails alone, leaving nothing half-stored', async () => {
     h = createHarness();
     const seed = seedWorkspace(h.services);
-    const channel = h.services.ingest.findChannel(seed.deploys.webhookToken)!;
+    const channel = h.services.webhookChannels.find(seed.deploys.webhookToken)!;
     const wf = (state: string) => ({ runId: 'r9', state, steps: steps(state === 'running' ? 'running' : 'done') });
     await h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'run', workflow: wf('passed') }), []);
     const count = (sql: string) => (h.services.db.sqlite.prepare(sql).pluck().get() as number);
@@ -157,22 +158,22 @@ describe('workflow runs with attachments', () => {
       h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'Deploy', workflow: { runId: 'r-media', state, steps: [] }, ...(attachments ? { attachments } : {}) } });
     const b64 = (b: Buffer) => b.toString('base64');
 
-    const first = (await (await post('running', [{ data: b64(png(1)), name: 'first.png' }])).json()) as any;
+    const first = await bodyOf.accepted(await post('running', [{ data: b64(png(1)), name: 'first.png' }]));
     // Another alert shares the second screenshot's bytes: that file must survive the replacement.
     expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'shared', attachments: [{ data: b64(png(2)) }] } })).status).toBe(201);
     expect(files()).toHaveLength(2);
 
     expect((await post('running')).status).toBe(201);
-    const kept = (await (await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken })).json()) as any;
-    expect(kept.attachments.map((a: any) => a.name)).toEqual(['first.png']);
+    const kept = await bodyOf.alert(await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken }));
+    expect(kept.attachments.map((a) => a.name)).toEqual(['first.png']);
 
     expect((await post('running', [{ data: b64(png(2)), name: 'second.png' }])).status).toBe(201);
-    const replaced = (await (await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken })).json()) as any;
-    expect(replaced.attachments.map((a: any) => a.name)).toEqual(['second.png']);
+    const replaced = await bodyOf.alert(await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken }));
+    expect(replaced.attachments.map((a) => a.name)).toEqual(['second.png']);
     // first.png's file is gone (nothing references it); the shared one stays.
     expect(files()).toHaveLength(1);
-    expect((await h.app.request(new URL(replaced.attachments[0].url).pathname)).status).toBe(200);
-    expect((await h.app.request(new URL(kept.attachments[0].url).pathname)).status).toBe(404);
+    expect((await h.app.request(new URL(replaced.attachments[0]!.url).pathname)).status).toBe(200);
+    expect((await h.app.request(new URL(kept.attachments[0]!.url).pathname)).status).toBe(404);
 
     expect((await post('passed', [{ data: b64(jpeg()), name: 'final.jpg' }])).status).toBe(201);
     expect(files()).toHaveLength(2); // the shared PNG (still used by the other alert) and the JPEG

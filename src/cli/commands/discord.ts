@@ -1,8 +1,7 @@
 import type { Command } from '../command.js';
-import { DiscordLinks } from '../../domain/chat/links.js';
 import type { Services } from '../../services.js';
 
-const links = (s: Services) => new DiscordLinks(s.db.sqlite, s.accounts, s.clock);
+const links = (s: Services) => s.discordLinks;
 
 /** Connecting channels to Discord. The running bot picks changes up within a few seconds. */
 export const discordCommands: Command[] = [

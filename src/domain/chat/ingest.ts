@@ -1,32 +1,30 @@
-import type Database from 'better-sqlite3';
 import PQueue from 'p-queue';
-import type { WriteBatcher } from '../../db/write-batcher.js';
 import type { Clock } from '../../lib/clock.js';
 import { alertIdFromSnowflake, type IdGenerator } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { MediaFetcher } from '../../media/fetcher.js';
 import { MAX_ATTACHMENTS, MAX_MEDIA_BYTES, formatBytes } from '../../media/formats.js';
 import type { MediaBatch, MediaStore } from '../../media/store.js';
-import type { ChangeBus, ChangeRecorder } from '../changes.js';
+import type { AttachmentRecord, AttachmentRow, ChatMessageWrites, NewChatMessage, ReplyParent } from '../alert-store.js';
+import type { ChangeBus } from '../changes.js';
 import { AppError } from '../errors.js';
-import type { AttachmentRecord } from '../webhook/ingest.js';
 import type { DiscordLinks } from './links.js';
 import { excerpt } from './text.js';
 import type { ChatAttachmentInput, ChatMessageInput, DiscordLink } from './types.js';
 
 export interface ChatIngestDeps {
-  sqlite: Database.Database;
-  batcher: WriteBatcher;
+  store: ChatMessageWrites;
+  /** The group commit, for the link writes that are not alert rows (sync mark, names). */
+  units: { run<T>(fn: () => T): Promise<T> };
   ids: IdGenerator;
   clock: Clock;
-  changes: ChangeRecorder;
   bus: ChangeBus;
-  media: MediaStore;
-  fetcher: MediaFetcher;
+  media: Pick<MediaStore, 'batch'>;
+  fetcher: Pick<MediaFetcher, 'fetchInto'>;
   logger: Logger;
-  links: DiscordLinks;
+  links: Pick<DiscordLinks, 'advanceMark' | 'setNames'>;
   /** Deletes media files no alert references any more (after COMMIT). */
-  releaseMedia?: (keys: string[]) => void;
+  releaseMedia: (keys: string[]) => void;
   /** Whether any alert still uses a media key (services.ts builds the one check). */
   isMediaReferenced: (key: string) => boolean;
   /** Attachment downloads running at once, across messages. */
@@ -34,10 +32,6 @@ export interface ChatIngestDeps {
 }
 
 type LinkRef = Pick<DiscordLink, 'channelId' | 'discordChannelId'>;
-
-interface StoredAttachment extends AttachmentRecord {
-  position: number;
-}
 
 /** Content types worth downloading: everything else (zip, pdf, text) can never pass the media rules. */
 const MEDIA_CONTENT_TYPE = /^(image|video|audio)\/|^application\/octet-stream\b/i;
@@ -59,38 +53,10 @@ const MEDIA_CONTENT_TYPE = /^(image|video|audio)\/|^application\/octet-stream\b/
  * or a replayed page) changes nothing the second time.
  */
 export class ChatIngest {
-  private readonly s;
   private readonly downloads: PQueue;
   private emitScheduled = false;
 
   constructor(private readonly d: ChatIngestDeps) {
-    const p = (sql: string) => d.sqlite.prepare(sql);
-    this.s = {
-      // The link check makes a message that arrives while its channel is being
-      // disconnected a no-op instead of a row in a channel that no longer mirrors it.
-      insert: p(
-        `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, external_id, author_json, reply_to_json,
-           activity_key, created_at, updated_at)
-         SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?
-         WHERE EXISTS (SELECT 1 FROM discord_links WHERE channel_id = ? AND discord_channel_id = ?)
-         ON CONFLICT DO NOTHING`,
-      ),
-      insertAttachment: p(
-        'INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      parent: p("SELECT author_json AS authorJson, message FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
-      current: p(
-        "SELECT message, updated_at AS updatedAt FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'",
-      ),
-      attachments: p(
-        'SELECT position, media_key AS mediaKey, mime, kind, name, size FROM alert_attachments WHERE alert_id = ? ORDER BY position',
-      ),
-      update: p("UPDATE alerts SET message = ?, updated_at = ? WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
-      deleteAttachments: p('DELETE FROM alert_attachments WHERE alert_id = ?'),
-      attachmentKeys: p('SELECT media_key FROM alert_attachments WHERE alert_id = ?').pluck(),
-      remove: p("DELETE FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
-      existing: p('SELECT id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').pluck(),
-    };
     this.downloads = new PQueue({ concurrency: d.downloadConcurrency ?? 4 });
   }
 
@@ -103,45 +69,29 @@ export class ChatIngest {
   async store(link: LinkRef, inputs: ChatMessageInput[], opts: { advanceMarkTo?: string } = {}): Promise<{ created: number }> {
     // Messages with files that are stored already (a replayed page, a live message
     // the pass fetched again) are left out up front, so their files are not downloaded again.
-    const fresh = inputs.some((i) => i.attachments.length > 0) ? this.notStored(inputs) : inputs;
+    const fresh = inputs.some((i) => i.attachments.length > 0) ? await this.notStored(inputs) : inputs;
     const batch = fresh.some((i) => i.attachments.length > 0) ? this.d.media.batch() : null;
-    let allInserted = true;
     try {
       const files = batch ? await Promise.all(fresh.map((i) => this.download(i, i.attachments, batch))) : null;
-      const created = await this.d.batcher.run(() => {
-        allInserted = true; // the batcher may run this twice
-        const now = this.d.clock.now();
-        let n = 0;
-        // Still idempotent: a message stored meanwhile (live and backfill at once) is skipped by ON CONFLICT.
-        fresh.forEach((input, i) => {
-          const id = alertIdFromSnowflake(input.messageId);
-          // Positional parameters: measurably cheaper than named ones on this hot path.
-          const inserted =
-            this.s.insert.run(
-              id,
-              link.channelId,
-              input.text,
-              input.messageId,
-              JSON.stringify(input.author),
-              this.replyJson(link.channelId, input),
-              this.d.ids.next('alt'),
-              input.createdAt,
-              input.editedAt ?? input.createdAt,
-              link.channelId,
-              link.discordChannelId,
-            ).changes > 0;
-          if (!inserted) {
-            if (files?.[i]?.length) allInserted = false;
-            return;
-          }
-          files?.[i]?.forEach((a, pos) => this.s.insertAttachment.run(id, pos, a.mediaKey, a.mime, a.kind, a.name, a.size));
-          this.d.changes.event(link.channelId, id, 'alert.created', now);
-          n++;
-        });
-        if (opts.advanceMarkTo) this.d.links.advanceMark(link, opts.advanceMarkTo);
-        return n;
-      });
-      if (batch) await this.settle(batch, allInserted);
+      const messages: NewChatMessage[] = fresh.map((input, i) => ({
+        alertId: alertIdFromSnowflake(input.messageId),
+        messageId: input.messageId,
+        text: input.text,
+        authorJson: JSON.stringify(input.author),
+        replyJson: replyJsonOf(input),
+        activityKey: this.d.ids.next('alt'),
+        createdAt: input.createdAt,
+        updatedAt: input.editedAt ?? input.createdAt,
+        attachments: files?.[i] ?? [],
+      }));
+      const mark = opts.advanceMarkTo;
+      const { created, skippedWithFiles } = await this.d.store.insertChatMessages(
+        link,
+        messages,
+        this.d.clock.now(),
+        mark ? () => this.d.links.advanceMark(link, mark) : undefined,
+      );
+      if (batch) await this.settle(batch, skippedWithFiles === 0);
       if (created > 0) this.emitSoon();
       return { created };
     } catch (err) {
@@ -158,10 +108,10 @@ export class ChatIngest {
    */
   async edit(link: LinkRef, input: ChatMessageInput): Promise<'updated' | 'unchanged' | 'missing'> {
     const id = alertIdFromSnowflake(input.messageId);
-    const current = this.s.current.get(id, link.channelId) as { message: string | null; updatedAt: number } | undefined;
+    const current = await this.d.store.chatMessage(id, link.channelId);
     if (!current) return 'missing';
-    const stored = this.s.attachments.all(id) as StoredAttachment[];
-    const same = (a: StoredAttachment, i: ChatAttachmentInput) => a.name === i.name && (i.size === 0 || a.size === i.size);
+    const stored = current.attachments;
+    const same = (a: AttachmentRow, i: ChatAttachmentInput) => a.name === i.name && (i.size === 0 || a.size === i.size);
     const kept = stored.filter((a) => input.attachments.some((i) => same(a, i)));
     const added = input.attachments.filter((i) => !stored.some((a) => same(a, i)));
     const batch = added.length > 0 ? this.d.media.batch() : null;
@@ -173,21 +123,16 @@ export class ChatIngest {
         if (batch) await this.settle(batch, false);
         return 'unchanged';
       }
-      const released: string[] = [];
-      const changed = await this.d.batcher.run(() => {
-        released.length = 0; // the batcher may run this twice
-        const editedAt = input.editedAt ?? this.d.clock.now();
-        if (this.s.update.run(input.text, editedAt, id, link.channelId).changes === 0) return 'missing' as const;
-        if (filesChanged) {
-          released.push(...(this.s.attachmentKeys.all(id) as string[]));
-          this.s.deleteAttachments.run(id);
-          [...kept, ...fresh].forEach((a, pos) => this.s.insertAttachment.run(id, pos, a.mediaKey, a.mime, a.kind, a.name, a.size));
-        }
-        this.d.changes.event(link.channelId, id, 'alert.updated', this.d.clock.now());
-        return 'updated' as const;
+      const now = this.d.clock.now();
+      const { updated, released } = await this.d.store.editChatMessage(link, id, {
+        text: input.text,
+        editedAt: input.editedAt ?? now,
+        files: filesChanged ? [...kept, ...fresh] : null,
+        now,
       });
+      const changed = updated ? ('updated' as const) : ('missing' as const);
       if (batch) await this.settle(batch, changed === 'updated');
-      if (released.length) this.d.releaseMedia?.(released);
+      if (released.length) this.d.releaseMedia(released);
       if (changed === 'updated') this.emitSoon();
       return changed;
     } catch (err) {
@@ -199,62 +144,27 @@ export class ChatIngest {
   /** Deletes messages (single or bulk delete); their attachments and read exceptions cascade, and files nothing else uses are removed. */
   async remove(link: LinkRef, messageIds: string[]): Promise<number> {
     if (messageIds.length === 0) return 0;
-    const released: string[] = [];
-    const removed = await this.d.batcher.run(() => {
-      released.length = 0; // the batcher may run this twice
-      const now = this.d.clock.now();
-      let n = 0;
-      for (const messageId of messageIds) {
-        const id = alertIdFromSnowflake(messageId);
-        const keys = this.s.attachmentKeys.all(id) as string[];
-        if (this.s.remove.run(id, link.channelId).changes === 0) continue;
-        released.push(...keys);
-        this.d.changes.event(link.channelId, id, 'alert.deleted', now);
-        n++;
-      }
-      return n;
-    });
-    if (released.length) this.d.releaseMedia?.(released);
+    const { removed, released } = await this.d.store.removeChatMessages(link, messageIds.map(alertIdFromSnowflake), this.d.clock.now());
+    if (released.length) this.d.releaseMedia(released);
     if (removed > 0) this.emitSoon();
     return removed;
   }
 
   /** Moves the link's sync mark forward (never back). */
   advanceMark(link: LinkRef, messageId: string): Promise<boolean> {
-    return this.d.batcher.run(() => this.d.links.advanceMark(link, messageId));
+    return this.d.units.run(() => this.d.links.advanceMark(link, messageId));
   }
 
   /** Records the guild and channel names the bot saw. */
   setNames(link: LinkRef, names: { guildId: string | null; guildName: string | null; channelName: string | null }): Promise<boolean> {
-    return this.d.batcher.run(() => this.d.links.setNames(link, names));
+    return this.d.units.run(() => this.d.links.setNames(link, names));
   }
 
   /** The inputs whose message is not stored yet, in order (one query for all of them). */
-  private notStored(inputs: ChatMessageInput[]): ChatMessageInput[] {
+  private async notStored(inputs: ChatMessageInput[]): Promise<ChatMessageInput[]> {
     const ids = inputs.map((i) => alertIdFromSnowflake(i.messageId));
-    const stored = new Set(this.s.existing.all(JSON.stringify(ids)) as string[]);
+    const stored = await this.d.store.storedIds(ids);
     return stored.size === 0 ? inputs : inputs.filter((_, i) => !stored.has(ids[i]!));
-  }
-
-  /**
-   * `replyTo` as stored: the parent's alert id (a client can GET it), its
-   * author's display name and a short excerpt. When the platform did not send
-   * the parent along, the stored copy of the parent is used.
-   */
-  private replyJson(channelId: string, input: ChatMessageInput): string | null {
-    const ref = input.replyTo;
-    if (!ref) return null;
-    const messageId = alertIdFromSnowflake(ref.messageId);
-    let author = ref.author;
-    let text = ref.text;
-    if (author === null) {
-      const parent = this.s.parent.get(messageId, channelId) as { authorJson: string | null; message: string | null } | undefined;
-      if (parent) {
-        author = parent.authorJson ? (JSON.parse(parent.authorJson) as { name: string }).name : null;
-        text = parent.message;
-      }
-    }
-    return JSON.stringify({ messageId, author: author ?? 'unknown', excerpt: excerpt(text) });
   }
 
   /**
@@ -306,4 +216,34 @@ export class ChatIngest {
       this.d.bus.emit('alert-events');
     });
   }
+}
+
+/**
+ * `replyTo` as stored: the parent's alert id (a client can GET it), its
+ * author's display name and a short excerpt. When the platform did not send
+ * the parent along, the stored copy of the parent is used (looked up inside
+ * the write: the parent may be in the same batch).
+ */
+function replyJsonOf(input: ChatMessageInput): NewChatMessage['replyJson'] {
+  const ref = input.replyTo;
+  if (!ref) return null;
+  const messageId = alertIdFromSnowflake(ref.messageId);
+  return (parentOf: (alertId: string) => ReplyParent | undefined) => {
+    let author = ref.author;
+    let text = ref.text;
+    if (author === null) {
+      const parent = parentOf(messageId);
+      if (parent) {
+        author = parent.authorJson ? authorName(parent.authorJson) : null;
+        text = parent.message;
+      }
+    }
+    return JSON.stringify({ messageId, author: author ?? 'unknown', excerpt: excerpt(text) });
+  };
+}
+
+/** The display name in a stored author (written by this module from a ChatAuthor). */
+function authorName(authorJson: string): string | null {
+  const author: unknown = JSON.parse(authorJson);
+  return typeof author === 'object' && author !== null && 'name' in author && typeof author.name === 'string' ? author.name : null;
 }

@@ -1,4 +1,4 @@
-import { backoffDelay, type RetryPolicy } from '../../notify/backoff.js';
+import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
 import { compareSnowflakes, maxSnowflake } from './text.js';
 
 /** A live message of one channel, from receipt until its write settled. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import type { RetryPolicy } from '../../notify/backoff.js';
+import type { RetryPolicy } from '../../lib/backoff.js';
 import type { ChatIngest } from './ingest.js';
 import type { DiscordLinks } from './links.js';
 import { ChannelSyncState, type LiveEntry } from './sync-state.js';

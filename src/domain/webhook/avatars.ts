@@ -9,8 +9,8 @@ const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 const CACHE_MAX = 10_000;
 
 export interface AvatarSink {
-  /** Stores the found URL on the alert (only if the actor still has none). */
-  setAvatar(alertId: string, url: string): void;
+  /** Stores the found URL on the alert (only if the actor still has none); resolves after the write committed. */
+  setAvatar(alertId: string, url: string): Promise<void>;
 }
 
 /**
@@ -38,7 +38,7 @@ export class AvatarLookup {
     const email = actor.email;
     void this.queue.add(async () => {
       const url = await this.lookup(email);
-      if (url && !this.stopped) this.sink.setAvatar(alertId, url);
+      if (url && !this.stopped) await this.sink.setAvatar(alertId, url);
     });
   }
 
@@ -66,6 +66,7 @@ export class AvatarLookup {
     return url;
   }
 
+  /** Resolves when every queued lookup finished and its avatar write committed (tests await this, no sleeps). */
   async idle(): Promise<void> {
     await this.queue.onIdle();
   }

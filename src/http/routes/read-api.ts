@@ -10,6 +10,8 @@ const MAX_READ_API_BODY_BYTES = 16 * 1024;
 
 const security = [{ bearerAuth: [] }];
 
+const LEVEL_OF_QUERY = { info: 'INFO', success: 'SUCCESS', warning: 'WARNING', error: 'ERROR' } as const;
+
 const AlertIdParam = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: 'Alert id' }),
 });
@@ -140,16 +142,16 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
     await next();
   });
 
-  app.openapi(listChannels, (c) => c.json(c.var.services.readApi.listChannels(c.var.principal), 200));
+  app.openapi(listChannels, async (c) => c.json(await c.var.services.readApi.listChannels(c.var.principal), 200));
 
-  app.openapi(listAlerts, (c) => {
+  app.openapi(listAlerts, async (c) => {
     const { channel } = c.req.valid('param');
     const q = c.req.valid('query');
-    const json = c.var.services.readApi.listAlertsJson(c.var.principal, channel, {
+    const json = await c.var.services.readApi.listAlertsJson(c.var.principal, channel, {
       limit: q.limit,
       cursor: q.cursor,
       after: q.after,
-      level: q.level ? (q.level.toUpperCase() as 'INFO') : undefined,
+      level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
     });
     // Pre-rendered JSON (the hot path); same document as AlertPage describes.
     return c.body(json, 200, { 'content-type': 'application/json' }) as never;
@@ -168,18 +170,18 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       if (!parsed.success) throw validationError('invalid-body', parsed.error.issues);
       channelRef = parsed.data.channelId;
     }
-    const { channelIds } = c.var.services.readApi.markAllRead(c.var.principal, channelRef);
+    const { channelIds } = await c.var.services.readApi.markAllRead(c.var.principal, channelRef);
     return c.json({ success: true as const, channelIds }, 200);
   });
 
-  app.openapi(getAlert, (c) => {
-    const alert = c.var.services.readApi.getAlert(c.var.principal, c.req.valid('param').id);
-    return c.json(alert as z.infer<typeof SingleAlert>, 200);
+  app.openapi(getAlert, async (c) => {
+    const alert = await c.var.services.readApi.getAlert(c.var.principal, c.req.valid('param').id);
+    return c.json(alert, 200);
   });
 
-  app.openapi(patchAlert, (c) => {
+  app.openapi(patchAlert, async (c) => {
     const { isRead } = c.req.valid('json');
-    const alert = c.var.services.readApi.setRead(c.var.principal, c.req.valid('param').id, isRead);
-    return c.json(alert as z.infer<typeof SingleAlert>, 200);
+    const alert = await c.var.services.readApi.setRead(c.var.principal, c.req.valid('param').id, isRead);
+    return c.json(alert, 200);
   });
 }

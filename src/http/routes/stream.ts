@@ -57,7 +57,7 @@ export function registerStream(app: OpenAPIHono<AppEnv>) {
     },
   });
 
-  app.get('/api/stream', (c) => {
+  app.get('/api/stream', async (c) => {
     const { live, readApi } = c.var.services;
     const principal = c.var.principal;
     const parsed = StreamQuery.safeParse(c.req.query());
@@ -73,8 +73,8 @@ export function registerStream(app: OpenAPIHono<AppEnv>) {
       lastEventId = Number(rawLast.trim());
     }
     // Resolved before the stream starts so an invisible channel is an ordinary 404.
-    const channelId = parsed.data.channel ? readApi.resolveChannel(principal, parsed.data.channel).id : undefined;
-    const sub = live.open(principal, { lastEventId, channelId });
+    const channelId = parsed.data.channel ? (await readApi.resolveChannel(principal, parsed.data.channel)).id : undefined;
+    const sub = await live.open(principal, { lastEventId, channelId });
     c.header('X-Accel-Buffering', 'no'); // nginx: do not buffer the stream
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => sub.close());

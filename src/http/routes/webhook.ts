@@ -1,17 +1,16 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { AppError } from '../../domain/errors.js';
-import { IDEMPOTENCY_WINDOW_HOURS, Idempotency } from '../../domain/idempotency.js';
+import { IDEMPOTENCY_WINDOW_HOURS } from '../../domain/idempotency.js';
 import { MAX_ATTACHMENTS, mediaLimitsText } from '../../media/formats.js';
 import { WebhookPayload } from '../../domain/webhook/payload.js';
 import type { AppEnv } from '../env.js';
 import { requireBodyType } from '../body.js';
-import { enforceRateLimit } from '../rate-limit.js';
+import { setRateHeaders } from '../rate-limit.js';
 import { Problem } from '../schemas.js';
 import { validationError } from '../validation.js';
 
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
 
-const SuccessBody = z
+export const WebhookAccepted = z
   .object({
     success: z.literal(true),
     alertId: z.string(),
@@ -44,7 +43,7 @@ const webhookRoute = createRoute({
   responses: {
     201: {
       description: 'Alert stored: created, or (with a workflow block) a run created or updated in place; `workflow.created` tells which',
-      content: { 'application/json': { schema: SuccessBody } },
+      content: { 'application/json': { schema: WebhookAccepted } },
     },
     400: problem('Invalid payload, malformed JSON, or an unsupported attachment'),
     404: problem('Unknown webhook token'),
@@ -66,48 +65,20 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerPath(webhookRoute);
 
   app.post('/api/webhook/:token', async (c) => {
-    const s = c.var.services;
-    const channel = s.ingest.findChannel(c.req.param('token'));
-    if (!channel) throw new AppError('unknown-token');
-    if (channel.chatConnected) {
-      throw new AppError('channel-is-chat-connected', `#${channel.slug} mirrors a Discord channel; webhook alerts are not accepted there`);
-    }
-    enforceRateLimit(c, s.webhookLimiter, channel.id, (d) => `this webhook accepts ${d.limit} requests per minute; retry in ${d.resetSeconds} s`);
+    const { acceptAlert, webhookBody } = c.var.services;
     const key = c.req.header('idempotency-key');
-    if (key !== undefined) Idempotency.validateKey(key);
-
+    const channel = acceptAlert.admit(c.req.param('token'), key, (d) => setRateHeaders(c, d));
     const kind = requireBodyType(c.req.header('content-type'), { multipart: true });
-    const received = await s.webhookBody.read(c.req.raw, kind);
-    try {
-      const parsed = WebhookPayload.safeParse(received.json);
-      if (!parsed.success) {
-        throw validationError('invalid-payload', parsed.error.issues);
-      }
-      let release: (() => void) | undefined;
-      let idem: { key: string; hash: string } | undefined;
-      if (key !== undefined) {
-        const hash = Idempotency.fingerprint(received.fingerprintParts);
-        const claim = s.idempotency.begin(channel.id, key, hash);
-        if ('replay' in claim) {
-          await received.discard();
-          c.header('Idempotency-Replayed', 'true');
-          return c.json(claim.replay.body as object, claim.replay.status as 201);
-        }
-        release = claim.release;
-        idem = { key, hash };
-      }
-      try {
-        const attachments = await received.resolveAttachments(parsed.data.attachments);
-        const answer = await s.ingest.ingest(channel, parsed.data, attachments, idem);
-        await received.commit();
-        s.avatars.afterIngest(answer.body.alertId, parsed.data.actor);
-        return c.json(answer.body, answer.status);
-      } finally {
-        release?.();
-      }
-    } catch (err) {
+    const received = await webhookBody.read(c.req.raw, kind);
+    const parsed = WebhookPayload.safeParse(received.json);
+    if (!parsed.success) {
       await received.discard();
-      throw err;
+      throw validationError('invalid-payload', parsed.error.issues);
     }
+    const accepted = await acceptAlert.accept(channel, parsed.data, received, key);
+    // Every accepted POST is a 201 (spec); a replay repeats the stored answer byte for byte.
+    if (!accepted.replayed) return c.json(accepted.answer, 201);
+    c.header('Idempotency-Replayed', 'true');
+    return c.body(accepted.answerJson, 201, { 'content-type': 'application/json' });
   });
 }

@@ -1,22 +1,9 @@
-import { resolveAttachments, type ResolvedAttachment } from '../../media/attachments.js';
-import { parseMultipart } from '../../media/multipart.js';
-import type { MediaFetcher } from '../../media/fetcher.js';
-import type { MediaBatch, MediaStore } from '../../media/store.js';
-import type { AttachmentInput } from './payload.js';
-import type { AttachmentRecord } from './ingest.js';
-
-/** A webhook body read off the wire, with the files it brought (or will fetch) held in one media batch. */
-export interface ReceivedBody {
-  json: unknown;
-  /** What the Idempotency-Key fingerprint covers: the JSON, plus each uploaded file's hash. */
-  fingerprintParts: (string | Uint8Array)[];
-  /** Stores `attachments[]` items (URL downloads, base64) after the multipart uploads. */
-  resolveAttachments(items: AttachmentInput[]): Promise<AttachmentRecord[]>;
-  /** The alert that references the files committed. */
-  commit(): Promise<void>;
-  /** The request failed: remove the files it created that nothing references. */
-  discard(): Promise<void>;
-}
+import type { ReceivedWebhookBody } from '../domain/webhook/accept-alert.js';
+import { resolveAttachments, type ResolvedAttachment } from '../media/attachments.js';
+import { parseMultipart } from '../media/multipart.js';
+import type { MediaFetcher } from '../media/fetcher.js';
+import type { MediaBatch, MediaStore } from '../media/store.js';
+import { parseJson, readBodyCapped } from './body.js';
 
 export interface BodyLimits {
   maxJsonBytes: number;
@@ -25,29 +12,27 @@ export interface BodyLimits {
 /**
  * Reads webhook bodies in either form (JSON, or multipart with a `payload`
  * part and file parts streamed straight into the media store) so the route
- * and the ingest service never see the difference.
+ * and the accept-alert use case never see the difference.
  */
 export class WebhookBodyReader {
   constructor(
     private readonly store: MediaStore,
     private readonly fetcher: MediaFetcher,
     private readonly limits: BodyLimits,
-    private readonly readCapped: (req: Request, max: number) => Promise<Uint8Array>,
-    private readonly parseJson: (input: Uint8Array | string, what?: string) => unknown,
     /** Whether any alert still uses a media key (the one check services.ts builds). */
     private readonly isReferenced: (key: string) => boolean,
   ) {}
 
-  async read(req: Request, kind: 'json' | 'multipart'): Promise<ReceivedBody> {
+  async read(req: Request, kind: 'json' | 'multipart'): Promise<ReceivedWebhookBody> {
     if (kind === 'json') {
       // Nothing is stored until attachments are resolved, so there is nothing to roll back here.
-      const bytes = await this.readCapped(req, this.limits.maxJsonBytes);
-      return this.wrap(req, null, this.parseJson(bytes), [bytes], []);
+      const bytes = await readBodyCapped(req, this.limits.maxJsonBytes);
+      return this.wrap(req, null, parseJson(bytes), [bytes], []);
     }
     const batch = this.store.batch();
     try {
       const { payloadText, uploads } = await parseMultipart(req, { batch });
-      const json = this.parseJson(payloadText, 'the payload part');
+      const json = parseJson(payloadText, 'the payload part');
       return this.wrap(req, batch, json, [payloadText, ...uploads.map((u) => u.media.sha256)], uploads);
     } catch (err) {
       await batch.rollback(this.isReferenced);
@@ -59,7 +44,7 @@ export class WebhookBodyReader {
    * `batch` is created on first use: a JSON alert without attachments never
    * touches the media store. Downloads stop when the sender hangs up.
    */
-  private wrap(req: Request, existing: MediaBatch | null, json: unknown, fingerprintParts: (string | Uint8Array)[], uploads: ResolvedAttachment[]): ReceivedBody {
+  private wrap(req: Request, existing: MediaBatch | null, json: unknown, fingerprintParts: (string | Uint8Array)[], uploads: ResolvedAttachment[]): ReceivedWebhookBody {
     let settled = false;
     let batch = existing;
     return {

@@ -1,0 +1,351 @@
+import type { alertAttachments, alertEvents, alerts, notificationJobs } from '../db/schema/alerts.js';
+import type { Principal } from './tokens.js';
+
+/**
+ * The domain's view of alert storage: every read and write of alert rows,
+ * their attachments, the change log (`alert_events`), the outbox
+ * (`notification_jobs`) and read state goes through these interfaces.
+ *
+ * They are the seam a second engine (PostgreSQL, whose driver is
+ * asynchronous) plugs into, hence Promises everywhere: the SQLite
+ * implementation (src/db/alert-store/) does its work synchronously inside one
+ * group-commit unit and resolves after COMMIT. A write method is one unit: all
+ * its rows commit together or none do. Domain rules a write depends on are
+ * passed in as plain functions (`decide`, `describeReply`), evaluated inside
+ * the unit against the rows it reads.
+ */
+
+/** One alert row as stored (the opaque metadata excepted: nothing reads it back). */
+export type AlertRow = Omit<typeof alerts.$inferSelect, 'metadataJson'>;
+export type AttachmentRow = typeof alertAttachments.$inferSelect;
+export type AlertLevel = AlertRow['level'];
+export type RunState = NonNullable<AlertRow['workflowState']>;
+/** The column enums of the schema, so the two can never drift apart. */
+export type AlertEventType = (typeof alertEvents.$inferSelect)['type'];
+export type NotificationKind = (typeof notificationJobs.$inferSelect)['kind'];
+
+/** A file already in the media store, ready to be attached. */
+export type AttachmentRecord = Pick<AttachmentRow, 'mediaKey' | 'mime' | 'kind' | 'name' | 'size'>;
+
+/* ------------------------------------------------------------------ read side */
+
+export interface ChannelRecord {
+  id: string;
+  name: string;
+  slug: string;
+  icon: string;
+  isPrivate: boolean;
+  webhookToken: string;
+  discord: { channelId: string; guildId: string | null; guildName: string | null; channelName: string | null } | null;
+}
+
+export interface PageQuery {
+  channelId: string;
+  level?: AlertLevel;
+  /** Strictly older than this id. */
+  cursor?: string;
+  /** Strictly newer than this id. */
+  after?: string;
+  limit: number;
+}
+
+/** What rendering a page for one user needs besides the rows. */
+export interface ReadContext {
+  watermark: string;
+  /** Per-alert read exceptions, by alert id. */
+  exceptions: Map<string, { activityKey: string; isRead: boolean }>;
+  attachments: Map<string, AttachmentRow[]>;
+}
+
+export interface AlertReads {
+  /** Channels the principal may see, oldest first, with the user's unread count. */
+  visibleChannels(p: Principal): Promise<(ChannelRecord & { unread: number })[]>;
+  /** A visible channel by id or slug. */
+  visibleChannel(p: Principal, ref: string): Promise<ChannelRecord | undefined>;
+  visibleChannelIds(p: Principal): Promise<string[]>;
+  /** Newest first, `limit` rows at most. */
+  page(q: PageQuery): Promise<AlertRow[]>;
+  visibleAlert(p: Principal, alertId: string): Promise<(AlertRow & { channelName: string; channelSlug: string }) | undefined>;
+  alert(alertId: string): Promise<AlertRow | undefined>;
+  readContext(userId: string, channelId: string, alertIds: string[]): Promise<ReadContext>;
+  /** Sets one alert's read state for a user, as an exception to the channel watermark when it differs. */
+  setRead(userId: string, alert: Pick<AlertRow, 'id' | 'channelId' | 'activityKey'>, isRead: boolean): Promise<void>;
+  /** Moves the user's watermark to the newest activity of each channel and drops their exceptions there (one unit). */
+  markAllRead(userId: string, channelIds: string[], now: number): Promise<void>;
+}
+
+/* ------------------------------------------------------------------ change log */
+
+export interface ChangeEvent {
+  id: number;
+  channelId: string;
+  alertId: string;
+  type: AlertEventType;
+}
+
+export interface ChangeLog {
+  /** The newest change id ever assigned (0 when none). */
+  headEventId(): Promise<number>;
+  /** The oldest change id still kept, or null when the log is empty. */
+  oldestEventId(): Promise<number | null>;
+  eventsAfter(after: number, limit: number): Promise<ChangeEvent[]>;
+  /** Drops changes older than `before`; returns how many. */
+  pruneEvents(before: number): Promise<number>;
+}
+
+
+/* ------------------------------------------------------------------ webhook writes */
+
+/** The stored columns of a standard alert (a workflow run's included). */
+export type AlertContent = Pick<
+  AlertRow,
+  | 'title'
+  | 'level'
+  | 'emoji'
+  | 'message'
+  | 'fieldsJson'
+  | 'linkUrl'
+  | 'linkText'
+  | 'source'
+  | 'actorJson'
+  | 'workflowRunId'
+  | 'workflowState'
+  | 'workflowStepsJson'
+  | 'workflowError'
+> & { metadataJson: string | null };
+
+export interface NewStandardAlert {
+  /** Chosen by the caller, so a unit run twice by the group commit writes the same id. */
+  alertId: string;
+  channelId: string;
+  /** Billed one event in the same unit. */
+  workspaceId: string;
+  content: AlertContent;
+  attachments: AttachmentRecord[];
+  /** The outbox row written with it. */
+  notify: NotificationKind;
+  /** The answer kept for Idempotency-Key replays, written in the same unit. */
+  idempotency?: { key: string; hash: string; answer(stored: StoredRun): unknown };
+  now: number;
+}
+
+export interface StoredRun {
+  alertId: string;
+  /** False when an existing run was updated in place. */
+  created: boolean;
+}
+
+/** What to do with an existing run, decided by the domain's state table from the stored state. */
+export interface RunUpdate {
+  /** A fresh activity key makes the alert unread again for everyone; null keeps it. */
+  resurfaceAs: string | null;
+  notify: NotificationKind | null;
+}
+
+export interface StoredIdempotentAnswer {
+  requestHash: string;
+  /** The answer's JSON text as first sent, so a replay repeats it byte for byte. */
+  json: string;
+  createdAt: number;
+}
+
+export interface WebhookAlertWrites {
+  /** Inserts a plain alert with its attachments, outbox row, change event and usage count (one unit). */
+  insertAlert(a: NewStandardAlert): Promise<StoredRun>;
+  /**
+   * Inserts the alert of a new (channel, runId), or updates the existing one in
+   * place as `decide` says (it may throw a domain error to refuse, which rolls
+   * the unit back). New attachments replace the old ones, whose media keys come
+   * back in `released`.
+   */
+  saveRun(a: NewStandardAlert, decide: (stored: RunState) => RunUpdate): Promise<StoredRun & { notified: boolean; released: string[] }>;
+  /** Sets actor.avatarUrl unless the sender gave one; records the change. Whether anything changed. */
+  setActorAvatar(alertId: string, url: string, now: number): Promise<boolean>;
+  /** The answer stored for a webhook's Idempotency-Key. */
+  idempotentAnswer(channelId: string, key: string): Promise<StoredIdempotentAnswer | undefined>;
+  /** Drops idempotency answers stored before `before`; returns how many. */
+  pruneIdempotentAnswers(before: number): Promise<number>;
+}
+
+/* ------------------------------------------------------------------ chat writes */
+
+/** The Alertbridge channel and the Discord channel it mirrors, as a write sees it. */
+export interface ChatLinkRef {
+  channelId: string;
+  discordChannelId: string;
+}
+
+/** The stored message a reply points at, when the platform did not send it along. */
+export interface ReplyParent {
+  authorJson: string | null;
+  message: string | null;
+}
+
+export interface NewChatMessage {
+  alertId: string;
+  messageId: string;
+  text: string | null;
+  authorJson: string;
+  /** The reply's stored JSON, built by the domain from the parent (looked up inside the unit: it may be in the same batch). */
+  replyJson: ((parent: (alertId: string) => ReplyParent | undefined) => string | null) | null;
+  activityKey: string;
+  createdAt: number;
+  updatedAt: number;
+  attachments: AttachmentRecord[];
+}
+
+export interface ChatMessageWrites {
+  /** The alert ids among these that are stored. */
+  storedIds(alertIds: string[]): Promise<Set<string>>;
+  /**
+   * Inserts the messages not stored yet, in order, while the link still holds,
+   * with their attachments and change events (one unit); `alsoInUnit` runs in
+   * the same unit (the link's sync mark). `skippedWithFiles` counts messages
+   * with files that were not inserted (their files must not be kept).
+   */
+  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, alsoInUnit?: () => void): Promise<{ created: number; skippedWithFiles: number }>;
+  /** The stored text, edit time and files of a message. */
+  chatMessage(alertId: string, channelId: string): Promise<{ message: string | null; updatedAt: number; attachments: AttachmentRow[] } | undefined>;
+  /** Updates the text and, when `files` is given, replaces the files (released keys returned). False when the message is gone. */
+  editChatMessage(
+    link: ChatLinkRef,
+    alertId: string,
+    edit: { text: string | null; editedAt: number; files: AttachmentRecord[] | null; now: number },
+  ): Promise<{ updated: boolean; released: string[] }>;
+  /** Deletes messages with their attachments (read exceptions cascade); returns how many and the released media keys. */
+  removeChatMessages(link: ChatLinkRef, alertIds: string[], now: number): Promise<{ removed: number; released: string[] }>;
+  /** Chat messages stored in a channel (the CLI's disconnect summary). */
+  chatMessageCount(channelId: string): Promise<number>;
+}
+
+/* ------------------------------------------------------------------ outbox (e-mail) */
+
+export interface OutboxJob {
+  id: number;
+  alertId: string;
+  channelId: string;
+  kind: NotificationKind;
+}
+
+/** What fanning a job out does: the recipients' delivery rows, and the note the job is closed with. */
+export interface FanOutPlan {
+  deliverTo: string[];
+  note: string | null;
+}
+
+/** A failed job attempt: back to pending at `at`, or failed for good. */
+export interface JobRetry {
+  giveUp: boolean;
+  at: number;
+  reason: string;
+}
+
+export interface OutboxDelivery {
+  jobId: number;
+  userId: string;
+  channelId: string;
+  alertId: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  /** Null when the job row was pruned meanwhile. */
+  kind: NotificationKind | null;
+}
+
+export interface OutboxDigest {
+  id: number;
+  userId: string;
+  channelId: string;
+  windowStart: number;
+  windowEnd: number;
+  attempts: number;
+}
+
+export interface OutboxChannel {
+  name: string;
+  slug: string;
+  icon: string;
+  workspaceName: string;
+}
+
+/** A recipient's flood window on a channel, as stored. */
+export interface FloodWindow {
+  windowStart: number;
+  windowEnd: number;
+  sent: number;
+  digestId: number | null;
+  /** The state of the window's digest, when it has one. */
+  digestState: string | null;
+}
+
+/** What the flood guard decided for one e-mail (src/notify/outbox/flood-guard.ts). */
+export type FloodStep =
+  | { kind: 'open'; windowStart: number; windowEnd: number }
+  | { kind: 'count' }
+  | { kind: 'fold'; digestId: number }
+  | { kind: 'new-digest'; windowStart: number; windowEnd: number };
+
+export type ClaimDecision<T> = { skip: string } | { send: T; flood: FloodStep | null };
+
+/** A delivery row or a digest row: they share the send path and its outcomes. */
+export type OutboxTarget = { jobId: number; userId: string } | { digestId: number };
+
+/**
+ * The outbox beyond its jobs: delivery rows per recipient, flood windows and
+ * digests. Each method is one transaction; the decisions inside (who gets it,
+ * the flood guard) are the worker's, passed in as plain functions.
+ */
+export interface Outbox {
+  /** Rows left `sending` by a crash: recorded failed with `reason`, never resent. How many. */
+  recoverInterrupted(reason: string, now: number): Promise<number>;
+  dueJobs(now: number, limit: number): Promise<number[]>;
+  /** The job's delivery rows and its `done`, in one transaction; nothing when the job is no longer pending. */
+  fanOut(jobId: number, now: number, plan: (job: OutboxJob, alert: Pick<AlertRow, 'level'> | undefined) => FanOutPlan): Promise<void>;
+  /** Records a failed fan-out; `retry` gets the attempts so far (this one included). */
+  retryJob(jobId: number, retry: (attempts: number) => JobRetry): Promise<{ attempts: number; giveUp: boolean } | undefined>;
+  dueDeliveries(now: number, limit: number): Promise<{ jobId: number; userId: string }[]>;
+  dueDigests(now: number, limit: number): Promise<number[]>;
+  /**
+   * One transaction: re-reads the delivery, its alert and channel (and the
+   * flood window on a first attempt), lets `decide` skip it or send it, applies
+   * the flood step, then marks the row `sending`. Null when skipped, folded
+   * into a digest, or no longer pending.
+   */
+  claimDelivery<T>(
+    jobId: number,
+    userId: string,
+    now: number,
+    decide: (c: { delivery: OutboxDelivery; alert: AlertRow | undefined; channel: OutboxChannel | undefined; window: FloodWindow | undefined }) => ClaimDecision<T>,
+  ): Promise<{ value: T; attempts: number } | null>;
+  /** The digest's counterpart: `decide` sees its alerts (oldest first). */
+  claimDigest<T>(
+    digestId: number,
+    now: number,
+    decide: (c: { digest: OutboxDigest; channel: OutboxChannel | undefined; alerts: AlertRow[] }) => { skip: string } | { send: T },
+  ): Promise<{ value: T; digest: OutboxDigest; attempts: number } | null>;
+  /** The Message-ID of the `workflow.started` e-mail a recipient got for this alert (for References). */
+  startedMessageId(alertId: string, userId: string): Promise<string | undefined>;
+  attachmentsOf(alertId: string): Promise<AttachmentRow[]>;
+  recordSent(target: OutboxTarget, messageId: string, now: number): Promise<void>;
+  recordFailed(target: OutboxTarget, reason: string, now: number): Promise<void>;
+  recordRetry(target: OutboxTarget, at: number, reason: string, now: number): Promise<void>;
+  /** The earliest due time of pending work (deliveries and digests only when `mail`), or null. */
+  nextDue(mail: boolean): Promise<number | null>;
+  anythingDue(now: number, mail: boolean): Promise<boolean>;
+  /** Drops finished rows created before `before` and flood windows that ended before `windowsBefore` (one transaction). */
+  prune(before: number, windowsBefore: number): Promise<void>;
+}
+
+/* ------------------------------------------------------------------ facade */
+
+/** Everything above, over one database. Consumers take the part they use. */
+export interface AlertStore {
+  readonly reads: AlertReads;
+  readonly changes: ChangeLog;
+  readonly webhook: WebhookAlertWrites;
+  readonly chat: ChatMessageWrites;
+  readonly outbox: Outbox;
+  /** Whether any alert still uses this media key (synchronous: see the SQLite implementation). */
+  isMediaReferenced(key: string): boolean;
+  /** The newest alert id or activity key, to seed the id generator at start. */
+  newestAlertKey(): string | null;
+}

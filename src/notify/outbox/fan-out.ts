@@ -1,0 +1,69 @@
+import type { AlertLevel, NotificationKind, Outbox } from '../../domain/alert-store.js';
+import { LEVEL_OF_RUN_STATE } from '../../domain/webhook/ingest.js';
+import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
+import type { Logger } from '../../lib/logger.js';
+import { describeError } from '../mailer.js';
+import { levelAllows, type NotificationPreferences } from '../preferences.js';
+
+/** Jobs fanned out per pass; a full batch asks for another pass at once. */
+export const FAN_OUT_BATCH = 200;
+
+export interface FanOutDeps {
+  outbox: Pick<Outbox, 'dueJobs' | 'fanOut' | 'retryJob'>;
+  prefs: Pick<NotificationPreferences, 'recipients'>;
+  logger: Logger;
+  retry: RetryPolicy;
+  random: () => number;
+}
+
+/** A started job is about the run's start, whatever the row says by now (INFO); otherwise the row's level. */
+export function effectiveLevel(kind: NotificationKind, level: AlertLevel): AlertLevel {
+  return kind === 'workflow.started' ? LEVEL_OF_RUN_STATE.running : level;
+}
+
+/**
+ * Turns due outbox jobs into one delivery row per eligible recipient. The job
+ * is done once fanned out (one transaction with its delivery rows); each
+ * delivery then carries its own state. With e-mail off, jobs are closed with
+ * a note and no deliveries.
+ */
+export class FanOut {
+  constructor(private readonly d: FanOutDeps) {}
+
+  /** Returns whether a full batch was taken (more may be due). */
+  async due(now: number, emailOn: boolean): Promise<boolean> {
+    const ids = await this.d.outbox.dueJobs(now, FAN_OUT_BATCH);
+    for (const id of ids) {
+      try {
+        await this.d.outbox.fanOut(id, now, (job, alert) => {
+          if (!emailOn) return { deliverTo: [], note: 'e-mail off (no SMTP_URL): nothing sent' };
+          if (!alert) return { deliverTo: [], note: 'alert deleted before delivery' };
+          const level = effectiveLevel(job.kind, alert.level);
+          const deliverTo = this.d.prefs
+            .recipients(job.channelId)
+            .filter((r) => levelAllows(r.level, level))
+            .map((r) => r.userId);
+          return { deliverTo, note: null };
+        });
+      } catch (err) {
+        await this.fail(id, err, now);
+      }
+    }
+    return ids.length === FAN_OUT_BATCH;
+  }
+
+  private async fail(id: number, err: unknown, now: number): Promise<void> {
+    const { retry, random } = this.d;
+    const reason = describeError(err);
+    const r = await this.d.outbox.retryJob(id, (attempts) => ({
+      giveUp: attempts >= retry.maxAttempts,
+      at: now + backoffDelay(retry, attempts, random),
+      reason,
+    }));
+    if (!r) return;
+    this.d.logger[r.giveUp ? 'error' : 'warn'](
+      { jobId: id, attempts: r.attempts, err },
+      r.giveUp ? 'notification job failed for good' : 'notification job failed; will retry',
+    );
+  }
+}

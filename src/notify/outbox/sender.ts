@@ -1,0 +1,171 @@
+import type { AlertRow, NotificationKind, Outbox, OutboxChannel, OutboxTarget } from '../../domain/alert-store.js';
+import { toAlertView, type AlertView } from '../../domain/alert-view.js';
+import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
+import type { Logger } from '../../lib/logger.js';
+import { renderAlertEmail, renderDigestEmail, type RenderedEmail } from '../email-render.js';
+import { describeError, isPermanentSmtpError, type Mailer, type MailMessage } from '../mailer.js';
+import { levelAllows, type NotificationPreferences, type Recipient } from '../preferences.js';
+import { effectiveLevel } from './fan-out.js';
+import { floodStep } from './flood-guard.js';
+
+interface DeliveryClaim {
+  recipient: Recipient;
+  channel: OutboxChannel;
+  kind: NotificationKind;
+  alert: AlertRow;
+}
+
+interface DigestClaim {
+  recipient: Recipient;
+  channel: OutboxChannel;
+  rows: AlertRow[];
+}
+
+export interface SenderDeps {
+  outbox: Pick<Outbox, 'claimDelivery' | 'claimDigest' | 'startedMessageId' | 'attachmentsOf' | 'recordSent' | 'recordFailed' | 'recordRetry'>;
+  prefs: Pick<NotificationPreferences, 'recipient'>;
+  mailer: Mailer;
+  logger: Logger;
+  now: () => number;
+  mediaUrl: (key: string) => string;
+  /** The host part of our Message-IDs. */
+  messageHost: string;
+  retry: RetryPolicy;
+  random: () => number;
+  flood: { limit: number; windowMs: number };
+}
+
+/**
+ * Sends one delivery or one digest. Exactly once per (job, recipient): the
+ * row is claimed (`sending`) in a transaction before the SMTP conversation
+ * and marked `sent` after it; a row still `sending` at start was cut off by a
+ * crash and is recorded as failed, never resent (the worker does that).
+ */
+export class OutboxSender {
+  constructor(private readonly d: SenderDeps) {}
+
+  /**
+   * Re-checks, inside the claim's transaction, that the recipient may still get
+   * this (alert still there, visibility, preference, channel), applies the
+   * flood guard on the first attempt, then sends.
+   */
+  async sendDelivery(jobId: number, userId: string): Promise<void> {
+    const now = this.d.now();
+    const claim = await this.d.outbox.claimDelivery<DeliveryClaim>(jobId, userId, now, ({ delivery, alert, channel, window }) => {
+      if (!alert) return { skip: 'alert deleted before delivery' };
+      const recipient = this.d.prefs.recipient(delivery.channelId, userId);
+      if (!recipient) return { skip: 'recipient can no longer see the channel' };
+      const kind = delivery.kind ?? 'alert.created';
+      if (!levelAllows(recipient.level, effectiveLevel(kind, alert.level))) return { skip: `preference is now "${recipient.level}"` };
+      if (!channel) return { skip: 'channel deleted' };
+      const flood = delivery.attempts === 0 ? floodStep(window, now, this.d.flood.limit, this.d.flood.windowMs) : null;
+      return { send: { recipient, channel, kind, alert }, flood };
+    });
+    if (!claim) return;
+    const target: OutboxTarget = { jobId, userId };
+    const { recipient, channel, kind } = claim.value;
+    let message: MailMessage;
+    try {
+      const alert = await this.view(claim.value.alert);
+      const email = renderAlertEmail({ alert, channel, kind, recipientLevel: recipient.level, recipientEmail: recipient.email });
+      const started = kind === 'workflow.finished' ? await this.d.outbox.startedMessageId(alert.id, userId) : undefined;
+      message = this.message(recipient, email, `n${jobId}.${userId}`, alert, started ? [started] : undefined);
+    } catch (err) {
+      await this.finish(target, { error: err, attempts: claim.attempts, permanent: true });
+      return;
+    }
+    await this.send(target, message, claim.attempts);
+  }
+
+  async sendDigest(id: number): Promise<void> {
+    const claim = await this.d.outbox.claimDigest<DigestClaim>(id, this.d.now(), ({ digest, channel, alerts }) => {
+      const recipient = this.d.prefs.recipient(digest.channelId, digest.userId);
+      if (!recipient) return { skip: 'recipient can no longer see the channel' };
+      if (!channel) return { skip: 'channel deleted' };
+      const rows = alerts.filter((r) => levelAllows(recipient.level, r.level));
+      if (rows.length === 0) return { skip: 'nothing left to send (alerts deleted or preference changed)' };
+      return { send: { recipient, channel, rows } };
+    });
+    if (!claim) return;
+    const target: OutboxTarget = { digestId: id };
+    const { recipient, channel, rows } = claim.value;
+    let message: MailMessage;
+    try {
+      const email = renderDigestEmail({
+        channel,
+        alerts: await Promise.all(rows.map((r) => this.view(r))),
+        windowStart: claim.digest.windowStart,
+        windowEnd: claim.digest.windowEnd,
+        floodLimit: this.d.flood.limit,
+        recipientLevel: recipient.level,
+        recipientEmail: recipient.email,
+      });
+      message = this.message(recipient, email, `digest${id}.${claim.digest.userId}`);
+    } catch (err) {
+      await this.finish(target, { error: err, attempts: claim.attempts, permanent: true });
+      return;
+    }
+    await this.send(target, message, claim.attempts);
+  }
+
+  private message(to: Recipient, email: RenderedEmail, localId: string, alert?: AlertView, references?: string[]): MailMessage {
+    return {
+      to: to.name && !/[",<>]/.test(to.name) ? `"${to.name}" <${to.email}>` : to.email,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      // Deterministic per delivery: a receiving system can de-duplicate on it.
+      messageId: `<${localId}@${this.d.messageHost}>`,
+      references,
+      headers: {
+        'Auto-Submitted': 'auto-generated',
+        'X-Auto-Response-Suppress': 'All',
+        ...(alert ? { 'X-Alertbridge-Alert': alert.id } : {}),
+      },
+    };
+  }
+
+  /**
+   * Only the SMTP conversation can lead to a retry. Once the server accepted
+   * the message, a failure to record `sent` must not resend it: the row stays
+   * `sending`, which the next start records as interrupted, never resent.
+   */
+  private async send(target: OutboxTarget, message: MailMessage, attempts: number): Promise<void> {
+    let info: { messageId: string };
+    try {
+      info = await this.d.mailer.send(message);
+    } catch (err) {
+      await this.finish(target, { error: err, attempts, permanent: isPermanentSmtpError(err) });
+      return;
+    }
+    try {
+      await this.d.outbox.recordSent(target, info.messageId, this.d.now());
+    } catch (err) {
+      this.d.logger.error(
+        { ...target, attempts, err },
+        'e-mail sent, but recording it failed; it stays "sending" and is recorded as interrupted at the next start, never resent',
+      );
+    }
+  }
+
+  /** Records a failed attempt: back to pending with a backoff, or failed for good with the reason. */
+  private async finish(target: OutboxTarget, f: { error: unknown; attempts: number; permanent: boolean }): Promise<void> {
+    const now = this.d.now();
+    const reason = describeError(f.error);
+    const giveUp = f.permanent || f.attempts >= this.d.retry.maxAttempts;
+    if (giveUp) {
+      const why = f.permanent ? `permanent failure: ${reason}` : `gave up after ${f.attempts} attempts: ${reason}`;
+      await this.d.outbox.recordFailed(target, why, now);
+      this.d.logger.error({ ...target, attempts: f.attempts, reason }, 'e-mail failed for good');
+    } else {
+      const at = now + backoffDelay(this.d.retry, f.attempts, this.d.random);
+      await this.d.outbox.recordRetry(target, at, reason, now);
+      this.d.logger.warn({ ...target, attempts: f.attempts, reason, retryInMs: at - now }, 'e-mail failed; will retry');
+    }
+  }
+
+  /** The alert as e-mails show it (no per-user read state). */
+  private async view(row: AlertRow): Promise<AlertView> {
+    return toAlertView(row, await this.d.outbox.attachmentsOf(row.id), false, this.d.mediaUrl);
+  }
+}
