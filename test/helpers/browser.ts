@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import chromium from '@sparticuz/chromium';
+import { chromium as pw, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Real Chromium for dashboard tests. `@sparticuz/chromium` ships the browser
+ * inside its npm tarball, so `npm install` on a fresh clone (or CI) is enough:
+ * nothing is downloaded at test time and nothing is ever skipped.
+ * One browser per test file (launching is the slow part); a new context per test
+ * so cookies never leak between tests.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  return pw.launch({
+    executablePath: await chromium.executablePath(),
+    // Without the networking flags Chromium keeps calling Google's hosts, which a closed network refuses slowly.
+    args: [...chromium.args, '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    headless: true,
+  });
+}
+
+export async function newPage(browser: Browser, opts: { colorScheme?: 'light' | 'dark'; width?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: 800 },
+    colorScheme: opts.colorScheme ?? 'light',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(5_000);
+  return { context, page };
+}
+
+/** Serious and critical axe violations, as readable lines (an empty list passes). */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Screenshots go to a temp dir (a test run leaves the tree clean); `npm run screenshots` points SCREENSHOT_DIR at docs/screenshots. */
+export const screenshotDir = process.env.SCREENSHOT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-shots-'));
+
+/**
+ * The page at desktop (1280) and phone (375) width, in light and dark: four PNGs
+ * named `<name>-<desktop|phone>-<light|dark>.png`. Restores the viewport after.
+ */
+export async function screenshots(page: Page, name: string): Promise<string[]> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  const original = page.viewportSize();
+  const files: string[] = [];
+  for (const [form, width] of [['desktop', 1280], ['phone', 375]] as const) {
+    await page.setViewportSize({ width, height: form === 'phone' ? 812 : 800 });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const file = path.join(screenshotDir, `${name}-${form}-${scheme}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      files.push(file);
+    }
+  }
+  if (original) await page.setViewportSize(original);
+  await page.emulateMedia({ colorScheme: 'light' });
+  return files;
+}
