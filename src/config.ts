@@ -35,6 +35,8 @@ const envSchema = z.object({
   // E-mail
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Alertbridge <alertbridge@localhost>'),
+  // Dashboard: believe X-Forwarded-For/-Proto (only behind a proxy that sets them).
+  TRUST_PROXY: bool.default(false),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -60,6 +62,7 @@ export interface Config {
   readonly discordApiUrl: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  readonly trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +101,7 @@ export function loadConfig(env: Env = process.env): Config {
     discordApiUrl: e.DISCORD_API_URL ? stripSlash(e.DISCORD_API_URL) : undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    trustProxy: e.TRUST_PROXY,
   };
   return Object.freeze(config);
 }

@@ -4,11 +4,12 @@ import { createLogger } from '../lib/logger.js';
 import { createServices } from '../services.js';
 import { flagsOf, parseFlags, UsageError, type Command } from './command.js';
 import { coreCommands } from './commands/core.js';
+import { dashboardCommands } from './commands/dashboard.js';
 import { discordCommands } from './commands/discord.js';
 import { notifyCommands } from './commands/notify.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

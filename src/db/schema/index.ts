@@ -2,3 +2,4 @@ export * from './accounts.js';
 export * from './channels.js';
 export * from './alerts.js';
 export * from './notify.js';
+export * from './auth.js';
