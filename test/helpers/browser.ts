@@ -16,7 +16,8 @@ export async function launchBrowser(): Promise<Browser> {
   return pw.launch({
     executablePath: await chromium.executablePath(),
     // Without the networking flags Chromium keeps calling Google's hosts, which a closed network refuses slowly.
-    args: [...chromium.args, '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    // --single-process (a serverless default) makes closing a context kill the whole browser; one browser serves many contexts here.
+    args: [...chromium.args.filter((a) => a !== '--single-process'), '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
     headless: true,
   });
 }

@@ -69,6 +69,8 @@ export function Layout(props: { chrome: PageChrome; children?: Child }) {
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
           {c.csrfToken ? <meta name="csrf-token" content={c.csrfToken} /> : null}
+          {/* htmx would otherwise inject an inline <style>, which the CSP refuses; app.css styles its indicators. */}
+          <meta name="htmx-config" content='{"includeIndicatorStyles":false}' />
           <title>{`${c.title} · Alertbridge`}</title>
           <link rel="stylesheet" href={c.asset('app.css')} />
           {/* Not deferred: it sets the stored theme before the first paint. */}
