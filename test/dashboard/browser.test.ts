@@ -153,6 +153,7 @@ describe('dashboard in Chromium', () => {
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('link', { name: 'Usage' }).click();
+    await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(bg).toBe('rgb(15, 18, 22)');

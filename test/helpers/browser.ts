@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -28,9 +29,35 @@ export async function newPage(browser: Browser, opts: { colorScheme?: 'light' | 
     colorScheme: opts.colorScheme ?? 'light',
     permissions: ['clipboard-read', 'clipboard-write'],
   });
+  await withEmojiFont(context);
   const page = await context.newPage();
   page.setDefaultTimeout(5_000);
   return { context, page };
+}
+
+const require = createRequire(import.meta.url);
+const EMOJI_CSS = require.resolve('@fontsource/noto-emoji/index.css');
+const EMOJI_FILES = path.join(path.dirname(EMOJI_CSS), 'files');
+const FONT_PATH = '/__test-fonts/';
+
+/**
+ * This Chromium ships almost no fonts, so channel icons (emoji) would render as
+ * boxes in screenshots. The test browser (only) gets Noto Emoji (monochrome:
+ * this headless build draws no COLR colour glyphs), under the family name the
+ * stylesheet already lists for users' own emoji fonts. The
+ * dashboard's stylesheet response is extended with @font-face rules whose files
+ * are answered from node_modules, on the page's own origin, so the CSP under
+ * test stays exactly as served.
+ */
+async function withEmojiFont(context: BrowserContext): Promise<void> {
+  const faces = fs.readFileSync(EMOJI_CSS, 'utf8').replaceAll('./files/', FONT_PATH).replaceAll("'Noto Emoji'", "'Noto Color Emoji'").replace(/, url\([^)]+\.woff\) format\('woff'\)/g, '');
+  await context.route(/\/assets\/app\.[0-9a-f]+\.css$/, async (route) => {
+    const res = await route.fetch();
+    await route.fulfill({ response: res, body: `${await res.text()}\n${faces}` });
+  });
+  await context.route(new RegExp(`${FONT_PATH}[a-z0-9-]+\\.woff2$`), (route) =>
+    route.fulfill({ body: fs.readFileSync(path.join(EMOJI_FILES, path.basename(new URL(route.request().url()).pathname))), contentType: 'font/woff2' }),
+  );
 }
 
 /** Serious and critical axe violations, as readable lines (an empty list passes). */
@@ -56,6 +83,7 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
     await page.setViewportSize({ width, height: form === 'phone' ? 812 : 800 });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => document.fonts.ready);
       const file = path.join(screenshotDir, `${name}-${form}-${scheme}.png`);
       await page.screenshot({ path: file, fullPage: true });
       files.push(file);

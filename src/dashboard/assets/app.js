@@ -63,5 +63,16 @@
   document.querySelectorAll('select[data-autosubmit]').forEach(function (s) {
     s.addEventListener('change', function () { s.form.requestSubmit(); });
   });
+  // Read-only boxes (curl lines) show their whole text. CSSOM writes are allowed by the CSP; style attributes are not.
+  var fit = function () {
+    document.querySelectorAll('textarea[readonly]').forEach(function (t) {
+      t.style.height = 'auto';
+      t.style.height = t.scrollHeight + 2 + 'px';
+    });
+  };
+  fit();
+  window.addEventListener('resize', fit);
+  document.addEventListener('htmx:afterSwap', fit);
+
   document.querySelectorAll('.js-hide').forEach(function (el) { el.hidden = true; });
 })();

@@ -60,8 +60,8 @@ export function membersPage(
                   {m.name}
                   {m.id === me ? <span class="muted"> (you)</span> : null}
                 </th>
-                <td>{m.email}</td>
-                <td>
+                <td data-label="E-mail">{m.email}</td>
+                <td data-label="Role">
                   {manager ? (
                     <form method="post" action={`/members/${m.id}/role`} class="row-form">
                       <Csrf token={csrf} />
@@ -84,7 +84,7 @@ export function membersPage(
                   )}
                 </td>
                 {manager ? (
-                  <td>
+                  <td class="actions">
                     <form method="post" action={`/members/${m.id}/remove`}>
                       <Csrf token={csrf} />
                       <button type="submit" class="button danger small" aria-label={`Remove ${m.name} from the workspace`}>
@@ -149,14 +149,14 @@ export function auditPage(c: Context<DashEnv>, entries: AuditEntry[]) {
             <tbody>
               {entries.map((a) => (
                 <tr>
-                  <td>
+                  <td data-label="When">
                     <Time iso={a.at} />
                   </td>
-                  <td>{a.actor.email ?? 'system'}</td>
-                  <td>
+                  <td data-label="Who">{a.actor.email ?? 'system'}</td>
+                  <td data-label="What">
                     <code>{a.action}</code> {a.target}
                   </td>
-                  <td>{a.from ?? '—'}</td>
+                  <td data-label="From">{a.from ?? '—'}</td>
                 </tr>
               ))}
             </tbody>

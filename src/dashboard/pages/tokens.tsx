@@ -58,7 +58,7 @@ export function tokensPage(
                 <tr>
                   <th scope="col">Name</th>
                   {manager ? <th scope="col">Member</th> : null}
-                  <th scope="col">Ends in</th>
+                  <th scope="col">Last four</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">
@@ -70,17 +70,17 @@ export function tokensPage(
                 {live.map((t) => (
                   <tr>
                     <th scope="row">{t.name}</th>
-                    {manager ? <td>{t.ownerName}</td> : null}
-                    <td>
+                    {manager ? <td data-label="Member">{t.ownerName}</td> : null}
+                    <td data-label="Last four">
                       <code>{t.hint}</code>
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <Time iso={t.createdAt} />
                     </td>
-                    <td>
+                    <td data-label="Last used">
                       <Time iso={t.lastUsedAt} />
                     </td>
-                    <td>
+                    <td class="actions">
                       <form method="post" action={`/tokens/${t.id}/revoke`}>
                         <Csrf token={csrf} />
                         <button type="submit" class="button danger small" aria-label={`Revoke token ${t.name}`}>

@@ -59,7 +59,7 @@ export function AlertsChart(props: ChartInput) {
                   </rect>
                 );
               })}
-              {i % 7 === 0 || i === props.days.length - 1 ? (
+              {(props.days.length - 1 - i) % 7 === 0 ? (
                 <text class="tick" x={(x + barW / 2).toFixed(1)} y={H - 8} text-anchor="middle">
                   {d.slice(5)}
                 </text>
