@@ -76,6 +76,9 @@ export const screenshotDir = process.env.SCREENSHOT_DIR ?? fs.mkdtempSync(path.j
  * named `<name>-<desktop|phone>-<light|dark>.png`. Restores the viewport after.
  */
 export async function screenshots(page: Page, name: string): Promise<string[]> {
+  // `npm run screenshots` keeps only the README's pictures.
+  const only = process.env.SCREENSHOT_NAMES?.split(',');
+  if (only && !only.includes(name)) return [];
   fs.mkdirSync(screenshotDir, { recursive: true });
   const original = page.viewportSize();
   const files: string[] = [];
