@@ -37,6 +37,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Alertbridge <alertbridge@localhost>'),
   // Dashboard: believe X-Forwarded-For/-Proto (only behind a proxy that sets them).
   TRUST_PROXY: bool.default(false),
+  // The first-run owner's e-mail; unset: a placeholder the dashboard asks to replace at the first sign-in.
+  BOOTSTRAP_OWNER_EMAIL: z.string().email().optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -63,6 +65,7 @@ export interface Config {
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
   readonly trustProxy: boolean;
+  readonly bootstrapOwnerEmail: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -102,6 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     trustProxy: e.TRUST_PROXY,
+    bootstrapOwnerEmail: e.BOOTSTRAP_OWNER_EMAIL,
   };
   return Object.freeze(config);
 }

@@ -28,6 +28,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
       `SELECT id, workspace_id AS workspaceId, name, slug, icon, is_private AS isPrivate, webhook_token AS webhookToken
        FROM channels WHERE id = ? AND workspace_id = ?`,
     ),
+    changeEmail: db.prepare('UPDATE users SET email = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?)'),
     rename: db.prepare('UPDATE channels SET name = coalesce(?, name), icon = coalesce(?, icon) WHERE id = ?'),
     mediaOfChannel: db.prepare(
       'SELECT DISTINCT at.media_key FROM alert_attachments at JOIN alerts al ON al.id = at.alert_id WHERE al.channel_id = ?',
@@ -47,6 +48,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
   return {
     findUser: (x) => a.findUser(x),
     createUser: (email, name) => a.createUser(email, name),
+    changeEmail: (userId, email) => q.changeEmail.run(email, userId, email, userId).changes === 1,
     workspacesOf: (userId) => q.workspacesOf.all(userId) as { id: string; name: string; role: Role }[],
     listMembers: (ws) => a.listMembers(ws),
     addMember: (ws, user, role) => void a.addMember(ws, user, role),

@@ -26,6 +26,8 @@ export interface TokenRow {
 export interface DashboardAccounts {
   findUser(idOrEmail: string): UserRef | undefined;
   createUser(email: string, name?: string): UserRef;
+  /** False when another user already has the address. */
+  changeEmail(userId: string, email: string): boolean;
   /** The workspaces a user belongs to, with their role in each, oldest membership first. */
   workspacesOf(userId: string): { id: string; name: string; role: Role }[];
   listMembers(workspaceId: string): (UserRef & { role: Role })[];

@@ -4,7 +4,7 @@ import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions.js';
 import type { NotifyLevel } from '../../notify/preferences.js';
 import type { DashEnv } from '../http/env.js';
-import { Notice } from '../views/components.js';
+import { Field, Notice } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 import { page } from '../views/render.js';
 
@@ -12,7 +12,14 @@ const DAY = 86_400_000;
 
 export function profilePage(
   c: Context<DashEnv>,
-  o: { hasPassword: boolean; passwordError?: string; levels: { channelId: string; name: string; level: NotifyLevel; isDefault: boolean }[] },
+  o: {
+    hasPassword: boolean;
+    passwordError?: string;
+    emailError?: string;
+    emailValue?: string;
+    emailSentTo?: string;
+    levels: { channelId: string; name: string; level: NotifyLevel; isDefault: boolean }[];
+  },
   status: ContentfulStatusCode = 200,
 ) {
   const v = c.get('viewer');
@@ -25,6 +32,9 @@ export function profilePage(
     <>
       <h1>Profile</h1>
       {c.req.query('password') ? <Notice>Password saved.</Notice> : null}
+      {c.req.query('email') ? <Notice>E-mail address changed.</Notice> : null}
+      {c.req.query('welcome') ? <Notice kind="warn">Welcome! Set your real e-mail address first: sign-in links and notifications go there.</Notice> : null}
+      {o.emailSentTo ? <Notice>We sent a confirmation link to {o.emailSentTo}. Your address changes when you use it (within 15 minutes).</Notice> : null}
       <section class="card">
         <h2>You</h2>
         <dl class="facts">
@@ -33,6 +43,13 @@ export function profilePage(
           <dt>E-mail</dt>
           <dd>{v.email}</dd>
         </dl>
+        <form method="post" action="/profile/email" class="inline-form">
+          <Csrf token={csrf} />
+          <Field name="email" label="New e-mail address" type="email" value={o.emailValue} error={o.emailError} autocomplete="email" required />
+          <button type="submit" class="button">
+            Change e-mail
+          </button>
+        </form>
       </section>
       <section class="card" aria-labelledby="pw-title">
         <h2 id="pw-title">{o.hasPassword ? 'Change your password' : 'Set a password'}</h2>

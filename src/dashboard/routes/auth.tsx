@@ -1,11 +1,13 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { BOOTSTRAP_PLACEHOLDER_EMAIL } from '../../bootstrap.js';
 import { enforceRateLimit } from '../../http/rate-limit.js';
 import type { DashboardDeps } from '../deps.js';
 import { clientAddress } from '../http/client-address.js';
 import type { DashEnv } from '../http/env.js';
 import { clearSessionCookie, formOf, originGuard, requireSession, setSessionCookie } from '../http/session.js';
+import { errorPage } from '../pages/errors.js';
 import { linkPage, signInPage } from '../pages/sign-in.js';
 import { mailSignInLink, signInUrl } from '../sign-in-link.js';
 
@@ -85,10 +87,16 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   r.post('/auth/link', guard, async (c) => {
     const f = await formOf(c);
-    const userId = f.t ? deps.links.consume(f.t) : undefined;
-    if (!userId) return linkPage(c, '', undefined);
-    startSession(c, deps, userId, 'link');
-    return c.redirect('/', 303);
+    const link = f.t ? deps.links.consume(f.t) : undefined;
+    if (!link) return linkPage(c, '', undefined);
+    if (link.newEmail && !deps.accounts.changeEmail(link.userId, link.newEmail)) {
+      return errorPage(c, 409, 'Address taken', `Another account uses ${link.newEmail} now. Your e-mail address was not changed.`);
+    }
+    startSession(c, deps, link.userId, 'link');
+    if (link.newEmail) return c.redirect('/profile?email=1', 303);
+    // The first-run owner without BOOTSTRAP_OWNER_EMAIL is asked for a real address first.
+    const user = deps.accounts.findUser(link.userId);
+    return c.redirect(user?.email === BOOTSTRAP_PLACEHOLDER_EMAIL ? '/profile?welcome=1' : '/', 303);
   });
 
   r.post('/sign-out', signedIn, (c) => {

@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { BOOTSTRAP_PLACEHOLDER_EMAIL } from '../../bootstrap.js';
 import { AppError } from '../../domain/errors.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import type { DashboardDeps } from '../deps.js';
@@ -6,6 +8,7 @@ import type { DashEnv } from '../http/env.js';
 import { requireRecentSignIn } from '../http/guards.js';
 import { formOf, requireSession } from '../http/session.js';
 import { profilePage } from '../pages/profile.js';
+import { mailSignInLink, signInUrl } from '../sign-in-link.js';
 
 export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
@@ -37,6 +40,26 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
       throw err;
     }
     return c.redirect('/profile?password=1', 303);
+  });
+
+  r.post('/profile/email', async (c) => {
+    const form = await formOf(c);
+    const viewer = c.get('viewer');
+    const parsed = z.string().trim().email('Enter an e-mail address').safeParse(form.email ?? '');
+    const fail = (emailError: string) => profilePage(c, { ...view(c), emailError, emailValue: form.email }, 400);
+    if (!parsed.success) return fail(parsed.error.issues[0]!.message);
+    const email = parsed.data;
+    if (email.toLowerCase() === viewer.email.toLowerCase()) return fail('That is already your address');
+    const taken = deps.accounts.findUser(email);
+    if (taken) return fail('Another account uses this address');
+    // The placeholder receives no mail, and without SMTP nothing is ever mailed: there is no mailbox to prove.
+    if (viewer.email === BOOTSTRAP_PLACEHOLDER_EMAIL || !deps.mailer) {
+      if (!deps.accounts.changeEmail(viewer.id, email)) return fail('Another account uses this address');
+      return c.redirect('/profile?email=1', 303);
+    }
+    const { secret, expiresAt } = deps.links.issue(viewer.id, email);
+    await mailSignInLink(deps.mailer, email, signInUrl(deps.services.config.publicUrl, secret), expiresAt, `confirm ${email} as your Alertbridge address`);
+    return profilePage(c, { ...view(c), emailSentTo: email });
   });
 
   return r;

@@ -27,7 +27,11 @@ export const sessions = sqliteTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** One-time sign-in links: the SHA-256 of the secret, single use (`used_at`), 15 minutes. */
+/**
+ * One-time sign-in links: the SHA-256 of the secret, single use (`used_at`),
+ * 15 minutes. With `new_email` the link also confirms an e-mail change: it was
+ * sent to that address, so using it proves the user reads that mailbox.
+ */
 export const signInLinks = sqliteTable(
   'sign_in_links',
   {
@@ -38,6 +42,7 @@ export const signInLinks = sqliteTable(
     createdAt: integer('created_at').notNull(),
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
+    newEmail: text('new_email'),
   },
   (t) => [index('sign_in_links_user_idx').on(t.userId)],
 );

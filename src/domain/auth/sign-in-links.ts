@@ -5,6 +5,13 @@ import { digest, newSecret } from './secrets.js';
 /** A sign-in link works once, within this time. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 
+export interface LinkOwner {
+  userId: string;
+  email: string;
+  name: string;
+  newEmail: string | null;
+}
+
 /**
  * One-time sign-in links (e-mailed, printed by `admin login-link`, or shown to
  * an inviter). The secret exists only in the link; the table holds its SHA-256.
@@ -17,35 +24,35 @@ export class SignInLinks {
     private readonly clock: Clock,
   ) {
     this.s = {
-      insert: sqlite.prepare('INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)'),
+      insert: sqlite.prepare('INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at, new_email) VALUES (?, ?, ?, ?, ?)'),
       peek: sqlite.prepare(
-        `SELECT l.user_id AS userId, u.email, u.name FROM sign_in_links l JOIN users u ON u.id = l.user_id
+        `SELECT l.user_id AS userId, u.email, u.name, l.new_email AS newEmail FROM sign_in_links l JOIN users u ON u.id = l.user_id
          WHERE l.token_hash = ? AND l.used_at IS NULL AND l.expires_at > ?`,
       ),
       // The UPDATE is the claim: of two concurrent presses only one changes a row.
-      claim: sqlite.prepare('UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id AS userId'),
+      claim: sqlite.prepare('UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id AS userId, new_email AS newEmail'),
       prune: sqlite.prepare('DELETE FROM sign_in_links WHERE expires_at <= ?'),
     };
   }
 
-  issue(userId: string): { secret: string; expiresAt: number } {
+  /** With `newEmail`, using the link also moves the user to that address (send it there). */
+  issue(userId: string, newEmail: string | null = null): { secret: string; expiresAt: number } {
     const secret = newSecret();
     const now = this.clock.now();
     const expiresAt = now + SIGN_IN_LINK_TTL_MS;
-    this.s.insert.run(digest(secret), userId, now, expiresAt);
+    this.s.insert.run(digest(secret), userId, now, expiresAt, newEmail);
     return { secret, expiresAt };
   }
 
   /** Who a still-valid link is for, without using it (the confirmation page). */
-  peek(secret: string): { userId: string; email: string; name: string } | undefined {
-    return this.s.peek.get(digest(secret), this.clock.now()) as { userId: string; email: string; name: string } | undefined;
+  peek(secret: string): LinkOwner | undefined {
+    return this.s.peek.get(digest(secret), this.clock.now()) as LinkOwner | undefined;
   }
 
-  /** Uses the link: the user id once, undefined for an unknown, used or expired link. */
-  consume(secret: string): string | undefined {
+  /** Uses the link: its user (and e-mail change) once, undefined for an unknown, used or expired link. */
+  consume(secret: string): { userId: string; newEmail: string | null } | undefined {
     const now = this.clock.now();
-    const row = this.s.claim.get(now, digest(secret), now) as { userId: string } | undefined;
-    return row?.userId;
+    return this.s.claim.get(now, digest(secret), now) as { userId: string; newEmail: string | null } | undefined;
   }
 
   prune(): number {

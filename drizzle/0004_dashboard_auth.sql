@@ -31,6 +31,7 @@ CREATE TABLE `sign_in_links` (
 	`created_at` integer NOT NULL,
 	`expires_at` integer NOT NULL,
 	`used_at` integer,
+	`new_email` text,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
