@@ -1,3 +1,4 @@
+import { DiscordLinks } from '../domain/chat/links.js';
 import { AppError } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import type { ChannelRecord, DashboardAccounts, Role, UserRef } from './ports.js';
@@ -43,6 +44,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
        WHERE c.workspace_id = ? AND al.created_at >= ? GROUP BY day, al.channel_id ORDER BY day`,
     ),
   };
+  const discord = new DiscordLinks(db, a, s.clock);
   const toChannel = (r: (Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number }) | undefined) =>
     r ? { ...r, isPrivate: Boolean(r.isPrivate) } : undefined;
   return {
@@ -81,6 +83,14 @@ export function accountsAdapter(s: Services): DashboardAccounts {
     channelMembers: (id) => q.channelMembers.all(id) as UserRef[],
     addChannelMember: (ch, user) => void a.addChannelMember(ch, user),
     removeChannelMember: (ch, user) => void a.removeChannelMember(ch, user),
+    discordStatus: (id) => {
+      const st = discord.status(id);
+      return 'discordChannelId' in st
+        ? { connected: true, discordChannelId: st.discordChannelId, guildName: st.guildName, channelName: st.channelName, messages: st.messages }
+        : { connected: false, messages: st.messages };
+    },
+    connectDiscord: (id, discordChannelId) => void discord.connect(id, discordChannelId),
+    disconnectDiscord: (id) => void discord.disconnect(id),
     createToken: (ws, user, name) => a.createToken(ws, user, name),
     listTokens: (ws) => a.listTokens(ws),
     revokeToken: (id) => void a.revokeToken(id),

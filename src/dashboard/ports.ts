@@ -18,6 +18,15 @@ export interface TokenRow {
   revokedAt: string | null;
 }
 
+export interface DiscordStatus {
+  connected: boolean;
+  discordChannelId?: string;
+  /** Null until the bot has seen the channel. */
+  guildName?: string | null;
+  channelName?: string | null;
+  messages: number;
+}
+
 /**
  * What the dashboard needs from the account use cases. The dashboard never
  * sees the ORM: src/dashboard/accounts-adapter.ts implements this over today's
@@ -44,6 +53,9 @@ export interface DashboardAccounts {
   channelMembers(channelId: string): UserRef[];
   addChannelMember(channelId: string, userId: string): void;
   removeChannelMember(channelId: string, userId: string): void;
+  discordStatus(channelId: string): DiscordStatus;
+  connectDiscord(channelId: string, discordChannelId: string): void;
+  disconnectDiscord(channelId: string): void;
   createToken(workspaceId: string, userId: string, name: string): { id: string; token: string };
   listTokens(workspaceId: string): TokenRow[];
   revokeToken(tokenId: string): void;

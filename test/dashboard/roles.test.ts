@@ -27,6 +27,30 @@ async function setup(opts: Parameters<typeof startDashboard>[0] = {}) {
   return { h, clock, seed, owner, member };
 }
 
+describe('Discord connection', () => {
+  it('connects by Discord channel id with the domain rule as a field error, shows the status and the bot invite, and disconnects', async () => {
+    const botId = '112233445566778899';
+    const token = `${Buffer.from(botId).toString('base64')}.Gx1234.abcdefghijklmnopqrstuvwxyz`;
+    const { h, seed, owner } = await setup({ env: { DISCORD_TOKEN: token } });
+    const g = seed.general.id;
+    let page = await owner.get(`/channels/${g}`);
+    expect(page.html).toContain('Not connected.');
+    expect(page.html).toContain(`https://discord.com/oauth2/authorize?client_id=${botId}&amp;scope=bot&amp;permissions=66560`);
+    const bad = await owner.post(`/channels/${g}/discord`, { discord_channel: 'general' });
+    expect(bad.res.status).toBe(400);
+    expect(bad.html).toContain('must be a Discord channel id');
+    expect((await owner.post(`/channels/${g}/discord`, { discord_channel: '998877665544332211' })).res.status).toBe(303);
+    page = await owner.get(`/channels/${g}`);
+    expect(page.html).toContain('Mirrors Discord channel');
+    expect(page.html).toContain('998877665544332211');
+    const taken = await owner.post(`/channels/${seed.deploys.id}/discord`, { discord_channel: '998877665544332211' });
+    expect(taken.html).toContain('one Discord channel feeds one channel');
+    expect((await owner.post(`/channels/${g}/discord/disconnect`)).res.status).toBe(303);
+    expect((await owner.get(`/channels/${g}`)).html).toContain('Not connected.');
+    expect(h.services.db.sqlite.prepare('SELECT count(*) FROM discord_links').pluck().get()).toBe(0);
+  });
+});
+
 describe('roles', () => {
   it('refuses every management endpoint to a member with a 403, and changes nothing', async () => {
     const { h, seed, member } = await setup();
@@ -44,6 +68,8 @@ describe('roles', () => {
       [`/members/${seed.owner.id}/role`, { role: 'member' }],
       [`/members/${seed.owner.id}/remove`, {}],
       [`/tokens/${ownerTokenId}/revoke`, {}],
+      [`/channels/${g}/discord`, { discord_channel: '123456789012345678' }],
+      [`/channels/${g}/discord/disconnect`, {}],
     ];
     for (const [path, form] of attempts) {
       const res = await member.post(path, form);

@@ -3,7 +3,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { NotifyLevel } from '../../notify/preferences.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
-import type { ChannelRecord, Role, UserRef } from '../ports.js';
+import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';
+import { DiscordSection } from './channel-discord.js';
 import { CopyBox, Field, Notice } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 import { page } from '../views/render.js';
@@ -70,6 +71,7 @@ export function channelsPage(
 }
 
 export interface SettingsExtra {
+  discord?: { status: DiscordStatus; inviteUrl?: string; botRunning: boolean };
   reveal?: boolean;
   notice?: string;
   errors?: FieldErrors;
@@ -174,6 +176,10 @@ export function channelSettingsPage(
           </button>
         </form>
       </section>
+
+      {o.discord ? (
+        <DiscordSection channelId={ch.id} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
+      ) : null}
 
       {manager ? (
         <section class="card" aria-labelledby="general-title">

@@ -9,6 +9,7 @@ import { audit, requireRecentSignIn } from '../http/guards.js';
 import { formOf, requireRole, requireSession } from '../http/session.js';
 import { channelSettingsPage, channelsPage, type FieldErrors, type SettingsExtra } from '../pages/channels.js';
 import type { ChannelRecord } from '../ports.js';
+import { botInviteUrl } from '../pages/channel-discord.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 
@@ -54,6 +55,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       level,
       members: ch.isPrivate ? deps.accounts.channelMembers(ch.id) : [],
       workspaceMembers: deps.accounts.listMembers(ws.id),
+      discord: { status: deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
       ...extra,
     }, extra.errors ? 400 : 200);
   };
@@ -143,6 +145,31 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       audit(c, deps, 'channel.member-added', `${user.email} to ${ch.name}`);
     }
     return c.redirect(`/channels/${ch.id}`, 303);
+  });
+
+  r.post('/channels/:id/discord', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    const id = (await formOf(c)).discord_channel ?? '';
+    try {
+      deps.accounts.connectDiscord(ch.id, id);
+    } catch (err) {
+      // The domain's rule (a snowflake; one Discord channel feeds one channel) becomes the field's error.
+      if (err instanceof AppError && err.code === 'invalid-body') return settings(c, ch, { errors: { discord_channel: err.detail } });
+      throw err;
+    }
+    audit(c, deps, 'channel.discord-connected', `${ch.name} ← Discord ${id.trim()}`);
+    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+  });
+
+  r.post('/channels/:id/discord/disconnect', (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    deps.accounts.disconnectDiscord(ch.id);
+    audit(c, deps, 'channel.discord-disconnected', ch.name);
+    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
   });
 
   r.post('/channels/:id/delete', async (c) => {
