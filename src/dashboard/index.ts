@@ -18,6 +18,7 @@ import { memberRoutes } from './routes/members.js';
 import { profileRoutes } from './routes/profile.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { usageRoutes } from './routes/usage.js';
+import { dashboardStartupWarnings } from './startup-warnings.js';
 import { useAssets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
@@ -43,6 +44,7 @@ export interface Dashboard {
 
 export function createDashboard(services: Services, opts: DashboardOptions = {}): Dashboard {
   const deps = createDashboardDeps(services, opts);
+  for (const warning of dashboardStartupWarnings(services.config)) services.logger.warn(warning);
   const assets = new Assets();
   useAssets(assets);
   const r = new Hono<DashEnv>();

@@ -85,3 +85,13 @@ describe('profile', () => {
     expect(page.html).toContain(`<option value="${seed.other.id}" selected="">Other</option>`);
   });
 });
+
+describe('start-up', () => {
+  it('warns when PUBLIC_URL is localhost but the service listens on every interface', async () => {
+    const { dashboardStartupWarnings } = await import('../../src/dashboard/startup-warnings.js');
+    expect(dashboardStartupWarnings({ publicUrl: 'http://localhost:3000', host: '0.0.0.0' })[0]).toMatch(/Origin check/);
+    expect(dashboardStartupWarnings({ publicUrl: 'http://127.0.0.1:3000', host: '::' })).toHaveLength(1);
+    expect(dashboardStartupWarnings({ publicUrl: 'http://localhost:3000', host: '127.0.0.1' })).toEqual([]);
+    expect(dashboardStartupWarnings({ publicUrl: 'https://alerts.example.com', host: '0.0.0.0' })).toEqual([]);
+  });
+});
