@@ -7,6 +7,7 @@ import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Services } from '../services.js';
 import { accountsAdapter } from './accounts-adapter.js';
 import type { DashboardAccounts } from './ports.js';
+import { UnsubscribeLinks } from './unsubscribe.js';
 
 /** Sign-in attempts per minute per e-mail address: enough for typos, far too few for guessing. */
 export const SIGN_IN_PER_EMAIL_PER_MINUTE = 5;
@@ -27,6 +28,7 @@ export interface DashboardDeps {
   links: SignInLinks;
   passwords: Passwords;
   audit: AuditLog;
+  unsubscribe: UnsubscribeLinks;
   mailer: Mailer | null;
   signInPerEmail: RateLimiter;
   signInPerAddress: RateLimiter;
@@ -47,6 +49,7 @@ export function createDashboardDeps(services: Services, opts: DashboardOptions =
     links: new SignInLinks(sqlite, clock),
     passwords: new Passwords(sqlite, clock, opts.scrypt),
     audit: new AuditLog(sqlite, clock),
+    unsubscribe: new UnsubscribeLinks(sqlite, clock, config.publicUrl),
     mailer: opts.mailer !== undefined ? opts.mailer : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
     signInPerEmail: new RateLimiter(SIGN_IN_PER_EMAIL_PER_MINUTE, clock),
     signInPerAddress: new RateLimiter(SIGN_IN_PER_ADDRESS_PER_MINUTE, clock),

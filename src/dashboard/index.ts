@@ -17,12 +17,13 @@ import { channelRoutes } from './routes/channels.js';
 import { memberRoutes } from './routes/members.js';
 import { profileRoutes } from './routes/profile.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { usageRoutes } from './routes/usage.js';
 import { dashboardStartupWarnings } from './startup-warnings.js';
 import { useAssets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|channels|tokens|members|usage|audit|profile|workspace|invite)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -78,6 +79,7 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
   r.route('/', memberRoutes(deps));
   r.route('/', usageRoutes(deps));
   r.route('/', profileRoutes(deps));
+  r.route('/', unsubscribeRoutes(deps));
 
   return {
     deps,

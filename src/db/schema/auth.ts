@@ -72,3 +72,14 @@ export const auditLog = sqliteTable(
   },
   (t) => [index('audit_log_ws_idx').on(t.workspaceId, t.id)],
 );
+
+/**
+ * Server-side keys generated on first use and kept in the database, so every
+ * process on the same data (CLI, a second node) signs alike. Today: the key
+ * of signed one-click unsubscribe links.
+ */
+export const appSecrets = sqliteTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
