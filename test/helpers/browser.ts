@@ -86,7 +86,8 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
     await page.setViewportSize({ width, height: form === 'phone' ? 812 : 800 });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.evaluate(() => document.fonts.ready);
+      // Subsets load lazily (unicode-range): load every emoji face so no glyph is caught mid-download.
+      await page.evaluate(() => Promise.allSettled([...document.fonts].filter((f) => f.family.includes('Emoji')).map((f) => f.load())));
       const file = path.join(screenshotDir, `${name}-${form}-${scheme}.png`);
       await page.screenshot({ path: file, fullPage: true });
       files.push(file);
