@@ -318,3 +318,30 @@ describe('logs', () => {
     expect(all).not.toContain(link.searchParams.get('t')!.slice(0, 20));
   });
 });
+
+describe('hostile input', () => {
+  it('refuses a form body over 64 KiB with 413 before reading it, and odd bodies with field errors, never a 500', async () => {
+    const { h, seed } = await setup();
+    const c = new DashClient(h);
+    await c.signInWithLink(seed.owner.id);
+    const big = await c.post('/channels', { name: 'x'.repeat(70 * 1024) });
+    expect(big.res.status).toBe(413);
+    const odd = [
+      { 'content-type': 'multipart/form-data; boundary=zzz', body: '--zzz--' },
+      { 'content-type': 'application/x-www-form-urlencoded', body: '%%%&&&=' },
+      { 'content-type': 'text/plain', body: '\u0000\u0001' },
+    ];
+    for (const o of odd) {
+      const res = await h.app.request('/channels', {
+        method: 'POST',
+        headers: { cookie: `ab_session=${c.cookies.get('ab_session')}`, origin: h.origin, 'x-csrf-token': c.csrf!, accept: 'text/html', 'content-type': o['content-type'] },
+        body: o.body,
+      });
+      expect(res.status, o['content-type']).toBe(400);
+    }
+    for (const path of ['/auth/link', '/sign-in', '/sign-in/link', '/unsubscribe?u=%00&c=%ff&s=', '/channels/%00/rotate', '/tokens/..%2f/revoke']) {
+      const res = await c.post(path, { t: '\u0000'.repeat(10), email: '\ud800', password: 'x'.repeat(10_000) });
+      expect(res.res.status, path).toBeLessThan(500);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { SESSION_ABSOLUTE_MS } from '../../domain/auth/sessions.js';
+import { readBodyCapped } from '../../http/body.js';
 import type { DashboardDeps } from '../deps.js';
 import type { Role } from '../ports.js';
 import { clientAddress } from './client-address.js';
@@ -22,12 +23,27 @@ export function clearSessionCookie(c: Context, deps: DashboardDeps): void {
   deleteCookie(c, deps.cookieName, { path: '/', secure: deps.secureCookies });
 }
 
-/** Form fields as strings (files and repeated fields are not used by any dashboard form). */
-export async function formOf(c: Context): Promise<Record<string, string>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!type.startsWith('application/x-www-form-urlencoded') && !type.startsWith('multipart/form-data')) return {};
-  const body = await c.req.parseBody();
-  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+/** No dashboard form comes near this; a bigger body is refused before it is buffered. */
+export const MAX_FORM_BYTES = 64 * 1024;
+const forms = new WeakMap<Request, Promise<Record<string, string>>>();
+
+/**
+ * The request's url-encoded form fields (read once, capped; the CSRF check
+ * and the route share it). Any other body type yields no fields, so the
+ * route answers with its field errors.
+ */
+export function formOf(c: Context): Promise<Record<string, string>> {
+  let form = forms.get(c.req.raw);
+  if (!form) {
+    form = (async () => {
+      if (!(c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) return {};
+      const bytes = await readBodyCapped(c.req.raw, MAX_FORM_BYTES, 'the form');
+      // Repeated fields: the last wins (no dashboard form repeats a name).
+      return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+    })();
+    forms.set(c.req.raw, form);
+  }
+  return form;
 }
 
 /** Refuses state-changing requests that did not come from our own pages (sign-in forms included). */
