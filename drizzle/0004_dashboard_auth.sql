@@ -38,6 +38,7 @@ CREATE TABLE `sign_in_links` (
 	`expires_at` integer NOT NULL,
 	`used_at` integer,
 	`new_email` text,
+	`invite` integer DEFAULT false NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint

@@ -30,6 +30,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
        FROM channels WHERE id = ? AND workspace_id = ?`,
     ),
     changeEmail: db.prepare('UPDATE users SET email = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?)'),
+    renameUser: db.prepare('UPDATE users SET name = ? WHERE id = ?'),
     rename: db.prepare('UPDATE channels SET name = coalesce(?, name), icon = coalesce(?, icon) WHERE id = ?'),
     mediaOfChannel: db.prepare(
       'SELECT DISTINCT at.media_key FROM alert_attachments at JOIN alerts al ON al.id = at.alert_id WHERE al.channel_id = ?',
@@ -50,6 +51,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
   return {
     findUser: (x) => a.findUser(x),
     createUser: (email, name) => a.createUser(email, name),
+    renameUser: (userId, name) => void q.renameUser.run(name, userId),
     changeEmail: (userId, email) => q.changeEmail.run(email, userId, email, userId).changes === 1,
     workspacesOf: (userId) => q.workspacesOf.all(userId) as { id: string; name: string; role: Role }[],
     listMembers: (ws) => a.listMembers(ws),

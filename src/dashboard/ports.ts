@@ -35,6 +35,7 @@ export interface DiscordStatus {
 export interface DashboardAccounts {
   findUser(idOrEmail: string): UserRef | undefined;
   createUser(email: string, name?: string): UserRef;
+  renameUser(userId: string, name: string): void;
   /** False when another user already has the address. */
   changeEmail(userId: string, email: string): boolean;
   /** The workspaces a user belongs to, with their role in each, oldest membership first. */

@@ -117,6 +117,11 @@ describe('dashboard in Chromium', () => {
     const { context, page } = await newPage(browser, { width: 375 });
     await page.goto(link);
     await page.getByRole('button', { name: 'Sign in as newbie@acme.test' }).click();
+    await page.getByText('Welcome to Acme!').waitFor();
+    await page.getByLabel('Your name').fill('Nina Newbie');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('Name saved.').waitFor();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('link', { name: /General/ }).click();
     expect(await page.getByRole('button', { name: 'Rotate webhook URL' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Reveal webhook URL' }).count()).toBe(0);

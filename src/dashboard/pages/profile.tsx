@@ -16,6 +16,7 @@ export function profilePage(
     hasPassword: boolean;
     passwordError?: string;
     emailError?: string;
+    nameError?: string;
     emailValue?: string;
     emailSentTo?: string;
     levels: { channelId: string; name: string; level: NotifyLevel; isDefault: boolean }[];
@@ -33,6 +34,10 @@ export function profilePage(
       <h1>Profile</h1>
       {c.req.query('password') ? <Notice>Password saved.</Notice> : null}
       {c.req.query('email') ? <Notice>E-mail address changed.</Notice> : null}
+      {c.req.query('name') ? <Notice>Name saved.</Notice> : null}
+      {c.req.query('invited') ? (
+        <Notice kind="warn">Welcome to {c.get('workspace')?.name ?? 'Alertbridge'}! Tell your colleagues who you are, and set a password if you like (otherwise you sign in with e-mailed links).</Notice>
+      ) : null}
       {c.req.query('welcome') ? <Notice kind="warn">Welcome! Set your real e-mail address first: sign-in links and notifications go there.</Notice> : null}
       {o.emailSentTo ? <Notice>We sent a confirmation link to {o.emailSentTo}. Your address changes when you use it (within 15 minutes).</Notice> : null}
       <section class="card">
@@ -43,6 +48,13 @@ export function profilePage(
           <dt>E-mail</dt>
           <dd>{v.email}</dd>
         </dl>
+        <form method="post" action="/profile/name" class="inline-form">
+          <Csrf token={csrf} />
+          <Field name="name" label="Your name" value={v.name} error={o.nameError} autocomplete="name" maxlength={100} required />
+          <button type="submit" class="button">
+            Save name
+          </button>
+        </form>
         <form method="post" action="/profile/email" class="inline-form">
           <Csrf token={csrf} />
           <Field name="email" label="New e-mail address" type="email" value={o.emailValue} error={o.emailError} autocomplete="email" required />

@@ -26,6 +26,8 @@ function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'pas
   if (previous) deps.sessions.end(previous);
   const { secret, newDevice } = deps.sessions.create(userId, workspaces[0]?.id ?? null, { clientAddress: from, userAgent: c.req.header('user-agent') });
   setSessionCookie(c, deps, secret);
+  deps.sessions.prune();
+  deps.links.prune();
   if (newDevice) for (const w of workspaces) deps.audit.record(w.id, userId, 'sign-in.new-device', `by ${how}`, from);
 }
 
@@ -94,6 +96,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
     startSession(c, deps, link.userId, 'link');
     if (link.newEmail) return c.redirect('/profile?email=1', 303);
+    if (link.invite) return c.redirect('/profile?invited=1', 303);
     // The first-run owner without BOOTSTRAP_OWNER_EMAIL is asked for a real address first.
     const user = deps.accounts.findUser(link.userId);
     return c.redirect(user?.email === BOOTSTRAP_PLACEHOLDER_EMAIL ? '/profile?welcome=1' : '/', 303);

@@ -39,7 +39,7 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
     deps.accounts.addMember(ws.id, user.id, role);
     audit(c, deps, 'member.invited', `${user.email} as ${role}`);
-    const { secret, expiresAt } = deps.links.issue(user.id);
+    const { secret, expiresAt } = deps.links.issue(user.id, { invite: true });
     const url = signInUrl(deps.services.config.publicUrl, secret);
     let mailed = false;
     if (deps.mailer) {

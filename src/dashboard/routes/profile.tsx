@@ -42,6 +42,14 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     return c.redirect('/profile?password=1', 303);
   });
 
+  r.post('/profile/name', async (c) => {
+    const form = await formOf(c);
+    const parsed = z.string().trim().min(1, 'Enter your name').max(100, 'At most 100 characters').safeParse(form.name ?? '');
+    if (!parsed.success) return profilePage(c, { ...view(c), nameError: parsed.error.issues[0]!.message }, 400);
+    deps.accounts.renameUser(c.get('viewer').id, parsed.data);
+    return c.redirect('/profile?name=1', 303);
+  });
+
   r.post('/profile/email', async (c) => {
     const form = await formOf(c);
     const viewer = c.get('viewer');
@@ -57,7 +65,7 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
       if (!deps.accounts.changeEmail(viewer.id, email)) return fail('Another account uses this address');
       return c.redirect('/profile?email=1', 303);
     }
-    const { secret, expiresAt } = deps.links.issue(viewer.id, email);
+    const { secret, expiresAt } = deps.links.issue(viewer.id, { newEmail: email });
     await mailSignInLink(deps.mailer, email, signInUrl(deps.services.config.publicUrl, secret), expiresAt, `confirm ${email} as your Alertbridge address`);
     return profilePage(c, { ...view(c), emailSentTo: email });
   });

@@ -43,6 +43,8 @@ export const signInLinks = sqliteTable(
     expiresAt: integer('expires_at').notNull(),
     usedAt: integer('used_at'),
     newEmail: text('new_email'),
+    /** An invitation: the first page after sign-in welcomes the person and asks for their name. */
+    invite: integer('invite', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [index('sign_in_links_user_idx').on(t.userId)],
 );
