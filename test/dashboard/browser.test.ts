@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { axeViolations, launchBrowser, newPage, screenshots } from '../helpers/browser.js';
+import { axeViolations, cspViolations, launchBrowser, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
 import { startDashboard, type DashHarness } from './helpers.js';
 
@@ -31,6 +31,7 @@ async function signIn(page: Page, userId: string) {
 
 async function check(page: Page, name: string) {
   expect(await axeViolations(page)).toEqual([]);
+  expect(cspViolations(page)).toEqual([]);
   await screenshots(page, name);
 }
 
@@ -147,6 +148,24 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('heading', { name: 'Sign in to Alertbridge' }).waitFor();
     await page.goto(`${h.config.publicUrl}/tokens`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await context.close();
+  });
+
+  it('works from the keyboard: skip link, visible focus, forms submitted with Enter', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.member.id);
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.goto(`${h.config.publicUrl}/tokens`);
+    await page.getByLabel('Token name').focus();
+    const outline = await page.getByLabel('Token name').evaluate((el) => getComputedStyle(el).outlineStyle);
+    expect(outline).not.toBe('none');
+    await page.keyboard.type('keyboard only');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Token “keyboard only” created' }).waitFor();
     await context.close();
   });
 

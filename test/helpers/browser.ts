@@ -32,7 +32,18 @@ export async function newPage(browser: Browser, opts: { colorScheme?: 'light' | 
   await withEmojiFont(context);
   const page = await context.newPage();
   page.setDefaultTimeout(5_000);
+  const violations: string[] = [];
+  cspLog.set(page, violations);
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) violations.push(m.text());
+  });
   return { context, page };
+}
+
+const cspLog = new WeakMap<Page, string[]>();
+/** Everything the page's CSP refused so far (inline scripts or styles that slipped in): should stay empty. */
+export function cspViolations(page: Page): string[] {
+  return cspLog.get(page) ?? [];
 }
 
 const require = createRequire(import.meta.url);
