@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { axeViolations, cspViolations, launchBrowser, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
 import { startDashboard, type DashHarness } from './helpers.js';
@@ -167,6 +168,41 @@ describe('dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Token “keyboard only” created' }).waitFor();
     await context.close();
+  });
+
+  it('asks for the password after 30 minutes, and its error pages pass axe', async () => {
+    const clock = new ManualClock(Date.now());
+    const h2 = await startDashboard({ overrides: { clock } });
+    try {
+      const s2 = seedWorkspace(h2.services);
+      const { context, page } = await newPage(browser);
+      await page.goto(h2.link(s2.owner.id));
+      await page.getByRole('button', { name: /^Sign in as / }).click();
+      await page.getByRole('link', { name: 'Profile' }).click();
+      await page.getByLabel('New password', { exact: true }).fill('correct horse battery');
+      await page.getByLabel('Repeat the new password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Save password' }).click();
+      await page.getByText('Password saved.').waitFor();
+      clock.advance(31 * 60_000);
+      await page.getByRole('link', { name: 'API tokens' }).click();
+      await page.getByLabel('Token name').fill('after lunch');
+      await page.getByRole('button', { name: 'Create token' }).click();
+      await page.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
+      await check(page, 'reauth');
+      await page.getByLabel('Your password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Confirm and continue' }).click();
+      await page.getByRole('heading', { name: 'Token “after lunch” created' }).waitFor();
+
+      await page.goto(`${h2.config.publicUrl}/no-such-page`);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      await check(page, 'not-found');
+      await page.goto(`${h2.config.publicUrl}/auth/link?t=used-or-made-up`);
+      await page.getByRole('heading', { name: 'This sign-in link no longer works' }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await context.close();
+    } finally {
+      await h2.close();
+    }
   });
 
   it('keeps the theme chosen with the toggle across pages', async () => {
