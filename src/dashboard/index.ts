@@ -7,7 +7,6 @@ import type { Services } from '../services.js';
 import { createDashboardDeps, type DashboardDeps, type DashboardOptions } from './deps.js';
 
 export type { DashboardOptions };
-import { Assets } from './http/assets.js';
 import type { DashEnv } from './http/env.js';
 import { CrossSiteRefused, Forbidden, ReauthRequired } from './http/errors.js';
 import { applySecurityHeaders } from './http/security-headers.js';
@@ -20,7 +19,7 @@ import { tokenRoutes } from './routes/tokens.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { usageRoutes } from './routes/usage.js';
 import { dashboardStartupWarnings } from './startup-warnings.js';
-import { useAssets } from './views/render.js';
+import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
 const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe)(?:\/|$)/;
@@ -46,8 +45,6 @@ export interface Dashboard {
 export function createDashboard(services: Services, opts: DashboardOptions = {}): Dashboard {
   const deps = createDashboardDeps(services, opts);
   for (const warning of dashboardStartupWarnings(services.config)) services.logger.warn(warning);
-  const assets = new Assets();
-  useAssets(assets);
   const r = new Hono<DashEnv>();
 
 
@@ -72,7 +69,7 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
   });
 
   r.get('/', (c) => c.redirect('/channels', 303));
-  r.route('/', assets.routes());
+  r.route('/', assets().routes());
   r.route('/', authRoutes(deps));
   r.route('/', channelRoutes(deps));
   r.route('/', tokenRoutes(deps));

@@ -1,16 +1,16 @@
 import type { Child } from 'hono/jsx';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Assets } from '../http/assets.js';
+import { Assets } from '../http/assets.js';
 import type { DashEnv } from '../http/env.js';
 import { Layout, type NavKey, type PageChrome } from './layout.js';
 
-let assetsRef: Assets | undefined;
-/** The asset table is per process (file contents), set once when the dashboard is mounted. */
-export function useAssets(a: Assets): void {
-  assetsRef = a;
+let table: Assets | undefined;
+/** The asset table depends only on files shipped with the code: one per process, read on first use. */
+export function assets(): Assets {
+  return (table ??= new Assets());
 }
-export const asset = (name: string) => assetsRef!.url(name);
+export const asset = (name: string) => assets().url(name);
 
 /** A page for a signed-in viewer (chrome from the session middleware's variables). */
 export function page(c: Context<DashEnv>, title: string, nav: NavKey, body: Child, status: ContentfulStatusCode = 200) {
