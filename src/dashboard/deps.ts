@@ -7,7 +7,7 @@ import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Services } from '../services.js';
 import { accountsAdapter } from './accounts-adapter.js';
 import type { DashboardAccounts } from './ports.js';
-import { UnsubscribeLinks } from './unsubscribe.js';
+import { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 
 /** Sign-in attempts per minute per e-mail address: enough for typos, far too few for guessing. */
 export const SIGN_IN_PER_EMAIL_PER_MINUTE = 5;

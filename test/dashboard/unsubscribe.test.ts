@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { UnsubscribeLinks } from '../../src/dashboard/unsubscribe.js';
+import { UnsubscribeLinks } from '../../src/domain/auth/unsubscribe-links.js';
 import { seedWorkspace } from '../helpers/harness.js';
 import { DashClient, startDashboard, type DashHarness } from './helpers.js';
 

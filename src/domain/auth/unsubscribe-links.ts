@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { appSecret } from '../domain/auth/app-secrets.js';
-import type { Clock } from '../lib/clock.js';
+import { appSecret } from './app-secrets.js';
+import type { Clock } from '../../lib/clock.js';
 
 /**
  * One-click unsubscribe (RFC 8058) for notification e-mails. The link is
