@@ -1,10 +1,20 @@
+import { signInUrl } from './dashboard/sign-in-link.js';
+import { SignInLinks } from './domain/auth/sign-in-links.js';
 import type { Services } from './services.js';
+
+/**
+ * The owner's address when BOOTSTRAP_OWNER_EMAIL is unset. It can receive no
+ * mail, so the dashboard asks for the real address at the first sign-in.
+ */
+export const BOOTSTRAP_PLACEHOLDER_EMAIL = 'owner@localhost.localdomain';
 
 export interface BootstrapResult {
   workspace: { id: string; name: string };
   user: { id: string; email: string; name: string };
   channel: { id: string; slug: string; webhookToken: string };
   token: string;
+  /** One-time dashboard sign-in link for the owner (15 minutes). */
+  signIn: { url: string; expiresAt: number };
 }
 
 /**
@@ -18,11 +28,12 @@ export function bootstrapIfEmpty(s: Services): BootstrapResult | null {
   return s.db.sqlite.transaction((): BootstrapResult | null => {
     if (s.db.sqlite.prepare('SELECT 1 FROM workspaces LIMIT 1').get()) return null;
     const workspace = s.accounts.createWorkspace('My workspace');
-    const user = s.accounts.createUser('owner@localhost.localdomain', 'Owner');
+    const user = s.accounts.createUser(s.config.bootstrapOwnerEmail ?? BOOTSTRAP_PLACEHOLDER_EMAIL, 'Owner');
     s.accounts.addMember(workspace.id, user.id, 'owner');
     const channel = s.accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
     const { token } = s.accounts.createToken(workspace.id, user.id, 'bootstrap');
-    return { workspace, user, channel, token };
+    const link = new SignInLinks(s.db.sqlite, s.clock).issue(user.id);
+    return { workspace, user, channel, token, signIn: { url: signInUrl(s.config.publicUrl, link.secret), expiresAt: link.expiresAt } };
   }).immediate();
 }
 
@@ -38,6 +49,8 @@ export function bootstrapBanner(b: BootstrapResult, publicUrl: string): string {
     `  Channel     #${b.channel.slug} (${b.channel.id})`,
     `  Webhook URL ${webhookUrl}`,
     `  API token   ${b.token}`,
+    `  Dashboard   ${b.signIn.url}`,
+    `              (one-time sign-in link, valid until ${new Date(b.signIn.expiresAt).toISOString()}; later: npm run --silent admin -- login-link --email ${b.user.email})`,
     '',
     '  Send an alert:',
     `    curl -X POST ${webhookUrl} -H 'Content-Type: application/json' -d '{"title":"Hello from Alertbridge","level":"success","emoji":"rocket"}'`,

@@ -40,6 +40,10 @@ const envSchema = z.object({
   BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(576).default(0),
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   MEDIA_ORPHAN_GRACE_HOURS: z.coerce.number().min(0).default(24),
+  // Dashboard: believe X-Forwarded-For/-Proto (only behind a proxy that sets them).
+  TRUST_PROXY: bool.default(false),
+  // The first-run owner's e-mail; unset: a placeholder the dashboard asks to replace at the first sign-in.
+  BOOTSTRAP_OWNER_EMAIL: z.string().email().optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -70,6 +74,8 @@ export interface Config {
   readonly backupKeep: number;
   readonly backupDir: string;
   readonly mediaOrphanGraceMs: number;
+  readonly trustProxy: boolean;
+  readonly bootstrapOwnerEmail: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +118,8 @@ export function loadConfig(env: Env = process.env): Config {
     backupKeep: e.BACKUP_KEEP,
     backupDir: path.join(dataDir, 'backups'),
     mediaOrphanGraceMs: e.MEDIA_ORPHAN_GRACE_HOURS * HOUR_MS,
+    trustProxy: e.TRUST_PROXY,
+    bootstrapOwnerEmail: e.BOOTSTRAP_OWNER_EMAIL,
   };
   return Object.freeze(config);
 }

@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
+import { createDashboard, type DashboardOptions } from '../dashboard/index.js';
 import { AppError, AuthError } from '../domain/errors.js';
 import { maskPath } from '../lib/logger.js';
 import type { Services } from '../services.js';
@@ -17,6 +18,7 @@ import { validationError } from './validation.js';
 export interface AppOptions {
   /** Extra route registrations (the stream, the media host) wired by main/tests. */
   extend?: (app: OpenAPIHono<AppEnv>) => void;
+  dashboard?: DashboardOptions;
 }
 
 /**
@@ -66,7 +68,9 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     return problemResponse(c, config.publicUrl, new AppError('internal'));
   });
 
-  app.notFound((c) => problemResponse(c, config.publicUrl, new AppError('not-found', 'no such endpoint')));
+  const dashboard = createDashboard(services, opts.dashboard);
+  app.use('*', dashboard.headers);
+  app.notFound((c) => dashboard.notFound(c) ?? problemResponse(c, config.publicUrl, new AppError('not-found', 'no such endpoint')));
 
   app.openAPIRegistry.registerPath({
     method: 'get',
@@ -101,6 +105,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
       416: { description: 'Range not satisfiable' },
     },
   });
+  app.route('/', dashboard.routes as unknown as OpenAPIHono<AppEnv>);
   opts.extend?.(app);
   registerDocs(app, config.publicUrl);
   return app;

@@ -3,3 +3,4 @@ export * from './channels.js';
 export * from './alerts.js';
 export * from './notify.js';
 export * from './ops.js';
+export * from './auth.js';

@@ -1,0 +1,101 @@
+import { AppError } from '../domain/errors.js';
+import type { Services } from '../services.js';
+import type { ChannelRecord, DashboardAccounts, Role, UserRef } from './ports.js';
+
+const NAME_MAX = 100;
+
+/**
+ * DashboardAccounts over today's Accounts/Usage services. The few reads and
+ * writes Accounts has no method for (lists by visibility, rename, delete) are
+ * small SQL statements here, in one place, so the lead can move them into the
+ * account use cases at merge time.
+ */
+export function accountsAdapter(s: Services): DashboardAccounts {
+  const a = s.accounts;
+  const db = s.db.sqlite;
+  const q = {
+    workspacesOf: db.prepare(
+      `SELECT w.id, w.name, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ? ORDER BY m.created_at, w.id`,
+    ),
+    visible: db.prepare(
+      `SELECT c.id, c.workspace_id AS workspaceId, c.name, c.slug, c.icon, c.is_private AS isPrivate, c.webhook_token AS webhookToken,
+              coalesce((SELECT st.alert_count FROM channel_stats st WHERE st.channel_id = c.id), 0) AS alertCount
+       FROM channels c WHERE c.workspace_id = @workspaceId
+         AND (c.is_private = 0 OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = @userId))
+       ORDER BY c.created_at, c.id`,
+    ),
+    channel: db.prepare(
+      `SELECT id, workspace_id AS workspaceId, name, slug, icon, is_private AS isPrivate, webhook_token AS webhookToken
+       FROM channels WHERE id = ? AND workspace_id = ?`,
+    ),
+    changeEmail: db.prepare('UPDATE users SET email = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?)'),
+    renameUser: db.prepare('UPDATE users SET name = ? WHERE id = ?'),
+    rename: db.prepare('UPDATE channels SET name = coalesce(?, name), icon = coalesce(?, icon) WHERE id = ?'),
+    mediaOfChannel: db.prepare(
+      'SELECT DISTINCT at.media_key FROM alert_attachments at JOIN alerts al ON al.id = at.alert_id WHERE al.channel_id = ?',
+    ).pluck(),
+    deleteChannel: db.prepare('DELETE FROM channels WHERE id = ?'),
+    channelMembers: db.prepare(
+      'SELECT u.id, u.email, u.name FROM channel_members cm JOIN users u ON u.id = cm.user_id WHERE cm.channel_id = ? ORDER BY cm.created_at',
+    ),
+    perDay: db.prepare(
+      `SELECT strftime('%Y-%m-%d', al.created_at / 1000, 'unixepoch') AS day, al.channel_id AS channelId, count(*) AS count
+       FROM alerts al JOIN channels c ON c.id = al.channel_id
+       WHERE c.workspace_id = ? AND al.created_at >= ? GROUP BY day, al.channel_id ORDER BY day`,
+    ),
+  };
+  const discord = s.discordLinks;
+  const toChannel = (r: (Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number }) | undefined) =>
+    r ? { ...r, isPrivate: Boolean(r.isPrivate) } : undefined;
+  return {
+    findUser: (x) => a.findUser(x),
+    createUser: (email, name) => a.createUser(email, name),
+    renameUser: (userId, name) => void q.renameUser.run(name, userId),
+    changeEmail: (userId, email) => q.changeEmail.run(email, userId, email, userId).changes === 1,
+    workspacesOf: (userId) => q.workspacesOf.all(userId) as { id: string; name: string; role: Role }[],
+    listMembers: (ws) => a.listMembers(ws),
+    addMember: (ws, user, role) => void a.addMember(ws, user, role),
+    removeMember: (ws, user) => void a.removeMember(ws, user),
+    visibleChannels: (workspaceId, userId) =>
+      (q.visible.all({ workspaceId, userId }) as (Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number; alertCount: number })[]).map((r) => ({
+        ...r,
+        isPrivate: Boolean(r.isPrivate),
+      })),
+    createChannel: (input) => a.createChannel(input),
+    channel: (ws, id) => toChannel(q.channel.get(id, ws) as (Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number }) | undefined),
+    updateChannel: (id, change) => {
+      const name = change.name?.trim();
+      if (name !== undefined && (name.length === 0 || name.length > NAME_MAX)) {
+        throw new AppError('invalid-body', `channel name must be 1 to ${NAME_MAX} characters`);
+      }
+      q.rename.run(name ?? null, change.icon ?? null, id);
+    },
+    deleteChannel: (id) => {
+      // Alerts, attachments rows and preferences cascade; the files go after the commit, if nothing else uses them.
+      const keys = db.transaction(() => {
+        const k = q.mediaOfChannel.all(id) as string[];
+        q.deleteChannel.run(id);
+        return k;
+      })();
+      a.channelsChanged();
+      s.releaseMedia(keys);
+    },
+    rotateWebhook: (id) => a.rotateWebhook(id),
+    channelMembers: (id) => q.channelMembers.all(id) as UserRef[],
+    addChannelMember: (ch, user) => void a.addChannelMember(ch, user),
+    removeChannelMember: (ch, user) => void a.removeChannelMember(ch, user),
+    discordStatus: (id) => {
+      const st = discord.status(id);
+      return 'discordChannelId' in st
+        ? { connected: true, discordChannelId: st.discordChannelId, guildName: st.guildName, channelName: st.channelName, messages: st.messages }
+        : { connected: false, messages: st.messages };
+    },
+    connectDiscord: (id, discordChannelId) => void discord.connect(id, discordChannelId),
+    disconnectDiscord: (id) => void discord.disconnect(id),
+    createToken: (ws, user, name) => a.createToken(ws, user, name),
+    listTokens: (ws) => a.listTokens(ws),
+    revokeToken: (id) => void a.revokeToken(id),
+    alertsPerDay: (ws, since) => q.perDay.all(ws, since) as { day: string; channelId: string; count: number }[],
+    usageByMonth: (ws) => s.usage.report(ws).months,
+  };
+}

@@ -1,0 +1,78 @@
+// Alertbridge dashboard behaviour: CSRF header for htmx, copy buttons, theme toggle, auto-submit selects.
+// Served as a file: the CSP allows no inline script.
+(function () {
+  'use strict';
+  var csrf = document.querySelector('meta[name="csrf-token"]');
+
+  // htmx requests carry the session's CSRF token as a header (forms carry it as a hidden field).
+  document.addEventListener('htmx:configRequest', function (e) {
+    if (csrf) e.detail.headers['X-CSRF-Token'] = csrf.getAttribute('content');
+  });
+
+  // A polite live region announces copies to screen readers.
+  var live = document.createElement('div');
+  live.className = 'visually-hidden';
+  live.setAttribute('aria-live', 'polite');
+  document.body.appendChild(live);
+
+  document.addEventListener('click', function (e) {
+    var btn = e.target.closest && e.target.closest('[data-copy]');
+    if (!btn) return;
+    var field = document.getElementById(btn.getAttribute('data-copy'));
+    if (!field) return;
+    var text = field.value;
+    var done = function () {
+      var old = btn.textContent;
+      btn.textContent = 'Copied';
+      live.textContent = 'Copied to the clipboard';
+      setTimeout(function () { btn.textContent = old; }, 1500);
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(done, function () { field.select(); });
+    } else {
+      // Plain-http deployments: the Clipboard API needs a secure context, so select the text for Ctrl+C.
+      field.focus();
+      field.select();
+      live.textContent = 'Selected: press Control+C to copy';
+    }
+  });
+
+  var root = document.documentElement;
+  var toggle = document.getElementById('theme-toggle');
+  var isDark = function () {
+    var t = root.getAttribute('data-theme');
+    if (t) return t === 'dark';
+    return window.matchMedia('(prefers-color-scheme: dark)').matches;
+  };
+  var sync = function () {
+    if (!toggle) return;
+    toggle.setAttribute('aria-pressed', isDark() ? 'true' : 'false');
+  };
+  if (toggle) {
+    toggle.addEventListener('click', function () {
+      var next = isDark() ? 'light' : 'dark';
+      root.setAttribute('data-theme', next);
+      try { localStorage.setItem('ab-theme', next); } catch (err) { /* not stored: this page only */ }
+      sync();
+    });
+    window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', sync);
+    sync();
+  }
+
+  // A select marked data-autosubmit submits its form on change (its button is only for no-JS use).
+  document.querySelectorAll('select[data-autosubmit]').forEach(function (s) {
+    s.addEventListener('change', function () { s.form.requestSubmit(); });
+  });
+  // Read-only boxes (curl lines) show their whole text. CSSOM writes are allowed by the CSP; style attributes are not.
+  var fit = function () {
+    document.querySelectorAll('textarea[readonly]').forEach(function (t) {
+      t.style.height = 'auto';
+      t.style.height = t.scrollHeight + 2 + 'px';
+    });
+  };
+  fit();
+  window.addEventListener('resize', fit);
+  document.addEventListener('htmx:afterSwap', fit);
+
+  document.querySelectorAll('.js-hide').forEach(function (el) { el.hidden = true; });
+})();

@@ -1,0 +1,21 @@
+import type { Context } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+
+/**
+ * The client's address for rate limits and the audit log. X-Forwarded-For is
+ * believed only with TRUST_PROXY (anyone can send the header); then its
+ * right-most entry is the one our proxy added.
+ */
+export function clientAddress(c: Context, trustProxy: boolean): string | null {
+  if (trustProxy) {
+    const fwd = c.req.header('x-forwarded-for');
+    const last = fwd?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+    if (last) return last;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    // app.request() in tests has no socket.
+    return null;
+  }
+}

@@ -1,0 +1,31 @@
+import type { Session } from '../../domain/auth/sessions.js';
+import type { Role } from '../ports.js';
+import type { DashboardDeps } from '../deps.js';
+
+export interface Viewer {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface WorkspaceView {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+/** Context variables of dashboard requests (set by the session middleware). */
+export interface DashEnv {
+  Variables: {
+    dash: DashboardDeps;
+    session: Session;
+    /** The cookie secret: the CSRF token is derived from it and it never leaves this request. */
+    sessionSecret: string;
+    viewer: Viewer;
+    /** The current workspace, or undefined for a user who belongs to none. */
+    workspace: WorkspaceView | undefined;
+    workspaces: WorkspaceView[];
+    csrfToken: string;
+    clientAddress: string | null;
+  };
+}

@@ -1,0 +1,101 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { AppError } from '../domain/errors.js';
+import { PROBLEM_TYPES, problemResponse } from '../http/problems.js';
+import type { Services } from '../services.js';
+import { createDashboardDeps, type DashboardDeps, type DashboardOptions } from './deps.js';
+
+export type { DashboardOptions };
+import type { DashEnv } from './http/env.js';
+import { CrossSiteRefused, Forbidden, ReauthRequired } from './http/errors.js';
+import { applySecurityHeaders } from './http/security-headers.js';
+import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
+import { authRoutes } from './routes/auth.js';
+import { channelRoutes } from './routes/channels.js';
+import { memberRoutes } from './routes/members.js';
+import { profileRoutes } from './routes/profile.js';
+import { tokenRoutes } from './routes/tokens.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
+import { usageRoutes } from './routes/usage.js';
+import { dashboardStartupWarnings } from './startup-warnings.js';
+import { assets } from './views/render.js';
+
+/** The paths the dashboard owns: only these get its headers and HTML error pages. */
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe)(?:\/|$)/;
+
+export function isDashboardPath(pathname: string): boolean {
+  return DASHBOARD_PATH.test(pathname);
+}
+
+const wantsHtml = (c: Context) => (c.req.header('accept') ?? '').includes('text/html');
+
+export interface Dashboard {
+  deps: DashboardDeps;
+  routes: Hono<DashEnv>;
+  /**
+   * For the parent app (not the sub-app: a sub-app's '*' middleware would put
+   * its error handler around the API's routes too).
+   */
+  headers: MiddlewareHandler;
+  /** The HTML 404 for browsers on a path nobody serves; undefined lets the API's JSON 404 answer. */
+  notFound(c: Context): Response | Promise<Response> | undefined;
+}
+
+export function createDashboard(services: Services, opts: DashboardOptions = {}): Dashboard {
+  const deps = createDashboardDeps(services, opts);
+  for (const warning of dashboardStartupWarnings(services.config)) services.logger.warn(warning);
+  const r = new Hono<DashEnv>();
+
+
+  r.onError((err, c) => {
+    if (err instanceof ReauthRequired) {
+      const v = c.get('viewer');
+      return reauthPage(c, err.fields, c.get('csrfToken'), v ? deps.passwords.hasPassword(v.id) : false, err.wrongPassword);
+    }
+    if (err instanceof Forbidden) return errorPage(c, 403, 'Not allowed', err.reason);
+    if (err instanceof CrossSiteRefused) return errorPage(c, 403, 'Request refused', `${err.why}. Reload the page and try again.`);
+    if (err instanceof AppError) {
+      if (!wantsHtml(c) || err.code === 'rate-limited') {
+        // The same problem document (and Retry-After) as the API.
+        if (!wantsHtml(c)) return problemResponse(c, services.config.publicUrl, err);
+        c.header('Retry-After', String(err.extensions.retryAfter ?? 60));
+      }
+      const t = PROBLEM_TYPES[err.code];
+      return errorPage(c, t.status as ContentfulStatusCode, t.title[0]!.toUpperCase() + t.title.slice(1), err.detail ?? t.description);
+    }
+    services.logger.error({ err, path: c.req.path }, 'dashboard error');
+    return errorPage(c, 500, 'Something went wrong', 'Nothing was changed. Try again in a moment.');
+  });
+
+  r.get('/', (c) => c.redirect('/channels', 303));
+  r.route('/', assets().routes());
+  r.route('/', authRoutes(deps));
+  r.route('/', channelRoutes(deps));
+  r.route('/', tokenRoutes(deps));
+  r.route('/', memberRoutes(deps));
+  r.route('/', usageRoutes(deps));
+  r.route('/', profileRoutes(deps));
+  r.route('/', unsubscribeRoutes(deps));
+
+  return {
+    deps,
+    routes: r,
+    headers: async (c, next) => {
+      await next();
+      if (!isDashboardPath(c.req.path)) return;
+      applySecurityHeaders(c.res.headers);
+      // Pages show per-user data and sometimes a secret shown once: never cached.
+      if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Cache-Control', 'no-store');
+    },
+    notFound: (c) => {
+      if (!isDashboardPath(c.req.path) && !wantsHtml(c)) return undefined;
+      if (c.req.path.startsWith('/api/')) return undefined;
+      const res = notFoundPage(c);
+      return Promise.resolve(res).then((out) => {
+        applySecurityHeaders(out.headers);
+        return out;
+      });
+    },
+  };
+}

@@ -1,0 +1,258 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { NotifyLevel } from '../../notify/preferences.js';
+import type { DashEnv } from '../http/env.js';
+import { isManager } from '../http/session.js';
+import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';
+import { DiscordSection } from './channel-discord.js';
+import { CopyBox, Field, Notice } from '../views/components.js';
+import { Csrf } from '../views/layout.js';
+import { page } from '../views/render.js';
+
+export type FieldErrors = Record<string, string | undefined>;
+
+export function channelsPage(
+  c: Context<DashEnv>,
+  o: { channels: (ChannelRecord & { alertCount: number })[]; errors?: FieldErrors; values?: Record<string, string> },
+  status: ContentfulStatusCode = 200,
+) {
+  const manager = isManager(c.get('workspace')?.role);
+  const e = o.errors ?? {};
+  const v = o.values ?? {};
+  return page(
+    c,
+    'Channels',
+    'channels',
+    <>
+      <h1>Channels</h1>
+      {c.req.query('deleted') ? <Notice>Channel deleted, with its alerts.</Notice> : null}
+      {o.channels.length === 0 ? (
+        <p class="muted">No channels yet.{manager ? ' Create the first one below.' : ''}</p>
+      ) : (
+        <ul class="channel-list">
+          {o.channels.map((ch) => (
+            <li>
+              <a href={`/channels/${ch.id}`} class="channel-link">
+                <span class="channel-icon" aria-hidden="true">
+                  {ch.icon}
+                </span>
+                <span class="channel-name">{ch.name}</span>
+                <span class="muted">#{ch.slug}</span>
+                {ch.isPrivate ? <span class="badge">private</span> : null}
+                <span class="count">
+                  {ch.alertCount} {ch.alertCount === 1 ? 'alert' : 'alerts'}
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      {manager ? (
+        <section class="card" aria-labelledby="new-channel">
+          <h2 id="new-channel">Create a channel</h2>
+          <form method="post" action="/channels" class="grid-form">
+            <Csrf token={c.get('csrfToken')} />
+            <Field name="name" label="Name" value={v.name} error={e.name} maxlength={100} required />
+            <Field name="slug" label="Slug" value={v.slug} error={e.slug} hint="Optional; derived from the name." maxlength={64} />
+            <Field name="icon" label="Icon (emoji)" value={v.icon ?? '📢'} error={e.icon} maxlength={16} />
+            <div class="field checkbox">
+              <input type="checkbox" id="f-private" name="private" checked={v.private === 'on'} />
+              <label for="f-private">Private: only members you add can see it</label>
+            </div>
+            <button type="submit" class="button primary">
+              Create channel
+            </button>
+          </form>
+        </section>
+      ) : null}
+    </>,
+    status,
+  );
+}
+
+export interface SettingsExtra {
+  discord?: { status: DiscordStatus; inviteUrl?: string; botRunning: boolean };
+  reveal?: boolean;
+  notice?: string;
+  errors?: FieldErrors;
+  values?: Record<string, string>;
+}
+
+const LEVELS: { value: NotifyLevel; label: string; hint: string }[] = [
+  { value: 'all', label: 'All alerts', hint: 'Every alert of this channel' },
+  { value: 'important', label: 'Important only', hint: 'Warnings and errors' },
+  { value: 'none', label: 'None', hint: 'No e-mail from this channel' },
+];
+
+export function channelSettingsPage(
+  c: Context<DashEnv>,
+  o: SettingsExtra & { channel: ChannelRecord; publicUrl: string; level: NotifyLevel; members: UserRef[]; workspaceMembers: (UserRef & { role: Role })[] },
+  status: ContentfulStatusCode = 200,
+) {
+  const ch = o.channel;
+  const csrf = c.get('csrfToken');
+  const manager = isManager(c.get('workspace')?.role);
+  const e = o.errors ?? {};
+  const url = `${o.publicUrl}/api/webhook/${ch.webhookToken}`;
+  const masked = `${o.publicUrl}/api/webhook/whk_${'•'.repeat(12)}`;
+  const curl = `curl -X POST ${url} \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title":"Deploy finished","level":"SUCCESS"}'`;
+  const memberIds = new Set(o.members.map((m) => m.id));
+  return page(
+    c,
+    `${ch.name} settings`,
+    'channels',
+    <>
+      <p class="breadcrumb">
+        <a href="/channels">Channels</a> / {ch.name}
+      </p>
+      <h1>
+        <span aria-hidden="true">{ch.icon}</span> {ch.name} <span class="muted">#{ch.slug}</span>
+        {ch.isPrivate ? <span class="badge">private</span> : null}
+      </h1>
+      {o.notice ? <Notice>{o.notice}</Notice> : null}
+      {c.req.query('saved') ? <Notice>Channel saved.</Notice> : null}
+      {c.req.query('notifications') ? <Notice>Notification level saved.</Notice> : null}
+
+      <section class="card" aria-labelledby="webhook-title">
+        <h2 id="webhook-title">Webhook</h2>
+        <p>Senders POST alerts to this URL. Treat it like a password.</p>
+        {manager && o.reveal ? (
+          <div id="webhook-box">
+            <CopyBox id="webhook-url" label="Webhook URL" value={url} copyLabel="Copy webhook URL" />
+            <CopyBox id="webhook-curl" label="Send a test alert with curl" value={curl} copyLabel="Copy curl command" multiline />
+          </div>
+        ) : (
+          <div id="webhook-box">
+            <p class="masked">
+              <code>{masked}</code>
+            </p>
+            {manager ? (
+              <a class="button" href={`/channels/${ch.id}/webhook`} hx-get={`/channels/${ch.id}/webhook`} hx-select="#webhook-box" hx-target="#webhook-box" hx-swap="outerHTML">
+                Reveal webhook URL
+              </a>
+            ) : (
+              <p class="hint">Only owners and admins can see the webhook URL.</p>
+            )}
+          </div>
+        )}
+        {manager ? (
+          <form method="post" action={`/channels/${ch.id}/rotate`} class="stack danger-zone">
+            <Csrf token={csrf} />
+            <h3>Rotate the webhook URL</h3>
+            <div class={`field checkbox${e.confirm ? ' has-error' : ''}`}>
+              <input type="checkbox" id="f-confirm" name="confirm" aria-describedby={e.confirm ? 'f-confirm-error' : undefined} />
+              <label for="f-confirm">I understand the current URL stops working at once</label>
+              {e.confirm ? (
+                <p class="error" id="f-confirm-error">
+                  {e.confirm}
+                </p>
+              ) : null}
+            </div>
+            <button type="submit" class="button danger">
+              Rotate webhook URL
+            </button>
+          </form>
+        ) : null}
+      </section>
+
+      <section class="card" aria-labelledby="notify-title">
+        <h2 id="notify-title">Your e-mail notifications</h2>
+        <form method="post" action={`/channels/${ch.id}/notifications`}>
+          <Csrf token={csrf} />
+          <fieldset>
+            <legend>Send me e-mail for</legend>
+            {LEVELS.map((l) => (
+              <div class="field radio">
+                <input type="radio" id={`level-${l.value}`} name="level" value={l.value} checked={o.level === l.value} />
+                <label for={`level-${l.value}`}>
+                  {l.label} <span class="muted">— {l.hint}</span>
+                </label>
+              </div>
+            ))}
+            {e.level ? <p class="error">{e.level}</p> : null}
+          </fieldset>
+          <button type="submit" class="button">
+            Save notification level
+          </button>
+        </form>
+      </section>
+
+      {o.discord ? (
+        <DiscordSection channelId={ch.id} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
+      ) : null}
+
+      {manager ? (
+        <section class="card" aria-labelledby="general-title">
+          <h2 id="general-title">Name and icon</h2>
+          <form method="post" action={`/channels/${ch.id}/settings`} class="grid-form">
+            <Csrf token={csrf} />
+            <Field name="name" label="Channel name" value={o.values?.name ?? ch.name} error={e.name} maxlength={100} required />
+            <Field name="icon" label="Channel icon (emoji)" value={o.values?.icon ?? ch.icon} error={e.icon} maxlength={16} />
+            <button type="submit" class="button">
+              Save name and icon
+            </button>
+          </form>
+        </section>
+      ) : null}
+
+      {manager && ch.isPrivate ? (
+        <section class="card" aria-labelledby="members-title">
+          <h2 id="members-title">Who can see this private channel</h2>
+          <ul class="plain">
+            {o.members.map((m) => (
+              <li class="row">
+                <span>
+                  {m.name} <span class="muted">{m.email}</span>
+                </span>
+                <form method="post" action={`/channels/${ch.id}/members`}>
+                  <Csrf token={csrf} />
+                  <input type="hidden" name="user" value={m.id} />
+                  <input type="hidden" name="action" value="remove" />
+                  <button type="submit" class="button small" aria-label={`Remove ${m.name} from ${ch.name}`}>
+                    Remove
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+          {o.workspaceMembers.some((m) => !memberIds.has(m.id)) ? (
+            <form method="post" action={`/channels/${ch.id}/members`} class="inline-form">
+              <Csrf token={csrf} />
+              <div class="field">
+                <label for="f-user">Workspace member</label>
+                <select id="f-user" name="user">
+                  {o.workspaceMembers
+                    .filter((m) => !memberIds.has(m.id))
+                    .map((m) => (
+                      <option value={m.id}>
+                        {m.name} ({m.email})
+                      </option>
+                    ))}
+                </select>
+                {e.user ? <p class="error">{e.user}</p> : null}
+              </div>
+              <button type="submit" class="button">
+                Add to channel
+              </button>
+            </form>
+          ) : null}
+        </section>
+      ) : null}
+
+      {manager ? (
+        <section class="card danger-zone" aria-labelledby="delete-title">
+          <h2 id="delete-title">Delete this channel</h2>
+          <p>Its alerts and their files go too. This cannot be undone.</p>
+          <form method="post" action={`/channels/${ch.id}/delete`} class="inline-form">
+            <Csrf token={csrf} />
+            <Field name="confirm_name" label={`Type “${ch.name}” to confirm`} error={e.confirm_name} autocomplete="off" required />
+            <button type="submit" class="button danger">
+              Delete channel
+            </button>
+          </form>
+        </section>
+      ) : null}
+    </>,
+    status,
+  );
+}

@@ -1,0 +1,84 @@
+import type { Context } from 'hono';
+import { Field, Notice } from '../views/components.js';
+import { publicPage } from '../views/render.js';
+
+export function signInPage(
+  c: Context,
+  o: { next: string; email?: string; error?: string; linkSent?: boolean; mailEnabled: boolean; ended?: boolean },
+) {
+  return publicPage(
+    c,
+    'Sign in',
+    <section class="card narrow">
+      <h1>Sign in to Alertbridge</h1>
+      {o.ended ? <Notice kind="warn">Your session has ended. Sign in again.</Notice> : null}
+      {o.linkSent ? (
+        <Notice>If that address belongs to an account, a sign-in link is on its way. It works once, for 15 minutes.</Notice>
+      ) : null}
+      <form method="post" action="/sign-in" class="stack">
+        <input type="hidden" name="next" value={o.next} />
+        <Field name="email" label="E-mail" type="email" value={o.email} autocomplete="username" required />
+        <Field name="password" label="Password" type="password" autocomplete="current-password" error={o.error} required />
+        <button type="submit" class="button primary">
+          Sign in
+        </button>
+      </form>
+      {o.mailEnabled ? (
+        <form method="post" action="/sign-in/link" class="stack secondary-form">
+          <h2>No password?</h2>
+          <Field name="email" label="E-mail for a sign-in link" type="email" value={o.email} autocomplete="username" required />
+          <button type="submit" class="button">
+            E-mail me a sign-in link
+          </button>
+        </form>
+      ) : (
+        <p class="hint">
+          No password yet? Ask an operator for a sign-in link (<code>npm run --silent admin -- login-link --email you@example.com</code>).
+        </p>
+      )}
+    </section>,
+    o.error ? 401 : 200,
+  );
+}
+
+export function linkPage(c: Context, secret: string, who: { email: string; name: string; newEmail: string | null } | undefined) {
+  if (!who) {
+    return publicPage(
+      c,
+      'Link expired',
+      <section class="card narrow">
+        <h1>This sign-in link no longer works</h1>
+        <p>Links work once, for 15 minutes. Ask for a new one on the sign-in page.</p>
+        <p>
+          <a class="button primary" href="/sign-in">
+            Go to sign-in
+          </a>
+        </p>
+      </section>,
+      410,
+    );
+  }
+  // A button, not an automatic sign-in: mail scanners open links and must not use them up.
+  return publicPage(
+    c,
+    'Sign in',
+    <section class="card narrow">
+      <h1>Sign in as {who.name}</h1>
+      <p>
+        This signs you in as <strong>{who.email}</strong> in this browser.
+        {who.newEmail ? (
+          <>
+            {' '}
+            It also changes your e-mail address to <strong>{who.newEmail}</strong>.
+          </>
+        ) : null}
+      </p>
+      <form method="post" action="/auth/link">
+        <input type="hidden" name="t" value={secret} />
+        <button type="submit" class="button primary">
+          Sign in as {who.email}
+        </button>
+      </form>
+    </section>,
+  );
+}

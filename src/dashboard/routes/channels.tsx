@@ -1,0 +1,189 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { AppError } from '../../domain/errors.js';
+import { NOTIFY_LEVELS, type NotifyLevel } from '../../notify/preferences.js';
+import type { DashboardDeps } from '../deps.js';
+import type { DashEnv } from '../http/env.js';
+import { audit, requireRecentSignIn } from '../http/guards.js';
+import { formOf, requireRole, requireSession } from '../http/session.js';
+import { channelSettingsPage, channelsPage, type FieldErrors, type SettingsExtra } from '../pages/channels.js';
+import type { ChannelRecord } from '../ports.js';
+import { botInviteUrl } from '../pages/channel-discord.js';
+
+const MANAGERS = ['owner', 'admin'] as const;
+
+/** The CLI's rules, as field errors: name 1-100, slug lower-case/digits/dashes, icon one short emoji. */
+export const channelFormSchema = z.object({
+  name: z.string().trim().min(1, 'Give the channel a name').max(100, 'At most 100 characters'),
+  slug: z
+    .string()
+    .trim()
+    .regex(/^$|^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'Lower-case letters, digits and dashes (leave empty to derive it from the name)')
+    .transform((s) => s || undefined),
+  icon: z
+    .string()
+    .trim()
+    .max(16, 'One emoji')
+    .refine((s) => s === '' || /\p{Extended_Pictographic}/u.test(s), 'One emoji, for example 🚀')
+    .transform((s) => s || undefined),
+  isPrivate: z.boolean(),
+});
+
+const errorsOf = (e: z.ZodError): FieldErrors => Object.fromEntries(e.issues.map((i) => [String(i.path[0]), i.message]));
+
+export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
+  const r = new Hono<DashEnv>();
+  const base = deps.services.config.publicUrl;
+  r.use('/channels', requireSession(deps));
+  r.use('/channels/*', requireSession(deps));
+
+  const list = (c: Context<DashEnv>) => deps.accounts.visibleChannels(requireRole(c).id, c.get('viewer').id);
+
+  /** A channel the viewer can see (a private one they are not in is "not found", as in the API). */
+  const visibleChannel = (c: Context<DashEnv>): ChannelRecord | undefined => {
+    const id = c.req.param('id');
+    return list(c).find((ch) => ch.id === id);
+  };
+
+  const settings = (c: Context<DashEnv>, ch: ChannelRecord, extra: SettingsExtra = {}) => {
+    const ws = requireRole(c);
+    const level = deps.services.notifyPrefs.recipient(ch.id, c.get('viewer').id)?.level ?? 'none';
+    return channelSettingsPage(c, {
+      channel: ch,
+      publicUrl: base,
+      level,
+      members: ch.isPrivate ? deps.accounts.channelMembers(ch.id) : [],
+      workspaceMembers: deps.accounts.listMembers(ws.id),
+      discord: { status: deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
+      ...extra,
+    }, extra.errors ? 400 : 200);
+  };
+
+  r.get('/channels', (c) => channelsPage(c, { channels: list(c) }));
+
+  r.post('/channels', async (c) => {
+    const ws = requireRole(c, MANAGERS);
+    const form = await formOf(c);
+    const parsed = channelFormSchema.safeParse({ name: form.name ?? '', slug: form.slug ?? '', icon: form.icon ?? '', isPrivate: form.private === 'on' });
+    if (!parsed.success) return channelsPage(c, { channels: list(c), errors: errorsOf(parsed.error), values: form }, 400);
+    let ch: ChannelRecord;
+    try {
+      ch = deps.accounts.createChannel({ workspaceId: ws.id, ...parsed.data });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'invalid-body' && /slug/.test(err.detail ?? '')) {
+        return channelsPage(c, { channels: list(c), errors: { slug: 'Another channel already uses this slug' }, values: form }, 400);
+      }
+      throw err;
+    }
+    // The creator of a private channel is its first member, or they would lock themselves out.
+    if (ch.isPrivate) deps.accounts.addChannelMember(ch.id, c.get('viewer').id);
+    audit(c, deps, 'channel.created', `${ch.name} (${ch.id})`);
+    return c.redirect(`/channels/${ch.id}`, 303);
+  });
+
+  r.get('/channels/:id', (c) => {
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    return settings(c, ch);
+  });
+
+  // The webhook URL is a secret: only owners and admins may see it, and only on request (htmx fragment or ?reveal=1).
+  r.get('/channels/:id/webhook', (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    return settings(c, ch, { reveal: true });
+  });
+
+  r.post('/channels/:id/rotate', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    const form = await formOf(c);
+    if (form.confirm !== 'on') return settings(c, ch, { errors: { confirm: 'Tick the box to confirm: the current URL stops working at once' } });
+    await requireRecentSignIn(c, deps, form);
+    deps.accounts.rotateWebhook(ch.id);
+    audit(c, deps, 'channel.webhook-rotated', `${ch.name} (${ch.id})`);
+    return settings(c, { ...ch, ...deps.accounts.channel(ch.workspaceId, ch.id) }, { reveal: true, notice: 'Webhook URL rotated. The old URL now answers 404.' });
+  });
+
+  r.post('/channels/:id/settings', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    const form = await formOf(c);
+    const parsed = channelFormSchema.pick({ name: true, icon: true }).safeParse({ name: form.name ?? '', icon: form.icon ?? '' });
+    if (!parsed.success) return settings(c, ch, { errors: errorsOf(parsed.error), values: form });
+    deps.accounts.updateChannel(ch.id, parsed.data);
+    audit(c, deps, 'channel.changed', `${parsed.data.name} (${ch.id})`);
+    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+  });
+
+  r.post('/channels/:id/notifications', async (c) => {
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    const level = (await formOf(c)).level as NotifyLevel;
+    if (!NOTIFY_LEVELS.includes(level)) return settings(c, ch, { errors: { level: 'Choose all, important or none' } });
+    deps.services.notifyPrefs.set(c.get('viewer').id, ch.id, level);
+    return c.redirect(`/channels/${ch.id}?notifications=1`, 303);
+  });
+
+  r.post('/channels/:id/members', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    const form = await formOf(c);
+    const ws = requireRole(c);
+    const user = deps.accounts.listMembers(ws.id).find((m) => m.id === form.user);
+    if (!ch.isPrivate || !user) return settings(c, ch, { errors: { user: 'Choose a member of this workspace' } });
+    if (form.action === 'remove') {
+      deps.accounts.removeChannelMember(ch.id, user.id);
+      audit(c, deps, 'channel.member-removed', `${user.email} from ${ch.name}`);
+    } else {
+      deps.accounts.addChannelMember(ch.id, user.id);
+      audit(c, deps, 'channel.member-added', `${user.email} to ${ch.name}`);
+    }
+    return c.redirect(`/channels/${ch.id}`, 303);
+  });
+
+  r.post('/channels/:id/discord', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    const id = (await formOf(c)).discord_channel ?? '';
+    try {
+      deps.accounts.connectDiscord(ch.id, id);
+    } catch (err) {
+      // The domain's rule (a snowflake; one Discord channel feeds one channel) becomes the field's error.
+      if (err instanceof AppError && err.code === 'invalid-body') return settings(c, ch, { errors: { discord_channel: err.detail } });
+      throw err;
+    }
+    audit(c, deps, 'channel.discord-connected', `${ch.name} ← Discord ${id.trim()}`);
+    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+  });
+
+  r.post('/channels/:id/discord/disconnect', (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    deps.accounts.disconnectDiscord(ch.id);
+    audit(c, deps, 'channel.discord-disconnected', ch.name);
+    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+  });
+
+  r.post('/channels/:id/delete', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = visibleChannel(c);
+    if (!ch) return c.notFound();
+    const form = await formOf(c);
+    if ((form.confirm_name ?? '').trim() !== ch.name) {
+      return settings(c, ch, { errors: { confirm_name: `Type the channel name, ${ch.name}, to delete it` } });
+    }
+    deps.accounts.deleteChannel(ch.id);
+    audit(c, deps, 'channel.deleted', `${ch.name} (${ch.id})`);
+    return c.redirect('/channels?deleted=1', 303);
+  });
+
+  return r;
+}

@@ -1,0 +1,56 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { DashboardDeps } from '../deps.js';
+import type { DashEnv } from '../http/env.js';
+import { Forbidden } from '../http/errors.js';
+import { audit, requireRecentSignIn } from '../http/guards.js';
+import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
+import { tokensPage } from '../pages/tokens.js';
+
+/** The same bound the CLI's token names live with (a label in lists). */
+export const tokenNameSchema = z.string().trim().min(1, 'Give the token a name').max(100, 'At most 100 characters');
+
+export function tokenRoutes(deps: DashboardDeps): Hono<DashEnv> {
+  const r = new Hono<DashEnv>();
+  r.use('/tokens', requireSession(deps));
+  r.use('/tokens/*', requireSession(deps));
+
+  /** Members see their own tokens; owners and admins see everyone's. */
+  const visibleTokens = (c: Parameters<typeof requireRole>[0]) => {
+    const ws = requireRole(c);
+    const me = c.get('viewer').id;
+    const names = new Map(deps.accounts.listMembers(ws.id).map((m) => [m.id, m.name]));
+    return deps.accounts
+      .listTokens(ws.id)
+      .filter((t) => isManager(ws.role) || t.userId === me)
+      .map((t) => ({ ...t, ownerName: names.get(t.userId) ?? 'former member' }));
+  };
+
+  r.get('/tokens', (c) => tokensPage(c, { tokens: visibleTokens(c), publicUrl: deps.services.config.publicUrl }));
+
+  r.post('/tokens', async (c) => {
+    const ws = requireRole(c);
+    const form = await formOf(c);
+    const name = tokenNameSchema.safeParse(form.name ?? '');
+    if (!name.success) {
+      return tokensPage(c, { tokens: visibleTokens(c), publicUrl: deps.services.config.publicUrl, nameError: name.error.issues[0]?.message, name: form.name }, 400);
+    }
+    await requireRecentSignIn(c, deps, form);
+    const created = deps.accounts.createToken(ws.id, c.get('viewer').id, name.data);
+    audit(c, deps, 'token.created', `${name.data} (${created.id})`);
+    // Rendered, not redirected: this response is the only place the token ever appears.
+    return tokensPage(c, { tokens: visibleTokens(c), publicUrl: deps.services.config.publicUrl, created: { name: name.data, token: created.token } }, 201);
+  });
+
+  r.post('/tokens/:id/revoke', (c) => {
+    const ws = requireRole(c);
+    const token = deps.accounts.listTokens(ws.id).find((t) => t.id === c.req.param('id'));
+    if (!token) return c.notFound();
+    if (token.userId !== c.get('viewer').id && !isManager(ws.role)) throw new Forbidden("only owners and admins may revoke another member's token");
+    deps.accounts.revokeToken(token.id);
+    audit(c, deps, 'token.revoked', `${token.name} (${token.id})`);
+    return c.redirect('/tokens?revoked=1', 303);
+  });
+
+  return r;
+}

@@ -1,0 +1,34 @@
+import { Hono } from 'hono';
+import type { DashboardDeps } from '../deps.js';
+import type { DashEnv } from '../http/env.js';
+import { requireRole, requireSession } from '../http/session.js';
+import { usagePage } from '../pages/usage.js';
+
+const DAY = 86_400_000;
+export const CHART_DAYS = 30;
+
+export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
+  const r = new Hono<DashEnv>();
+  r.use('/usage', requireSession(deps));
+  r.get('/usage', (c) => {
+    const ws = requireRole(c);
+    const now = deps.services.clock.now();
+    const today = Math.floor(now / DAY) * DAY;
+    const since = today - (CHART_DAYS - 1) * DAY;
+    const days = Array.from({ length: CHART_DAYS }, (_, i) => new Date(since + i * DAY).toISOString().slice(0, 10));
+    const channels = deps.accounts.visibleChannels(ws.id, c.get('viewer').id);
+    const visible = new Set(channels.map((ch) => ch.id));
+    // Counts of channels the viewer cannot see would leak their activity.
+    const rows = deps.accounts.alertsPerDay(ws.id, since).filter((x) => visible.has(x.channelId));
+    const months = deps.accounts.usageByMonth(ws.id);
+    const thisMonth = new Date(now).toISOString().slice(0, 7);
+    return usagePage(c, {
+      days,
+      channels: channels.map((ch) => ({ id: ch.id, name: ch.name })),
+      rows,
+      months,
+      thisMonth: months.find((m) => m.month === thisMonth)?.events ?? 0,
+    });
+  });
+  return r;
+}

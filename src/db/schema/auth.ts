@@ -1,0 +1,87 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users, workspaces } from './accounts.js';
+
+/**
+ * Dashboard sessions. The cookie holds 32 random bytes; only their SHA-256 is
+ * stored, so a copy of the database cannot be replayed as a cookie.
+ * `expires_at` is the absolute limit; `last_seen_at` drives the idle limit;
+ * `authenticated_at` is when the user last proved who they are (password or
+ * link), for the 30-minute re-authentication rule on sensitive actions.
+ */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The workspace the user is looking at; null until chosen (or after they left it). */
+    workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'set null' }),
+    createdAt: integer('created_at').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+    authenticatedAt: integer('authenticated_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/**
+ * One-time sign-in links: the SHA-256 of the secret, single use (`used_at`),
+ * 15 minutes. With `new_email` the link also confirms an e-mail change: it was
+ * sent to that address, so using it proves the user reads that mailbox.
+ */
+export const signInLinks = sqliteTable(
+  'sign_in_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    newEmail: text('new_email'),
+    /** An invitation: the first page after sign-in welcomes the person and asks for their name. */
+    invite: integer('invite', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [index('sign_in_links_user_idx').on(t.userId)],
+);
+
+/** scrypt password hashes in a self-describing string (parameters travel with the hash). */
+export const userPasswords = sqliteTable('user_passwords', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  hash: text('hash').notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
+
+/** Who did what, when and from where: management actions of the dashboard. */
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    actorUserId: text('actor_user_id'),
+    action: text('action').notNull(),
+    target: text('target'),
+    clientAddress: text('client_address'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (t) => [index('audit_log_ws_idx').on(t.workspaceId, t.id)],
+);
+
+/**
+ * Server-side keys generated on first use and kept in the database, so every
+ * process on the same data (CLI, a second node) signs alike. Today: the key
+ * of signed one-click unsubscribe links.
+ */
+export const appSecrets = sqliteTable('app_secrets', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+  createdAt: integer('created_at').notNull(),
+});

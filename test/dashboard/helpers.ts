@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import { loadConfig, type Config } from '../../src/config.js';
+import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
+import { createApp, type App } from '../../src/http/app.js';
+import type { Mailer } from '../../src/notify/mailer.js';
+import { createServices, type ServiceOverrides, type Services } from '../../src/services.js';
+import { listen, tempDir } from '../helpers/harness.js';
+
+/** Cheap scrypt for tests that sign in with passwords; one test checks the production parameters. */
+export const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
+
+export interface DashHarness {
+  dir: string;
+  config: Config;
+  services: Services;
+  app: App;
+  /** The origin the dashboard expects in Origin headers (PUBLIC_URL's). */
+  origin: string;
+  /** A one-time sign-in link URL for a user, as `admin login-link` prints it. */
+  link(userId: string): string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a real loopback port, with PUBLIC_URL set to that port so the
+ * browser's Origin header matches (the port is known only once listening, so
+ * the server forwards to an app created right after).
+ */
+export async function startDashboard(opts: { env?: Record<string, string>; overrides?: ServiceOverrides; mailer?: Mailer | null; serve?: boolean } = {}): Promise<DashHarness> {
+  const dir = tempDir('alertbridge-dash-');
+  let app: App | undefined;
+  const server = opts.serve === false ? undefined : await listen((req) => app!.fetch(req));
+  const config = loadConfig({
+    DATA_DIR: dir,
+    PUBLIC_URL: server?.url ?? 'http://alertbridge.test',
+    LOG_LEVEL: 'silent',
+    AVATAR_BASE_URL: '',
+    ...opts.env,
+  });
+  const services = createServices(config, opts.overrides);
+  app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: opts.mailer ?? null } });
+  const links = new SignInLinks(services.db.sqlite, services.clock);
+  return {
+    dir,
+    config,
+    services,
+    app,
+    origin: new URL(config.publicUrl).origin,
+    link: (userId) => `${config.publicUrl}/auth/link?t=${links.issue(userId).secret}`,
+    close: async () => {
+      await server?.close();
+      services.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A browser-like client over `app.request`: keeps cookies, sends our Origin on
+ * POSTs (unless told otherwise) and the page's CSRF token when asked.
+ */
+export class DashClient {
+  cookies = new Map<string, string>();
+  csrf: string | undefined;
+
+  constructor(private readonly h: DashHarness) {}
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private keep(res: Response) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';');
+      const [name, value] = pair!.split('=') as [string, string];
+      const expired = attrs.some((a) => /max-age=0/i.test(a.trim()));
+      if (expired || value === '') this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value);
+    }
+  }
+
+  async get(path: string): Promise<{ res: Response; html: string }> {
+    const res = await this.h.app.request(path, { headers: { cookie: this.cookieHeader(), accept: 'text/html' } });
+    this.keep(res);
+    const html = await res.text();
+    const m = /<meta name="csrf-token" content="([^"]+)"/.exec(html);
+    if (m) this.csrf = m[1];
+    return { res, html };
+  }
+
+  async post(
+    path: string,
+    form: Record<string, string> = {},
+    o: { origin?: string | null; csrf?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<{ res: Response; html: string }> {
+    const headers: Record<string, string> = { cookie: this.cookieHeader(), accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', ...o.headers };
+    const origin = o.origin === undefined ? this.h.origin : o.origin;
+    if (origin !== null) headers.origin = origin;
+    const csrf = o.csrf === undefined ? this.csrf : o.csrf;
+    const body = new URLSearchParams({ ...(csrf ? { _csrf: csrf } : {}), ...form });
+    const res = await this.h.app.request(path, { method: 'POST', headers, body: body.toString() });
+    this.keep(res);
+    return { res, html: await res.text() };
+  }
+
+  /** Signs in with a one-time link, pressing the confirmation button as a person would. */
+  async signInWithLink(userId: string): Promise<void> {
+    const url = new URL(this.h.link(userId));
+    await this.get(url.pathname + url.search);
+    const res = await this.post('/auth/link', { t: url.searchParams.get('t')! }, { csrf: null });
+    if (res.res.status !== 303) throw new Error(`sign-in failed: ${res.res.status}`);
+    await this.get('/channels');
+  }
+}

@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { bootstrapBanner, bootstrapIfEmpty, BOOTSTRAP_PLACEHOLDER_EMAIL } from '../../src/bootstrap.js';
+import { SmtpMailer } from '../../src/notify/mailer.js';
+import { seedWorkspace } from '../helpers/harness.js';
+import { SmtpSink } from '../helpers/smtp-sink.js';
+import { DashClient, startDashboard, type DashHarness } from './helpers.js';
+
+let h: DashHarness | undefined;
+let sink: SmtpSink | undefined;
+afterEach(async () => {
+  await h?.close();
+  await sink?.close();
+  h = undefined;
+  sink = undefined;
+});
+
+const linkSecret = (url: string) => new URL(url).searchParams.get('t')!;
+
+describe('first run', () => {
+  it('prints a one-time sign-in link for the owner; without BOOTSTRAP_OWNER_EMAIL the first sign-in asks for the real address', async () => {
+    h = await startDashboard({ serve: false });
+    const boot = bootstrapIfEmpty(h.services)!;
+    const banner = bootstrapBanner(boot, h.config.publicUrl);
+    const url = /Dashboard\s+(\S+)/.exec(banner)![1]!;
+    expect(url).toMatch(/\/auth\/link\?t=[A-Za-z0-9_-]{43}$/);
+    expect(boot.user.email).toBe(BOOTSTRAP_PLACEHOLDER_EMAIL);
+    const c = new DashClient(h);
+    const signIn = await c.post('/auth/link', { t: linkSecret(url) });
+    expect(signIn.res.headers.get('location')).toBe('/profile?welcome=1');
+    const page = await c.get('/profile?welcome=1');
+    expect(page.html).toContain('Set your real e-mail address first');
+    // The placeholder proves nothing, so the change is immediate.
+    expect((await c.post('/profile/email', { email: 'boss@example.com' })).res.headers.get('location')).toBe('/profile?email=1');
+    expect(h.services.accounts.findUser(boot.user.id)!.email).toBe('boss@example.com');
+  });
+
+  it('uses BOOTSTRAP_OWNER_EMAIL for the owner', async () => {
+    h = await startDashboard({ serve: false, env: { BOOTSTRAP_OWNER_EMAIL: 'ops@example.com' } });
+    const boot = bootstrapIfEmpty(h.services)!;
+    expect(boot.user.email).toBe('ops@example.com');
+    const res = await new DashClient(h).post('/auth/link', { t: linkSecret(boot.signIn.url) });
+    expect(res.res.headers.get('location')).toBe('/');
+  });
+});
+
+describe('profile', () => {
+  it('changes the e-mail address only through a link sent to the new address', async () => {
+    sink = await SmtpSink.start();
+    h = await startDashboard({ serve: false, mailer: new SmtpMailer(`smtp://127.0.0.1:${sink.port}`, 'Alertbridge <ab@test>') });
+    const seed = seedWorkspace(h.services);
+    const c = new DashClient(h);
+    await c.signInWithLink(seed.member.id);
+    await c.get('/profile');
+    const taken = await c.post('/profile/email', { email: 'OWNER@acme.test' });
+    expect(taken.res.status).toBe(400);
+    expect(taken.html).toContain('Another account uses this address');
+    const asked = await c.post('/profile/email', { email: 'max@new.example' });
+    expect(asked.html).toContain('We sent a confirmation link to max@new.example');
+    expect(h.services.accounts.findUser(seed.member.id)!.email).toBe('member@acme.test');
+    expect(sink.messages).toHaveLength(1);
+    expect(sink.messages[0]!.rcpt).toEqual(['max@new.example']);
+    const url = /http:\/\/alertbridge\.test\/auth\/link\?t=\S+/.exec(sink.messages[0]!.text)![0];
+    const confirm = await c.get(new URL(url).pathname + new URL(url).search);
+    expect(confirm.html).toContain('changes your e-mail address to <strong>max@new.example</strong>');
+    expect((await c.post('/auth/link', { t: linkSecret(url) })).res.headers.get('location')).toBe('/profile?email=1');
+    expect(h.services.accounts.findUser(seed.member.id)!.email).toBe('max@new.example');
+  });
+
+  it('switches between the workspaces a user belongs to, and never into another one', async () => {
+    h = await startDashboard({ serve: false });
+    const seed = seedWorkspace(h.services);
+    h.services.accounts.addMember(seed.other.id, seed.owner.id, 'member');
+    const c = new DashClient(h);
+    await c.signInWithLink(seed.owner.id);
+    let page = await c.get('/channels');
+    expect(page.html).toContain('Security');
+    expect(page.html).toContain('<option value="' + seed.other.id + '">Other</option>');
+    expect((await c.post('/workspace', { workspace: seed.other.id })).res.status).toBe(303);
+    page = await c.get('/channels');
+    expect(page.html).not.toContain('Security');
+    expect(page.html).not.toContain('Create a channel'); // a member there
+    const third = h.services.accounts.createWorkspace('Third');
+    await c.post('/workspace', { workspace: third.id });
+    page = await c.get('/channels');
+    expect(page.html).toContain(`<option value="${seed.other.id}" selected="">Other</option>`);
+  });
+});
+
+describe('start-up', () => {
+  it('warns when PUBLIC_URL is localhost but the service listens on every interface', async () => {
+    const { dashboardStartupWarnings } = await import('../../src/dashboard/startup-warnings.js');
+    expect(dashboardStartupWarnings({ publicUrl: 'http://localhost:3000', host: '0.0.0.0' })[0]).toMatch(/Origin check/);
+    expect(dashboardStartupWarnings({ publicUrl: 'http://127.0.0.1:3000', host: '::' })).toHaveLength(1);
+    expect(dashboardStartupWarnings({ publicUrl: 'http://localhost:3000', host: '127.0.0.1' })).toEqual([]);
+    expect(dashboardStartupWarnings({ publicUrl: 'https://alerts.example.com', host: '0.0.0.0' })).toEqual([]);
+  });
+});

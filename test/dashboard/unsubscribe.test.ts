@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { UnsubscribeLinks } from '../../src/domain/auth/unsubscribe-links.js';
+import { seedWorkspace } from '../helpers/harness.js';
+import { DashClient, startDashboard, type DashHarness } from './helpers.js';
+
+let h: DashHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('one-click unsubscribe (RFC 8058)', () => {
+  it('a mail provider’s POST, with no session and no Origin, lowers that channel to none for that recipient only', async () => {
+    h = await startDashboard({ serve: false });
+    const seed = seedWorkspace(h.services);
+    const links = new UnsubscribeLinks(h.services.db.sqlite, h.services.clock, h.config.publicUrl);
+    const mail = links.forEmail(seed.member.id, seed.general.id);
+    expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    expect(mail.headers['List-Unsubscribe']).toBe(`<${mail.unsubscribeUrl}>`);
+    const path = new URL(mail.unsubscribeUrl).pathname + new URL(mail.unsubscribeUrl).search;
+
+    // Opening the link (a scanner, or the person) changes nothing.
+    const page = await new DashClient(h).get(path);
+    expect(page.html).toContain('Stop e-mails from General');
+    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.member.id)!.level).toBe('all');
+
+    const res = await h.app.request(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(res.status).toBe(200);
+    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.member.id)!.level).toBe('none');
+    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.owner.id)!.level).toBe('all');
+  });
+
+  it('refuses a link whose user, channel or signature was changed', async () => {
+    h = await startDashboard({ serve: false });
+    const seed = seedWorkspace(h.services);
+    const url = new URL(new UnsubscribeLinks(h.services.db.sqlite, h.services.clock, h.config.publicUrl).url(seed.member.id, seed.general.id));
+    for (const [k, v] of [['u', seed.owner.id], ['c', seed.deploys.id], ['s', 'x' + url.searchParams.get('s')!.slice(1)]] as const) {
+      const bad = new URL(url);
+      bad.searchParams.set(k, v);
+      const res = await h.app.request(bad.pathname + bad.search, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+      expect(res.status).toBe(404);
+    }
+    expect(h.services.notifyPrefs.list(seed.owner.id).every((l) => l.level === 'all')).toBe(true);
+    // The key lives in the database: a second signer (another process) signs alike.
+    const again = new UnsubscribeLinks(h.services.db.sqlite, h.services.clock, h.config.publicUrl);
+    expect(again.url(seed.member.id, seed.general.id)).toBe(url.toString());
+  });
+});
