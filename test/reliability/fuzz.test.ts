@@ -63,10 +63,27 @@ async function send(p: Probe): Promise<Answer> {
   return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), text };
 }
 
+/** The path as the server routes it (dot segments resolved): anything not under /api/ (nor /media/, /docs, /openapi.json, /problems, /healthz) is the dashboard's. */
+function isDashboardPath(path: string): boolean {
+  let pathname: string;
+  try {
+    pathname = new URL(path, 'http://probe.invalid').pathname;
+  } catch {
+    return false;
+  }
+  return !/^\/(api|media|problems)(\/|$)|^\/(docs|openapi\.json|healthz|readyz|metrics)$/.test(pathname);
+}
+
 /** What a client is promised for every answer; returns a reason when it is broken, null when it holds. */
 function violation(p: Probe, a: Answer): string | null {
   if (a.status >= 500) return `${a.status}: ${a.text.slice(0, 300)}`;
   if (a.status < 400 || p.method === 'HEAD') return null;
+  if (isDashboardPath(p.path)) {
+    // Outside /api/ a person's browser asks: the dashboard answers a 4xx with an HTML error page, not a problem document.
+    if (a.contentType.startsWith('text/html') && /^<!doctype html>/i.test(a.text)) return null;
+    if (a.contentType.startsWith('application/problem+json')) return null;
+    return `${a.status} outside /api/ as ${a.contentType || 'no content type'}: ${a.text.slice(0, 200)}`;
+  }
   let body: Record<string, unknown>;
   try {
     body = JSON.parse(a.text) as Record<string, unknown>;
