@@ -28,6 +28,7 @@ import { MediaStore } from './media/store.js';
 import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
 import { NotificationPreferences } from './notify/preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
+import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -74,6 +75,8 @@ export interface Services {
   releaseMedia(keys: string[]): void;
   /** Media files deleted only after a grace period (MEDIA_ORPHAN_GRACE_HOURS), so database + media backups stay complete. */
   mediaOrphans: MediaOrphans;
+  /** One-click unsubscribe links (RFC 8058) and the dashboard links notification e-mails carry. */
+  unsubscribe: UnsubscribeLinks;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
   maintenance(): Promise<{ idempotencyKeys: number; events: number; orphanedMedia: number }>;
   close(): void;
@@ -176,6 +179,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
     releaseMedia,
     mediaOrphans: orphans,
+    unsubscribe: new UnsubscribeLinks(db.sqlite, clock, config.publicUrl),
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
     maintenance: async () => ({

@@ -7,7 +7,7 @@ import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Services } from '../services.js';
 import { accountsAdapter } from './accounts-adapter.js';
 import type { DashboardAccounts } from './ports.js';
-import { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
+import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 
 /** Sign-in attempts per minute per e-mail address: enough for typos, far too few for guessing. */
 export const SIGN_IN_PER_EMAIL_PER_MINUTE = 5;
@@ -49,7 +49,7 @@ export function createDashboardDeps(services: Services, opts: DashboardOptions =
     links: new SignInLinks(sqlite, clock),
     passwords: new Passwords(sqlite, clock, opts.scrypt),
     audit: new AuditLog(sqlite, clock),
-    unsubscribe: new UnsubscribeLinks(sqlite, clock, config.publicUrl),
+    unsubscribe: services.unsubscribe,
     mailer: opts.mailer !== undefined ? opts.mailer : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
     signInPerEmail: new RateLimiter(SIGN_IN_PER_EMAIL_PER_MINUTE, clock),
     signInPerAddress: new RateLimiter(SIGN_IN_PER_ADDRESS_PER_MINUTE, clock),

@@ -7,5 +7,5 @@
 export { renderAlertEmail, type AlertEmailInput } from './email/alert-email.js';
 export { renderDigestEmail, type DigestInput } from './email/digest-email.js';
 export { subjectFor } from './email/subject.js';
-export type { ChannelInfo, RenderedEmail } from './email/types.js';
+export type { ChannelInfo, EmailLinks, RenderedEmail } from './email/types.js';
 export { errorTail, formatSeconds, safeUrl } from '../views/alert-card/format.js';

@@ -1,3 +1,4 @@
+import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 import PQueue from 'p-queue';
 import type { Config } from '../config.js';
 import type { AlertStore } from '../domain/alert-store.js';
@@ -48,6 +49,8 @@ export interface NotifierDeps {
   config: Pick<Config, 'publicUrl' | 'smtpUrl' | 'mailFrom'>;
   media: Pick<MediaStore, 'urlFor'>;
   notifyPrefs: Pick<NotificationPreferences, 'recipients' | 'recipient'>;
+  /** Signs the one-click unsubscribe links and names the dashboard pages an e-mail links to. */
+  unsubscribe: Pick<UnsubscribeLinks, 'forEmail'>;
 }
 
 /**
@@ -112,6 +115,7 @@ export class Notifier implements BackgroundPart {
           retry,
           random,
           flood: { limit: this.options.floodLimit, windowMs: this.options.floodWindowMs },
+          links: (userId, channelId) => deps.unsubscribe.forEmail(userId, channelId),
         })
       : null;
   }

@@ -13,6 +13,8 @@ export interface SinkMessage {
   inReplyTo: string | undefined;
   references: string[];
   headers: Map<string, unknown>;
+  /** Header fields as sent, unfolded (mailparser merges some, e.g. every List-* field into one `list` entry). */
+  rawHeader(name: string): string | undefined;
 }
 
 /**
@@ -73,6 +75,10 @@ export class SmtpSink {
               inReplyTo: mail.inReplyTo,
               references: mail.references === undefined ? [] : Array.isArray(mail.references) ? mail.references : [mail.references],
               headers: mail.headers,
+              rawHeader: (name) => {
+                const line = mail.headerLines.find((l) => l.key === name.toLowerCase())?.line;
+                return line?.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
+              },
             });
             if (sink.held) sink.held.push(() => callback());
             else callback();

@@ -142,9 +142,9 @@ describe('content', () => {
     expect(text).toMatch(/graph: http:\/\/alertbridge\.test\/media\/[0-9a-f]{64}\.png/);
     expect(text).toContain('By Ada Lovelace (ada@example.com · Analytical)');
     expect(text).toContain('Source: prometheus');
-    // The footer's command names this recipient, so it can be run as it stands.
-    expect(text).toContain('ask an administrator to run: notify set --user owner@acme.test --channel general --level important|none');
-    expect(t.sink.to(MEMBER)[0]!.text).toContain('notify set --user member@acme.test --channel general');
+    // The footer links this recipient's own settings and one-click unsubscribe (test/notify/dashboard-links.test.ts follows them).
+    expect(text).toContain(`Change your notification level: ${t.h.config.publicUrl}/channels/${t.seed.general.id}#notify-title`);
+    expect(text).toMatch(/Unsubscribe from #general: http\S+\/unsubscribe\?u=/);
   });
 
   it('a workflow run mails twice per recipient (started, finished with steps and error tail); a retried terminal POST adds none', async () => {

@@ -4,11 +4,11 @@ import type { NotifyLevel } from '../preferences.js';
 import { AlertCard } from '../../views/alert-card/alert-card.js';
 import { clip, oneLine, plainText } from '../../views/alert-card/format.js';
 import { runPhase, toCardModel, type CardModel } from '../../views/alert-card/view-model.js';
-import { footerText } from './footer.js';
+import { emailFooter } from './footer.js';
 import { emailDocument } from './layout.js';
 import { subjectFor } from './subject.js';
 import { alertText, chatText } from './text-part.js';
-import type { ChannelInfo, RenderedEmail } from './types.js';
+import type { ChannelInfo, EmailLinks, RenderedEmail } from './types.js';
 
 const PREHEADER_MAX = 140;
 
@@ -19,19 +19,21 @@ export interface AlertEmailInput {
   recipientLevel: NotifyLevel;
   /** Named in the footer's command, so an administrator can run it as it stands. */
   recipientEmail: string;
+  /** The recipient's dashboard links (channel, settings, one-click unsubscribe). */
+  links?: EmailLinks;
 }
 
 /** One alert or chat message as an e-mail: the card (inline styling) and its text part. */
 export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
   const subject = subjectFor(input.alert, input.channel, input.kind);
-  const footer = footerText(input.channel, input.recipientLevel, input.recipientEmail);
+  const footer = emailFooter(input.channel, input.recipientLevel, input.recipientEmail, input.links);
   const card = toCardModel(input.alert);
   const phase = card.kind === 'alert' ? runPhase(card, input.kind === 'workflow.started') : null;
-  const text = card.kind === 'alert' ? alertText(card, input.channel, phase, footer) : chatText(card, input.channel, footer);
+  const text = card.kind === 'alert' ? alertText(card, input.channel, phase, footer.text) : chatText(card, input.channel, footer.text);
   const html = emailDocument({
     title: subject,
     preheader: preheader(card),
-    footer,
+    footer: footer.html,
     card: <AlertCard card={card} styling="inline" channel={input.channel} phase={phase} />,
   });
   return { subject, text, html };

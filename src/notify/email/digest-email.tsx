@@ -4,9 +4,9 @@ import { clip, formatSpan, oneLine, plainText } from '../../views/alert-card/for
 import { Accent, Section } from '../../views/alert-card/parts.js';
 import { FONT, TONES, look } from '../../views/alert-card/styling.js';
 import { toCardModel, type Level, type Tone } from '../../views/alert-card/view-model.js';
-import { footerText } from './footer.js';
+import { emailFooter } from './footer.js';
 import { emailDocument } from './layout.js';
-import type { ChannelInfo, RenderedEmail } from './types.js';
+import type { ChannelInfo, EmailLinks, RenderedEmail } from './types.js';
 
 const DETAIL_MAX = 200;
 
@@ -18,6 +18,7 @@ export interface DigestInput {
   floodLimit: number;
   recipientLevel: NotifyLevel;
   recipientEmail: string;
+  links?: EmailLinks;
 }
 
 /** One line of the digest, from the card's view model (a chat message reads as "author: text"). */
@@ -57,7 +58,7 @@ export function renderDigestEmail(d: DigestInput): RenderedEmail {
   const from = new Date(d.windowStart).toISOString().slice(11, 16);
   const to = new Date(d.windowEnd).toISOString().slice(11, 16);
   const subject = `[Digest] #${d.channel.slug} — ${alerts} (${from}–${to} UTC)`;
-  const footer = footerText(d.channel, d.recipientLevel, d.recipientEmail);
+  const footer = emailFooter(d.channel, d.recipientLevel, d.recipientEmail, d.links);
   const intro = `More than ${d.floodLimit} alerts arrived in #${d.channel.slug} within ${formatSpan(d.windowEnd - d.windowStart)}; the rest are listed here instead of one e-mail each.`;
   const items = d.alerts.map(digestItem);
   const text = [
@@ -70,7 +71,7 @@ export function renderDigestEmail(d: DigestInput): RenderedEmail {
     ]),
     '',
     '-- ',
-    footer,
+    footer.text,
   ].join('\n');
   const card = (
     <table role="presentation" width="600" cellpadding={0} cellspacing={0} border={0} {...look('inline', 'card')}>
@@ -99,7 +100,7 @@ export function renderDigestEmail(d: DigestInput): RenderedEmail {
       </tr>
     </table>
   );
-  return { subject, text, html: emailDocument({ title: subject, preheader: intro, footer, card }) };
+  return { subject, text, html: emailDocument({ title: subject, preheader: intro, footer: footer.html, card }) };
 }
 
 function DigestRow({ item: i }: { item: DigestItem }) {

@@ -8,7 +8,7 @@ import { FONT } from '../../views/alert-card/styling.js';
  * styles only (Gmail and Outlook drop <style> and most CSS layout), no scripts,
  * images by absolute URL.
  */
-function EmailPage(props: { title: string; preheader: string; footer: string; children: Child }) {
+function EmailPage(props: { title: string; preheader: string; footer: Child; children: Child }) {
   return (
     <html lang="en">
       <head>
@@ -38,7 +38,7 @@ function EmailPage(props: { title: string; preheader: string; footer: string; ch
 }
 
 /** The complete HTML part: JSX has no doctype, so it is prefixed here. */
-export function emailDocument(props: { title: string; preheader: string; footer: string; card: Child }): string {
+export function emailDocument(props: { title: string; preheader: string; footer: Child; card: Child }): string {
   return `<!DOCTYPE html>\n${renderHtml(
     <EmailPage title={props.title} preheader={props.preheader} footer={props.footer}>
       {props.card}

@@ -11,3 +11,11 @@ export interface RenderedEmail {
   text: string;
   html: string;
 }
+
+/** The dashboard pages an e-mail links to for its recipient (src/domain/auth/unsubscribe-links.ts builds them). */
+export interface EmailLinks {
+  channelUrl: string;
+  settingsUrl: string;
+  /** RFC 8058 one-click: also sent as the List-Unsubscribe header. */
+  unsubscribeUrl: string;
+}

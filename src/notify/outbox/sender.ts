@@ -2,7 +2,7 @@ import type { AlertRow, NotificationKind, Outbox, OutboxChannel, OutboxTarget } 
 import { toAlertView, type AlertView } from '../../domain/alert-view.js';
 import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
-import { renderAlertEmail, renderDigestEmail, type RenderedEmail } from '../email-render.js';
+import { renderAlertEmail, renderDigestEmail, type EmailLinks, type RenderedEmail } from '../email-render.js';
 import { describeError, isPermanentSmtpError, type Mailer, type MailMessage } from '../mailer.js';
 import { levelAllows, type NotificationPreferences, type Recipient } from '../preferences.js';
 import { effectiveLevel } from './fan-out.js';
@@ -33,6 +33,8 @@ export interface SenderDeps {
   retry: RetryPolicy;
   random: () => number;
   flood: { limit: number; windowMs: number };
+  /** The recipient's dashboard links for a channel, and the RFC 8058 List-Unsubscribe headers that go with them. */
+  links: (userId: string, channelId: string) => EmailLinks & { headers: Record<string, string> };
 }
 
 /**
@@ -67,9 +69,10 @@ export class OutboxSender {
     let message: MailMessage;
     try {
       const alert = await this.view(claim.value.alert);
-      const email = renderAlertEmail({ alert, channel, kind, recipientLevel: recipient.level, recipientEmail: recipient.email });
+      const links = this.d.links(userId, alert.channelId);
+      const email = renderAlertEmail({ alert, channel, kind, recipientLevel: recipient.level, recipientEmail: recipient.email, links });
       const started = kind === 'workflow.finished' ? await this.d.outbox.startedMessageId(alert.id, userId) : undefined;
-      message = this.message(recipient, email, `n${jobId}.${userId}`, alert, started ? [started] : undefined);
+      message = this.message(recipient, email, `n${jobId}.${userId}`, links.headers, alert, started ? [started] : undefined);
     } catch (err) {
       await this.finish(target, { error: err, attempts: claim.attempts, permanent: true });
       return;
@@ -91,6 +94,7 @@ export class OutboxSender {
     const { recipient, channel, rows } = claim.value;
     let message: MailMessage;
     try {
+      const links = this.d.links(claim.digest.userId, claim.digest.channelId);
       const email = renderDigestEmail({
         channel,
         alerts: await Promise.all(rows.map((r) => this.view(r))),
@@ -99,8 +103,9 @@ export class OutboxSender {
         floodLimit: this.d.flood.limit,
         recipientLevel: recipient.level,
         recipientEmail: recipient.email,
+        links,
       });
-      message = this.message(recipient, email, `digest${id}.${claim.digest.userId}`);
+      message = this.message(recipient, email, `digest${id}.${claim.digest.userId}`, links.headers);
     } catch (err) {
       await this.finish(target, { error: err, attempts: claim.attempts, permanent: true });
       return;
@@ -108,7 +113,14 @@ export class OutboxSender {
     await this.send(target, message, claim.attempts);
   }
 
-  private message(to: Recipient, email: RenderedEmail, localId: string, alert?: AlertView, references?: string[]): MailMessage {
+  private message(
+    to: Recipient,
+    email: RenderedEmail,
+    localId: string,
+    listHeaders: Record<string, string>,
+    alert?: AlertView,
+    references?: string[],
+  ): MailMessage {
     return {
       to: to.name && !/[",<>]/.test(to.name) ? `"${to.name}" <${to.email}>` : to.email,
       subject: email.subject,
@@ -120,6 +132,7 @@ export class OutboxSender {
       headers: {
         'Auto-Submitted': 'auto-generated',
         'X-Auto-Response-Suppress': 'All',
+        ...listHeaders,
         ...(alert ? { 'X-Alertbridge-Alert': alert.id } : {}),
       },
     };
