@@ -73,11 +73,11 @@ export class DiscordLinks {
       const current = this.s.byChannel.get(channel.id) as DiscordLink | undefined;
       if (current) {
         if (current.discordChannelId === id) return { ...summary(current, channel.slug), created: false };
-        throw new AppError('invalid-body', `channel ${channel.slug} is already connected to Discord channel ${current.discordChannelId}; run "channel disconnect-discord --channel ${channel.slug}" first`);
+        throw new AppError('discord-link-taken', `channel ${channel.slug} is already connected to Discord channel ${current.discordChannelId}; run "channel disconnect-discord --channel ${channel.slug}" first`);
       }
       const other = this.s.byDiscord.get(id) as DiscordLink | undefined;
       if (other) {
-        throw new AppError('invalid-body', `Discord channel ${id} already feeds channel ${other.channelId}: one Discord channel feeds one channel`);
+        throw new AppError('discord-link-taken', `Discord channel ${id} already feeds channel ${other.channelId}: one Discord channel feeds one channel`);
       }
       this.s.insert.run(channel.id, id, this.clock.now());
       return { ...summary(this.s.byChannel.get(channel.id) as DiscordLink, channel.slug), created: true };
