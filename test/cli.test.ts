@@ -1,9 +1,16 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { z } from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/cli/admin.js';
 import { loadConfig } from '../src/config.js';
+import type { Channel } from '../src/http/schemas.js';
 import { createServices } from '../src/services.js';
 import { createHarness, tempDir, type Harness } from './helpers/harness.js';
-import fs from 'node:fs';
+
+type ChannelJson = z.infer<typeof Channel>;
 
 let dir: string;
 let h: Harness | undefined;
@@ -13,22 +20,46 @@ afterEach(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs a command that must succeed (exit 0, nothing on stderr, one JSON line) and returns its JSON. */
-async function admin(...argv: string[]) {
+/** Runs a command that must succeed (exit 0, nothing on stderr, one JSON line) and returns its JSON (typed by the caller: the members it uses). */
+async function admin<T = { id: string }>(...argv: string[]): Promise<T> {
   const r = await runAdmin(argv, { DATA_DIR: dir, LOG_LEVEL: 'silent' });
   expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
   expect(r.stderr).toBe('');
   expect(r.stdout.trim().split('\n')).toHaveLength(1);
-  return JSON.parse(r.stdout);
+  return JSON.parse(r.stdout) as T;
 }
 
-/** Runs a command that must fail with `code` (2: usage, 1: lookup or refusal): nothing on stdout, the reason on stderr. */
+/** Runs a command that must fail with `code` (2: usage or validation, 1: look-up or conflict): nothing on stdout, the reason on stderr. */
 async function adminFails(code: 1 | 2, ...argv: string[]) {
   const r = await runAdmin(argv, { DATA_DIR: dir, LOG_LEVEL: 'silent' });
   expect(r.code, `${argv.join(' ')}: ${r.stdout}${r.stderr}`).toBe(code);
   expect(r.stdout).toBe('');
   expect(r.stderr).not.toBe('');
   return r;
+}
+
+/** Row counts straight from the file: the proof that a refused command wrote nothing. */
+function counts() {
+  const db = new Database(path.join(dir, 'alertbridge.db'), { readonly: true });
+  try {
+    const n = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+    return { workspaces: n('workspaces'), users: n('users'), memberships: n('memberships'), channels: n('channels'), tokens: n('api_tokens') };
+  } finally {
+    db.close();
+  }
+}
+
+/** The compiled CLI as a separate process, as `npm run admin` runs it (test/global-setup.ts builds dist/). */
+function adminProcess(...argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/cli/admin.js', ...argv], { env: { PATH: process.env.PATH, DATA_DIR: dir } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 describe('admin CLI', () => {
@@ -39,52 +70,141 @@ describe('admin CLI', () => {
     const user = await admin('user', 'create', '--email', 'jane@acme.test', '--name', 'Jane');
     expect(user).toEqual({ id: expect.stringMatching(/^usr_/), email: 'jane@acme.test', name: 'Jane' });
     expect(await admin('member', 'add', '--workspace', ws.id, '--user', 'jane@acme.test', '--role', 'admin')).toMatchObject({ role: 'admin' });
-    const ch = await admin('channel', 'create', '--workspace', ws.id, '--name', 'Ops Alerts', '--icon', '🚨', '--private');
+    const ch = await admin<{ id: string; webhookToken: string }>('channel', 'create', '--workspace', ws.id, '--name', 'Ops Alerts', '--icon', '🚨', '--private');
     expect(ch).toEqual({ id: expect.stringMatching(/^ch_/), name: 'Ops Alerts', slug: 'ops-alerts', icon: '🚨', isPrivate: true, webhookToken: expect.stringMatching(/^whk_/) });
     expect(await admin('channel', 'add-member', '--channel', ch.id, '--user', user.id)).toEqual({ channelId: ch.id, userId: user.id });
-    const tok = await admin('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'ci');
+    const tok = await admin<{ id: string; token: string }>('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'ci');
     expect(tok).toEqual({ id: expect.stringMatching(/^tok_/), token: expect.stringMatching(/^ab_[0-9a-f]{48}$/) });
-    const list = await admin('token', 'list', '--workspace', ws.id);
+    const list = await admin<{ tokens: Record<string, string | null>[] }>('token', 'list', '--workspace', ws.id);
     expect(JSON.stringify(list)).not.toContain(tok.token);
     expect(list.tokens[0]).toMatchObject({ id: tok.id, name: 'ci', hint: `…${tok.token.slice(-4)}`, revokedAt: null });
-    const rotated = await admin('channel', 'rotate-webhook', '--channel', 'ops-alerts');
+    const rotated = await admin<{ webhookToken: string }>('channel', 'rotate-webhook', '--channel', 'ops-alerts');
     expect(rotated.webhookToken).not.toBe(ch.webhookToken);
 
     // The same DATA_DIR served by the app: the token and the private channel work.
     h = createHarness({ dir });
-    const channels = (await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as any[];
+    const channels = (await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as ChannelJson[];
     expect(channels.map((c) => c.slug)).toEqual(['ops-alerts']);
     expect((await h.call('POST', `/api/webhook/${rotated.webhookToken}`, { json: { title: 'x' } })).status).toBe(201);
     expect((await h.call('POST', `/api/webhook/${ch.webhookToken}`, { json: { title: 'x' } })).status).toBe(404);
     expect(await admin('usage', '--workspace', ws.id)).toEqual({ workspaceId: ws.id, months: [{ month: expect.stringMatching(/^\d{4}-\d\d$/), events: 1 }] });
 
     // A rotation by the CLI (another connection) takes effect at once for the running server.
-    const again = await admin('channel', 'rotate-webhook', '--channel', ch.id);
+    const again = await admin<{ webhookToken: string }>('channel', 'rotate-webhook', '--channel', ch.id);
     expect((await h.call('POST', `/api/webhook/${rotated.webhookToken}`, { json: { title: 'x' } })).status).toBe(404);
     expect((await h.call('POST', `/api/webhook/${again.webhookToken}`, { json: { title: 'x' } })).status).toBe(201);
 
     // While the server runs (WAL): revoke and remove take effect at once.
     await admin('channel', 'remove-member', '--channel', ch.id, '--user', user.id);
-    expect(((await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as any[]).map((c) => c.slug)).toEqual([]);
+    expect(((await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as ChannelJson[]).map((c) => c.slug)).toEqual([]);
     await admin('member', 'remove', '--workspace', ws.id, '--user', user.id);
-    expect(((await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as any).reason).toBe('not_a_workspace_member');
+    expect(((await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as { reason: string }).reason).toBe('not_a_workspace_member');
     await admin('member', 'add', '--workspace', ws.id, '--user', user.id);
-    expect((await admin('token', 'revoke', '--id', tok.id)).revoked).toBe(true);
-    expect(((await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as any).reason).toBe('unknown_token');
+    expect(await admin('token', 'revoke', '--id', tok.id)).toMatchObject({ revoked: true });
+    expect(((await (await h.call('GET', '/api/channels', { token: tok.token })).json()) as { reason: string }).reason).toBe('unknown_token');
   });
 
-  it('prints usage and lookup errors on stderr with a non-zero exit', async () => {
+  it('answers a usage error with exit 2 and the command usage, before the database is even opened', async () => {
     dir = tempDir();
-    expect((await adminFails(2, 'user', 'create')).stderr).toMatch(/missing --email/);
-    expect((await adminFails(2, 'frobnicate')).stderr).toMatch(/unknown command/);
-    expect((await adminFails(1, 'token', 'revoke', '--id', 'tok_nope')).stderr).toMatch(/not found/);
-    expect((await adminFails(2, 'member', 'add', '--workspace', 'w', '--user', 'u', '--role', 'king')).stderr).toMatch(
-      /--role must be one of owner, admin, member/,
+    const usageOf = (argv: string[], message: string, usage: string) => async () =>
+      expect((await adminFails(2, ...argv)).stderr).toBe(`${argv.slice(0, 2).join(' ')}: ${message}\nusage: ${argv.slice(0, 2).join(' ')} ${usage}\n`);
+    await usageOf(['user', 'create'], 'missing --email', '--email E [--name N]')();
+    await usageOf(['workspace', 'create', '--name'], '--name needs a value', '--name N')();
+    await usageOf(['workspace', 'create', '--name', '--private'], '--name needs a value (write --name=--private if that is the value)', '--name N')();
+    await usageOf(['token', 'list', '--workspace', 'W', 'extra'], 'unexpected argument "extra" (flags look like --name value)', '--workspace W')();
+    const channelUsage = '--workspace W --name N [--slug S] [--icon EMOJI] [--private]';
+    await usageOf(['channel', 'create', '--workspace', 'W', '--name', 'x', '--private=yes'], '--private takes no value', channelUsage)();
+    await usageOf(['channel', 'create', '--workspace', 'W', '--name', 'x', '--private', 'false'], 'unexpected argument "false" (flags look like --name value)', channelUsage)();
+    await usageOf(['member', 'add', '--workspace', 'w', '--user', 'u', '--role', 'king'], '--role must be one of owner, admin, member', '--workspace W --user U [--role owner|admin|member]')();
+    await usageOf(['notify', 'status', '--limit', '0'], '--limit must be a whole number from 1 to 1000', '[--limit N]')();
+    expect((await adminFails(2, 'frobnicate')).stderr).toMatch(/^unknown command "frobnicate"\n\nUsage:/);
+    expect((await adminFails(2)).stderr).toMatch(/^Usage:/);
+    // Refused before anything was opened: not even an empty database file was created.
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('answers a value the domain refuses with exit 2 and a look-up that fails with exit 1; nothing is written', async () => {
+    dir = tempDir();
+    const ws = await admin('workspace', 'create', '--name', 'Acme');
+    await admin('user', 'create', '--email', 'jane@acme.test');
+    const before = counts();
+    expect((await adminFails(2, 'workspace', 'create', '--name', '   ')).stderr).toBe('workspace create: workspace name must not be empty\n');
+    expect((await adminFails(2, 'user', 'create', '--email', 'jane.acme.test')).stderr).toBe('user create: not an e-mail address: jane.acme.test\n');
+    expect((await adminFails(2, 'channel', 'create', '--workspace', ws.id, '--name', 'Ops', '--slug', 'Ops Alerts')).stderr).toBe(
+      'channel create: slug must be lower-case letters, digits and dashes (got Ops Alerts)\n',
     );
+    expect((await adminFails(2, 'channel', 'create', '--workspace', ws.id, '--name', 'x'.repeat(101))).stderr).toBe('channel create: channel name must be 1 to 100 characters\n');
+
+    expect((await adminFails(1, 'token', 'revoke', '--id', 'tok_nope')).stderr).toBe('token revoke: token tok_nope not found\n');
+    expect((await adminFails(1, 'channel', 'create', '--workspace', 'ws_nope', '--name', 'Ops')).stderr).toBe('channel create: workspace ws_nope not found\n');
+    expect((await adminFails(1, 'member', 'add', '--workspace', ws.id, '--user', 'nobody@acme.test')).stderr).toBe('member add: user nobody@acme.test not found\n');
+    expect((await adminFails(1, 'channel', 'rotate-webhook', '--channel', 'nope')).stderr).toBe('channel rotate-webhook: channel nope not found\n');
+    expect(counts()).toEqual(before);
+  });
+
+  it('explains itself: --help for all commands, a group, or one command', async () => {
+    dir = tempDir();
     const help = await runAdmin(['--help'], { DATA_DIR: dir });
-    expect(help.code).toBe(0);
-    for (const c of ['workspace create', 'token revoke', 'channel rotate-webhook', 'member remove', 'usage']) expect(help.stdout).toContain(c);
+    expect(help).toMatchObject({ code: 0, stderr: '' });
+    for (const c of ['workspace create', 'token revoke', 'channel rotate-webhook', 'member remove', 'usage', 'notify status']) expect(help.stdout).toContain(`  ${c} `);
     expect(help.stdout).toContain('--workspace W --user U [--role owner|admin|member]');
+    expect(help.stdout).toContain('2 usage or validation error, 1 look-up');
+
+    const group = await runAdmin(['token', '--help'], { DATA_DIR: dir });
+    expect(group.code).toBe(0);
+    expect(group.stdout.match(/^ {2}\S.*$/gm)?.map((l) => l.trim().split(/\s{2,}/)[0])).toEqual(['token create', 'token list', 'token revoke']);
+
+    const one = await runAdmin(['channel', 'create', '--help'], { DATA_DIR: dir });
+    expect(one).toEqual({
+      code: 0,
+      stdout: 'usage: channel create --workspace W --name N [--slug S] [--icon EMOJI] [--private]\n\ncreate a channel and print its webhook token\n',
+      stderr: '',
+    });
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses a taken slug or e-mail with a clean conflict (exit 1), never a constraint message', async () => {
+    dir = tempDir();
+    const ws = await admin('workspace', 'create', '--name', 'Acme');
+    const ops = await admin('channel', 'create', '--workspace', ws.id, '--name', 'Ops');
+    const before = counts();
+    // Given explicitly or derived from the name, the same slug in the same workspace is taken.
+    expect((await adminFails(1, 'channel', 'create', '--workspace', ws.id, '--name', 'Other', '--slug', 'ops')).stderr).toBe(
+      `channel create: slug ops is already used by channel ${ops.id} in workspace ${ws.id}\n`,
+    );
+    expect((await adminFails(1, 'channel', 'create', '--workspace', ws.id, '--name', 'OPS!')).stderr).toContain(`slug ops is already used by channel ${ops.id}`);
+    const jane = await admin('user', 'create', '--email', 'jane@acme.test');
+    expect((await adminFails(1, 'user', 'create', '--email', 'JANE@acme.test')).stderr).toBe(`user create: a user with e-mail JANE@acme.test already exists (${jane.id})\n`);
+    expect(counts()).toEqual({ ...before, users: before.users + 1 });
+    // Another workspace may use the slug.
+    const other = await admin('workspace', 'create', '--name', 'Other');
+    expect(await admin('channel', 'create', '--workspace', other.id, '--name', 'Ops')).toMatchObject({ slug: 'ops' });
+
+    // The domain error carries a conflict code (409 over HTTP), not a validation or storage error.
+    const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
+    try {
+      expect(() => s.accounts.createChannel({ workspaceId: ws.id, name: 'Ops' })).toThrow(expect.objectContaining({ code: 'slug-taken' }));
+      expect(() => s.accounts.createUser('Jane@Acme.test')).toThrow(expect.objectContaining({ code: 'email-taken' }));
+    } finally {
+      s.close();
+    }
+  });
+
+  it('two CLI processes racing for one slug: one channel, and the loser gets the clean conflict', async () => {
+    dir = tempDir();
+    const ws = await admin('workspace', 'create', '--name', 'Acme');
+    for (const slug of ['race-1', 'race-2', 'race-3']) {
+      const [a, b] = await Promise.all([
+        adminProcess('channel', 'create', '--workspace', ws.id, '--name', slug),
+        adminProcess('channel', 'create', '--workspace', ws.id, '--name', slug),
+      ]);
+      const [won, lost] = a!.code === 0 ? [a!, b!] : [b!, a!];
+      expect([won.code, lost.code]).toEqual([0, 1]);
+      const created = JSON.parse(won.stdout) as { id: string; slug: string };
+      expect(created.slug).toBe(slug);
+      expect(lost).toEqual({ code: 1, stdout: '', stderr: `channel create: slug ${slug} is already used by channel ${created.id} in workspace ${ws.id}\n` });
+    }
+    expect(counts().channels).toBe(3);
   });
 
   it('refuses an unknown flag instead of ignoring it, with the usage exit code', async () => {

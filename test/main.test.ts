@@ -22,7 +22,8 @@ const freePort = () =>
 async function start(env: Record<string, string>) {
   const port = await freePort();
   let out = '';
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // What `npm start` runs (its prestart builds dist/; test/global-setup.ts does here).
+  child = spawn(process.execPath, ['dist/main.js'], {
     env: { PATH: process.env.PATH, DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', AVATAR_BASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

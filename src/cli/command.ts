@@ -1,66 +1,107 @@
-import type { Services } from '../services.js';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CliContext } from './context.js';
 
+/** The command line itself is wrong (exit 2): nothing was read or written. */
 export class UsageError extends Error {}
 
-export interface Flags {
-  get(name: string): string | undefined;
-  require(name: string): string;
-  has(name: string): boolean;
-}
+/** One flag: `--name value` (string) or bare `--name` (boolean). */
+export type FlagSpec =
+  | { type: 'string'; required?: boolean; /** shown in the usage line, e.g. "W" for --workspace W */ value: string }
+  | { type: 'boolean' };
 
-/** One admin command: `npm run admin -- <group> <action> [--flag value]...`. */
-export interface Command {
+export type FlagSpecs = Record<string, FlagSpec>;
+
+/** What `run` receives: required strings are strings, optional ones may be undefined, booleans are booleans. */
+export type FlagValues<F extends FlagSpecs> = {
+  [K in keyof F]: F[K] extends { type: 'boolean' } ? boolean : F[K] extends { required: true } ? string : string | undefined;
+};
+
+/** One admin command: `admin <group> <action> [--flag value]...`. */
+export interface CommandDef<F extends FlagSpecs> {
   /** e.g. "channel create" */
   name: string;
-  /** The flags the command takes, e.g. "--workspace W [--private]": the accepted flags are read from it. */
-  usage: string;
   summary: string;
-  run(s: Services, flags: Flags): unknown | Promise<unknown>;
+  flags: F;
+  /** Returns the one JSON object the command prints. */
+  run(ctx: CliContext, flags: FlagValues<F>): unknown;
 }
 
-/** The flag names a usage string mentions: "--channel C [--limit N]" → channel, limit. */
-export function flagsOf(usage: string): Set<string> {
-  return new Set(Array.from(usage.matchAll(/--([a-z][a-z0-9-]*)/g), (m) => m[1]!));
+/** A command with its flag types erased, so commands of every shape fit in one list. */
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  run(ctx: CliContext, args: string[]): unknown;
+}
+
+/** Keeps the flag types of `def` for its `run` while giving the list an erased shape. */
+export function defineCommand<const F extends FlagSpecs>(def: CommandDef<F>): Command {
+  return {
+    name: def.name,
+    summary: def.summary,
+    usage: usageOf(def.flags),
+    run: (ctx, args) => def.run(ctx, parseFlags(def.flags, args)),
+  };
+}
+
+/** "--workspace W --name N [--slug S] [--private]": derived from the specs, so help never drifts from parsing. */
+function usageOf(flags: FlagSpecs): string {
+  return Object.entries(flags)
+    .map(([name, spec]) => {
+      const text = spec.type === 'string' ? `--${name} ${spec.value}` : `--${name}`;
+      return spec.type === 'string' && spec.required ? text : `[${text}]`;
+    })
+    .join(' ');
 }
 
 /**
- * Parses `--name value`, `--name=value` and bare `--name` (= "true"). A flag
- * not in `allowed` is a usage error: a typo such as `--privte` must not be
- * ignored and leave the command doing something else than asked.
+ * `node:util` parseArgs in strict mode: an unknown flag (a typo such as `--privte`), a positional
+ * argument, a string flag without its value or a value given to a boolean flag are usage errors,
+ * never ignored, so a command cannot silently do something else than asked.
  */
-export function parseFlags(args: string[], allowed: ReadonlySet<string>): Flags {
-  const values = new Map<string, string>();
-  const set = (name: string, value: string) => {
-    if (!allowed.has(name)) throw new UsageError(`unknown flag --${name} (see --help)`);
-    values.set(name, value);
-  };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (!a.startsWith('--')) throw new UsageError(`unexpected argument "${a}" (flags look like --name value)`);
-    const eq = a.indexOf('=');
-    if (eq > 0) {
-      set(a.slice(2, eq), a.slice(eq + 1));
-      continue;
-    }
-    const next = args[i + 1];
-    if (next === undefined || next.startsWith('--')) set(a.slice(2), 'true');
-    else {
-      set(a.slice(2), next);
-      i++;
+export function parseFlags<F extends FlagSpecs>(specs: F, args: string[]): FlagValues<F> {
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.type };
+  // No flag is declared `multiple`, so no value is an array.
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+  } catch (err) {
+    throw new UsageError(describeParseError(err, args, options));
+  }
+  for (const [name, spec] of Object.entries(specs)) {
+    const v = values[name];
+    if (spec.type === 'boolean') values[name] = v === true;
+    else if (spec.required && (v === undefined || v === '')) throw new UsageError(`missing --${name}`);
+  }
+  // parseArgs checked every value against `specs`, which FlagValues<F> is computed from.
+  return values as FlagValues<F>;
+}
+
+/**
+ * parseArgs' own messages vary between Node versions and suggest `--` quoting that does not apply
+ * here; its error codes are stable, and a non-strict pass over the same arguments names the culprit.
+ */
+function describeParseError(err: unknown, args: string[], options: NonNullable<ParseArgsConfig['options']>): string {
+  const code = (err as { code?: unknown }).code;
+  const { tokens = [] } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true });
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const unknown = tokens.find((t) => t.kind === 'option' && !Object.hasOwn(options, t.name));
+    return `unknown flag ${unknown?.kind === 'option' ? unknown.rawName : ''} (see --help)`;
+  }
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const extra = tokens.find((t) => t.kind === 'positional');
+    return `unexpected argument "${extra?.kind === 'positional' ? extra.value : ''}" (flags look like --name value)`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    for (const t of tokens) {
+      if (t.kind !== 'option' || !Object.hasOwn(options, t.name)) continue;
+      if (options[t.name]!.type === 'boolean' && t.value !== undefined) return `--${t.name} takes no value`;
+      if (options[t.name]!.type !== 'string') continue;
+      if (t.value === undefined) return `--${t.name} needs a value`;
+      // Strict parsing refuses "--name --other" (the value looks like a flag); the lenient pass took it as the value.
+      if (!t.inlineValue && t.value.startsWith('-')) return `--${t.name} needs a value (write --${t.name}=${t.value} if that is the value)`;
     }
   }
-  // A command reading a flag its usage string does not name is a bug in the command: the user could never pass it.
-  const declared = (n: string) => {
-    if (!allowed.has(n)) throw new Error(`the command reads --${n}, which its usage string does not list`);
-    return n;
-  };
-  return {
-    get: (n) => values.get(declared(n)),
-    has: (n) => values.has(declared(n)),
-    require: (n) => {
-      const v = values.get(declared(n));
-      if (v === undefined || v === 'true') throw new UsageError(`missing --${n}`);
-      return v;
-    },
-  };
+  return err instanceof Error ? err.message : String(err);
 }

@@ -35,7 +35,19 @@ function slugify(name: string): string {
   return slug || 'channel';
 }
 
-/** Webhook tokens are 32 random bytes, URL-safe: the only secret a sender holds. */
+/**
+ * Whether `err` is SQLite's unique-constraint failure on `constraint` (its wording: the indexed columns
+ * "table.col, table.col", or "index 'name'" for an expression index). Read structurally, so the domain
+ * does not depend on the driver's types; the cause is looked at too, in case a layer wraps the driver error.
+ */
+function isUniqueViolation(err: unknown, constraint: string): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message.includes(constraint)) return true;
+  }
+  return false;
+}
+
+/** Webhook tokens carry 24 random bytes (32 URL-safe characters): the only secret a sender holds. */
 function newWebhookToken(): string {
   return `whk_${randomBytes(24).toString('base64url')}`;
 }
@@ -78,10 +90,14 @@ export class Accounts {
   createUser(email: string, name?: string) {
     const e = email.trim();
     if (!EMAIL_RE.test(e)) throw new AppError('invalid-body', `not an e-mail address: ${email}`);
-    const existing = this.findUser(e);
-    if (existing) throw new AppError('invalid-body', `a user with e-mail ${e} already exists (${existing.id})`);
     const row = { id: this.ids.next('usr'), email: e, name: name?.trim() || e.split('@')[0]!, createdAt: this.clock.now() };
-    this.db.orm.insert(users).values(row).run();
+    // The unique index on lower(email) is the check: a look-up first would leave a window for a concurrent insert.
+    try {
+      this.db.orm.insert(users).values(row).run();
+    } catch (err) {
+      if (!isUniqueViolation(err, 'users_email_uq')) throw err;
+      throw new AppError('email-taken', `a user with e-mail ${e} already exists (${this.findUser(e)?.id ?? 'just created'})`);
+    }
     return { id: row.id, email: row.email, name: row.name };
   }
 
@@ -111,7 +127,8 @@ export class Accounts {
       .from(memberships)
       .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
       .get();
-    if (!member) throw new AppError('invalid-body', `user ${userId} is not a member of workspace ${workspaceId}`);
+    // A failed look-up (not a validation error): the CLI answers it with exit 1, like an unknown user.
+    if (!member) throw new AppError('not-found', `user ${userId} is not a member of workspace ${workspaceId}`);
   }
 
   addMember(workspaceId: string, userIdOrEmail: string, role: Role = 'member') {
@@ -161,12 +178,6 @@ export class Accounts {
     if (!SLUG_RE.test(slug)) {
       throw new AppError('invalid-body', `slug must be lower-case letters, digits and dashes (got ${slug})`);
     }
-    const clash = this.db.orm
-      .select({ id: channels.id })
-      .from(channels)
-      .where(and(eq(channels.workspaceId, input.workspaceId), eq(channels.slug, slug)))
-      .get();
-    if (clash) throw new AppError('invalid-body', `slug ${slug} is already used by channel ${clash.id}`);
     const row = {
       id: this.ids.next('ch'),
       workspaceId: input.workspaceId,
@@ -177,8 +188,20 @@ export class Accounts {
       webhookToken: newWebhookToken(),
       createdAt: this.clock.now(),
     };
-    this.db.orm.insert(channels).values(row).run();
-    const { createdAt: _c, ...rec } = row;
+    // The unique (workspace, slug) index is the check: checking first and inserting after would let two
+    // concurrent creations (the CLI and the server, two CLIs) both pass and one fail with a raw constraint error.
+    try {
+      this.db.orm.insert(channels).values(row).run();
+    } catch (err) {
+      if (!isUniqueViolation(err, 'channels.workspace_id, channels.slug')) throw err;
+      const clash = this.db.orm
+        .select({ id: channels.id })
+        .from(channels)
+        .where(and(eq(channels.workspaceId, input.workspaceId), eq(channels.slug, slug)))
+        .get();
+      throw new AppError('slug-taken', `slug ${slug} is already used by channel ${clash?.id ?? 'created just now'} in workspace ${input.workspaceId}`);
+    }
+    const { createdAt: _createdAt, ...rec } = row;
     return rec;
   }
 
@@ -193,6 +216,23 @@ export class Accounts {
     const r = rows[0];
     if (!r) throw notFound(`channel ${idOrSlug}`);
     return { ...r, isPrivate: Boolean(r.isPrivate) };
+  }
+
+  /**
+   * A channel as a user names it: a slug is looked up in the user's own workspaces first, so `general` is
+   * the user's #general even when other workspaces have one too. Whether the user may see the channel is
+   * the caller's rule (visibility), not this look-up's.
+   */
+  requireChannelOfUser(userId: string, idOrSlug: string): ChannelRecord {
+    const mine = this.db.sqlite
+      .prepare(
+        `SELECT c.id FROM channels c JOIN memberships m ON m.workspace_id = c.workspace_id AND m.user_id = ?
+         WHERE c.id = ? OR c.slug = ?`,
+      )
+      .pluck()
+      .all(userId, idOrSlug, idOrSlug) as string[];
+    if (mine.length > 1) throw new AppError('invalid-body', `slug ${idOrSlug} exists in several of the user's workspaces: use the channel id`);
+    return this.requireChannel(mine[0] ?? idOrSlug);
   }
 
   addChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {

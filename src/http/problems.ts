@@ -89,6 +89,22 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
     title: 'not found',
     description: 'Nothing exists at this address that your token can see.',
   },
+  'slug-taken': {
+    status: 409,
+    title: 'slug already taken',
+    description: 'Another channel of this workspace already uses this slug. Choose another slug (or name) and create the channel again.',
+  },
+  'email-taken': {
+    status: 409,
+    title: 'e-mail address already taken',
+    description: 'A user with this e-mail address (compared without case) already exists. Use that user instead of creating a second one.',
+  },
+  'discord-link-taken': {
+    status: 409,
+    title: 'Discord link already taken',
+    description:
+      'One Discord channel feeds one channel: either this channel is already connected to another Discord channel (disconnect it first), or that Discord channel already feeds another channel.',
+  },
   'rate-limited': {
     status: 429,
     title: 'too many requests',

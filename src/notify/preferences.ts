@@ -104,7 +104,7 @@ export class NotificationPreferences {
     if (!NOTIFY_LEVELS.includes(level)) throw new AppError('invalid-body', `level must be one of ${NOTIFY_LEVELS.join(', ')}`);
     // A preference for a channel the user cannot see would be dead data and usually a typo.
     if (!this.recipient(channelId, userId)) {
-      throw new AppError('invalid-body', `user ${userId} cannot see channel ${channelId} (not a workspace member, or not a member of the private channel)`);
+      throw new AppError('not-found', `user ${userId} cannot see channel ${channelId} (not a workspace member, or not a member of the private channel)`);
     }
     this.s.upsert.run(userId, channelId, level, this.clock.now());
     return { userId, channelId, level };

@@ -95,7 +95,7 @@ describe('admin CLI: channel connect-discord / disconnect-discord', () => {
     };
 
     const bad = await cli('channel', 'connect-discord', '--channel', 'community', '--discord-channel', '#alerts');
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/snowflake/);
     const missing = await cli('channel', 'connect-discord', '--channel', 'community');
     expect(missing.code).toBe(2);

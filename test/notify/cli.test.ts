@@ -15,7 +15,7 @@ function setup() {
   s.close();
   const admin = async (...argv: string[]) => {
     const r = await runAdmin(argv, { DATA_DIR: dir });
-    return { ...r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
+    return { ...r, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined };
   };
   return { seed, admin };
 }
@@ -30,22 +30,37 @@ describe('npm run admin -- notify', () => {
 
     const got = await admin('notify', 'get', '--user', seed.member.id);
     expect(got.code).toBe(0);
-    expect(got.json.defaults).toEqual({ channel: 'all', chatConnectedChannel: 'none' });
+    expect(got.json?.defaults).toEqual({ channel: 'all', chatConnectedChannel: 'none' });
     // the member cannot see the private channel, so it is not listed
-    expect(got.json.channels.map((c: any) => [c.slug, c.level, c.isDefault])).toEqual([
+    const channels = (got.json as { channels: { slug: string; level: string; isDefault: boolean }[] }).channels;
+    expect(channels.map((c) => [c.slug, c.level, c.isDefault])).toEqual([
       ['general', 'important', false],
       ['deploys', 'all', true],
     ]);
   });
 
   it('refuses a bad level, and a channel the user cannot see', async () => {
-    const { admin } = setup();
+    const { seed, admin } = setup();
     const bad = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'general', '--level', 'loud');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--level must be one of all, important, none');
+    // A look-up that finds nothing the user can see: exit 1, like an unknown channel.
     const hidden = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'security', '--level', 'all');
     expect(hidden.code).toBe(1);
     expect(hidden.stderr).toContain('cannot see channel');
+    expect((await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'nope', '--level', 'all')).code).toBe(1);
+    expect((await admin('notify', 'get', '--user', 'nobody@acme.test')).code).toBe(1);
+    expect((await admin('notify', 'get', '--user', 'member@acme.test', '--level', 'all')).code).toBe(2);
+    // Nothing was stored by the refusals.
+    expect((await admin('notify', 'get', '--user', 'member@acme.test')).json?.channels).toEqual([
+      expect.objectContaining({ slug: 'general', isDefault: true }),
+      expect.objectContaining({ slug: 'deploys', isDefault: true }),
+    ]);
+    // A slug found in two of the user's workspaces is ambiguous: the command line must name the channel by id.
+    expect((await admin('member', 'add', '--workspace', seed.other.id, '--user', 'member@acme.test')).code).toBe(0);
+    const ambiguous = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'general', '--level', 'none');
+    expect(ambiguous).toMatchObject({ code: 2, stdout: '', stderr: "notify set: slug general exists in several of the user's workspaces: use the channel id\n" });
+    expect((await admin('notify', 'set', '--user', 'member@acme.test', '--channel', seed.otherChannel.id, '--level', 'none')).json).toMatchObject({ channelId: seed.otherChannel.id, level: 'none' });
   });
 
   it('status shows outbox counts and failures with their reasons', async () => {

@@ -1,102 +1,112 @@
-import { UsageError, type Command } from '../command.js';
+import { UsageError, defineCommand, type Command } from '../command.js';
 import { ROLES, type Role } from '../../domain/accounts.js';
 
 const isRole = (r: string): r is Role => (ROLES as readonly string[]).includes(r);
 
-/** Accounts, channels, tokens and usage. */
+/** Accounts, channels, tokens and usage: each command translates flags into one use case of Accounts or Usage. */
 export const coreCommands: Command[] = [
-  {
+  defineCommand({
     name: 'workspace create',
-    usage: '--name N',
     summary: 'create a workspace',
-    run: (s, f) => s.accounts.createWorkspace(f.require('name')),
-  },
-  {
+    flags: { name: { type: 'string', value: 'N', required: true } },
+    run: (ctx, f) => ctx.accounts().createWorkspace(f.name),
+  }),
+  defineCommand({
     name: 'user create',
-    usage: '--email E [--name N]',
     summary: 'create a user',
-    run: (s, f) => s.accounts.createUser(f.require('email'), f.get('name')),
-  },
-  {
+    flags: { email: { type: 'string', value: 'E', required: true }, name: { type: 'string', value: 'N' } },
+    run: (ctx, f) => ctx.accounts().createUser(f.email, f.name),
+  }),
+  defineCommand({
     name: 'member add',
-    usage: `--workspace W --user U [--role ${ROLES.join('|')}]`,
     summary: 'add a user (id or e-mail) to a workspace',
-    run: (s, f) => {
-      const role = f.get('role') ?? 'member';
-      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-      return s.accounts.addMember(f.require('workspace'), f.require('user'), role);
+    flags: {
+      workspace: { type: 'string', value: 'W', required: true },
+      user: { type: 'string', value: 'U', required: true },
+      role: { type: 'string', value: ROLES.join('|') },
     },
-  },
-  {
+    run: (ctx, f) => {
+      const role = f.role ?? 'member';
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      return ctx.accounts().addMember(f.workspace, f.user, role);
+    },
+  }),
+  defineCommand({
     name: 'member remove',
-    usage: '--workspace W --user U',
     summary: 'remove a user from a workspace (their tokens stop working)',
-    run: (s, f) => s.accounts.removeMember(f.require('workspace'), f.require('user')),
-  },
-  {
+    flags: { workspace: { type: 'string', value: 'W', required: true }, user: { type: 'string', value: 'U', required: true } },
+    run: (ctx, f) => ctx.accounts().removeMember(f.workspace, f.user),
+  }),
+  defineCommand({
     name: 'member list',
-    usage: '--workspace W',
     summary: 'list the members of a workspace',
-    run: (s, f) => ({ workspaceId: f.require('workspace'), members: s.accounts.listMembers(f.require('workspace')) }),
-  },
-  {
+    flags: { workspace: { type: 'string', value: 'W', required: true } },
+    run: (ctx, f) => ({ workspaceId: f.workspace, members: ctx.accounts().listMembers(f.workspace) }),
+  }),
+  defineCommand({
     name: 'channel create',
-    usage: '--workspace W --name N [--slug S] [--icon EMOJI] [--private]',
     summary: 'create a channel and print its webhook token',
-    run: (s, f) => {
-      const { id, name, slug, icon, isPrivate, webhookToken } = s.accounts.createChannel({
-        workspaceId: f.require('workspace'),
-        name: f.require('name'),
-        slug: f.get('slug'),
-        icon: f.get('icon'),
-        isPrivate: f.has('private') && f.get('private') !== 'false',
-      });
+    flags: {
+      workspace: { type: 'string', value: 'W', required: true },
+      name: { type: 'string', value: 'N', required: true },
+      slug: { type: 'string', value: 'S' },
+      icon: { type: 'string', value: 'EMOJI' },
+      private: { type: 'boolean' },
+    },
+    run: (ctx, f) => {
+      const { id, name, slug, icon, isPrivate, webhookToken } = ctx
+        .accounts()
+        .createChannel({ workspaceId: f.workspace, name: f.name, slug: f.slug, icon: f.icon, isPrivate: f.private });
       return { id, name, slug, icon, isPrivate, webhookToken };
     },
-  },
-  {
+  }),
+  defineCommand({
     name: 'channel add-member',
-    usage: '--channel C --user U',
     summary: 'give a user access to a private channel',
-    run: (s, f) => s.accounts.addChannelMember(f.require('channel'), f.require('user')),
-  },
-  {
+    flags: { channel: { type: 'string', value: 'C', required: true }, user: { type: 'string', value: 'U', required: true } },
+    run: (ctx, f) => ctx.accounts().addChannelMember(f.channel, f.user),
+  }),
+  defineCommand({
     name: 'channel remove-member',
-    usage: '--channel C --user U',
     summary: "remove a user's explicit channel membership",
-    run: (s, f) => s.accounts.removeChannelMember(f.require('channel'), f.require('user')),
-  },
-  {
+    flags: { channel: { type: 'string', value: 'C', required: true }, user: { type: 'string', value: 'U', required: true } },
+    run: (ctx, f) => ctx.accounts().removeChannelMember(f.channel, f.user),
+  }),
+  defineCommand({
     name: 'channel rotate-webhook',
-    usage: '--channel C',
     summary: 'issue a new webhook token (the old one stops working at once)',
-    run: (s, f) => s.accounts.rotateWebhook(f.require('channel')),
-  },
-  {
+    flags: { channel: { type: 'string', value: 'C', required: true } },
+    run: (ctx, f) => ctx.accounts().rotateWebhook(f.channel),
+  }),
+  defineCommand({
     name: 'token create',
-    usage: '--workspace W --user U [--name L]',
     summary: 'create an API token (shown only this once)',
-    run: (s, f) => {
-      const t = s.accounts.createToken(f.require('workspace'), f.require('user'), f.get('name'));
+    flags: {
+      workspace: { type: 'string', value: 'W', required: true },
+      user: { type: 'string', value: 'U', required: true },
+      name: { type: 'string', value: 'L' },
+    },
+    run: (ctx, f) => {
+      const t = ctx.accounts().createToken(f.workspace, f.user, f.name);
       return { id: t.id, token: t.token };
     },
-  },
-  {
+  }),
+  defineCommand({
     name: 'token list',
-    usage: '--workspace W',
     summary: 'list tokens (never the secret itself)',
-    run: (s, f) => ({ workspaceId: f.require('workspace'), tokens: s.accounts.listTokens(f.require('workspace')) }),
-  },
-  {
+    flags: { workspace: { type: 'string', value: 'W', required: true } },
+    run: (ctx, f) => ({ workspaceId: f.workspace, tokens: ctx.accounts().listTokens(f.workspace) }),
+  }),
+  defineCommand({
     name: 'token revoke',
-    usage: '--id T',
     summary: 'revoke a token',
-    run: (s, f) => s.accounts.revokeToken(f.require('id')),
-  },
-  {
+    flags: { id: { type: 'string', value: 'T', required: true } },
+    run: (ctx, f) => ctx.accounts().revokeToken(f.id),
+  }),
+  defineCommand({
     name: 'usage',
-    usage: '--workspace W',
     summary: 'billable events per month (one per alert, one per workflow run)',
-    run: (s, f) => s.usage.report(f.require('workspace')),
-  },
+    flags: { workspace: { type: 'string', value: 'W', required: true } },
+    run: (ctx, f) => ctx.usage().report(f.workspace),
+  }),
 ];

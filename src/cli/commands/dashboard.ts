@@ -1,28 +1,34 @@
-import type { Command } from '../command.js';
+import { signInUrl } from '../../dashboard/sign-in-link.js';
 import { AuditLog } from '../../domain/auth/audit.js';
 import { SignInLinks } from '../../domain/auth/sign-in-links.js';
-import { signInUrl } from '../../dashboard/sign-in-link.js';
+import { AppError } from '../../domain/errors.js';
+import { defineCommand, type Command } from '../command.js';
+
+const AUDIT_LIMIT = { default: 200, max: 10_000 };
 
 /** Dashboard access for operators without mail, and the audit trail. */
 export const dashboardCommands: Command[] = [
-  {
+  defineCommand({
     name: 'login-link',
-    usage: '--email E',
     summary: 'print a one-time dashboard sign-in link (valid 15 minutes)',
-    run: (s, f) => {
-      const user = s.accounts.requireUser(f.require('email'));
-      const { secret, expiresAt } = new SignInLinks(s.db.sqlite, s.clock).issue(user.id);
-      return { url: signInUrl(s.config.publicUrl, secret), expiresAt: new Date(expiresAt).toISOString() };
+    flags: { email: { type: 'string', value: 'E', required: true } },
+    run: (ctx, f) => {
+      const user = ctx.accounts().requireUser(f.email);
+      const { secret, expiresAt } = new SignInLinks(ctx.db().sqlite, ctx.clock).issue(user.id);
+      return { url: signInUrl(ctx.config.publicUrl, secret), expiresAt: new Date(expiresAt).toISOString() };
     },
-  },
-  {
+  }),
+  defineCommand({
     name: 'audit',
-    usage: '--workspace W [--limit N]',
     summary: "print a workspace's audit log (newest first)",
-    run: (s, f) => {
-      const ws = s.accounts.requireWorkspace(f.require('workspace'));
-      const limit = Math.min(Math.max(Number(f.get('limit') ?? 200) || 200, 1), 10_000);
-      return { workspaceId: ws.id, entries: new AuditLog(s.db.sqlite, s.clock).list(ws.id, limit) };
+    flags: { workspace: { type: 'string', value: 'W', required: true }, limit: { type: 'string', value: 'N' } },
+    run: (ctx, f) => {
+      const limit = f.limit === undefined ? AUDIT_LIMIT.default : Number(f.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT.max) {
+        throw new AppError('invalid-query', `--limit must be a whole number from 1 to ${AUDIT_LIMIT.max}`);
+      }
+      const ws = ctx.accounts().requireWorkspace(f.workspace);
+      return { workspaceId: ws.id, entries: new AuditLog(ctx.db().sqlite, ctx.clock).list(ws.id, limit) };
     },
-  },
+  }),
 ];

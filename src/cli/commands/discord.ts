@@ -1,29 +1,27 @@
-import type { Command } from '../command.js';
-import type { Services } from '../../services.js';
-
-const links = (s: Services) => s.discordLinks;
+import { defineCommand, type Command } from '../command.js';
 
 /** Connecting channels to Discord. The running bot picks changes up within a few seconds. */
 export const discordCommands: Command[] = [
-  {
+  defineCommand({
     name: 'channel connect-discord',
-    usage: '--channel C --discord-channel <snowflake>',
     summary: 'mirror a Discord text channel into a channel (names show once the bot has seen it)',
-    run: (s, f) => {
-      const { created: _created, ...link } = links(s).connect(f.require('channel'), f.require('discord-channel'));
+    flags: { channel: { type: 'string', value: 'C', required: true }, 'discord-channel': { type: 'string', value: '<snowflake>', required: true } },
+    run: (ctx, f) => {
+      // Connecting the same pair again changes nothing and prints the same link: `created` is not part of it.
+      const { created: _created, ...link } = ctx.discordLinks().connect(f.channel, f['discord-channel']);
       return link;
     },
-  },
-  {
+  }),
+  defineCommand({
     name: 'channel disconnect-discord',
-    usage: '--channel C',
     summary: 'stop mirroring Discord into a channel (stored messages stay)',
-    run: (s, f) => links(s).disconnect(f.require('channel')),
-  },
-  {
+    flags: { channel: { type: 'string', value: 'C', required: true } },
+    run: (ctx, f) => ctx.discordLinks().disconnect(f.channel),
+  }),
+  defineCommand({
     name: 'channel discord-status',
-    usage: '--channel C',
     summary: 'show the Discord connection of a channel: names, sync point, stored messages',
-    run: (s, f) => links(s).status(f.require('channel')),
-  },
+    flags: { channel: { type: 'string', value: 'C', required: true } },
+    run: (ctx, f) => ctx.discordLinks().status(f.channel),
+  }),
 ];

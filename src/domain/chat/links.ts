@@ -59,10 +59,10 @@ export class DiscordLinks {
     const result = this.rows.connect(channel.id, id, this.clock.now(), (current, other) => {
       if (current) {
         if (current.discordChannelId === id) return { ...summary(current, channel.slug), created: false };
-        throw new AppError('invalid-body', `channel ${channel.slug} is already connected to Discord channel ${current.discordChannelId}; run "channel disconnect-discord --channel ${channel.slug}" first`);
+        throw new AppError('discord-link-taken', `channel ${channel.slug} is already connected to Discord channel ${current.discordChannelId}; run "channel disconnect-discord --channel ${channel.slug}" first`);
       }
       if (other) {
-        throw new AppError('invalid-body', `Discord channel ${id} already feeds channel ${other.channelId}: one Discord channel feeds one channel`);
+        throw new AppError('discord-link-taken', `Discord channel ${id} already feeds channel ${other.channelId}: one Discord channel feeds one channel`);
       }
       return 'insert' as const;
     });

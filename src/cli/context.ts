@@ -1,0 +1,52 @@
+import type { Config } from '../config.js';
+import { openDb, type Db } from '../db/connection.js';
+import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
+import { SqliteUsageRows } from '../db/usage-rows.js';
+import { Accounts } from '../domain/accounts.js';
+import { DiscordLinks } from '../domain/chat/links.js';
+import { Usage } from '../domain/usage.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { IdGenerator } from '../lib/ids.js';
+import { NotificationPreferences } from '../notify/preferences.js';
+
+/**
+ * The CLI's own wiring: only the use cases admin commands call, each built on first use.
+ * It deliberately does not go through createServices, which loads the HTTP stack, the media
+ * fetcher and the live streams: a command answers in a fraction of the time. Nothing here
+ * opens the database before a command runs, so a usage error touches no file.
+ */
+export class CliContext {
+  readonly clock: Clock = systemClock;
+  private opened?: Db;
+  private accountsInstance?: Accounts;
+
+  constructor(readonly config: Config) {}
+
+  /** Opens the database (applying pending migrations, as the server does) on first use. */
+  db(): Db {
+    this.opened ??= openDb(this.config.dbFile);
+    return this.opened;
+  }
+
+  accounts(): Accounts {
+    // ids: workspace, user, channel and token ids only need to be unique, so no seeding from stored alerts.
+    this.accountsInstance ??= new Accounts(this.db(), new IdGenerator(() => this.clock.now()), this.clock, this.config.tokenPrefix);
+    return this.accountsInstance;
+  }
+
+  usage(): Usage {
+    return new Usage(new SqliteUsageRows(this.db().sqlite));
+  }
+
+  discordLinks(): DiscordLinks {
+    return new DiscordLinks(new SqliteDiscordLinkRows(this.db().sqlite), this.accounts(), this.clock);
+  }
+
+  notifyPreferences(): NotificationPreferences {
+    return new NotificationPreferences(this.db().sqlite, this.clock);
+  }
+
+  close(): void {
+    this.opened?.close();
+  }
+}
