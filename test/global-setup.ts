@@ -26,6 +26,8 @@ export default function buildDist(): void {
     cwd: root,
     stdio: 'inherit',
   });
+  // The dashboard's stylesheet and scripts are read next to their modules: copied as `npm run build` does.
+  execFileSync(process.execPath, [path.join(root, 'scripts/copy-assets.mjs')], { cwd: root, stdio: 'inherit' });
   // tsc leaves the stamp alone when nothing changed (a touched file): mark the build as checked.
   const now = new Date();
   if (fs.existsSync(stamp)) fs.utimesSync(stamp, now, now);

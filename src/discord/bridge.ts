@@ -166,14 +166,14 @@ export class DiscordBridge {
   private allNames(): void {
     for (const link of this.sync.connectedLinks) {
       const channel = this.client.channels.cache.get(link.discordChannelId);
-      if (channel) this.names(channel);
+      if (channel) this.guard('channel names', () => this.names(channel));
     }
   }
 
   private guildNames(guild: Guild): void {
     for (const link of this.sync.connectedLinks) {
       const channel = guild.channels.cache.get(link.discordChannelId);
-      if (channel) this.names(channel);
+      if (channel) this.guard('channel names', () => this.names(channel));
     }
   }
 

@@ -29,7 +29,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   const { config, logger } = services;
   const app = new OpenAPIHono<AppEnv>({
     // Every zod failure goes through this one hook, so a 400 looks like every other error.
-    defaultHook: (result, c) => {
+    defaultHook: (result, _c) => {
       if (result.success) return;
       const target = (result as { target?: string }).target;
       const code = target === 'query' || target === 'param' ? 'invalid-query' : 'invalid-body';

@@ -139,6 +139,8 @@ function looksLikeMarkup(head: Uint8Array): boolean {
   }
   // UTF-16 without BOM: every other byte is NUL.
   if (head.length >= 4 && ((head[0] === 0 && head[1] === 0x3c) || (head[0] === 0x3c && head[1] === 0))) return true;
+  // NUL is what UTF-16 text without a BOM has between its ASCII bytes: matching it is the point.
+  // eslint-disable-next-line no-control-regex
   return /^[\s\u0000]*</.test(text);
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { fsyncDir, fsyncFile, isErrno, moveNoReplace, OpsRefusal } from './files.js';
+import { fsyncDir, fsyncFile, moveNoReplace, OpsRefusal } from './files.js';
 
 /** What `backup` prints. */
 export interface BackupResult {
@@ -45,10 +45,12 @@ export function backupDatabase(sqlite: Database.Database, target: string): Backu
     fsyncDir(dir);
     return { file, bytes: fs.statSync(file).size, alerts, tookMs: Math.round(performance.now() - started) };
   } finally {
+    // The temp name is gone after a successful move; after a failure it is removed here. A failure to remove it
+    // must not hide the error that got us here (a throw in finally would), so the dot-file is left behind.
     try {
       fs.unlinkSync(tmp);
-    } catch (err) {
-      if (!isErrno(err, 'ENOENT')) throw err;
+    } catch {
+      /* ENOENT after the move; anything else: the temp file stays */
     }
   }
 }

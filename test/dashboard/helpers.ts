@@ -28,6 +28,8 @@ export interface DashHarness {
  */
 export async function startDashboard(opts: { env?: Record<string, string>; overrides?: ServiceOverrides; mailer?: Mailer | null; serve?: boolean } = {}): Promise<DashHarness> {
   const dir = tempDir('alertbridge-dash-');
+  // Assigned once below: the server is listening before the app exists (its port goes into PUBLIC_URL).
+  // eslint-disable-next-line prefer-const
   let app: App | undefined;
   const server = opts.serve === false ? undefined : await listen((req) => app!.fetch(req));
   const config = loadConfig({

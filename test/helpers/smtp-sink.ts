@@ -38,6 +38,8 @@ export class SmtpSink {
 
   /** With `auth`, the sink offers AUTH (PLAIN, LOGIN, over plain TCP) and accepts only these credentials. */
   static async start(opts: { auth?: { user: string; pass: string } } = {}): Promise<SmtpSink> {
+    // Assigned once below: the server's handlers close over it before the port (and so the sink) exists.
+    // eslint-disable-next-line prefer-const
     let sink!: SmtpSink;
     const { auth } = opts;
     const server = new SMTPServer({

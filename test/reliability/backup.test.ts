@@ -6,7 +6,7 @@ import { runAdmin } from '../../src/cli/admin.js';
 import { startBackground } from '../../src/runtime.js';
 import { listBackups } from '../../src/ops/backup-scheduler.js';
 import { backupInChildProcess } from '../../src/ops/backup-process.js';
-import { createHarness, listen, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
+import { createHarness, listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
 import { runAdminProcess } from './process.js';
 

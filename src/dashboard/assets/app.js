@@ -52,7 +52,7 @@
     toggle.addEventListener('click', function () {
       var next = isDark() ? 'light' : 'dark';
       root.setAttribute('data-theme', next);
-      try { localStorage.setItem('ab-theme', next); } catch (err) { /* not stored: this page only */ }
+      try { localStorage.setItem('ab-theme', next); } catch (_err) { /* not stored: this page only */ }
       sync();
     });
     window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', sync);

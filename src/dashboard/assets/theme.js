@@ -3,7 +3,7 @@
   try {
     var t = localStorage.getItem('ab-theme');
     if (t === 'dark' || t === 'light') document.documentElement.setAttribute('data-theme', t);
-  } catch (e) {
+  } catch (_e) {
     /* storage disabled: follow the OS */
   }
 })();

@@ -77,7 +77,7 @@ export function requireSession(deps: DashboardDeps): MiddlewareHandler<DashEnv> 
       if (!tokenMatches(presented, csrf)) throw new CrossSiteRefused('the form is out of date or did not come from this site');
     }
     const workspaces = deps.accounts.workspacesOf(user.id);
-    let workspace = workspaces.find((w) => w.id === session.workspaceId) ?? workspaces[0];
+    const workspace = workspaces.find((w) => w.id === session.workspaceId) ?? workspaces[0];
     if (workspace && workspace.id !== session.workspaceId) deps.sessions.switchWorkspace(session, workspace.id);
     c.set('dash', deps);
     c.set('session', session);

@@ -21,7 +21,7 @@ const titleCase = (s: string) =>
 
 function nameFromEmail(email: string): string | undefined {
   const local = email.split('@')[0]!.replace(/\+.*$/, '');
-  const words = local.split(/[._\-]+/).filter((w) => /[a-z]/i.test(w)).map((w) => w.replace(/\d+/g, ''));
+  const words = local.split(/[._-]+/).filter((w) => /[a-z]/i.test(w)).map((w) => w.replace(/\d+/g, ''));
   const name = titleCase(words.join(' '));
   return name || undefined;
 }
