@@ -35,6 +35,11 @@ const envSchema = z.object({
   // E-mail
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Alertbridge <alertbridge@localhost>'),
+  // Operations
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  MEDIA_FREE_SPACE_RESERVE_MB: z.coerce.number().int().min(0).default(100),
+  METRICS: bool.default(false),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -60,6 +65,11 @@ export interface Config {
   readonly discordApiUrl: string | undefined;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  readonly shutdownTimeoutMs: number;
+  /** Uploads that would leave less free space than this on the data volume are refused (503). */
+  readonly mediaFreeSpaceReserveBytes: number;
+  readonly metrics: boolean;
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +108,10 @@ export function loadConfig(env: Env = process.env): Config {
     discordApiUrl: e.DISCORD_API_URL ? stripSlash(e.DISCORD_API_URL) : undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    mediaFreeSpaceReserveBytes: e.MEDIA_FREE_SPACE_RESERVE_MB * 1024 * 1024,
+    metrics: e.METRICS,
+    metricsToken: e.METRICS_TOKEN,
   };
   return Object.freeze(config);
 }

@@ -19,6 +19,7 @@ import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from 
 import { MediaStore } from './media/store.js';
 import { LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
 import { NotificationPreferences } from './notify/preferences.js';
+import { Operations } from './ops/operations.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -55,6 +56,8 @@ export interface Services {
   notifyPrefs: NotificationPreferences;
   /** The live stream (SSE) engine behind GET /api/stream. */
   live: LiveStreams;
+  /** Storage health, free-space reserve, readiness, metrics, shutdown state (src/ops/). */
+  ops: Operations;
   /** Deletes media files that no alert references any more (after the commit that dropped them). */
   releaseMedia(keys: string[]): void;
   /** Whether any alert still uses this media key. */
@@ -91,7 +94,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const changes = new ChangeRecorder(db.sqlite);
   const usage = new Usage(db.sqlite);
   const idempotency = new Idempotency(db.sqlite, clock);
-  const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl });
+  const ops = new Operations({ config, sqlite: db.sqlite, logger, clock });
+  const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,
     timeoutMs: config.attachmentFetchTimeoutMs,
@@ -99,6 +103,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   });
   const readApi = new ReadApi(db.sqlite, clock, (key) => media.urlFor(key));
   const live = new LiveStreams(db.sqlite, bus, readApi, overrides.live);
+  ops.watch({ batcher, live });
   const referenced = db.sqlite.prepare('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1');
   const isMediaReferenced = (key: string) => referenced.get(key) !== undefined;
   const releaseMedia = (keys: string[]) => {
@@ -140,6 +145,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     isMediaReferenced,
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
+    ops,
     maintenance: () => ({
       idempotencyKeys: idempotency.prune(),
       events: changes.prune(clock.now() - EVENT_RETENTION_MS),

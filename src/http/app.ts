@@ -5,15 +5,20 @@ import { maskPath } from '../lib/logger.js';
 import type { Services } from '../services.js';
 import { requireToken } from './auth.js';
 import type { AppEnv } from './env.js';
+import { drain } from './middleware/drain.js';
+import { requestId, requestLogger } from './middleware/request-id.js';
+import { readApiMetrics, webhookMetrics } from './middleware/request-metrics.js';
 import { authFailureResponse, problemResponse } from './problems.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerDocs } from './routes/docs.js';
 import { createMediaRoutes } from './routes/media.js';
+import { registerOperations } from './routes/operations.js';
 import { registerReadApi } from './routes/read-api.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { Problem } from './schemas.js';
 import { validationError } from './validation.js';
+import { storageFailureOf, storageUnavailable } from '../ops/storage-health.js';
 
 export interface AppOptions {
   /** Extra route registrations (the stream, the media host) wired by main/tests. */
@@ -41,35 +46,37 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     const started = performance.now();
     await next();
     if (logger.isLevelEnabled('debug')) {
-      logger.debug(
+      requestLogger(c).debug(
         { method: c.req.method, path: maskPath(new URL(c.req.url).pathname), status: c.res.status, ms: +(performance.now() - started).toFixed(2) },
         'request',
       );
     }
   });
+  app.use('*', requestId());
+  app.use('*', drain(services.ops));
+  if (services.ops.metrics) {
+    app.use('/api/webhook/*', webhookMetrics(services.ops.metrics));
+    for (const path of ['/api/channels/*', '/api/alerts/*']) app.use(path, readApiMetrics(services.ops.metrics));
+  }
 
   app.onError((err, c) => {
     if (err instanceof AuthError) return authFailureResponse(config.publicUrl, err);
     if (err instanceof AppError) return problemResponse(c, config.publicUrl, err);
     // Hono's own JSON body reader (the OpenAPI validators) reports unparsable JSON this way.
     if (err instanceof HTTPException && err.status === 400) return problemResponse(c, config.publicUrl, new AppError('malformed-json', err.message));
-    logger.error({ err, path: maskPath(new URL(c.req.url).pathname) }, 'unhandled error');
+    // Disk full or an I/O error: nothing was stored; a 503 to retry, and /healthz turns degraded.
+    const storage = storageFailureOf(err);
+    if (storage) {
+      services.ops.storage.failed(storage);
+      return problemResponse(c, config.publicUrl, storageUnavailable(storage.reason));
+    }
+    requestLogger(c).error({ err, path: maskPath(new URL(c.req.url).pathname) }, 'unhandled error');
     return problemResponse(c, config.publicUrl, new AppError('internal'));
   });
 
   app.notFound((c) => problemResponse(c, config.publicUrl, new AppError('not-found', 'no such endpoint')));
 
-  app.openAPIRegistry.registerPath({
-    method: 'get',
-    path: '/healthz',
-    summary: 'Liveness: 200 once migrations ran and requests are served',
-    responses: { 200: { description: 'OK', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
-  });
-  const ping = services.db.sqlite.prepare('SELECT 1');
-  app.get('/healthz', (c) => {
-    ping.get();
-    return c.json({ status: 'ok' });
-  });
+  registerOperations(app);
 
   const auth = requireToken(new RateLimiter(config.rateLimitPerMinute, services.clock));
   // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.

@@ -24,6 +24,8 @@ export function createLogger(level: string): Logger {
         'discordToken',
         'config.discordToken',
         'config.smtpUrl',
+        'metricsToken',
+        'config.metricsToken',
       ],
       censor: '[redacted]',
     },

@@ -38,6 +38,8 @@ export interface NotifierOptions {
   retentionMs: number;
   clock: Clock;
   random: () => number;
+  /** Told each attempt's outcome (the metrics); must not throw. */
+  onOutcome?: (outcome: 'sent' | 'retry' | 'failed') => void;
 }
 
 export type NotifierDeps = Pick<Services, 'db' | 'bus' | 'clock' | 'logger' | 'config' | 'media' | 'notifyPrefs'>;
@@ -545,6 +547,7 @@ export class Notifier implements BackgroundPart {
       return;
     }
     try {
+      this.options.onOutcome?.('sent');
       this.outcomes[outcome.table].sent.run(info.messageId, this.now(), ...outcome.key);
     } catch (err) {
       this.logger.error(
@@ -561,10 +564,12 @@ export class Notifier implements BackgroundPart {
     const giveUp = f.permanent || f.attempts >= this.options.retry.maxAttempts;
     if (giveUp) {
       const why = f.permanent ? `permanent failure: ${reason}` : `gave up after ${f.attempts} attempts: ${reason}`;
+      this.options.onOutcome?.('failed');
       this.outcomes[outcome.table].failed.run(why, now, ...outcome.key);
       this.logger.error({ ...keyLog(outcome), attempts: f.attempts, reason }, 'e-mail failed for good');
     } else {
       const at = now + backoffDelay(this.options.retry, f.attempts, this.options.random);
+      this.options.onOutcome?.('retry');
       this.outcomes[outcome.table].retry.run(at, reason, now, ...outcome.key);
       this.logger.warn({ ...keyLog(outcome), attempts: f.attempts, reason, retryInMs: at - now }, 'e-mail failed; will retry');
     }
