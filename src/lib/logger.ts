@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -7,8 +7,8 @@ export type { Logger };
  * paths with the webhook token masked (see maskPath) and never prints headers;
  * the redact list is a second line of defence for objects logged by mistake.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: undefined,
     redact: {
@@ -29,7 +29,9 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  // Tests pass a destination to read the lines the real configuration produces.
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** `/api/webhook/<token>` → `/api/webhook/****` so access logs never carry a webhook token. */
