@@ -19,7 +19,9 @@ export interface DiscordStatus {
 
 /** A snapshot for /readyz and the metrics scrape; reads in-memory state only. */
 export function discordStatus(bridge: DiscordBridgeView): DiscordStatus {
-  const status = bridge.client.ws.status;
+  // The manager's own status turns Ready once and stays so; the shards say whether the gateway is up now.
+  const shards = [...bridge.client.ws.shards.values()];
+  const status = shards.length === 0 ? bridge.client.ws.status : (shards.find((sh) => sh.status !== Status.Ready)?.status ?? Status.Ready);
   const channels = { live: 0, backfilling: 0, behind: 0 };
   let pendingLive = 0;
   for (const link of bridge.sync.connectedLinks) {
