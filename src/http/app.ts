@@ -2,11 +2,11 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, AuthError } from '../domain/errors.js';
 import { maskPath } from '../lib/logger.js';
+import { storageFailureOf, storageUnavailable } from '../ops/storage-health.js';
 import type { Services } from '../services.js';
 import { requireToken } from './auth.js';
 import type { AppEnv } from './env.js';
-import { drain } from './middleware/drain.js';
-import { requestId, requestLogger } from './middleware/request-id.js';
+import { requestContext, requestLogger } from './middleware/request-context.js';
 import { readApiMetrics, webhookMetrics } from './middleware/request-metrics.js';
 import { authFailureResponse, problemResponse } from './problems.js';
 import { RateLimiter } from './rate-limit.js';
@@ -18,7 +18,6 @@ import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { Problem } from './schemas.js';
 import { validationError } from './validation.js';
-import { storageFailureOf, storageUnavailable } from '../ops/storage-health.js';
 
 export interface AppOptions {
   /** Extra route registrations (the stream, the media host) wired by main/tests. */
@@ -30,7 +29,7 @@ export interface AppOptions {
  * main.ts serves it, tests call `app.request()` or serve it on loopback.
  */
 export function createApp(services: Services, opts: AppOptions = {}) {
-  const { config, logger } = services;
+  const { config } = services;
   const app = new OpenAPIHono<AppEnv>({
     // Every zod failure goes through this one hook, so a 400 looks like every other error.
     defaultHook: (result, c) => {
@@ -41,19 +40,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     },
   });
 
-  app.use('*', async (c, next) => {
-    c.set('services', services);
-    const started = performance.now();
-    await next();
-    if (logger.isLevelEnabled('debug')) {
-      requestLogger(c).debug(
-        { method: c.req.method, path: maskPath(new URL(c.req.url).pathname), status: c.res.status, ms: +(performance.now() - started).toFixed(2) },
-        'request',
-      );
-    }
-  });
-  app.use('*', requestId());
-  app.use('*', drain(services.ops));
+  app.use('*', requestContext(services));
   if (services.ops.metrics) {
     app.use('/api/webhook/*', webhookMetrics(services.ops.metrics));
     for (const path of ['/api/channels/*', '/api/alerts/*']) app.use(path, readApiMetrics(services.ops.metrics));
