@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { BridgeEnv, waitFor } from '../discord/bridge-env.js';
 import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { capturedLogger } from './log-capture.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -90,5 +91,22 @@ describe('/healthz and /readyz', () => {
     expect(down.body.checks.discord.gateway).not.toBe('ready');
     text = await (await h.call('GET', '/metrics')).text();
     expect(text).toContain('alertbridge_discord_gateway_up 0');
+  });
+});
+
+describe('no secret in logs', () => {
+  it('/healthz, /readyz and /metrics (refused and allowed scrapes) log nothing of METRICS_TOKEN, at trace level', async () => {
+    const token = 'mt_secret_fedcba9876543210fedcba98';
+    const log = capturedLogger('trace');
+    const h = createHarness({ env: { METRICS: '1', METRICS_TOKEN: token }, overrides: { logger: log.logger } });
+    cleanup.push(() => h.close());
+    expect((await h.call('GET', '/healthz', { token })).status).toBe(200);
+    expect((await h.call('GET', '/readyz', { token })).status).toBe(200);
+    expect((await h.call('GET', '/metrics', { token })).status).toBe(200);
+    expect((await h.call('GET', '/metrics', { token: token + 'x' })).status).toBe(401);
+    expect((await h.call('GET', '/metrics', { headers: { authorization: `Basic ${token}` } })).status).toBe(401);
+    expect((await h.call('GET', `/metrics?token=${token}`)).status).toBe(401);
+    expect(log.lines.length).toBeGreaterThanOrEqual(6); // one access line per request at least
+    for (const line of log.lines) expect(line).not.toContain(token);
   });
 });

@@ -96,8 +96,11 @@ function storedAlertIds(dataDir: string, ids: string[]): Set<string> {
 describe('graceful shutdown (a real process)', () => {
   it('SIGTERM under keep-alive load: Connection: close, in-flight requests finish, every 201 is stored, SSE gets `shutdown`, exit 0 in time', async () => {
     dir = tempDir();
-    svc = await spawnService({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '10000' });
+    const metricsToken = 'mt_shutdown_test_0123456789abcdef';
+    svc = await spawnService({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '10000', METRICS: '1', METRICS_TOKEN: metricsToken, LOG_LEVEL: 'debug' });
     const hook = svc.webhookUrl!;
+    expect((await fetch(`${svc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(200);
+    expect((await fetch(`${svc.base}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     const sse = await SseClient.open(`${svc.base}/api/stream`, { token: svc.apiToken });
     expect(sse.status).toBe(200);
     await sse.until((c) => c.retry !== undefined, 'retry line');
@@ -148,6 +151,7 @@ describe('graceful shutdown (a real process)', () => {
     for (const line of logLines(out)) {
       expect(line).not.toContain(svc.apiToken!);
       expect(line).not.toContain(webhookSecret);
+      expect(line).not.toContain(metricsToken);
     }
   }, 60_000);
 
