@@ -95,6 +95,11 @@ export class LiveStreams {
    * the future, e.g. another database), a `resync` event tells it to refetch.
    */
   open(principal: Principal, opts: { lastEventId?: number; channelId?: string } = {}): LiveSubscription {
+    if (this.shutdownReason !== undefined) {
+      const sub = new LiveSubscription(this, principal, 0, undefined, undefined);
+      sub.close(this.shutdownReason);
+      return sub;
+    }
     let mine = 0;
     for (const sub of this.subs) if (sub.principal.tokenId === principal.tokenId) mine++;
     if (mine >= this.options.maxPerToken || this.subs.size >= this.options.maxTotal) {
@@ -105,11 +110,6 @@ export class LiveStreams {
           : `the server has ${this.subs.size} open streams (at most ${this.options.maxTotal}); retry later`,
         { retryAfter: Math.ceil(this.options.retryMs / 1000) },
       );
-    }
-    if (this.shutdownReason !== undefined) {
-      const sub = new LiveSubscription(this, principal, 0, undefined, undefined);
-      sub.close(this.shutdownReason);
-      return sub;
     }
     const head = this.headId();
     let start = head;
