@@ -44,6 +44,11 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   // The first-run owner's e-mail; unset: a placeholder the dashboard asks to replace at the first sign-in.
   BOOTSTRAP_OWNER_EMAIL: z.string().email().optional(),
+  // Operations
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  MEDIA_FREE_SPACE_RESERVE_MB: z.coerce.number().int().min(0).default(100),
+  METRICS: bool.default(false),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -76,6 +81,11 @@ export interface Config {
   readonly mediaOrphanGraceMs: number;
   readonly trustProxy: boolean;
   readonly bootstrapOwnerEmail: string | undefined;
+  readonly shutdownTimeoutMs: number;
+  /** Uploads that would leave less free space than this on the data volume are refused (503). */
+  readonly mediaFreeSpaceReserveBytes: number;
+  readonly metrics: boolean;
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -120,6 +130,10 @@ export function loadConfig(env: Env = process.env): Config {
     mediaOrphanGraceMs: e.MEDIA_ORPHAN_GRACE_HOURS * HOUR_MS,
     trustProxy: e.TRUST_PROXY,
     bootstrapOwnerEmail: e.BOOTSTRAP_OWNER_EMAIL,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    mediaFreeSpaceReserveBytes: e.MEDIA_FREE_SPACE_RESERVE_MB * 1024 * 1024,
+    metrics: e.METRICS,
+    metricsToken: e.METRICS_TOKEN,
   };
   return Object.freeze(config);
 }

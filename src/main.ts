@@ -1,11 +1,13 @@
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { bootstrapBanner, bootstrapIfEmpty } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { gracefulShutdown } from './ops/shutdown.js';
 import { startBackground } from './runtime.js';
 import { createServices } from './services.js';
 
-/** Entry point: config → database + migrations → app + workers → serve; stops cleanly on SIGTERM/SIGINT. */
+/** Entry point: config → database + migrations → app + workers → serve; drains and stops cleanly on SIGTERM/SIGINT (src/ops/shutdown.ts). */
 async function main() {
   let config;
   try {
@@ -33,16 +35,35 @@ async function main() {
 
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without finishing the shutdown');
+      process.exit(1);
+    }
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    services.live.closeAll(); // open SSE streams would otherwise keep server.close() waiting
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await runtime.stop();
-    services.close();
+    // Last resort if a step hangs: the drain and the stops are bounded, so this means a bug.
+    const force = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown did not finish in time; forcing exit');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    let clean = false;
+    try {
+      clean = await gracefulShutdown(
+        {
+          server: server as Server,
+          ops: services.ops,
+          logger,
+          closeStreams: (reason) => services.live.closeAll(reason),
+          stopBackground: () => runtime.stop(),
+          closeServices: () => services.close(),
+          timeoutMs: config.shutdownTimeoutMs,
+        },
+        signal,
+      );
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+    }
     clearTimeout(force);
-    process.exit(0);
+    process.exit(clean ? 0 : 1);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -42,13 +42,20 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   }
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
-  parts.push(startNotifier(s));
+  parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o) }));
 
   if (s.config.discordToken) {
     // A refused token or intent is logged with advice; the HTTP service keeps running without the bridge.
     try {
       const bridge = await startDiscordBridge(s);
-      parts.push({ name: 'discord', stop: () => bridge.stop() });
+      s.ops.attachDiscord(bridge);
+      parts.push({
+        name: 'discord',
+        stop: () => {
+          s.ops.attachDiscord(null);
+          return bridge.stop();
+        },
+      });
     } catch (err) {
       s.logger.error({ err }, (err as Error).message);
     }

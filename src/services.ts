@@ -29,6 +29,7 @@ import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './not
 import { NotificationPreferences } from './notify/preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
+import { Operations } from './ops/operations.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -71,6 +72,8 @@ export interface Services {
   notifyPrefs: NotificationPreferences;
   /** The live stream (SSE) engine behind GET /api/stream. */
   live: LiveStreams;
+  /** Storage health, free-space reserve, readiness, metrics, shutdown state (src/ops/). */
+  ops: Operations;
   /** Marks media files no alert references any more as orphaned (after the commit that dropped them); maintenance deletes them after the grace period. */
   releaseMedia(keys: string[]): void;
   /** Media files deleted only after a grace period (MEDIA_ORPHAN_GRACE_HOURS), so database + media backups stay complete. */
@@ -100,7 +103,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   ids.seed(store.newestAlertKey());
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
   const idempotency = new Idempotency(store.webhook, clock);
-  const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl });
+  const ops = new Operations({ config, sqlite: db.sqlite, logger, clock });
+  const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,
     timeoutMs: config.attachmentFetchTimeoutMs,
@@ -113,6 +117,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     overrides.live,
   );
   const orphans = new MediaOrphans(db.sqlite, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
+  ops.watch({ batcher, live });
   const releaseMedia = (keys: string[]) => {
     try {
       orphans.release(keys);
@@ -182,6 +187,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     unsubscribe: new UnsubscribeLinks(db.sqlite, clock, config.publicUrl),
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
+    ops,
     maintenance: async () => ({
       idempotencyKeys: await idempotency.prune(),
       events: await store.changes.pruneEvents(clock.now() - EVENT_RETENTION_MS),

@@ -8,6 +8,13 @@ interface Pending {
   value?: unknown;
 }
 
+/** Optional watcher of commits (metrics, storage health); called after the promises are settled. */
+export interface BatchObserver {
+  committed(size: number): void;
+  /** BEGIN or COMMIT failed (or the whole transaction was abandoned): every unit was rejected with `err`. */
+  failed(err: unknown, size: number): void;
+}
+
 /** Thrown inside the optimistic pass when one unit failed, so the batch is rolled back and replayed unit by unit. */
 class UnitFailed extends Error {}
 
@@ -38,6 +45,7 @@ export class WriteBatcher {
   private readonly unit: (fn: () => unknown) => unknown;
   /** Batches committed, and batches that had to be replayed with savepoints (for tests and the bench). */
   readonly stats = { batches: 0, replays: 0 };
+  observer: BatchObserver | undefined;
 
   constructor(private readonly sqlite: Database.Database) {
     this.optimistic = sqlite.transaction((batch: Pending[]) => {
@@ -97,9 +105,11 @@ export class WriteBatcher {
     } catch (err) {
       // BEGIN or COMMIT itself failed (disk full, database locked past busy_timeout): nothing was stored.
       for (const p of batch) p.reject(err);
+      this.observer?.failed(err, batch.length);
       return;
     }
     this.stats.batches++;
     for (const p of batch) (p.ok ? p.resolve : p.reject)(p.value);
+    this.observer?.committed(batch.length);
   }
 }

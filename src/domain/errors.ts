@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'attachment-too-large'
   | 'too-many-attachments'
   | 'attachment-fetch-failed'
+  | 'storage-unavailable'
   | 'internal';
 
 /** One validation issue, in the shape the spec's 400 `details` uses. */

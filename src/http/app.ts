@@ -3,12 +3,16 @@ import { HTTPException } from 'hono/http-exception';
 import { createDashboard, type DashboardOptions } from '../dashboard/index.js';
 import { AppError, AuthError } from '../domain/errors.js';
 import { maskPath } from '../lib/logger.js';
+import { storageFailureOf, storageUnavailable } from '../ops/storage-health.js';
 import type { Services } from '../services.js';
 import { requireToken } from './auth.js';
 import type { AppEnv } from './env.js';
+import { requestContext, requestLogger } from './middleware/request-context.js';
+import { readApiMetrics, webhookMetrics } from './middleware/request-metrics.js';
 import { authFailureResponse, httpExceptionResponse, problemResponse } from './problems.js';
 import { registerDocs } from './routes/docs.js';
 import { createMediaRoutes } from './routes/media.js';
+import { registerOperations } from './routes/operations.js';
 import { registerReadApi } from './routes/read-api.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
@@ -26,7 +30,7 @@ export interface AppOptions {
  * main.ts serves it, tests call `app.request()` or serve it on loopback.
  */
 export function createApp(services: Services, opts: AppOptions = {}) {
-  const { config, logger } = services;
+  const { config } = services;
   const app = new OpenAPIHono<AppEnv>({
     // Every zod failure goes through this one hook, so a 400 looks like every other error.
     defaultHook: (result, _c) => {
@@ -37,34 +41,34 @@ export function createApp(services: Services, opts: AppOptions = {}) {
     },
   });
 
-  app.use('*', async (c, next) => {
-    c.set('services', services);
-    const started = performance.now();
-    await next();
-    if (logger.isLevelEnabled('debug')) {
-      logger.debug(
-        { method: c.req.method, path: maskPath(new URL(c.req.url).pathname), status: c.res.status, ms: +(performance.now() - started).toFixed(2) },
-        'request',
-      );
-    }
-  });
+  app.use('*', requestContext(services));
+  if (services.ops.metrics) {
+    app.use('/api/webhook/*', webhookMetrics(services.ops.metrics));
+    for (const path of ['/api/channels/*', '/api/alerts/*']) app.use(path, readApiMetrics(services.ops.metrics));
+  }
 
   app.onError((err, c) => {
     const path = maskPath(new URL(c.req.url).pathname);
     if (isClientAbort(err, c.req.raw)) {
       // The client went away mid-request: nothing to fix on our side and nobody
       // to answer. The 499 (nginx's "client closed request") only reaches the access log.
-      logger.info({ path, method: c.req.method }, 'request aborted by the client');
+      requestLogger(c).info({ path, method: c.req.method }, 'request aborted by the client');
       return new Response(null, { status: 499 });
     }
     if (err instanceof AuthError) return authFailureResponse(config.publicUrl, err);
     if (err instanceof AppError) return problemResponse(c, config.publicUrl, err);
+    // Disk full or an I/O error: nothing was stored; a 503 to retry, and /healthz turns degraded.
+    const storage = storageFailureOf(err);
+    if (storage) {
+      services.ops.storage.failed(storage);
+      return problemResponse(c, config.publicUrl, storageUnavailable(storage.reason));
+    }
     // Hono's own errors: the JSON body reader, the OpenAPI routes' media-type gate.
     if (err instanceof HTTPException) {
-      if (err.status >= 500) logger.error({ err, path }, 'unhandled error');
+      if (err.status >= 500) requestLogger(c).error({ err, path }, 'unhandled error');
       return httpExceptionResponse(c, config.publicUrl, err);
     }
-    logger.error({ err, path }, 'unhandled error');
+    requestLogger(c).error({ err, path }, 'unhandled error');
     return problemResponse(c, config.publicUrl, new AppError('internal'));
   });
 
@@ -72,17 +76,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   app.use('*', dashboard.headers);
   app.notFound((c) => dashboard.notFound(c) ?? problemResponse(c, config.publicUrl, new AppError('not-found', 'no such endpoint')));
 
-  app.openAPIRegistry.registerPath({
-    method: 'get',
-    path: '/healthz',
-    summary: 'Liveness: 200 once migrations ran and requests are served',
-    responses: { 200: { description: 'OK', content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } } } },
-  });
-  const ping = services.db.sqlite.prepare('SELECT 1');
-  app.get('/healthz', (c) => {
-    ping.get();
-    return c.json({ status: 'ok' });
-  });
+  registerOperations(app);
 
   const auth = requireToken(services.apiLimiter);
   // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.

@@ -1,4 +1,6 @@
+import type { ErrorCode } from '../domain/errors.js';
 import type { Principal } from '../domain/tokens.js';
+import type { Logger } from '../lib/logger.js';
 import type { Services } from '../services.js';
 
 /** Typed Hono context: dependencies are injected per app, never imported as singletons. */
@@ -6,5 +8,11 @@ export interface AppEnv {
   Variables: {
     services: Services;
     principal: Principal;
+    /** The request's X-Request-Id (src/http/middleware/request-id.ts). */
+    requestId: string;
+    /** The request's child logger, created on first use by requestLogger(c). */
+    log: Logger;
+    /** The problem type of an error answer (set by problemResponse; read by the metrics). */
+    problemCode: ErrorCode;
   };
 }

@@ -137,6 +137,12 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
     description:
       'The service could not download an attachment URL: it was refused (private or local address), timed out, redirected too often, or answered with an error. `detail` gives the reason.',
   },
+  'storage-unavailable': {
+    status: 503,
+    title: 'storage unavailable',
+    description:
+      'The service could not store this request: its disk is full (or below the free-space reserve kept for the database), or the disk reported an I/O error. Nothing was stored. Retry after `Retry-After` seconds; the service recovers by itself once space is freed.',
+  },
   internal: {
     status: 500,
     title: 'internal server error',
@@ -161,7 +167,7 @@ export function problemTypeUrl(publicUrl: string, name: string): string {
   return `${publicUrl}/problems/${name}`;
 }
 
-function problemBody(publicUrl: string, err: AppError, instance?: string) {
+function problemBody(publicUrl: string, err: AppError, instance?: string, requestId?: string) {
   const t = PROBLEM_TYPES[err.code];
   return {
     type: problemTypeUrl(publicUrl, err.code),
@@ -169,6 +175,7 @@ function problemBody(publicUrl: string, err: AppError, instance?: string) {
     status: t.status,
     ...(err.detail && err.detail !== t.title ? { detail: err.detail } : {}),
     ...(instance ? { instance } : {}),
+    ...(requestId ? { requestId } : {}),
     error: t.title,
     ...err.extensions,
   };
@@ -179,7 +186,8 @@ function problemBody(publicUrl: string, err: AppError, instance?: string) {
  * error bodies into CI logs, and the token is the webhook's only secret.
  */
 export function problemResponse(c: Context, publicUrl: string, err: AppError): Response {
-  const body = problemBody(publicUrl, err, maskPath(new URL(c.req.url).pathname));
+  const body = problemBody(publicUrl, err, maskPath(new URL(c.req.url).pathname), c.get('requestId'));
+  c.set('problemCode', err.code); // for the webhook metrics' refusal reason
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
   const retryAfter = err.extensions.retryAfter;
   if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);

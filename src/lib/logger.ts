@@ -25,6 +25,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         'discordToken',
         'config.discordToken',
         'config.smtpUrl',
+        'metricsToken',
+        'config.metricsToken',
       ],
       censor: '[redacted]',
     },

@@ -89,8 +89,12 @@ export class MediaStore {
   readonly #pins = new Map<string, number>();
   readonly #internals: StoreInternals;
 
-  constructor(opts: { dir: string; publicUrl: string }) {
+  /** Refuses a write of that many bytes (the free-space reserve, src/ops/free-space.ts); none by default. */
+  readonly #spaceGuard: { assertRoomFor(bytes: number): Promise<void> } | undefined;
+
+  constructor(opts: { dir: string; publicUrl: string; spaceGuard?: { assertRoomFor(bytes: number): Promise<void> } }) {
     this.dir = path.resolve(opts.dir);
+    this.#spaceGuard = opts.spaceGuard;
     this.publicUrl = opts.publicUrl.replace(/\/+$/, '');
     fs.mkdirSync(this.dir, { recursive: true });
     this.#internals = {
@@ -186,6 +190,8 @@ export class MediaStore {
     if (opts.expectedSize !== undefined && opts.expectedSize > preLimit) {
       throw tooLargeError(opts.declaredKind ?? 'video', label);
     }
+    // A stream of unknown length is assumed to reach its kind's limit: the reserve must hold whatever arrives.
+    await this.#spaceGuard?.assertRoomFor(opts.expectedSize ?? preLimit);
 
     const tmp = path.join(this.dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}`);
     const fh = await fsp.open(tmp, 'wx', 0o644);

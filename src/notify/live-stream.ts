@@ -26,7 +26,7 @@ export const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, re
 
 /** One SSE message. `id` is the alert_events id, so `Last-Event-ID` resumes exactly after it. */
 export interface LiveEvent {
-  event: AlertEventType | 'resync';
+  event: AlertEventType | 'resync' | 'shutdown';
   id?: string;
   data: string;
 }
@@ -57,6 +57,8 @@ export class LiveStreams {
   private readonly onChange = () => this.wakeAll();
   private timer: NodeJS.Timeout | undefined;
   private lastSeq = 0;
+  /** Set by closeAll(reason): streams opened from then on get the `shutdown` event at once. */
+  private shutdownReason: string | undefined;
 
   constructor(
     private readonly d: LiveStreamDeps,
@@ -82,6 +84,11 @@ export class LiveStreams {
    * the future, e.g. another database), a `resync` event tells it to refetch.
    */
   async open(principal: Principal, opts: { lastEventId?: number; channelId?: string } = {}): Promise<LiveSubscription> {
+    if (this.shutdownReason !== undefined) {
+      const sub = new LiveSubscription(this, principal, 0, undefined, undefined);
+      sub.close(this.shutdownReason);
+      return sub;
+    }
     const head = await this.headId();
     let start = head;
     let resync: string | undefined;
@@ -116,9 +123,14 @@ export class LiveStreams {
     return sub;
   }
 
-  /** Ends every open stream (shutdown: lets the HTTP server close its connections). */
-  closeAll(): void {
-    for (const sub of [...this.subs]) sub.close();
+  /**
+   * Ends every open stream (shutdown: lets the HTTP server close its connections).
+   * With a reason, each stream's last event is `shutdown` (`{"reason", "retryMs"}`)
+   * telling the client to reconnect, and streams opened later get only that.
+   */
+  closeAll(reason?: string): void {
+    if (reason !== undefined) this.shutdownReason = reason;
+    for (const sub of [...this.subs]) sub.close(reason);
   }
 
   /** @internal */
@@ -195,6 +207,7 @@ export class LiveStreams {
 /** One connection's cursor over the change log; iterate it to get its events in order. */
 export class LiveSubscription implements AsyncIterable<LiveEvent> {
   private closed = false;
+  private farewell: string | undefined;
   private dirty = true;
   private waiting: (() => void) | undefined;
 
@@ -211,9 +224,10 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
     this.waiting?.();
   }
 
-  close(): void {
+  close(farewell?: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.farewell = farewell;
     this.hub.release(this);
     this.waiting?.();
   }
@@ -231,12 +245,13 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
         const batch = await this.hub.read(this.principal, this.last, this.channelFilter);
         if (!batch.authorized) break;
         for (const ev of batch.events) {
-          if (this.closed) return;
+          if (this.closed) break;
           yield ev;
         }
         this.last = batch.last;
         if (batch.full) this.dirty = true;
       }
+      if (this.farewell !== undefined) yield { event: 'shutdown', data: JSON.stringify({ reason: this.farewell, retryMs: this.hub.options.retryMs }) };
     } finally {
       this.close();
     }

@@ -38,6 +38,8 @@ export interface NotifierOptions {
   retentionMs: number;
   clock: Clock;
   random: () => number;
+  /** Told each attempt's outcome (the metrics); must not throw. */
+  onOutcome?: (outcome: 'sent' | 'retry' | 'failed') => void;
 }
 
 /** What the worker uses (the services container satisfies it). */
@@ -116,6 +118,7 @@ export class Notifier implements BackgroundPart {
           random,
           flood: { limit: this.options.floodLimit, windowMs: this.options.floodWindowMs },
           links: (userId, channelId) => deps.unsubscribe.forEmail(userId, channelId),
+          onOutcome: this.options.onOutcome,
         })
       : null;
   }

@@ -42,7 +42,8 @@ describe('channels', () => {
     const seed = seedWorkspace(h.services);
     const { body } = await postAlert(h, seed.secret.webhookToken, { title: 'secret' });
     const read = async (path: string) => {
-      const res = await h.call('GET', path, { token: seed.memberToken });
+      // The same X-Request-Id each time: it is echoed in the problem body as `requestId`.
+      const res = await h.call('GET', path, { token: seed.memberToken, headers: { 'x-request-id': 'same' } });
       return { status: res.status, type: res.headers.get('content-type'), text: (await res.text()).replace(path, '<path>') };
     };
     const privateById = await read(`/api/channels/${seed.secret.id}/alerts`);

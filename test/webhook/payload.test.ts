@@ -294,7 +294,14 @@ describe('webhook: errors', () => {
     const body = await res.json();
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(body).toEqual({ type: 'http://alertbridge.test/problems/internal', title: 'internal server error', status: 500, error: 'internal server error', instance: '/api/webhook/****' });
+    expect(body).toEqual({
+      type: 'http://alertbridge.test/problems/internal',
+      title: 'internal server error',
+      status: 500,
+      error: 'internal server error',
+      instance: '/api/webhook/****',
+      requestId: res.headers.get('x-request-id'),
+    });
     expect(alertCount()).toBe(0);
   });
 });

@@ -22,6 +22,7 @@ Events (\`event:\` line):
 - \`alert.created\`, \`alert.updated\` (workflow progress, Discord edits): \`data\` is the alert as \`GET /api/channels/{channel}/alerts\` renders it for you, \`isRead\` included, in its current state.
 - \`alert.deleted\`: \`data\` is \`{"id": "...", "channelId": "..."}\`.
 - \`resync\`: the events you asked to resume from are gone (pruned after ${EVENT_RETENTION_DAYS} days): refetch the lists.
+- \`shutdown\`: the server is shutting down; the stream ends after it. Reconnect after \`retryMs\` with \`Last-Event-ID\`: nothing is missed.
 
 Every alert event has an \`id:\`; reconnect with \`Last-Event-ID\` (EventSource does this by itself) to receive what you missed, in order and without duplicates. Without it the stream starts with live events only. A comment line (\`: heartbeat\`) is sent every ${DEFAULT_LIVE_OPTIONS.heartbeatMs / 1000} s so proxies keep the connection open; \`retry:\` suggests a reconnection delay.`;
 

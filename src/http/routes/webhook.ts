@@ -53,6 +53,7 @@ const webhookRoute = createRoute({
     415: problem('Unsupported content type'),
     422: problem('Idempotency-Key reused with another body, or attachment URL not fetchable'),
     500: problem('Internal error'),
+    503: problem('Storage unavailable (disk full or I/O error): nothing was stored; see Retry-After'),
   },
 });
 

@@ -35,6 +35,8 @@ export interface SenderDeps {
   flood: { limit: number; windowMs: number };
   /** The recipient's dashboard links for a channel, and the RFC 8058 List-Unsubscribe headers that go with them. */
   links: (userId: string, channelId: string) => EmailLinks & { headers: Record<string, string> };
+  /** Told each attempt's outcome (the metrics); must not throw. */
+  onOutcome?: (outcome: 'sent' | 'retry' | 'failed') => void;
 }
 
 /**
@@ -151,6 +153,7 @@ export class OutboxSender {
       await this.finish(target, { error: err, attempts, permanent: isPermanentSmtpError(err) });
       return;
     }
+    this.d.onOutcome?.('sent');
     try {
       await this.d.outbox.recordSent(target, info.messageId, this.d.now());
     } catch (err) {
@@ -168,10 +171,12 @@ export class OutboxSender {
     const giveUp = f.permanent || f.attempts >= this.d.retry.maxAttempts;
     if (giveUp) {
       const why = f.permanent ? `permanent failure: ${reason}` : `gave up after ${f.attempts} attempts: ${reason}`;
+      this.d.onOutcome?.('failed');
       await this.d.outbox.recordFailed(target, why, now);
       this.d.logger.error({ ...target, attempts: f.attempts, reason }, 'e-mail failed for good');
     } else {
       const at = now + backoffDelay(this.d.retry, f.attempts, this.d.random);
+      this.d.onOutcome?.('retry');
       await this.d.outbox.recordRetry(target, at, reason, now);
       this.d.logger.warn({ ...target, attempts: f.attempts, reason, retryInMs: at - now }, 'e-mail failed; will retry');
     }

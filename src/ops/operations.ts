@@ -1,0 +1,106 @@
+import type Database from 'better-sqlite3';
+import type { Config } from '../config.js';
+import type { BatchObserver } from '../db/write-batcher.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import { discordStatus, type DiscordBridgeView } from './discord-status.js';
+import { FreeSpaceReserve } from './free-space.js';
+import { Metrics } from './metrics.js';
+import { outboxBacklogQuery, type OutboxBacklog } from './outbox-backlog.js';
+import { checkReadiness, healthOf, type Readiness } from './readiness.js';
+import { StorageHealth, storageFailureOf } from './storage-health.js';
+
+/** Media bytes come from a GROUP BY over every attachment row: computed at most this often. */
+const MEDIA_BYTES_TTL_MS = 60_000;
+
+export interface OperationsDeps {
+  config: Config;
+  sqlite: Database.Database;
+  logger: Logger;
+  clock: Clock;
+}
+
+/**
+ * The operations side of one service instance: storage health (disk full →
+ * 503 and a degraded /healthz), the media free-space reserve, readiness, the
+ * metrics registry (null unless METRICS=1) and the shutdown state the HTTP
+ * layer reads (draining, requests in flight).
+ */
+export class Operations {
+  readonly storage: StorageHealth;
+  readonly reserve: FreeSpaceReserve;
+  readonly metrics: Metrics | null;
+  /** Set by main.ts at SIGTERM/SIGINT: every answer from then on carries `Connection: close`. */
+  draining = false;
+  /** Requests between the first middleware and their response (streamed bodies not included). */
+  inFlight = 0;
+  #discord: DiscordBridgeView | null = null;
+  #liveCount: () => number = () => 0;
+  #mediaBytes = { value: 0, at: -Infinity };
+  readonly #outbox: (now: number) => OutboxBacklog;
+  readonly #mediaBytesQuery: Database.Statement;
+
+  constructor(private readonly d: OperationsDeps) {
+    this.storage = new StorageHealth(d.logger);
+    this.reserve = new FreeSpaceReserve(d.config.dataDir, d.config.mediaFreeSpaceReserveBytes, this.storage);
+    this.#outbox = outboxBacklogQuery(d.sqlite);
+    // A media key names its bytes, so rows sharing a key share one file: count each file once.
+    this.#mediaBytesQuery = d.sqlite.prepare('SELECT coalesce(sum(size), 0) FROM (SELECT max(size) AS size FROM alert_attachments GROUP BY media_key)').pluck();
+    this.metrics = d.config.metrics
+      ? new Metrics(
+          {
+            sseClients: () => this.#liveCount(),
+            outbox: () => this.#outbox(d.clock.now()),
+            discord: () => (this.#discord ? discordStatus(this.#discord) : null),
+            mediaBytes: () => this.mediaBytes(),
+            storageDegraded: () => this.storage.failure !== null,
+          },
+          { discord: Boolean(d.config.discordToken) },
+        )
+      : null;
+  }
+
+  /** Wires the parts built after this one (services.ts): the group commit and the live streams. */
+  watch(parts: { batcher: { observer?: BatchObserver }; live: { readonly size: number } }): void {
+    const metrics = this.metrics;
+    parts.batcher.observer = {
+      committed: (size) => {
+        this.storage.succeeded();
+        metrics?.batchCommitted(size);
+      },
+      failed: (err) => {
+        const f = storageFailureOf(err);
+        if (f) this.storage.failed(f);
+        metrics?.batchFailed();
+      },
+    };
+    this.#liveCount = () => parts.live.size;
+  }
+
+  /** The running Discord bridge (runtime.ts), for readiness and metrics; null when it stopped. */
+  attachDiscord(bridge: DiscordBridgeView | null): void {
+    this.#discord = bridge;
+  }
+
+  health() {
+    return healthOf(this.storage);
+  }
+
+  readiness(): Promise<Readiness> {
+    return checkReadiness({
+      config: this.d.config,
+      sqlite: this.d.sqlite,
+      storage: this.storage,
+      outbox: this.#outbox,
+      discord: () => this.#discord,
+      draining: () => this.draining,
+      now: () => this.d.clock.now(),
+    });
+  }
+
+  mediaBytes(): number {
+    const now = Date.now();
+    if (now - this.#mediaBytes.at >= MEDIA_BYTES_TTL_MS) this.#mediaBytes = { value: this.#mediaBytesQuery.get() as number, at: now };
+    return this.#mediaBytes.value;
+  }
+}

@@ -1,0 +1,92 @@
+import type Database from 'better-sqlite3';
+import type { Config } from '../config.js';
+import { discordStatus, type DiscordBridgeView } from './discord-status.js';
+import { databaseHasRoom, freeBytes } from './free-space.js';
+import type { OutboxBacklog } from './outbox-backlog.js';
+import type { StorageHealth } from './storage-health.js';
+
+/**
+ * `fail` takes the service out of traffic (503); `warn` is reported but does
+ * not: an SMTP outage or a Discord gateway outage must not stop webhooks from
+ * being accepted, and another instance would not fix either.
+ */
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+export interface Check {
+  status: CheckStatus;
+  [detail: string]: unknown;
+}
+
+export interface Readiness {
+  status: 'ready' | 'not-ready';
+  checks: Record<string, Check>;
+}
+
+export interface ReadinessDeps {
+  config: Pick<Config, 'dataDir' | 'mediaFreeSpaceReserveBytes' | 'discordToken'>;
+  sqlite: Database.Database;
+  storage: StorageHealth;
+  outbox: (now: number) => OutboxBacklog;
+  discord: () => DiscordBridgeView | null;
+  draining: () => boolean;
+  now: () => number;
+}
+
+const MB = 1024 * 1024;
+
+/** Runs every check; each reports its numbers so an operator sees why, not just that. */
+export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
+  const checks: Record<string, Check> = {};
+
+  let dbRoom = false;
+  try {
+    d.sqlite.prepare('SELECT 1').get();
+    dbRoom = databaseHasRoom(d.sqlite);
+    checks.database = dbRoom ? { status: 'ok' } : { status: 'fail', reason: 'the database reached its page limit (max_page_count)' };
+  } catch (err) {
+    checks.database = { status: 'fail', reason: (err as Error).message };
+  }
+
+  const reserve = d.config.mediaFreeSpaceReserveBytes;
+  let diskOk = false;
+  try {
+    const free = await freeBytes(d.config.dataDir);
+    diskOk = free > 0 && free >= reserve;
+    checks.disk = { status: diskOk ? 'ok' : 'fail', freeMb: Math.floor(free / MB), reserveMb: Math.round(reserve / MB) };
+  } catch (err) {
+    checks.disk = { status: 'fail', reason: (err as Error).message };
+  }
+
+  // Without this, a load balancer that stopped sending traffic on our 503 would never see the write that clears it.
+  if (dbRoom && diskOk) d.storage.spaceReturned();
+  const failure = d.storage.failure;
+  checks.storage = failure
+    ? { status: 'fail', reason: failure.reason, since: new Date(failure.at).toISOString() }
+    : { status: 'ok' };
+
+  try {
+    const b = d.outbox(d.now());
+    checks.outbox = { status: b.stale > 0 ? 'warn' : 'ok', pendingJobs: b.pending, staleJobs: b.stale, oldestDueSeconds: Math.round(b.oldestDueMs / 1000) };
+  } catch (err) {
+    checks.outbox = { status: 'warn', reason: (err as Error).message };
+  }
+
+  if (d.config.discordToken) {
+    const bridge = d.discord();
+    if (!bridge) checks.discord = { status: 'warn', gateway: 'not started', reason: 'the bridge did not start (see the log)' };
+    else {
+      const st = discordStatus(bridge);
+      checks.discord = { status: st.up ? 'ok' : 'warn', gateway: st.gateway, channels: st.channels };
+    }
+  }
+
+  if (d.draining()) checks.shutdown = { status: 'fail', reason: 'shutting down' };
+
+  const ready = Object.values(checks).every((c) => c.status !== 'fail');
+  return { status: ready ? 'ready' : 'not-ready', checks };
+}
+
+/** /healthz's body: cheap (no query, no syscall), `degraded` with reasons while storage is failing. */
+export function healthOf(storage: StorageHealth): { status: 'ok' } | { status: 'degraded'; reasons: string[] } {
+  const f = storage.failure;
+  return f ? { status: 'degraded', reasons: [`storage: ${f.reason}`] } : { status: 'ok' };
+}

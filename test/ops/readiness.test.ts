@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/lib/clock.js';
+import { BridgeEnv, waitFor } from '../discord/bridge-env.js';
+import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { capturedLogger } from './log-capture.js';
+
+const cleanup: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+function harness(env: Record<string, string> = {}, clock?: ManualClock): Harness {
+  const h = createHarness({ env, overrides: clock ? { clock } : {} });
+  cleanup.push(() => h.close());
+  return h;
+}
+
+async function get(h: Harness, path: string) {
+  const res = await h.call('GET', path);
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('/healthz and /readyz', () => {
+  it('a fresh service: /healthz ok, /readyz 200 with each check and its numbers', async () => {
+    const h = harness();
+    expect(await get(h, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
+    const r = await get(h, '/readyz');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({
+      status: 'ready',
+      checks: {
+        database: { status: 'ok' },
+        disk: { status: 'ok', freeMb: expect.any(Number), reserveMb: 100 },
+        storage: { status: 'ok' },
+        outbox: { status: 'ok', pendingJobs: 0, staleJobs: 0, oldestDueSeconds: 0 },
+      },
+    });
+    expect(r.body.checks.disk.freeMb).toBeGreaterThanOrEqual(100);
+  });
+
+  it('an outbox backlog older than 5 minutes is a warning, not a reason to stop traffic', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const h = harness({}, clock);
+    const seed = seedWorkspace(h.services);
+    expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'x' } })).status).toBe(201);
+    clock.advance(10 * 60_000);
+    const r = await get(h, '/readyz');
+    expect(r.status).toBe(200);
+    expect(r.body.checks.outbox).toEqual({ status: 'warn', pendingJobs: 1, staleJobs: 1, oldestDueSeconds: 600 });
+  });
+
+  it('while shutting down /readyz is 503 (the load balancer stops sending), /healthz stays 200', async () => {
+    const h = harness();
+    h.services.ops.draining = true;
+    const r = await get(h, '/readyz');
+    expect(r.status).toBe(503);
+    expect(r.body.status).toBe('not-ready');
+    expect(r.body.checks.shutdown).toEqual({ status: 'fail', reason: 'shutting down' });
+    expect((await get(h, '/healthz')).status).toBe(200);
+  });
+
+  it('Discord configured but the bridge not running: reported as a warning', async () => {
+    const h = harness({ DISCORD_TOKEN: 'x'.repeat(30) });
+    const r = await get(h, '/readyz');
+    expect(r.status).toBe(200);
+    expect(r.body.checks.discord).toEqual({ status: 'warn', gateway: 'not started', reason: 'the bridge did not start (see the log)' });
+  });
+
+  it('reports the real gateway state and backfill progress (fake Discord), in /readyz and in the metrics', async () => {
+    const env = await BridgeEnv.create();
+    cleanup.push(() => env.close());
+    // A second instance on the same data with metrics on reads the running bridge (what runtime.ts attaches).
+    const { DATA_DIR: _dir, ...vars } = env.env;
+    const h = createHarness({ dir: env.dir, env: { ...vars, METRICS: '1' } });
+    cleanup.push(() => h.services.close());
+    h.services.ops.attachDiscord(env.bridge);
+
+    const ready = await get(h, '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.discord).toEqual({ status: 'ok', gateway: 'ready', channels: { live: 1, backfilling: 0, behind: 0 } });
+    let text = await (await h.call('GET', '/metrics')).text();
+    expect(text).toContain('alertbridge_discord_gateway_up 1');
+    expect(text).toContain('alertbridge_discord_channels{state="live"} 1');
+
+    env.fake.closeConnections(4004, 'Authentication failed'); // fatal: discord.js does not reconnect
+    const down = await waitFor(async () => {
+      const r = await get(h, '/readyz');
+      return r.body.checks.discord.status === 'warn' ? r : null;
+    }, 'gateway down');
+    expect(down.status).toBe(200); // webhooks still work without Discord
+    expect(down.body.checks.discord.gateway).not.toBe('ready');
+    text = await (await h.call('GET', '/metrics')).text();
+    expect(text).toContain('alertbridge_discord_gateway_up 0');
+  });
+});
+
+describe('no secret in logs', () => {
+  it('/healthz, /readyz and /metrics (refused and allowed scrapes) log nothing of METRICS_TOKEN, at trace level', async () => {
+    const token = 'mt_secret_fedcba9876543210fedcba98';
+    const log = capturedLogger('trace');
+    const h = createHarness({ env: { METRICS: '1', METRICS_TOKEN: token }, overrides: { logger: log.logger } });
+    cleanup.push(() => h.close());
+    expect((await h.call('GET', '/healthz', { token })).status).toBe(200);
+    expect((await h.call('GET', '/readyz', { token })).status).toBe(200);
+    expect((await h.call('GET', '/metrics', { token })).status).toBe(200);
+    expect((await h.call('GET', '/metrics', { token: token + 'x' })).status).toBe(401);
+    expect((await h.call('GET', '/metrics', { headers: { authorization: `Basic ${token}` } })).status).toBe(401);
+    expect((await h.call('GET', `/metrics?token=${token}`)).status).toBe(401);
+    expect(log.lines.length).toBeGreaterThanOrEqual(6); // one access line per request at least
+    for (const line of log.lines) expect(line).not.toContain(token);
+  });
+});
