@@ -47,22 +47,22 @@ function toRgb(colour: number | string | undefined | null): Rgb | undefined {
   return [(n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff];
 }
 
-/** HSL hue in degrees [0, 360) and saturation in [0, 1]. */
-function hsl([r8, g8, b8]: Rgb): { hue: number; saturation: number } {
-  const r = r8 / 255;
-  const g = g8 / 255;
-  const b = b8 / 255;
+/**
+ * HSL hue in degrees [0, 360) and saturation in [0, 1]. Worked on the 0–255
+ * integers and multiplied before dividing, so a colour whose hue is exactly a
+ * boundary (such as #323c00 at 70°) lands on it instead of a hair below.
+ */
+function hsl([r, g, b]: Rgb): { hue: number; saturation: number } {
   const max = Math.max(r, g, b);
   const min = Math.min(r, g, b);
   const d = max - min;
   if (d === 0) return { hue: 0, saturation: 0 };
-  const l = (max + min) / 2;
-  const saturation = d / (1 - Math.abs(2 * l - 1));
+  // S = d / (1 - |2L - 1|) with L = (max + min) / 510, rewritten over integers.
+  const saturation = d / (255 - Math.abs(max + min - 255));
   let hue: number;
-  if (max === r) hue = ((g - b) / d) % 6;
-  else if (max === g) hue = (b - r) / d + 2;
-  else hue = (r - g) / d + 4;
-  hue *= 60;
+  if (max === r) hue = (60 * (g - b)) / d;
+  else if (max === g) hue = (60 * (b - r)) / d + 120;
+  else hue = (60 * (r - g)) / d + 240;
   if (hue < 0) hue += 360;
   return { hue, saturation };
 }

@@ -34,8 +34,7 @@ export function replaceShortcodes(s: string): string {
 const decodeEntities = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /** Emphasis markers only count at word edges, as in Slack: snake_case_names and 2*3*4 stay as they are. */
-const EMPHASIS = ['*', '_', '~'].map((m) => {
-  const e = `\\${m}`;
+const EMPHASIS = ['\\*', '_', '~'].map((e) => {
   return new RegExp(`(^|[^\\p{L}\\p{N}${e}])${e}(?=\\S)([^${e}\\n]*?\\S)${e}(?![\\p{L}\\p{N}${e}])`, 'gu');
 });
 
