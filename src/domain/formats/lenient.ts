@@ -5,6 +5,8 @@ import { z } from 'zod';
  * shape its JSON must not lose an alert to a wrong type somewhere deep in it:
  * a scalar of the wrong kind is coerced, anything unusable becomes undefined
  * (or is dropped from its array). Only the top level must be an object.
+ * Each ends in `.optional()` or `.default()`: zod 4 refuses a missing key
+ * unless the key's schema says it may be absent, whatever a transform returns.
  */
 
 /** A string; numbers and booleans become their text; anything else undefined. */
@@ -13,14 +15,14 @@ export const lstr = z.unknown().transform((v): string | undefined => {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'boolean') return String(v);
   return undefined;
-});
+}).optional();
 
 /** A finite number; a numeric string is read as one. */
 export const lnum = z.unknown().transform((v): number | undefined => {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   return undefined;
-});
+}).optional();
 
 /** A boolean; the strings "true"/"false" are read as one. */
 export const lbool = z.unknown().transform((v): boolean | undefined => {
@@ -28,7 +30,7 @@ export const lbool = z.unknown().transform((v): boolean | undefined => {
   if (v === 'true') return true;
   if (v === 'false') return false;
   return undefined;
-});
+}).optional();
 
 /** An object read with `shape`, or undefined when the value is not an object. */
 export function lobj<S extends z.ZodRawShape>(shape: S) {
@@ -37,7 +39,7 @@ export function lobj<S extends z.ZodRawShape>(shape: S) {
     if (!isPlainObject(v)) return undefined;
     const r = schema.safeParse(v);
     return r.success ? r.data : undefined;
-  });
+  }).optional();
 }
 
 /** An array whose unreadable items are dropped; a non-array is an empty array. */
@@ -51,7 +53,7 @@ export function larr<T extends z.ZodType>(item: T) {
       if (r.success && r.data !== undefined) out.push(r.data as Item);
     }
     return out;
-  });
+  }).default(() => []);
 }
 
 /**
@@ -68,7 +70,7 @@ export const lentries = z.unknown().transform((v): [string, string][] => {
     if (s !== undefined) out.push([k, s]);
   }
   return out;
-});
+}).default(() => []);
 
 /** The value under `key` in an entry list (own entries only, by construction). */
 export const entry = (entries: readonly [string, string][], key: string): string | undefined =>

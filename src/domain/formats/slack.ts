@@ -10,10 +10,10 @@ import { firstLine, paragraphs } from './text.js';
 /** Slack text objects and elements: `text` is a string (mrkdwn context) or a text object (buttons, headers). */
 const Element = lobj({
   type: lstr,
-  text: z.unknown(),
+  text: z.unknown().optional(),
   url: lstr,
   image_url: lstr,
-  elements: z.unknown(),
+  elements: z.unknown().optional(),
   name: lstr,
   user_id: lstr,
   channel_id: lstr,
@@ -22,7 +22,7 @@ type Element = NonNullable<z.output<typeof Element>>;
 
 const Block = lobj({
   type: lstr,
-  text: z.unknown(),
+  text: z.unknown().optional(),
   fields: larr(z.unknown()),
   elements: larr(z.unknown()),
   accessory: Element,
