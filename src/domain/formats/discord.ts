@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import type { AlertCommand } from './command.js';
 import { levelFromColour } from './colour-level.js';
 import { finishDraft, noContent } from './draft.js';
-import { isPlainObject, larr, lbool, lnum, lobj, lstr } from './lenient.js';
+import { isPlainObject, larr, lbool, lobj, lstr } from './lenient.js';
 import { firstLine, paragraphs } from './text.js';
 
 const UrlHolder = lobj({ url: lstr });
@@ -13,7 +13,10 @@ const Embed = lobj({
   description: lstr,
   url: lstr,
   // Discord documents an integer; senders also send "#ff0000" or "0xff0000".
-  color: z.union([lnum, lstr]),
+  color: z
+    .unknown()
+    .transform((v) => (typeof v === 'number' || typeof v === 'string' ? v : undefined))
+    .optional(),
   fields: larr(lobj({ name: lstr, value: lstr, inline: lbool })),
   author: lobj({ name: lstr, url: lstr, icon_url: lstr }),
   footer: lobj({ text: lstr, icon_url: lstr }),
