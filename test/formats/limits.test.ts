@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import type { AlertDraft } from '../../src/domain/formats/command.js';
 import { FORMAT_LIMITS as L } from '../../src/domain/formats/limits.js';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
 
@@ -25,5 +27,14 @@ describe('format limits agree with the webhook schema', () => {
   it.each(cases)('%s', (_name, make, limit) => {
     expect(ok(make(limit))).toBe(true);
     expect(ok(make(limit + 1))).toBe(false);
+  });
+});
+
+describe('drafts are webhook bodies by type too', () => {
+  it('an AlertDraft is assignable to the webhook input type', () => {
+    // Compile-time check (tsc --noEmit runs over test/): a draft the mappers build is a body the webhook takes.
+    const draft: AlertDraft = { title: 't', level: 'info', workflow: { runId: 'r', state: 'running', steps: [{ name: 's', state: 'done', seconds: 1 }] } };
+    const input: z.input<typeof WebhookPayload> = draft;
+    expect(WebhookPayload.safeParse(input).success).toBe(true);
   });
 });

@@ -106,3 +106,17 @@ describe('Slack incoming-webhook body', () => {
     expect(c.payload.linkText).toBeUndefined();
   });
 });
+
+describe('Slack prototype-key hostility', () => {
+  it('a body full of __proto__ and constructor keys maps as data and pollutes nothing', () => {
+    const body: unknown = JSON.parse(
+      '{"__proto__":{"text":"evil"},"text":"hi","constructor":{"x":1},"attachments":[{"__proto__":{"color":"danger"},"fields":[{"title":"__proto__","value":"v"}]}]}',
+    );
+    const c = mapSlack(body);
+    expect(c.payload.title).toBe('hi');
+    expect(c.payload.level).toBe('info');
+    expect(c.payload.fields).toEqual([{ label: '__proto__', value: 'v', inline: false }]);
+    expect(({} as Record<string, unknown>).color).toBeUndefined();
+    expect(({} as Record<string, unknown>).text).toBeUndefined();
+  });
+});
