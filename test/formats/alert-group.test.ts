@@ -139,3 +139,16 @@ describe('Grafana unified-alerting webhook', () => {
     expect(mapGrafana(body).groupKey).not.toBe(mapAlertmanager(body).groupKey);
   });
 });
+
+describe('alert lines', () => {
+  it('an empty summary falls back to the description, then to the name and labels', () => {
+    const c = mapAlertmanager({
+      groupKey: 'k',
+      alerts: [
+        { annotations: { summary: ' ', description: 'from description' } },
+        { labels: { zone: 'eu' } },
+      ],
+    });
+    expect(c.payload.message).toBe('• from description\n• alert {zone=eu}');
+  });
+});

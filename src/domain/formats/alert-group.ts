@@ -78,11 +78,13 @@ function storeKey(format: GroupFormat, body: AlertGroupBody): string | undefined
 }
 
 function alertLine(a: GroupAlert, groupStatus: string, format: GroupFormat): string {
+  const others = a.labels.filter(([k]) => k !== 'alertname');
   const what =
-    entry(a.annotations, 'summary') ??
-    entry(a.annotations, 'description') ??
+    // An empty annotation (a template that rendered nothing) counts as absent.
+    entry(a.annotations, 'summary')?.trim() ||
+    entry(a.annotations, 'description')?.trim() ||
     (entry(a.labels, 'alertname') ?? 'alert') +
-      (a.labels.length > 1 ? ` {${a.labels.filter(([k]) => k !== 'alertname').map(([k, v]) => `${k}=${v}`).join(', ')}}` : '');
+      (others.length > 0 ? ` {${others.map(([k, v]) => `${k}=${v}`).join(', ')}}` : '');
   let line = `• ${what.trim()}`;
   if (a.status && a.status !== groupStatus) line += ` (${a.status})`;
   if (format === 'grafana') {
