@@ -40,6 +40,8 @@ const envSchema = z.object({
   BACKUP_INTERVAL_HOURS: z.coerce.number().min(0).max(576).default(0),
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   MEDIA_ORPHAN_GRACE_HOURS: z.coerce.number().min(0).default(24),
+  // Retention passes (settings per channel and workspace in the database); at most 24 days (setTimeout's range).
+  RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).max(2_073_600_000).default(60_000),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -70,6 +72,7 @@ export interface Config {
   readonly backupKeep: number;
   readonly backupDir: string;
   readonly mediaOrphanGraceMs: number;
+  readonly retentionIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -112,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     backupKeep: e.BACKUP_KEEP,
     backupDir: path.join(dataDir, 'backups'),
     mediaOrphanGraceMs: e.MEDIA_ORPHAN_GRACE_HOURS * HOUR_MS,
+    retentionIntervalMs: e.RETENTION_INTERVAL_MS,
   };
   return Object.freeze(config);
 }

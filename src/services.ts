@@ -28,6 +28,8 @@ import { MediaStore } from './media/store.js';
 import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
 import { NotificationPreferences } from './notify/preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
+import { SqliteRetentionSettings } from './db/retention-settings.js';
+import { RetentionPruner, RetentionSettings } from './domain/retention.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -74,6 +76,9 @@ export interface Services {
   releaseMedia(keys: string[]): void;
   /** Media files deleted only after a grace period (MEDIA_ORPHAN_GRACE_HOURS), so database + media backups stay complete. */
   mediaOrphans: MediaOrphans;
+  /** Retention settings per channel and workspace (the admin CLI) and the pruner the background part runs. */
+  retentionSettings: RetentionSettings;
+  retention: RetentionPruner;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
   maintenance(): Promise<{ idempotencyKeys: number; events: number; orphanedMedia: number }>;
   close(): void;
@@ -151,6 +156,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     releaseMedia,
     isMediaReferenced,
   });
+  const retentionRows = new SqliteRetentionSettings(db.sqlite);
   return {
     config,
     db,
@@ -176,6 +182,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
     releaseMedia,
     mediaOrphans: orphans,
+    retentionSettings: new RetentionSettings(retentionRows, accounts),
+    retention: new RetentionPruner({ store: store.retention, settings: retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
     maintenance: async () => ({

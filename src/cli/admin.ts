@@ -6,11 +6,12 @@ import { flagsOf, parseFlags, UsageError, type Command } from './command.js';
 import { coreCommands } from './commands/core.js';
 import { discordCommands } from './commands/discord.js';
 import { notifyCommands } from './commands/notify.js';
+import { retentionCommands } from './commands/retention.js';
 import { offlineOpsCommands, opsCommands, type OfflineCommand } from './commands/ops.js';
 import { OpsRefusal } from '../ops/files.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: (Command | OfflineCommand)[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...opsCommands, ...offlineOpsCommands];
+const COMMANDS: (Command | OfflineCommand)[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...opsCommands, ...retentionCommands, ...offlineOpsCommands];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
