@@ -34,14 +34,12 @@ export class SqliteAlertRetention implements AlertRetention {
         )
         .pluck(),
       count: sqlite.prepare<[string], number>('SELECT alert_count FROM channel_stats WHERE channel_id = ?').pluck(),
-      // The alerts beyond the newest N are the oldest (count - N); the inner LIMIT
-      // bounds the prefix, the outer one the batch. SQLite runs the subquery as a
-      // co-routine, so it reads only as many rows as the batch needs.
-      beyond: sqlite
-        .prepare<[string, number, number], string>(
-          `SELECT id FROM (SELECT id, workflow_state FROM alerts WHERE channel_id = ? ORDER BY id LIMIT ?) WHERE ${NOT_RUNNING} LIMIT ?`,
-        )
-        .pluck(),
+      // The alerts beyond the newest N are the oldest (count - N). Walked from the
+      // oldest end in small keyset steps (see beyond()): an OFFSET or a LIMIT of
+      // (count - N) in a subquery reads that whole prefix, 50k rows on a first pass.
+      oldest: sqlite.prepare<[string, string, number], { id: string; running: number }>(
+        `SELECT id, workflow_state IS 'running' AS running FROM alerts WHERE channel_id = ? AND id > ? ORDER BY id LIMIT ?`,
+      ),
       keys: sqlite
         .prepare<[string], string>('SELECT DISTINCT media_key FROM alert_attachments WHERE alert_id IN (SELECT value FROM json_each(?))')
         .pluck(),
@@ -58,10 +56,26 @@ export class SqliteAlertRetention implements AlertRetention {
       let deleted = this.remove(channelId, ids, released, now);
       if (rule.keepNewest !== null && deleted < limit) {
         const excess = (this.s.count.get(channelId) ?? 0) - rule.keepNewest;
-        if (excess > 0) deleted += this.remove(channelId, this.s.beyond.all(channelId, excess, limit - deleted), released, now);
+        if (excess > 0) deleted += this.remove(channelId, this.beyond(channelId, excess, limit - deleted), released, now);
       }
       return { deleted, released: [...released], unitMs: performance.now() - started };
     });
+  }
+
+  /** Up to `quota` ids among the `prefix` oldest alerts, running runs skipped (they stay and keep counting in the prefix). */
+  private beyond(channelId: string, prefix: number, quota: number): string[] {
+    const ids: string[] = [];
+    let after = '';
+    while (ids.length < quota && prefix > 0) {
+      const rows = this.s.oldest.all(channelId, after, Math.min(prefix, quota - ids.length));
+      if (rows.length === 0) break;
+      for (const r of rows) {
+        if (!r.running) ids.push(r.id);
+        after = r.id;
+      }
+      prefix -= rows.length;
+    }
+    return ids;
   }
 
   /** Inside the unit. */
