@@ -94,6 +94,7 @@ describe('retention', () => {
   it('the days rule deletes alerts older than N days, judged by the injected clock', async () => {
     const { clock, seed, s, post, list, admin } = await start();
     for (let i = 0; i < 3; i++) await post(seed.general.webhookToken, { title: `old ${i}` });
+    await post(seed.deploys.webhookToken, { title: 'old, in a channel without retention' });
     clock.advance(5 * DAY);
     await post(seed.general.webhookToken, { title: 'five days' });
     clock.advance(5 * DAY);
@@ -105,10 +106,11 @@ describe('retention', () => {
 
     expect(await s.retention.pass()).toMatchObject({ channels: 1, deleted: 3 });
     expect((await list(seed.general.id)).map((a) => a.title)).toEqual(['today', 'five days']);
-    // The deploys channel has no setting: untouched, whatever its age.
+    // The cut-off moves with the clock; a channel without a value (and no workspace default) is never touched.
     clock.advance(3 * DAY);
     await s.retention.pass();
     expect((await list(seed.general.id)).map((a) => a.title)).toEqual(['today']);
+    expect((await list(seed.deploys.id)).map((a) => a.title)).toEqual(['old, in a channel without retention']);
   });
 
   it('the max-alerts rule keeps the newest N', async () => {

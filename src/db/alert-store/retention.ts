@@ -10,9 +10,11 @@ const NOT_RUNNING = "(workflow_state IS NULL OR workflow_state <> 'running')";
 
 /**
  * Retention deletes. Both rules select a prefix of the channel's alerts in id
- * order (ids start with the creation time, webhook and Discord alike: see
- * src/lib/ids.ts), so each batch is an index range on (channel_id, id) from the
- * oldest end and never a scan of the channel.
+ * order (every alert id is `alt_` + its creation time + a tail, webhook and
+ * Discord alike: see src/lib/ids.ts), so each batch is an index range on
+ * (channel_id, id) from the oldest end and never a scan of the channel. Running
+ * runs inside the prefix are stepped over by each batch (a row lookup each):
+ * cheap while stuck runs are few, which they are.
  *
  * Unread counts stay exact without any bookkeeping here: they are computed from
  * the alert rows at read time (src/db/alert-store/reads.ts), the channel_stats
