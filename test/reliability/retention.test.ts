@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import type { AttachmentRecord } from '../../src/domain/alert-store.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { startBackground } from '../../src/runtime.js';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
 
@@ -111,6 +112,21 @@ describe('retention', () => {
     await s.retention.pass();
     expect((await list(seed.general.id)).map((a) => a.title)).toEqual(['today']);
     expect((await list(seed.deploys.id)).map((a) => a.title)).toEqual(['old, in a channel without retention']);
+  });
+
+  it('runs by itself in the service: at start and every RETENTION_INTERVAL_MS', async () => {
+    const { seed, s, post, list } = await start({ RETENTION_INTERVAL_MS: '100' });
+    for (let i = 0; i < 5; i++) await post(seed.general.webhookToken, { title: `a${i}` });
+    s.retentionSettings.setChannel(seed.general.id, { maxAlerts: 3 });
+    const background = await startBackground(s);
+    try {
+      await expect.poll(() => count(h!, seed.general.id)).toBe(3);
+      await post(seed.general.webhookToken, { title: 'a5' });
+      await expect.poll(() => count(h!, seed.general.id)).toBe(3);
+      expect((await list(seed.general.id)).map((a) => a.title)).toEqual(['a5', 'a4', 'a3']);
+    } finally {
+      await background.stop();
+    }
   });
 
   it('the max-alerts rule keeps the newest N', async () => {
