@@ -49,6 +49,8 @@ const envSchema = z.object({
   MEDIA_FREE_SPACE_RESERVE_MB: z.coerce.number().int().min(0).default(100),
   METRICS: bool.default(false),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  // Retention passes (settings per channel and workspace in the database); at most 24 days (setTimeout's range).
+  RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).max(2_073_600_000).default(60_000),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -86,6 +88,7 @@ export interface Config {
   readonly mediaFreeSpaceReserveBytes: number;
   readonly metrics: boolean;
   readonly metricsToken: string | undefined;
+  readonly retentionIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -134,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaFreeSpaceReserveBytes: e.MEDIA_FREE_SPACE_RESERVE_MB * 1024 * 1024,
     metrics: e.METRICS,
     metricsToken: e.METRICS_TOKEN,
+    retentionIntervalMs: e.RETENTION_INTERVAL_MS,
   };
   return Object.freeze(config);
 }

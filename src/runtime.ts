@@ -1,6 +1,7 @@
 import { startDiscordBridge } from './discord/index.js';
 import { startNotifier } from './notify/outbox-worker.js';
 import { startBackupScheduler } from './ops/backup-scheduler.js';
+import { startRetentionScheduler } from './ops/retention-scheduler.js';
 import type { Services } from './services.js';
 
 import type { BackgroundPart } from './lib/background-part.js';
@@ -40,6 +41,9 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
     const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = s.config;
     parts.push(startBackupScheduler({ dbFile: s.config.dbFile, clock: s.clock, logger: s.logger }, { intervalMs, keep, dir }));
   }
+
+  // Retention: batches of deletes between other writes (README: Operations, Retention).
+  parts.push(startRetentionScheduler(s.retention, s.logger, s.config.retentionIntervalMs));
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o) }));

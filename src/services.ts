@@ -30,6 +30,8 @@ import { NotificationPreferences } from './notify/preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { Operations } from './ops/operations.js';
+import { SqliteRetentionSettings } from './db/retention-settings.js';
+import { RetentionPruner, RetentionSettings } from './domain/retention.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -80,6 +82,9 @@ export interface Services {
   mediaOrphans: MediaOrphans;
   /** One-click unsubscribe links (RFC 8058) and the dashboard links notification e-mails carry. */
   unsubscribe: UnsubscribeLinks;
+  /** Retention settings per channel and workspace (the admin CLI) and the pruner the background part runs. */
+  retentionSettings: RetentionSettings;
+  retention: RetentionPruner;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
   maintenance(): Promise<{ idempotencyKeys: number; events: number; orphanedMedia: number }>;
   close(): void;
@@ -159,6 +164,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     releaseMedia,
     isMediaReferenced,
   });
+  const retentionRows = new SqliteRetentionSettings(db.sqlite);
   return {
     config,
     db,
@@ -185,6 +191,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(db.sqlite, clock, config.publicUrl),
+    retentionSettings: new RetentionSettings(retentionRows, accounts),
+    retention: new RetentionPruner({ store: store.retention, settings: retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
     ops,

@@ -2,7 +2,9 @@ import type { Config } from '../config.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
+import { SqliteRetentionSettings } from '../db/retention-settings.js';
 import { Accounts } from '../domain/accounts.js';
+import { RetentionSettings } from '../domain/retention.js';
 import { DiscordLinks } from '../domain/chat/links.js';
 import { Usage } from '../domain/usage.js';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -40,6 +42,10 @@ export class CliContext {
 
   discordLinks(): DiscordLinks {
     return new DiscordLinks(new SqliteDiscordLinkRows(this.db().sqlite), this.accounts(), this.clock);
+  }
+
+  retentionSettings(): RetentionSettings {
+    return new RetentionSettings(new SqliteRetentionSettings(this.db().sqlite), this.accounts());
   }
 
   notifyPreferences(): NotificationPreferences {

@@ -335,6 +335,33 @@ export interface Outbox {
   prune(before: number, windowsBefore: number): Promise<void>;
 }
 
+/* ------------------------------------------------------------------ retention */
+
+/** Which alerts of a channel retention removes; a running workflow run is never removed. */
+export interface PruneRule {
+  /** Alerts created before this time (epoch ms); null: no age limit. */
+  olderThan: number | null;
+  /** Alerts beyond the newest N; null: no count limit. */
+  keepNewest: number | null;
+}
+
+export interface PrunedBatch {
+  deleted: number;
+  /** Media keys the deleted alerts used: release them after the commit (they may still be used elsewhere). */
+  released: string[];
+  /** Time spent inside the unit (selection, deletes, cascades, change events), ms. */
+  unitMs: number;
+}
+
+export interface AlertRetention {
+  /**
+   * Deletes at most `limit` alerts the rule selects, oldest first, with their
+   * attachments and read exceptions, and records an `alert.deleted` change for
+   * each (one unit). Fewer than `limit` deleted means the channel is done.
+   */
+  pruneBatch(channelId: string, rule: PruneRule, limit: number, now: number): Promise<PrunedBatch>;
+}
+
 /* ------------------------------------------------------------------ facade */
 
 /** Everything above, over one database. Consumers take the part they use. */
@@ -344,6 +371,7 @@ export interface AlertStore {
   readonly webhook: WebhookAlertWrites;
   readonly chat: ChatMessageWrites;
   readonly outbox: Outbox;
+  readonly retention: AlertRetention;
   /** Whether any alert still uses this media key (synchronous: see the SQLite implementation). */
   isMediaReferenced(key: string): boolean;
   /** The newest alert id or activity key, to seed the id generator at start. */

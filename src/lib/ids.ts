@@ -73,3 +73,12 @@ export function alertIdFromSnowflake(snowflake: string): string {
 }
 
 export const ID_PATTERN = /^[a-z]{2,4}_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/**
+ * The smallest id `prefix` made at `ms` or later could have: every id made
+ * before `ms` sorts below it (the time comes first in the id), so
+ * `id < idTimeBound('alt', t)` selects alerts created before t with an index range.
+ */
+export function idTimeBound(prefix: string, ms: number): string {
+  return `${prefix}_${encode(BigInt(Math.max(0, Math.floor(ms))), 10)}`;
+}

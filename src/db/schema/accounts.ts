@@ -5,6 +5,9 @@ export const workspaces = sqliteTable('workspaces', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   createdAt: integer('created_at').notNull(),
+  // The retention default of channels without their own value (NULL: no limit); see src/domain/retention.ts.
+  retentionDays: integer('retention_days'),
+  retentionMaxAlerts: integer('retention_max_alerts'),
 });
 
 export const users = sqliteTable(

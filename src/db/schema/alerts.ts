@@ -104,7 +104,13 @@ export const readExceptions = sqliteTable(
     activityKey: text('activity_key').notNull(),
     isRead: integer('is_read', { mode: 'boolean' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.alertId] }), index('read_exceptions_user_channel_idx').on(t.userId, t.channelId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.alertId] }),
+    index('read_exceptions_user_channel_idx').on(t.userId, t.channelId),
+    // Deleting an alert cascades here: without an index on alert_id, SQLite scans the
+    // whole table once per deleted alert (retention deletes hundreds per batch).
+    index('read_exceptions_alert_idx').on(t.alertId),
+  ],
 );
 
 /** Completed webhook answers kept for Idempotency-Key replays (24 h). */

@@ -14,6 +14,10 @@ export const channels = sqliteTable(
     isPrivate: integer('is_private', { mode: 'boolean' }).notNull().default(false),
     webhookToken: text('webhook_token').notNull(),
     createdAt: integer('created_at').notNull(),
+    // Retention (src/domain/retention.ts): NULL inherits the workspace's value, 0 means
+    // "no limit here" even when the workspace sets one, N > 0 is the limit.
+    retentionDays: integer('retention_days'),
+    retentionMaxAlerts: integer('retention_max_alerts'),
   },
   (t) => [
     uniqueIndex('channels_ws_slug_uq').on(t.workspaceId, t.slug),

@@ -1,0 +1,49 @@
+import type Database from 'better-sqlite3';
+import type { ChannelPolicyRow, RetentionSettingsRows, StoredLimits } from '../domain/retention.js';
+
+/** Retention columns of channels and workspaces (see the schema comments for NULL and 0). */
+export class SqliteRetentionSettings implements RetentionSettingsRows {
+  private readonly s;
+
+  constructor(sqlite: Database.Database) {
+    this.s = {
+      channel: sqlite.prepare<[string], StoredLimits>('SELECT retention_days AS days, retention_max_alerts AS maxAlerts FROM channels WHERE id = ?'),
+      workspace: sqlite.prepare<[string], StoredLimits>(
+        'SELECT retention_days AS days, retention_max_alerts AS maxAlerts FROM workspaces WHERE id = ?',
+      ),
+      setChannel: sqlite.prepare<[number | null, number | null, string]>('UPDATE channels SET retention_days = ?, retention_max_alerts = ? WHERE id = ?'),
+      setWorkspace: sqlite.prepare<[number | null, number | null, string]>(
+        'UPDATE workspaces SET retention_days = ?, retention_max_alerts = ? WHERE id = ?',
+      ),
+      // Only channels some limit applies to: a service where nobody set retention reads no rows.
+      policies: sqlite.prepare<[], ChannelPolicyRow>(
+        `SELECT c.id AS channelId, c.retention_days AS channelDays, c.retention_max_alerts AS channelMaxAlerts,
+           w.retention_days AS workspaceDays, w.retention_max_alerts AS workspaceMaxAlerts
+         FROM channels c JOIN workspaces w ON w.id = c.workspace_id
+         WHERE c.retention_days IS NOT NULL OR c.retention_max_alerts IS NOT NULL
+            OR w.retention_days IS NOT NULL OR w.retention_max_alerts IS NOT NULL
+         ORDER BY c.created_at, c.id`,
+      ),
+    };
+  }
+
+  channel(id: string): StoredLimits | undefined {
+    return this.s.channel.get(id);
+  }
+
+  workspace(id: string): StoredLimits | undefined {
+    return this.s.workspace.get(id);
+  }
+
+  setChannel(id: string, limits: StoredLimits): void {
+    this.s.setChannel.run(limits.days, limits.maxAlerts, id);
+  }
+
+  setWorkspace(id: string, limits: StoredLimits): void {
+    this.s.setWorkspace.run(limits.days, limits.maxAlerts, id);
+  }
+
+  policies(): ChannelPolicyRow[] {
+    return this.s.policies.all();
+  }
+}
