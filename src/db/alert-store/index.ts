@@ -6,6 +6,7 @@ import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteAlertReads } from './reads.js';
+import { SqliteAlertSearch } from './search.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 
 /**
@@ -20,6 +21,7 @@ export class SqliteAlertStore implements AlertStore {
   readonly webhook: SqliteWebhookWrites;
   readonly chat: SqliteChatWrites;
   readonly outbox: SqliteOutbox;
+  readonly search: SqliteAlertSearch;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
@@ -30,6 +32,7 @@ export class SqliteAlertStore implements AlertStore {
     this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes, attachments);
     this.chat = new SqliteChatWrites(sqlite, batcher, this.changes, attachments);
     this.outbox = new SqliteOutbox(sqlite);
+    this.search = new SqliteAlertSearch(sqlite);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // Index lookups only: the newest alert id, and the newest activity key of each channel.
     this.newestKey = sqlite
