@@ -28,7 +28,9 @@ CREATE VIRTUAL TABLE `alerts_fts` USING fts5(
   tokenize = 'unicode61 remove_diacritics 2'
 );
 --> statement-breakpoint
-INSERT INTO `alerts_fts` (`alerts_fts`) VALUES ('rebuild');
+-- The backfill of existing alerts. Not FTS5's 'rebuild': it reads the view
+-- schema-qualified, and SQLite then looks json_each up as a table of main.
+INSERT INTO `alerts_fts` (rowid, title, body, actor) SELECT rid, title, body, actor FROM `alerts_search_source`;
 --> statement-breakpoint
 CREATE TRIGGER `alerts_fts_insert` AFTER INSERT ON `alerts` BEGIN
   INSERT INTO `alerts_fts` (rowid, title, body, actor)

@@ -31,6 +31,8 @@ export function parseSearchQuery(q: string): SearchTerm[] {
   if (q.trim() === '') throw invalid('q must contain at least one word');
   if ([...q].length > SEARCH_LIMITS.maxQueryChars) throw invalid(`q must be at most ${SEARCH_LIMITS.maxQueryChars} characters`);
   const terms: SearchTerm[] = [];
+  // Control characters separate words like spaces do; a NUL would otherwise end the SQL string early.
+  q = q.replace(/\p{Cc}/gu, ' ');
   const push = (raw: string, phrase: boolean) => {
     let text = raw;
     let prefix = false;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AlertSearch, HighlightedText, SearchHighlights, SearchHit, SearchQuery, SearchTermInput } from '../../domain/alert-store.js';
+import { AppError, type ValidationIssue } from '../../domain/errors.js';
 import { ALERT_COLUMNS } from './rows.js';
 
 /**
@@ -67,18 +68,20 @@ export class SqliteAlertSearch implements AlertSearch {
 
   async search(q: SearchQuery): Promise<SearchHit[]> {
     if (q.terms.length === 0 || q.channelIds.length === 0) return [];
-    return this.statement(q.level !== undefined).all({
-      match: toMatchExpression(q.terms),
-      before: q.before ?? NO_CURSOR,
-      channels: JSON.stringify(q.channelIds),
-      level: q.level ?? null,
-      limit: q.limit,
-    });
+    return unreadable(() =>
+      this.statement(q.level !== undefined).all({
+        match: toMatchExpression(q.terms),
+        before: q.before ?? NO_CURSOR,
+        channels: JSON.stringify(q.channelIds),
+        level: q.level ?? null,
+        limit: q.limit,
+      }),
+    );
   }
 
   async highlights(terms: readonly SearchTermInput[], alertIds: readonly string[], channelIds: readonly string[]): Promise<SearchHighlights[]> {
     if (terms.length === 0 || alertIds.length === 0 || channelIds.length === 0) return [];
-    const rows = this.highlightStmt.all(toMatchExpression(terms), JSON.stringify(alertIds), JSON.stringify(channelIds));
+    const rows = unreadable(() => this.highlightStmt.all(toMatchExpression(terms), JSON.stringify(alertIds), JSON.stringify(channelIds)));
     const order = new Map(alertIds.map((id, i) => [id, i]));
     rows.sort((x, y) => order.get(x.alertId)! - order.get(y.alertId)!);
     return rows.map((r) => ({
@@ -109,6 +112,23 @@ export class SqliteAlertSearch implements AlertSearch {
       this.statements.set(key, stmt);
     }
     return stmt;
+  }
+}
+
+/**
+ * Defence in depth: toMatchExpression only emits quoted strings, so FTS5
+ * should never reject one; if it ever does, the client gets a 400 about its
+ * query rather than a 500.
+ */
+function unreadable<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof Error && /^fts5: /.test(err.message)) {
+      const issue: ValidationIssue = { code: 'invalid_value', message: 'q could not be read as search words', path: ['q'] };
+      throw new AppError('invalid-query', 'q could not be read as search words', { details: [issue] });
+    }
+    throw err;
   }
 }
 
