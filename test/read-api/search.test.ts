@@ -1,3 +1,5 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
 import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
@@ -186,6 +188,25 @@ describe('GET /api/search', () => {
     expect(indexed()).toEqual([]);
     await post(seed.general.webhookToken, { title: 'token again' });
     expect(await titles('token')).toEqual(['token again']);
+  });
+
+  it('survives a backup copy (VACUUM INTO): the index is keyed by rowids the copy keeps', async () => {
+    for (const w of ['alpha', 'bravo', 'charlie', 'delta']) await post(seed.general.webhookToken, { title: `${w} probe` });
+    const sqlite = h.services.db.sqlite;
+    sqlite.prepare("DELETE FROM alerts WHERE title = 'bravo probe'").run();
+    const copy = path.join(h.dir, 'copy.db');
+    sqlite.prepare('VACUUM INTO ?').run(copy);
+    const db = new Database(copy, { readonly: true });
+    try {
+      const found = db
+        .prepare("SELECT a.title FROM alerts_fts f JOIN alerts a ON a.rowid = f.rowid WHERE alerts_fts MATCH ? ORDER BY f.rowid DESC")
+        .pluck()
+        .all('"probe"');
+      expect(found).toEqual(['delta probe', 'charlie probe', 'alpha probe']);
+      expect(db.prepare("SELECT count(*) FROM alerts_fts WHERE alerts_fts MATCH '\"charlie\"'").pluck().get()).toBe(1);
+    } finally {
+      db.close();
+    }
   });
 
   it('highlights where the words were found, for the dashboard', async () => {
