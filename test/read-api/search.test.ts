@@ -211,9 +211,12 @@ describe('GET /api/search', () => {
 
   it('highlights where the words were found, for the dashboard', async () => {
     const id = await post(seed.general.webhookToken, { title: 'Deploy <api> done', message: 'rolled out to eu-west', actor: { name: 'Deployer Bot' } });
-    const [hl] = await h.services.search.highlights({ userId: seed.owner.id, workspaceId: seed.ws.id } as never, 'deploy* eu', [id]);
+    const [hl] = await h.services.search.highlights({ tokenId: 'n/a', userId: seed.owner.id, workspaceId: seed.ws.id }, 'deploy* eu', [id]);
     expect(hl).toMatchObject({ alertId: id, title: { text: 'Deploy <api> done', ranges: [[0, 6]] }, actor: { text: 'Deployer Bot', ranges: [[0, 8]] } });
     expect(hl!.body.text).toContain('eu-west');
-    expect(await h.services.search.highlights({ userId: seed.member.id, workspaceId: seed.ws.id } as never, 'deploy', ['alt_01M81KVKGV286JF2MCBJ8HQRZ5'])).toEqual([]);
+    // A private channel's alert is highlighted for its member, never for anyone else.
+    const hidden = await post(seed.secret.webhookToken, { title: 'Deploy secret' });
+    expect(await h.services.search.highlights({ tokenId: 'n/a', userId: seed.owner.id, workspaceId: seed.ws.id }, 'deploy', [hidden])).toHaveLength(1);
+    expect(await h.services.search.highlights({ tokenId: 'n/a', userId: seed.member.id, workspaceId: seed.ws.id }, 'deploy', [hidden, id])).toMatchObject([{ alertId: id }]);
   });
 });
