@@ -10,6 +10,7 @@ const SUITES: Record<string, string> = {
   read: 'bench/read-api.bench.ts',
   webhook: 'bench/webhook.bench.ts',
   discord: 'bench/discord.bench.ts',
+  search: 'bench/search.bench.ts',
 };
 const wanted = process.argv.slice(2).filter((a) => a in SUITES);
 const names = wanted.length ? wanted : Object.keys(SUITES);

@@ -13,6 +13,7 @@ import { ChatIngest } from './domain/chat/ingest.js';
 import { DiscordLinks } from './domain/chat/links.js';
 import { Idempotency } from './domain/idempotency.js';
 import { ReadApi } from './domain/read-api.js';
+import { SearchAlerts } from './domain/search.js';
 import { TokenAuthenticator } from './domain/tokens.js';
 import { Usage } from './domain/usage.js';
 import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
@@ -55,6 +56,7 @@ export interface Services {
   accounts: Accounts;
   auth: TokenAuthenticator;
   readApi: ReadApi;
+  search: SearchAlerts;
   usage: Usage;
   /** Webhook channels by token (cached). */
   webhookChannels: SqliteWebhookChannels;
@@ -116,6 +118,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     ...overrides.fetcher,
   });
   const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key));
+  const search = new SearchAlerts(store.search, store.reads, readApi);
   const auth = new TokenAuthenticator(new SqliteTokenRows(db.sqlite), config.tokenPrefix, clock);
   const live = new LiveStreams(
     { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
@@ -177,6 +180,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     accounts,
     auth,
     readApi,
+    search,
     usage: new Usage(new SqliteUsageRows(db.sqlite)),
     webhookChannels,
     ingest,

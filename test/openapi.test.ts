@@ -45,7 +45,7 @@ describe('OpenAPI document', () => {
       // The dashboard's HTML pages are for browsers, not part of the API contract.
       .filter((r) => !DOC_PAGES.has(r.path) && !isDashboardPath(r.path));
     // The app's own route table, not a list kept by hand: a route added without OpenAPI fails here.
-    for (const expected of ['post /api/webhook/{token}', 'get /api/stream', 'post /api/alerts/mark-all-read', 'get /media/{key}']) {
+    for (const expected of ['post /api/webhook/{token}', 'get /api/stream', 'post /api/alerts/mark-all-read', 'get /api/search', 'get /media/{key}']) {
       expect(served.map((r) => `${r.method} ${r.path}`)).toContain(expected);
     }
     const missing = served.filter((r) => !doc.paths[r.path]?.[r.method === 'head' ? 'get' : r.method]);

@@ -74,6 +74,52 @@ export interface AlertReads {
   markAllRead(userId: string, channelIds: string[], now: number): Promise<void>;
 }
 
+/* ------------------------------------------------------------------ search */
+
+/** One term of a parsed search query (src/domain/search-query.ts): plain text, never an engine operator. */
+export interface SearchTermInput {
+  text: string;
+  prefix: boolean;
+  phrase: boolean;
+}
+
+export interface SearchQuery {
+  /** ANDed; at least one. */
+  terms: readonly SearchTermInput[];
+  /** Only alerts of these channels (the caller applies the visibility rule). */
+  channelIds: readonly string[];
+  /** Standard alerts of this level only (chat messages have none). */
+  level?: AlertLevel;
+  /** Strictly older than this search key (a previous hit's `searchKey`). */
+  before?: number;
+  limit: number;
+}
+
+/** A found alert and its search key: an integer that grows with insertion order and never changes for a stored alert. */
+export type SearchHit = AlertRow & { searchKey: number };
+
+/** One indexed part of an alert with the found words marked: `text` as stored (or an excerpt), `ranges` as [start, end) UTF-16 offsets. */
+export interface HighlightedText {
+  text: string;
+  ranges: [number, number][];
+}
+
+export interface SearchHighlights {
+  alertId: string;
+  title: HighlightedText;
+  /** An excerpt (at most about 16 words, cut with …) of message, field labels and values, workflow steps and error, link text, source. */
+  body: HighlightedText;
+  /** Actor name, e-mail and company, or the chat message's author. */
+  actor: HighlightedText;
+}
+
+export interface AlertSearch {
+  /** Newest first (insertion order), `limit` hits at most. */
+  search(q: SearchQuery): Promise<SearchHit[]>;
+  /** Where the terms occur in these alerts (those of `channelIds` only; an alert that no longer matches is left out). */
+  highlights(terms: readonly SearchTermInput[], alertIds: readonly string[], channelIds: readonly string[]): Promise<SearchHighlights[]>;
+}
+
 /* ------------------------------------------------------------------ change log */
 
 export interface ChangeEvent {
@@ -372,6 +418,7 @@ export interface AlertStore {
   readonly chat: ChatMessageWrites;
   readonly outbox: Outbox;
   readonly retention: AlertRetention;
+  readonly search: AlertSearch;
   /** Whether any alert still uses this media key (synchronous: see the SQLite implementation). */
   isMediaReferenced(key: string): boolean;
   /** The newest alert id or activity key, to seed the id generator at start. */

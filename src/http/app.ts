@@ -14,6 +14,7 @@ import { registerDocs } from './routes/docs.js';
 import { createMediaRoutes } from './routes/media.js';
 import { registerOperations } from './routes/operations.js';
 import { registerReadApi } from './routes/read-api.js';
+import { registerSearch } from './routes/search.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { Problem } from './schemas.js';
@@ -80,10 +81,11 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   const auth = requireToken(services.apiLimiter);
   // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.
-  for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream']) app.use(path, auth);
+  for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream', '/api/search']) app.use(path, auth);
 
   registerWebhook(app);
   registerReadApi(app);
+  registerSearch(app);
   registerStream(app);
   app.route('/media', createMediaRoutes(services.media, config.publicUrl));
   app.openAPIRegistry.registerPath({

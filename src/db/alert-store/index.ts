@@ -7,6 +7,7 @@ import { SqliteChatWrites } from './chat-writes.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteAlertReads } from './reads.js';
 import { SqliteAlertRetention } from './retention.js';
+import { SqliteAlertSearch } from './search.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 
 /**
@@ -22,6 +23,7 @@ export class SqliteAlertStore implements AlertStore {
   readonly chat: SqliteChatWrites;
   readonly outbox: SqliteOutbox;
   readonly retention: SqliteAlertRetention;
+  readonly search: SqliteAlertSearch;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
@@ -33,6 +35,7 @@ export class SqliteAlertStore implements AlertStore {
     this.chat = new SqliteChatWrites(sqlite, batcher, this.changes, attachments);
     this.outbox = new SqliteOutbox(sqlite);
     this.retention = new SqliteAlertRetention(sqlite, batcher, this.changes);
+    this.search = new SqliteAlertSearch(sqlite);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // Index lookups only: the newest alert id, and the newest activity key of each channel.
     this.newestKey = sqlite

@@ -1,0 +1,149 @@
+import type Database from 'better-sqlite3';
+import type { AlertSearch, HighlightedText, SearchHighlights, SearchHit, SearchQuery, SearchTermInput } from '../../domain/alert-store.js';
+import { AppError, type ValidationIssue } from '../../domain/errors.js';
+import { ALERT_COLUMNS } from './rows.js';
+
+/**
+ * The index's MATCH expression: each term becomes one quoted string (internal
+ * quotes doubled), which FTS5 reads as a phrase of plain tokens — never as an
+ * operator, a column filter or a parenthesis — followed by ` *` for a prefix.
+ * Juxtaposed strings are ANDed. Exported for its tests.
+ */
+export function toMatchExpression(terms: readonly SearchTermInput[]): string {
+  return terms.map((t) => `"${t.text.replaceAll('"', '""')}"${t.prefix ? ' *' : ''}`).join(' ');
+}
+
+/**
+ * Marks around found tokens in highlight()/snippet() output: private-use
+ * characters, which a text may contain but practically never does; a text
+ * that does is returned without ranges rather than with wrong ones.
+ */
+const OPEN = '\uE000';
+const CLOSE = '\uE001';
+const ELLIPSIS = '…';
+const SNIPPET_TOKENS = 16;
+
+/** Above any rowid SQLite hands out in practice; the first page has no cursor. */
+const NO_CURSOR = Number.MAX_SAFE_INTEGER;
+
+interface HighlightSqlRow {
+  alertId: string;
+  title: string;
+  body: string;
+  actor: string;
+  rawTitle: string;
+  rawBody: string;
+  rawActor: string;
+}
+
+/**
+ * Full-text search over the FTS5 table `alerts_fts` (migration 0006): its
+ * content is the view `alerts_search_source`, and triggers on `alerts` keep
+ * it in step with every insert, update and delete, whoever runs them.
+ *
+ * The search key is the alert's rowid. It grows with insertion order, and
+ * an alert keeps its rowid (UPDATE keeps it; VACUUM and VACUUM INTO copy the
+ * table with rowids preserved), which is what the index is keyed by too.
+ * Newest first by rowid is the order FTS5 produces natively (descending
+ * rowid scan of the doclists), so a page costs a walk from the cursor down
+ * to `limit` visible matches, not a sort of every match.
+ */
+export class SqliteAlertSearch implements AlertSearch {
+  private readonly statements = new Map<string, Database.Statement<Record<string, unknown>, SearchHit>>();
+  private readonly highlightStmt: Database.Statement<[string, string, string], HighlightSqlRow>;
+
+  constructor(private readonly sqlite: Database.Database) {
+    this.highlightStmt = sqlite.prepare<[string, string, string], HighlightSqlRow>(
+      `SELECT a.id AS alertId,
+         highlight(alerts_fts, 0, '${OPEN}', '${CLOSE}') AS title,
+         snippet(alerts_fts, 1, '${OPEN}', '${CLOSE}', '${ELLIPSIS}', ${SNIPPET_TOKENS}) AS body,
+         highlight(alerts_fts, 2, '${OPEN}', '${CLOSE}') AS actor,
+         f.title AS rawTitle, f.body AS rawBody, f.actor AS rawActor
+       FROM alerts_fts f CROSS JOIN alerts a ON a.rowid = f.rowid
+       WHERE alerts_fts MATCH ?
+         AND f.rowid IN (SELECT rowid FROM alerts WHERE id IN (SELECT value FROM json_each(?)))
+         AND a.channel_id IN (SELECT value FROM json_each(?))`,
+    );
+  }
+
+  async search(q: SearchQuery): Promise<SearchHit[]> {
+    if (q.terms.length === 0 || q.channelIds.length === 0) return [];
+    return unreadable(() =>
+      this.statement(q.level !== undefined).all({
+        match: toMatchExpression(q.terms),
+        before: q.before ?? NO_CURSOR,
+        channels: JSON.stringify(q.channelIds),
+        level: q.level ?? null,
+        limit: q.limit,
+      }),
+    );
+  }
+
+  async highlights(terms: readonly SearchTermInput[], alertIds: readonly string[], channelIds: readonly string[]): Promise<SearchHighlights[]> {
+    if (terms.length === 0 || alertIds.length === 0 || channelIds.length === 0) return [];
+    const rows = unreadable(() => this.highlightStmt.all(toMatchExpression(terms), JSON.stringify(alertIds), JSON.stringify(channelIds)));
+    const order = new Map(alertIds.map((id, i) => [id, i]));
+    rows.sort((x, y) => order.get(x.alertId)! - order.get(y.alertId)!);
+    return rows.map((r) => ({
+      alertId: r.alertId,
+      title: unmark(r.title, r.rawTitle),
+      body: unmark(r.body, r.rawBody),
+      actor: unmark(r.actor, r.rawActor),
+    }));
+  }
+
+  /**
+   * CROSS JOIN pins the index as the outer loop: driving from the alerts
+   * table instead (a channel filter looks selective to the planner) would
+   * read every alert of the channels and sort them.
+   */
+  private statement(withLevel: boolean) {
+    const key = withLevel ? 'level' : 'all';
+    let stmt = this.statements.get(key);
+    if (!stmt) {
+      stmt = this.sqlite.prepare<Record<string, unknown>, SearchHit>(
+        `SELECT ${ALERT_COLUMNS}, f.rowid AS searchKey
+         FROM alerts_fts f CROSS JOIN alerts a ON a.rowid = f.rowid
+         WHERE alerts_fts MATCH @match AND f.rowid < @before
+           AND a.channel_id IN (SELECT value FROM json_each(@channels))
+           ${withLevel ? "AND a.kind = 'standard' AND a.level = @level" : ''}
+         ORDER BY f.rowid DESC LIMIT @limit`,
+      );
+      this.statements.set(key, stmt);
+    }
+    return stmt;
+  }
+}
+
+/**
+ * Defence in depth: toMatchExpression only emits quoted strings, so FTS5
+ * should never reject one; if it ever does, the client gets a 400 about its
+ * query rather than a 500.
+ */
+function unreadable<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof Error && /^fts5: /.test(err.message)) {
+      const issue: ValidationIssue = { code: 'invalid_value', message: 'q could not be read as search words', path: ['q'] };
+      throw new AppError('invalid-query', 'q could not be read as search words', { details: [issue] });
+    }
+    throw err;
+  }
+}
+
+/** Turns marked text into plain text and [start, end) ranges; a text that itself holds a mark character gets no ranges. */
+export function unmark(marked: string, raw: string): HighlightedText {
+  if (raw.includes(OPEN) || raw.includes(CLOSE)) return { text: marked.replaceAll(OPEN, '').replaceAll(CLOSE, ''), ranges: [] };
+  let text = '';
+  const ranges: [number, number][] = [];
+  let start = -1;
+  for (const part of marked.split(/([\uE000\uE001])/)) {
+    if (part === OPEN) start = text.length;
+    else if (part === CLOSE) {
+      if (start >= 0 && text.length > start) ranges.push([start, text.length]);
+      start = -1;
+    } else text += part;
+  }
+  return { text, ranges };
+}

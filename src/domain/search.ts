@@ -1,0 +1,107 @@
+import type { AlertLevel, AlertReads, AlertSearch, AlertRow, SearchHighlights } from './alert-store.js';
+import type { AlertView } from './alert-view.js';
+import { AppError, type ValidationIssue } from './errors.js';
+import type { ReadApi } from './read-api.js';
+import { parseSearchQuery } from './search-query.js';
+import type { Principal } from './tokens.js';
+
+export interface SearchInput {
+  q: string;
+  /** Channel id or slug; omitted: every channel the principal can see. */
+  channel?: string;
+  level?: AlertLevel;
+  /** The previous page's nextCursor. */
+  cursor?: string;
+  limit: number;
+}
+
+export interface SearchPage {
+  alerts: AlertView[];
+  nextCursor: string | null;
+  hasMore: boolean;
+}
+
+/** A search cursor is a search key in decimal: opaque to clients, checked here so a bad one is a 400, not an empty page. */
+const CURSOR = /^[1-9][0-9]{0,15}$/;
+
+function invalidQuery(param: string, message: string): AppError {
+  const issue: ValidationIssue = { code: 'invalid_value', message, path: [param] };
+  return new AppError('invalid-query', message, { details: [issue] });
+}
+
+/**
+ * Full-text search across the channels a principal can see (README "Search"):
+ * the same visibility rule and alert shapes as the channel list, newest first
+ * with a cursor. `highlights` is the dashboard's companion: where the words
+ * were found in alerts a search returned.
+ */
+export class SearchAlerts {
+  constructor(
+    private readonly index: AlertSearch,
+    private readonly reads: Pick<AlertReads, 'visibleChannelIds'>,
+    private readonly readApi: Pick<ReadApi, 'resolveChannel' | 'render'>,
+  ) {}
+
+  async search(p: Principal, input: SearchInput): Promise<SearchPage> {
+    const terms = parseSearchQuery(input.q);
+    if (input.cursor !== undefined && !CURSOR.test(input.cursor)) {
+      throw invalidQuery('cursor', 'cursor must be the nextCursor of the previous page');
+    }
+    const channelIds = await this.channelIds(p, input.channel, input.level);
+    const hits = await this.index.search({
+      terms,
+      channelIds,
+      level: input.level,
+      before: input.cursor === undefined ? undefined : Number(input.cursor),
+      limit: input.limit + 1,
+    });
+    const hasMore = hits.length > input.limit;
+    const page = hasMore ? hits.slice(0, input.limit) : hits;
+    return {
+      alerts: await this.render(p.userId, page),
+      nextCursor: hasMore ? String(page[page.length - 1]!.searchKey) : null,
+      hasMore,
+    };
+  }
+
+  /**
+   * Where the query's words occur in the given alerts (title, a body excerpt,
+   * actor), as plain text with [start, end) ranges: the caller escapes the
+   * text and wraps the ranges (highlightHtml in src/domain/search-highlight.ts
+   * does both). Alerts the principal cannot see, or that no longer match, are
+   * left out.
+   */
+  async highlights(p: Principal, q: string, alertIds: readonly string[]): Promise<SearchHighlights[]> {
+    const terms = parseSearchQuery(q);
+    return this.index.highlights(terms, alertIds.slice(0, 100), await this.reads.visibleChannelIds(p));
+  }
+
+  private async channelIds(p: Principal, ref: string | undefined, level: AlertLevel | undefined): Promise<string[]> {
+    if (ref === undefined) return this.reads.visibleChannelIds(p);
+    const channel = await this.readApi.resolveChannel(p, ref);
+    // As in the channel list: a chat-connected channel's messages have no level.
+    if (level && channel.discord) throw invalidQuery('level', 'the level filter does not apply to a chat-connected channel: its messages have no level');
+    return [channel.id];
+  }
+
+  /** In hit order; read state and attachments are looked up per channel (a page spans channels). */
+  private async render(userId: string, rows: AlertRow[]): Promise<AlertView[]> {
+    const byChannel = new Map<string, AlertRow[]>();
+    for (const r of rows) {
+      const list = byChannel.get(r.channelId);
+      if (list) list.push(r);
+      else byChannel.set(r.channelId, [r]);
+    }
+    const views = new Map<string, AlertView>();
+    for (const [channelId, list] of byChannel) {
+      const rendered = await this.readApi.render(userId, channelId, list.map(stripKey));
+      rendered.forEach((v) => views.set(v.id, v));
+    }
+    return rows.map((r) => views.get(r.id)!);
+  }
+}
+
+function stripKey(hit: AlertRow & { searchKey?: number }): AlertRow {
+  const { searchKey: _key, ...row } = hit;
+  return row;
+}

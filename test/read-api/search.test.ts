@@ -1,0 +1,222 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatMessageInput } from '../../src/domain/chat/types.js';
+import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+
+/** GET /api/search over real HTTP, against real SQLite with the migration's index and triggers. */
+
+let h: Harness;
+let server: Awaited<ReturnType<typeof listen>>;
+let seed: ReturnType<typeof seedWorkspace>;
+
+beforeEach(async () => {
+  h = createHarness();
+  seed = seedWorkspace(h.services);
+  server = await listen(h.app.fetch);
+});
+afterEach(async () => {
+  await server?.close();
+  await h?.close();
+});
+
+async function search(params: Record<string, string>, token = seed.ownerToken): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${server.url}/api/search?${new URLSearchParams(params)}`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+const titles = async (q: string, extra: Record<string, string> = {}, token?: string) => {
+  const r = await search({ q, ...extra }, token);
+  expect(r.status).toBe(200);
+  return (r.body.alerts as any[]).map((a) => a.title ?? a.message);
+};
+const post = async (token: string, payload: object) => {
+  const r = await postAlert(h, token, payload);
+  expect(r.res.status).toBeLessThan(300);
+  return r.body.alertId as string;
+};
+
+describe('GET /api/search', () => {
+  it('finds an alert by a word of a field value, of the actor, of the message; words are ANDed', async () => {
+    await post(seed.general.webhookToken, { title: 'Order placed', fields: [{ label: 'Region', value: 'frankfurt' }] });
+    await post(seed.general.webhookToken, { title: 'New signup', message: 'from the pricing page', actor: { name: 'Jane Roe', email: 'jane@globex.test', company: 'Globex' } });
+    await post(seed.deploys.webhookToken, { title: 'Deploy api', message: 'frankfurt cluster' });
+    expect(await titles('frankfurt')).toEqual(['Deploy api', 'Order placed']);
+    expect(await titles('globex')).toEqual(['New signup']);
+    expect(await titles('Jane pricing')).toEqual(['New signup']);
+    expect(await titles('frankfurt cluster')).toEqual(['Deploy api']);
+    expect(await titles('frankfurt nothere')).toEqual([]);
+    const full = await search({ q: 'region' });
+    expect(full.body).toMatchObject({ nextCursor: null, hasMore: false });
+    expect(full.body.alerts[0]).toMatchObject({ title: 'Order placed', fields: [{ label: 'Region', value: 'frankfurt', inline: false }], isRead: false });
+  });
+
+  it('matches a prefix with a trailing * and a phrase in quotes', async () => {
+    await post(seed.general.webhookToken, { title: 'Payment failed for invoice' });
+    await post(seed.general.webhookToken, { title: 'Failed payment retried' });
+    expect(await titles('pay*')).toEqual(['Failed payment retried', 'Payment failed for invoice']);
+    expect(await titles('"payment failed"')).toEqual(['Payment failed for invoice']);
+    expect(await titles('payment failed')).toHaveLength(2);
+  });
+
+  it('treats operators as literal text and never answers 500 to hostile queries', async () => {
+    await post(seed.general.webhookToken, { title: 'x', message: 'foo' }); // a column filter title:foo would find nothing here, "title" is no word of it
+    await post(seed.general.webhookToken, { title: 'config key title:foo is wrong' });
+    expect(await titles('title:foo')).toEqual(['config key title:foo is wrong']);
+    expect(await titles('foo NOT wrong')).toEqual([]);
+    for (const q of ['"', '*', 'NEAR(', 'NEAR(a b, 1)', '(x', 'a OR', '^x', '-foo', '{title}:x', '"un"balanced"', '🚀', 'ｆｏｏ', '\u0000x', '%', "'; DROP TABLE alerts; --"]) {
+      const r = await search({ q });
+      expect(r.status, q).toBe(200);
+      expect(r.body, q).toMatchObject({ hasMore: false });
+    }
+  });
+
+  it.each([
+    [{}, 'q'],
+    [{ q: '' }, 'q'],
+    [{ q: 'x'.repeat(257) }, 'q'],
+    [{ q: Array.from({ length: 17 }, (_, i) => `w${i}`).join(' ') }, 'q'],
+    [{ q: 'x', level: 'critical' }, 'level'],
+    [{ q: 'x', cursor: 'alt_nope' }, 'cursor'],
+    [{ q: 'x', cursor: '0' }, 'cursor'],
+    [{ q: 'x', limit: '0' }, 'limit'],
+    [{ q: 'x', limit: '101' }, 'limit'],
+  ])('answers %j with a 400 invalid-query naming %s', async (params, param) => {
+    const r = await search(params as Record<string, string>);
+    expect(r.status).toBe(400);
+    expect(r.body.type).toMatch(/invalid-query$/);
+    expect(JSON.stringify(r.body.details)).toContain(param);
+  });
+
+  it('needs a token like the rest of the read API', async () => {
+    const res = await fetch(`${server.url}/api/search?q=x`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
+    const ok = await fetch(`${server.url}/api/search?q=x`, { headers: { authorization: `Bearer ${seed.ownerToken}` } });
+    expect(ok.headers.get('ratelimit-limit')).not.toBeNull();
+  });
+
+  it("never shows a private channel's alerts to a non-member; a channel filter on it is the usual 404", async () => {
+    await post(seed.secret.webhookToken, { title: 'leaked credential rotated' });
+    await post(seed.general.webhookToken, { title: 'credential check passed' });
+    expect(await titles('credential', {}, seed.memberToken)).toEqual(['credential check passed']);
+    expect(await titles('credential', {}, seed.ownerToken)).toEqual(['credential check passed', 'leaked credential rotated']);
+    expect(await titles('credential', {}, seed.strangerToken)).toEqual([]);
+    const hidden = await search({ q: 'credential', channel: 'security' }, seed.memberToken);
+    const missing = await search({ q: 'credential', channel: 'nope' }, seed.memberToken);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body).toEqual(missing.body);
+    expect(await titles('credential', { channel: 'security' })).toEqual(['leaked credential rotated']);
+    expect(await titles('credential', { channel: seed.general.id })).toEqual(['credential check passed']);
+  });
+
+  it('filters by level (standard alerts only)', async () => {
+    await post(seed.general.webhookToken, { title: 'disk usage high', level: 'warning' });
+    await post(seed.general.webhookToken, { title: 'disk usage normal', level: 'success' });
+    expect(await titles('disk', { level: 'WARNING' })).toEqual(['disk usage high']);
+    expect(await titles('disk', { level: 'error' })).toEqual([]);
+  });
+
+  it('pages newest first with a cursor, without duplicates or gaps, while new alerts arrive', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push(await post(seed.general.webhookToken, { title: `batch job ${i}` }));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r = await search({ q: 'batch', limit: '5', ...(cursor ? { cursor } : {}) });
+      expect(r.status).toBe(200);
+      seen.push(...r.body.alerts.map((a: any) => a.id));
+      expect(r.body.hasMore).toBe(r.body.nextCursor !== null);
+      cursor = r.body.nextCursor;
+      // Newer matches arriving mid-walk land before the first page, never in the pages still to come.
+      if (seen.length === 5) await post(seed.general.webhookToken, { title: 'batch job late' });
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  it('keeps the index in step with a workflow run updated in place', async () => {
+    const run = { title: 'Nightly export', workflow: { runId: 'r-1', state: 'running', steps: [{ name: 'extract', state: 'running' }] } };
+    const id = await post(seed.general.webhookToken, run);
+    expect((await search({ q: 'extract' })).body.alerts.map((a: any) => a.id)).toEqual([id]);
+    await post(seed.general.webhookToken, { ...run, workflow: { runId: 'r-1', state: 'failed', steps: [{ name: 'upload', state: 'failed' }], error: 'bucket quota exceeded' } });
+    expect(await titles('extract')).toEqual([]);
+    expect(await titles('upload')).toEqual(['Nightly export']);
+    expect(await titles('quota')).toEqual(['Nightly export']);
+    expect((await search({ q: 'nightly' })).body.alerts).toHaveLength(1);
+  });
+
+  it('keeps the index in step with chat edits and deletes, and returns chat messages in their chat shape', async () => {
+    const link = { channelId: seed.deploys.id, discordChannelId: '1300000000000000000' };
+    h.services.discordLinks.connect(link.channelId, link.discordChannelId);
+    const msg = (text: string): ChatMessageInput => ({
+      messageId: '1300000000004194304',
+      createdAt: Date.UTC(2026, 0, 1),
+      editedAt: null,
+      text,
+      author: { id: '1200000000000000000', name: 'Alice Feedback', bot: false, role: 'member' },
+      replyTo: null,
+      attachments: [],
+    });
+    await h.services.chatIngest.store(link, [msg('the export button is broken')]);
+    const found = await search({ q: 'export button' });
+    expect(found.body.alerts).toHaveLength(1);
+    expect(found.body.alerts[0]).toMatchObject({ message: 'the export button is broken', author: { name: 'Alice Feedback' }, editedAt: null });
+    expect(found.body.alerts[0]).not.toHaveProperty('title');
+    expect(await titles('alice')).toEqual(['the export button is broken']);
+    expect(await search({ q: 'export', channel: 'deploys', level: 'info' }).then((r) => r.status)).toBe(400);
+
+    await h.services.chatIngest.edit(link, { ...msg('the export button works now'), editedAt: Date.UTC(2026, 0, 1, 0, 5) });
+    expect(await titles('broken')).toEqual([]);
+    expect(await titles('works')).toEqual(['the export button works now']);
+
+    await h.services.chatIngest.remove(link, ['1300000000004194304']);
+    expect(await titles('export')).toEqual([]);
+    expect(await titles('alice')).toEqual([]);
+  });
+
+  it('forgets alerts deleted by any path: a plain DELETE (as retention does) and a channel delete', async () => {
+    await post(seed.general.webhookToken, { title: 'token leaked in log' });
+    await post(seed.deploys.webhookToken, { title: 'token rotated' });
+    const sqlite = h.services.db.sqlite;
+    sqlite.prepare("DELETE FROM alerts WHERE title = 'token leaked in log'").run();
+    expect(await titles('token')).toEqual(['token rotated']);
+    sqlite.prepare('DELETE FROM channels WHERE id = ?').run(seed.deploys.id);
+    expect(await titles('token')).toEqual([]);
+    // The index itself holds exactly the stored alerts (one docsize row per indexed row), not just the joins above hiding the rest.
+    const indexed = () => sqlite.prepare('SELECT id FROM alerts_fts_docsize ORDER BY id').pluck().all();
+    expect(indexed()).toEqual(sqlite.prepare('SELECT rowid FROM alerts ORDER BY rowid').pluck().all());
+    expect(indexed()).toEqual([]);
+    await post(seed.general.webhookToken, { title: 'token again' });
+    expect(await titles('token')).toEqual(['token again']);
+  });
+
+  it('survives a backup copy (VACUUM INTO): the index is keyed by rowids the copy keeps', async () => {
+    for (const w of ['alpha', 'bravo', 'charlie', 'delta']) await post(seed.general.webhookToken, { title: `${w} probe` });
+    const sqlite = h.services.db.sqlite;
+    sqlite.prepare("DELETE FROM alerts WHERE title = 'bravo probe'").run();
+    const copy = path.join(h.dir, 'copy.db');
+    sqlite.prepare('VACUUM INTO ?').run(copy);
+    const db = new Database(copy, { readonly: true });
+    try {
+      const found = db
+        .prepare("SELECT a.title FROM alerts_fts f JOIN alerts a ON a.rowid = f.rowid WHERE alerts_fts MATCH ? ORDER BY f.rowid DESC")
+        .pluck()
+        .all('"probe"');
+      expect(found).toEqual(['delta probe', 'charlie probe', 'alpha probe']);
+      expect(db.prepare("SELECT count(*) FROM alerts_fts WHERE alerts_fts MATCH '\"charlie\"'").pluck().get()).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('highlights where the words were found, for the dashboard', async () => {
+    const id = await post(seed.general.webhookToken, { title: 'Deploy <api> done', message: 'rolled out to eu-west', actor: { name: 'Deployer Bot' } });
+    const [hl] = await h.services.search.highlights({ tokenId: 'n/a', userId: seed.owner.id, workspaceId: seed.ws.id }, 'deploy* eu', [id]);
+    expect(hl).toMatchObject({ alertId: id, title: { text: 'Deploy <api> done', ranges: [[0, 6]] }, actor: { text: 'Deployer Bot', ranges: [[0, 8]] } });
+    expect(hl!.body.text).toContain('eu-west');
+    // A private channel's alert is highlighted for its member, never for anyone else.
+    const hidden = await post(seed.secret.webhookToken, { title: 'Deploy secret' });
+    expect(await h.services.search.highlights({ tokenId: 'n/a', userId: seed.owner.id, workspaceId: seed.ws.id }, 'deploy', [hidden])).toHaveLength(1);
+    expect(await h.services.search.highlights({ tokenId: 'n/a', userId: seed.member.id, workspaceId: seed.ws.id }, 'deploy', [hidden, id])).toMatchObject([{ alertId: id }]);
+  });
+});
