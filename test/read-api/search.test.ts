@@ -105,7 +105,9 @@ describe('GET /api/search', () => {
     const hidden = await search({ q: 'credential', channel: 'security' }, seed.memberToken);
     const missing = await search({ q: 'credential', channel: 'nope' }, seed.memberToken);
     expect(hidden.status).toBe(404);
-    expect(hidden.body).toEqual(missing.body);
+    const { requestId: _a, ...hiddenBody } = hidden.body as Record<string, unknown>;
+    const { requestId: _b, ...missingBody } = missing.body as Record<string, unknown>;
+    expect(hiddenBody).toEqual(missingBody);
     expect(await titles('credential', { channel: 'security' })).toEqual(['leaked credential rotated']);
     expect(await titles('credential', { channel: seed.general.id })).toEqual(['credential check passed']);
   });
