@@ -162,6 +162,13 @@ async function ingest(base: string, p: string, total: number, onCount: (n: numbe
 
 const fmt = (n: number) => mb(n).toFixed(1);
 
+/**
+ * Anonymous memory that is neither V8's heap nor its external buffers: malloc'd
+ * by native code (SQLite's page cache, the tsx loader's thread, libuv, allocator
+ * slack). Approximate: the two readings are a few milliseconds apart.
+ */
+const native = (proc: ProcMem, h: HookReport) => proc.anon - h.usage.heapTotal - h.usage.external;
+
 function split(r: HookReport) {
   const young = (r.spaces.new_space?.size ?? 0) + (r.spaces.new_large_object_space?.size ?? 0);
   return { heapTotal: r.usage.heapTotal, heapUsed: r.usage.heapUsed, young, external: r.usage.external, arrayBuffers: r.usage.arrayBuffers };
@@ -211,7 +218,7 @@ export async function memoryBench(): Promise<string> {
 
     const heapRow = (name: string, proc: ProcMem, h: HookReport) => {
       const s = split(h);
-      return `| ${name} | ${fmt(proc.rss)} | ${fmt(proc.anon)} | ${fmt(proc.file + proc.shmem)} | ${fmt(s.heapTotal)} (${fmt(s.heapUsed)} used) | ${fmt(s.young)} | ${fmt(s.external)} |`;
+      return `| ${name} | ${fmt(proc.rss)} | ${fmt(proc.anon)} | ${fmt(proc.file + proc.shmem)} | ${fmt(s.heapTotal)} (${fmt(s.heapUsed)} used) | ${fmt(s.young)} | ${fmt(s.external)} | ${fmt(native(proc, h))} |`;
     };
     const label = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
     const rate = stored / r.seconds;
@@ -223,6 +230,10 @@ export async function memoryBench(): Promise<string> {
       rssSettledMb: mb(later.rss),
       rssPeakMb: mb(later.hwm),
       heapUsedAfterIngestMb: mb(laterHeap.usage.heapUsed),
+      heapTotalIdleMb: mb(idleHeap.usage.heapTotal),
+      heapTotalAfterIngestMb: mb(afterHeap.usage.heapTotal),
+      nativeIdleMb: mb(native(idle, idleHeap)),
+      nativeAfterIngestMb: mb(native(after, afterHeap)),
       memoryIngestAlertsPerSec: rate,
     };
     for (const [n, m] of atMilestone) figures[`rssAfter${label(n)}Mb`] = mb(m.rss);
@@ -230,10 +241,10 @@ export async function memoryBench(): Promise<string> {
     return [
       `### Memory of the service (src/main.ts, RSS from /proc; ${ALERTS.toLocaleString('en')} alerts through the webhook, ${CONNECTIONS} connections)`,
       '',
-      '| moment | RSS MB | anonymous MB | file + shared MB | V8 heap MB | young generation MB | external MB |',
-      '|---|---|---|---|---|---|---|',
+      '| moment | RSS MB | anonymous MB | file + shared MB | V8 heap MB | young generation MB | external MB | native MB (anonymous − heap − external) |',
+      '|---|---|---|---|---|---|---|---|',
       heapRow('idle after start', idle, idleHeap),
-      ...[...atMilestone].map(([n, m]) => `| after ${n.toLocaleString('en')} alerts | ${fmt(m.rss)} | ${fmt(m.anon)} | ${fmt(m.file + m.shmem)} | | | |`),
+      ...[...atMilestone].map(([n, m]) => `| after ${n.toLocaleString('en')} alerts | ${fmt(m.rss)} | ${fmt(m.anon)} | ${fmt(m.file + m.shmem)} | | | | |`),
       heapRow(`after ${stored.toLocaleString('en')} alerts`, after, afterHeap),
       heapRow(`${SETTLE_MS / 1000} s later`, later, laterHeap),
       '',
