@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /**
  * Reads a .heapsnapshot (V8's JSON format) and adds up self sizes per
@@ -55,7 +57,7 @@ export function diffHeaps(before: HeapSummary, after: HeapSummary) {
     .sort((a, b) => b.growth - a.growth);
 }
 
-if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\/bench\//, '/bench/'))) {
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const [a, b] = process.argv.slice(2);
   if (!a) {
     process.stderr.write('usage: npx tsx bench/lib/heap-summary.ts FILE [AFTER_FILE]\n');
