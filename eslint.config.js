@@ -30,6 +30,11 @@ export default defineConfig(
     },
   },
   {
+    // Plain JavaScript that runs in Node: the build's asset copy, the bench's preload.
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs'],
+    languageOptions: { globals: globals.node },
+  },
+  {
     // The dashboard's own small scripts run in the browser, not in Node.
     files: ['src/dashboard/assets/**/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },

@@ -23,6 +23,7 @@ import { startDiscordBridge } from '../src/discord/index.js';
 import { createLogger } from '../src/lib/logger.js';
 import { createServices } from '../src/services.js';
 import { FakeDiscord } from '../test/helpers/fake-discord/index.js';
+import { emitResult } from './lib/result.js';
 
 delete process.env.SHARDS;
 delete process.env.SHARD_COUNT;
@@ -133,6 +134,18 @@ export async function discordBench(): Promise<string> {
   await fake.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 
+  const [burst, ...steady] = runs;
+  const lagP = (r: Run | undefined, p: number) => (r ? percentile([...r.lags].sort((a, b) => a - b), p) : undefined);
+  emitResult({
+    discordBurstMsgPerSec: burst ? burst.messages / burst.seconds : undefined,
+    discordBurstLagP99Ms: lagP(burst, 99),
+    ...Object.fromEntries(
+      steady.flatMap((r, i) => [
+        [`discordSteady${STEADY_RATES[i]}LagP50Ms`, lagP(r, 50)],
+        [`discordSteady${STEADY_RATES[i]}LagP99Ms`, lagP(r, 99)],
+      ]),
+    ),
+  });
   const rows = runs.map((r) => {
     const sorted = [...r.lags].sort((a, b) => a - b);
     return `| ${r.label} | ${Math.round(r.messages / r.seconds).toLocaleString('en')} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} | ${(sorted.at(-1) ?? NaN).toFixed(1)} |`;

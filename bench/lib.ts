@@ -107,3 +107,19 @@ export async function startServerProcess(script: string, env: Record<string, str
       }),
   };
 }
+
+/** The webhook body every ingest bench posts (395 bytes: title, level, emoji, message, three fields, link, source, actor). */
+export const WEBHOOK_PAYLOAD = JSON.stringify({
+  title: 'Deploy finished: api v1.42.0',
+  level: 'success',
+  emoji: ':rocket:',
+  message: 'All checks passed; 3 instances updated in eu-west-1.',
+  fields: [
+    { label: 'service', value: 'api', inline: true },
+    { label: 'version', value: 'v1.42.0', inline: true },
+    { label: 'duration', value: 187 },
+  ],
+  linkUrl: 'https://ci.example.com/runs/4242',
+  source: 'github-actions',
+  actor: { email: 'jane.doe@acme.com' },
+});

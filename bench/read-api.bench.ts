@@ -4,20 +4,52 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { ALERT_COLUMNS } from '../src/db/alert-store/rows.js';
 import { createApp } from '../src/http/app.js';
-import { IdGenerator } from '../src/lib/ids.js';
 import { createServices } from '../src/services.js';
 import { ms, summarize, timeIt, timePair } from './lib.js';
+import { emitResult, hasFlag, QUICK } from './lib/result.js';
 
 /**
- * The read API on 1,000,000 alerts in one channel: list pages (first and deep),
- * the channel list with unread counts, mark-all-read, and the same list query
+ * The read API at several sizes (100k and 1M alerts in one channel; 10M with
+ * `--10m`; one size with BENCH_ALERTS): list pages (first and deep), the
+ * channel list with unread counts, mark-all-read, and the same list query
  * issued straight against SQLite as the baseline, all in one run. Requests go
  * through the whole app (auth, rate limit, validation, rendering) in-process.
+ * The full table is printed for 1,000,000 alerts (or the one size given); a
+ * second table shows how page and channel-list p99 grow with the size.
  */
-const ALERTS = Number(process.env.BENCH_ALERTS ?? 1_000_000);
-const ITER = Number(process.env.BENCH_ITER ?? 2000);
+const ITER = Number(process.env.BENCH_ITER ?? (QUICK ? 50 : 2000));
+const SIZES = process.env.BENCH_ALERTS
+  ? [Number(process.env.BENCH_ALERTS)]
+  : QUICK
+    ? [2_000]
+    : [100_000, 1_000_000, ...(hasFlag('10m') ? [10_000_000] : [])];
+const MAIN_SIZE = SIZES.includes(1_000_000) ? 1_000_000 : SIZES.at(-1)!;
+const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : n >= 1000 ? `${n / 1000}k` : String(n));
 
-export async function readApiBench(): Promise<string> {
+type S = ReturnType<typeof summarize>;
+
+/**
+ * Seeds `count` alerts 1 ms apart in one statement (a recursive CTE, so no
+ * JavaScript round trip per row, which matters at 10M). Ids follow the
+ * service's layout (`alt_` + 26 Crockford characters, sorting by time): a
+ * 10-character time part made of the row number and a zero tail.
+ */
+function seed(sqlite: import('better-sqlite3').Database, channelId: string, count: number) {
+  const start = Date.UTC(2026, 0, 1);
+  sqlite
+    .prepare(
+      `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source, activity_key, created_at, updated_at)
+       WITH RECURSIVE seq(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM seq WHERE i < ? - 1)
+       SELECT 'alt_01' || printf('%08d', i) || '0000000000000000', ?, 'standard', 'Deploy ' || i || ' finished',
+              CASE i % 4 WHEN 0 THEN 'INFO' WHEN 1 THEN 'SUCCESS' WHEN 2 THEN 'WARNING' ELSE 'ERROR' END, '🚀',
+              'All checks passed; 3 instances updated.', ?, 'https://ci.example.com/runs/1', 'View', 'bench',
+              'alt_01' || printf('%08d', i) || '0000000000000000', ? + i, ? + i
+       FROM seq`,
+    )
+    .run(count, channelId, JSON.stringify([{ label: 'service', value: 'api', inline: true }, { label: 'version', value: 'v1.42.0', inline: true }]), start, start);
+}
+
+async function measureSize(ALERTS: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-read-'));
   const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' }));
   try {
@@ -27,24 +59,8 @@ export async function readApiBench(): Promise<string> {
     const channel = s.accounts.createChannel({ workspaceId: ws.id, name: 'bench' });
     const { token } = s.accounts.createToken(ws.id, user.id);
 
-    // Seed: 1 ms apart, so ids and timestamps look like a real history.
-    let clock = Date.UTC(2026, 0, 1);
-    const ids = new IdGenerator(() => clock);
-    const insert = s.db.sqlite.prepare(
-      `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source, activity_key, created_at, updated_at)
-       VALUES (?, ?, 'standard', ?, ?, '🚀', ?, ?, 'https://ci.example.com/runs/1', 'View', 'bench', ?, ?, ?)`,
-    );
-    const levels = ['INFO', 'SUCCESS', 'WARNING', 'ERROR'];
-    const fields = JSON.stringify([{ label: 'service', value: 'api', inline: true }, { label: 'version', value: 'v1.42.0', inline: true }]);
     const seedStart = performance.now();
-    const tx = s.db.sqlite.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        clock++;
-        const id = ids.next('alt');
-        insert.run(id, channel.id, `Deploy ${i} finished`, levels[i % 4], 'All checks passed; 3 instances updated.', fields, id, clock, clock);
-      }
-    });
-    for (let i = 0; i < ALERTS; i += 10_000) tx(i, Math.min(ALERTS, i + 10_000));
+    seed(s.db.sqlite, channel.id, ALERTS);
     const seedSeconds = (performance.now() - seedStart) / 1000;
     s.db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     s.db.sqlite.exec('ANALYZE');
@@ -63,12 +79,14 @@ export async function readApiBench(): Promise<string> {
     const deepCursor = (s.db.sqlite.prepare('SELECT id FROM alerts ORDER BY id LIMIT 1 OFFSET ?').get(Math.floor(ALERTS / 10)) as { id: string }).id;
     const direct = s.db.sqlite.prepare(`SELECT ${ALERT_COLUMNS} FROM alerts a WHERE a.channel_id = ? AND a.id < ? ORDER BY a.id DESC LIMIT 51`);
     const directFirst = s.db.sqlite.prepare(`SELECT ${ALERT_COLUMNS} FROM alerts a WHERE a.channel_id = ? ORDER BY a.id DESC LIMIT 51`);
+    const main = ALERTS === MAIN_SIZE;
 
     const [apiFirstT, sqlFirstT] = await timePair(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50`), () => directFirst.all(channel.id));
-    const [apiDeepT, sqlDeepT] = await timePair(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50&cursor=${deepCursor}`), () => direct.all(channel.id, deepCursor));
-    const [apiFirst, sqlFirst, apiDeep, sqlDeep] = [apiFirstT, sqlFirstT, apiDeepT, sqlDeepT].map(summarize) as ReturnType<typeof summarize>[];
-    const level = summarize(await timeIt(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50&level=error`)));
-    const channelsNeverRead = summarize(await timeIt(Math.min(ITER, 500), () => fetchText('/api/channels')));
+    const [apiDeepT, sqlDeepT] = main ? await timePair(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50&cursor=${deepCursor}`), () => direct.all(channel.id, deepCursor)) : [[], []];
+    const [apiFirst, sqlFirst, apiDeep, sqlDeep] = [apiFirstT, sqlFirstT, apiDeepT, sqlDeepT].map(summarize) as [S, S, S, S];
+    const level = main ? summarize(await timeIt(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50&level=error`))) : undefined;
+    // Never read: the count covers the whole channel, so fewer samples above 1M keep the run short.
+    const channelsNeverRead = summarize(await timeIt(ALERTS > 1_000_000 ? 20 : Math.min(ITER, main ? 500 : 100), () => fetchText('/api/channels')));
     const page = (await get(`/api/channels/${channel.slug}/alerts?limit=1`)) as { alerts: { id: string }[] };
     if (page.alerts.length !== 1) throw new Error('empty channel');
 
@@ -78,33 +96,85 @@ export async function readApiBench(): Promise<string> {
     if (markRes.status !== 200) throw new Error(`mark-all-read ${markRes.status}`);
     const unreadAfter = ((await get('/api/channels')) as { _count: { alerts: number } }[])[0]!._count.alerts;
     const channelsAfterMark = summarize(await timeIt(Math.min(ITER, 500), () => fetchText('/api/channels')));
-    // Half read: a watermark in the middle of the channel (the slow case for a count).
+    // Behind: the watermark 10 % into the channel (90 % unread), the slow case for a count.
     s.db.sqlite.prepare('UPDATE read_marks SET watermark = ?').run(deepCursor);
-    const channelsMidway = summarize(await timeIt(50, () => fetchText('/api/channels')));
-
-    type S = ReturnType<typeof summarize>;
-    const row = (name: string, r: S | undefined, base?: S) =>
-      `| ${name} | ${ms(r!.p50)} | ${ms(r!.p99)} | ${base ? `${(r!.p50 / base.p50).toFixed(2)}x / ${(r!.p99 / base.p99).toFixed(2)}x` : ''} |`;
-    return [
-      `### Read API on ${ALERTS.toLocaleString('en')} alerts in one channel (seeded in ${seedSeconds.toFixed(1)} s; ${ITER} requests each, in-process through the whole app)`,
-      '',
-      '| operation | p50 ms | p99 ms | vs direct SQLite (p50 / p99) |',
-      '|---|---|---|---|',
-      row('direct SQLite: first page query (baseline)', sqlFirst),
-      row('direct SQLite: deep page query (baseline)', sqlDeep),
-      row('GET alerts, first page (limit 50)', apiFirst, sqlFirst),
-      row(`GET alerts, deep page (cursor ${Math.floor(ALERTS / 10).toLocaleString('en')} from the oldest)`, apiDeep, sqlDeep),
-      row('GET alerts, level=error', level),
-      row(`GET channels with unread counts (${ALERTS.toLocaleString('en')} unread, never read)`, channelsNeverRead),
-      row('GET channels after mark-all-read', channelsAfterMark),
-      row('GET channels with the watermark 10 % into the channel (900k unread)', channelsMidway),
-      '',
-      `mark-all-read on ${ALERTS.toLocaleString('en')} unread alerts: **${ms(markMs)} ms**; unread afterwards: ${unreadAfter}.`,
-    ].join('\n');
+    const channelsBehind = summarize(await timeIt(ALERTS > 1_000_000 ? 20 : 50, () => fetchText('/api/channels')));
+    return { ALERTS, seedSeconds, apiFirst, sqlFirst, apiDeep, sqlDeep, level, channelsNeverRead, channelsAfterMark, channelsBehind, markMs, unreadAfter };
   } finally {
     s.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export async function readApiBench(): Promise<string> {
+  const results = [];
+  for (const size of SIZES) results.push(await measureSize(size));
+  const m = results.find((r) => r.ALERTS === MAIN_SIZE)!;
+  const ALERTS = m.ALERTS;
+  const unread = Math.round(ALERTS * 0.9).toLocaleString('en');
+
+  const figures: Record<string, number | undefined> = {
+    pageFirstP50Ms: m.apiFirst.p50,
+    pageFirstP99Ms: m.apiFirst.p99,
+    pageDirectP50Ms: m.sqlFirst.p50,
+    pageDirectP99Ms: m.sqlFirst.p99,
+    pageFirstToDirectP99Ratio: m.apiFirst.p99 / m.sqlFirst.p99,
+    pageDeepP50Ms: m.apiDeep.p50,
+    pageDeepP99Ms: m.apiDeep.p99,
+    pageDeepDirectP99Ms: m.sqlDeep.p99,
+    pageLevelP99Ms: m.level?.p99,
+    channelsNeverReadP50Ms: m.channelsNeverRead.p50,
+    channelsNeverReadP99Ms: m.channelsNeverRead.p99,
+    channelsAfterMarkP99Ms: m.channelsAfterMark.p99,
+    channelsBehindP50Ms: m.channelsBehind.p50,
+    channelsBehindP99Ms: m.channelsBehind.p99,
+    markAllReadMs: m.markMs,
+  };
+  for (const r of results) {
+    const at = `At${sizeLabel(r.ALERTS)}`;
+    Object.assign(figures, {
+      [`pageFirstP99Ms${at}`]: r.apiFirst.p99,
+      [`pageDirectP99Ms${at}`]: r.sqlFirst.p99,
+      [`channelsBehindP99Ms${at}`]: r.channelsBehind.p99,
+      [`channelsNeverReadP99Ms${at}`]: r.channelsNeverRead.p99,
+      [`seedSeconds${at}`]: r.seedSeconds,
+    });
+  }
+  const r1m = results.find((r) => r.ALERTS === 1_000_000);
+  const r10m = results.find((r) => r.ALERTS === 10_000_000);
+  if (r1m && r10m) {
+    figures.pageFirstP99Growth1MTo10M = r10m.apiFirst.p99 / r1m.apiFirst.p99;
+    figures.channelsBehindP99Growth1MTo10M = r10m.channelsBehind.p99 / r1m.channelsBehind.p99;
+  }
+  emitResult(figures);
+
+  const row = (name: string, r: S | undefined, base?: S) =>
+    `| ${name} | ${ms(r!.p50)} | ${ms(r!.p99)} | ${base ? `${(r!.p50 / base.p50).toFixed(2)}x / ${(r!.p99 / base.p99).toFixed(2)}x` : ''} |`;
+  const growth = results.map(
+    (r) => `| ${r.ALERTS.toLocaleString('en')} | ${r.seedSeconds.toFixed(1)} | ${ms(r.apiFirst.p99)} | ${ms(r.sqlFirst.p99)} | ${ms(r.channelsNeverRead.p99)} | ${ms(r.channelsBehind.p99)} |`,
+  );
+  return [
+    `### Read API on ${ALERTS.toLocaleString('en')} alerts in one channel (${ITER} requests each, in-process through the whole app)`,
+    '',
+    '| operation | p50 ms | p99 ms | vs direct SQLite (p50 / p99) |',
+    '|---|---|---|---|',
+    row('direct SQLite: first page query (baseline)', m.sqlFirst),
+    row('direct SQLite: deep page query (baseline)', m.sqlDeep),
+    row('GET alerts, first page (limit 50)', m.apiFirst, m.sqlFirst),
+    row(`GET alerts, deep page (cursor ${Math.floor(ALERTS / 10).toLocaleString('en')} from the oldest)`, m.apiDeep, m.sqlDeep),
+    row('GET alerts, level=error', m.level),
+    row(`GET channels with unread counts (${ALERTS.toLocaleString('en')} unread, never read)`, m.channelsNeverRead),
+    row('GET channels after mark-all-read', m.channelsAfterMark),
+    row(`GET channels with the watermark 10 % into the channel (${unread} unread)`, m.channelsBehind),
+    '',
+    `mark-all-read on ${ALERTS.toLocaleString('en')} unread alerts: **${ms(m.markMs)} ms**; unread afterwards: ${m.unreadAfter}.`,
+    '',
+    '#### Cost growth with the channel size (p99 ms)',
+    '',
+    '| alerts | seeded in s | GET alerts first page | direct SQLite first page | GET channels, never read | GET channels, watermark 10 % in |',
+    '|---|---|---|---|---|---|',
+    ...growth,
+  ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(await readApiBench());
