@@ -22,12 +22,12 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Spawns `src/main.ts` on a free port and waits for /healthz (polling, no fixed sleep). */
+/** Spawns `dist/main.js` (what `npm start` runs; test/global-setup.ts builds it) on a free port and waits for /healthz (polling, no fixed sleep). */
 export async function startService(dir: string, env: Record<string, string> = {}, timeoutMs = 20_000): Promise<ServiceProcess> {
   const port = await freePort();
   const started = performance.now();
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['dist/main.js'], {
     env: { ...baseEnv(dir), PORT: String(port), HOST: '127.0.0.1', BOOTSTRAP: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -50,10 +50,10 @@ export async function startService(dir: string, env: Record<string, string> = {}
   throw new Error(`service did not start:\n${out}`);
 }
 
-/** Runs `npm run admin -- <args>` the way it runs it (tsx src/cli/admin.ts) in its own process. */
+/** Runs `npm run admin -- <args>` the way it runs it (node dist/cli/admin.js) in its own process. */
 export function runAdminProcess(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+    const child = spawn(process.execPath, ['dist/cli/admin.js', ...args], {
       env: { ...baseEnv(dir), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
