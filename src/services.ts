@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { SqliteAlertStore } from './db/alert-store/index.js';
 import { openDb, type Db } from './db/connection.js';
+import { SqliteAppSecretRows } from './db/auth-rows.js';
 import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
 import { SqliteTokenRows } from './db/token-rows.js';
 import { SqliteUsageRows } from './db/usage-rows.js';
@@ -184,7 +185,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
     releaseMedia,
     mediaOrphans: orphans,
-    unsubscribe: new UnsubscribeLinks(db.sqlite, clock, config.publicUrl),
+    unsubscribe: new UnsubscribeLinks(new SqliteAppSecretRows(db.sqlite), clock, config.publicUrl),
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),
     live,
     ops,
