@@ -104,7 +104,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   ids.seed(store.newestAlertKey());
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
   const idempotency = new Idempotency(store.webhook, clock);
-  const ops = new Operations({ config, sqlite: db.sqlite, logger, clock });
+  const ops = new Operations({ config, sqlite: db.sqlite, reports: store.reports, logger, clock });
   const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,

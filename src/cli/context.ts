@@ -1,8 +1,10 @@
 import type { Config } from '../config.js';
 import { openDb, type Db } from '../db/connection.js';
+import { SqliteAlertReports } from '../db/alert-store/reports.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { Accounts } from '../domain/accounts.js';
+import type { AlertReports } from '../domain/alert-reports.js';
 import { DiscordLinks } from '../domain/chat/links.js';
 import { Usage } from '../domain/usage.js';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -40,6 +42,11 @@ export class CliContext {
 
   discordLinks(): DiscordLinks {
     return new DiscordLinks(new SqliteDiscordLinkRows(this.db().sqlite), this.accounts(), this.clock);
+  }
+
+  /** The alert store's counting reads only: the CLI never writes alerts, so it needs no group commit. */
+  alertReports(): AlertReports {
+    return new SqliteAlertReports(this.db().sqlite);
   }
 
   notifyPreferences(): NotificationPreferences {

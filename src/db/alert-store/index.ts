@@ -7,6 +7,8 @@ import { SqliteChatWrites } from './chat-writes.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqliteAlertReads } from './reads.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
+import { SqliteAlertReports } from './reports.js';
+import { SqliteChannelRemoval } from './channel-removal.js';
 
 /**
  * The SQLite alert store: the one module that runs SQL against alerts, their
@@ -20,6 +22,8 @@ export class SqliteAlertStore implements AlertStore {
   readonly webhook: SqliteWebhookWrites;
   readonly chat: SqliteChatWrites;
   readonly outbox: SqliteOutbox;
+  readonly reports: SqliteAlertReports;
+  readonly channels: SqliteChannelRemoval;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
@@ -30,6 +34,8 @@ export class SqliteAlertStore implements AlertStore {
     this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes, attachments);
     this.chat = new SqliteChatWrites(sqlite, batcher, this.changes, attachments);
     this.outbox = new SqliteOutbox(sqlite);
+    this.reports = new SqliteAlertReports(sqlite);
+    this.channels = new SqliteChannelRemoval(sqlite, batcher);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // Index lookups only: the newest alert id, and the newest activity key of each channel.
     this.newestKey = sqlite
