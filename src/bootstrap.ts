@@ -1,4 +1,5 @@
 import { signInUrl } from './dashboard/sign-in-link.js';
+import { SqliteSignInLinkRows } from './db/auth-rows.js';
 import { SignInLinks } from './domain/auth/sign-in-links.js';
 import type { Services } from './services.js';
 
@@ -32,7 +33,7 @@ export function bootstrapIfEmpty(s: Services): BootstrapResult | null {
     s.accounts.addMember(workspace.id, user.id, 'owner');
     const channel = s.accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
     const { token } = s.accounts.createToken(workspace.id, user.id, 'bootstrap');
-    const link = new SignInLinks(s.db.sqlite, s.clock).issue(user.id);
+    const link = new SignInLinks(new SqliteSignInLinkRows(s.db.sqlite), s.clock).issue(user.id);
     return { workspace, user, channel, token, signIn: { url: signInUrl(s.config.publicUrl, link.secret), expiresAt: link.expiresAt } };
   }).immediate();
 }

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { SqliteAlertStore } from './db/alert-store/index.js';
 import { openDb, type Db } from './db/connection.js';
+import { SqliteAppSecretRows } from './db/auth-rows.js';
 import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
 import { SqliteTokenRows } from './db/token-rows.js';
 import { SqliteUsageRows } from './db/usage-rows.js';
@@ -110,7 +111,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   ids.seed(store.newestAlertKey());
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
   const idempotency = new Idempotency(store.webhook, clock);
-  const ops = new Operations({ config, sqlite: db.sqlite, logger, clock });
+  const ops = new Operations({ config, sqlite: db.sqlite, reports: store.reports, logger, clock });
   const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,
@@ -194,7 +195,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
     releaseMedia,
     mediaOrphans: orphans,
-    unsubscribe: new UnsubscribeLinks(db.sqlite, clock, config.publicUrl),
+    unsubscribe: new UnsubscribeLinks(new SqliteAppSecretRows(db.sqlite), clock, config.publicUrl),
     retentionSettings: new RetentionSettings(retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(db.sqlite, clock),

@@ -1,10 +1,12 @@
 import type { Config } from '../config.js';
 import { openDb, type Db } from '../db/connection.js';
+import { SqliteAlertReports } from '../db/alert-store/reports.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
 import { Accounts } from '../domain/accounts.js';
 import { RetentionSettings } from '../domain/retention.js';
+import type { AlertReports } from '../domain/alert-reports.js';
 import { DiscordLinks } from '../domain/chat/links.js';
 import { Usage } from '../domain/usage.js';
 import { systemClock, type Clock } from '../lib/clock.js';
@@ -46,6 +48,11 @@ export class CliContext {
 
   retentionSettings(): RetentionSettings {
     return new RetentionSettings(new SqliteRetentionSettings(this.db().sqlite), this.accounts());
+  }
+
+  /** The alert store's counting reads only: the CLI never writes alerts, so it needs no group commit. */
+  alertReports(): AlertReports {
+    return new SqliteAlertReports(this.db().sqlite);
   }
 
   notifyPreferences(): NotificationPreferences {

@@ -8,7 +8,8 @@ const NAME_MAX = 100;
  * DashboardAccounts over today's Accounts/Usage services. The few reads and
  * writes Accounts has no method for (lists by visibility, rename, delete) are
  * small SQL statements here, in one place, so the lead can move them into the
- * account use cases at merge time.
+ * account use cases at merge time. Nothing here touches the alert tables: the
+ * usage chart's counts and channel deletion go through the alert store.
  */
 export function accountsAdapter(s: Services): DashboardAccounts {
   const a = s.accounts;
@@ -31,17 +32,8 @@ export function accountsAdapter(s: Services): DashboardAccounts {
     changeEmail: db.prepare('UPDATE users SET email = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?)'),
     renameUser: db.prepare('UPDATE users SET name = ? WHERE id = ?'),
     rename: db.prepare('UPDATE channels SET name = coalesce(?, name), icon = coalesce(?, icon) WHERE id = ?'),
-    mediaOfChannel: db.prepare(
-      'SELECT DISTINCT at.media_key FROM alert_attachments at JOIN alerts al ON al.id = at.alert_id WHERE al.channel_id = ?',
-    ).pluck(),
-    deleteChannel: db.prepare('DELETE FROM channels WHERE id = ?'),
     channelMembers: db.prepare(
       'SELECT u.id, u.email, u.name FROM channel_members cm JOIN users u ON u.id = cm.user_id WHERE cm.channel_id = ? ORDER BY cm.created_at',
-    ),
-    perDay: db.prepare(
-      `SELECT strftime('%Y-%m-%d', al.created_at / 1000, 'unixepoch') AS day, al.channel_id AS channelId, count(*) AS count
-       FROM alerts al JOIN channels c ON c.id = al.channel_id
-       WHERE c.workspace_id = ? AND al.created_at >= ? GROUP BY day, al.channel_id ORDER BY day`,
     ),
   };
   const discord = s.discordLinks;
@@ -70,13 +62,9 @@ export function accountsAdapter(s: Services): DashboardAccounts {
       }
       q.rename.run(name ?? null, change.icon ?? null, id);
     },
-    deleteChannel: (id) => {
-      // Alerts, attachments rows and preferences cascade; the files go after the commit, if nothing else uses them.
-      const keys = db.transaction(() => {
-        const k = q.mediaOfChannel.all(id) as string[];
-        q.deleteChannel.run(id);
-        return k;
-      })();
+    deleteChannel: async (id) => {
+      // The files go after the commit, if nothing else uses them.
+      const keys = await s.store.channels.deleteChannelWithAlerts(id);
       a.channelsChanged();
       s.releaseMedia(keys);
     },
@@ -95,7 +83,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
     createToken: (ws, user, name) => a.createToken(ws, user, name),
     listTokens: (ws) => a.listTokens(ws),
     revokeToken: (id) => void a.revokeToken(id),
-    alertsPerDay: (ws, since) => q.perDay.all(ws, since) as { day: string; channelId: string; count: number }[],
+    alertsPerDay: (ws, since) => s.store.reports.alertsPerDay(ws, since),
     usageByMonth: (ws) => s.usage.report(ws).months,
   };
 }

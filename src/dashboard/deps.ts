@@ -1,3 +1,4 @@
+import { SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { AuditLog } from '../domain/auth/audit.js';
 import { Passwords, type ScryptParams } from '../domain/auth/passwords.js';
 import { Sessions } from '../domain/auth/sessions.js';
@@ -45,10 +46,10 @@ export function createDashboardDeps(services: Services, opts: DashboardOptions =
   return {
     services,
     accounts: accountsAdapter(services),
-    sessions: new Sessions(sqlite, clock),
-    links: new SignInLinks(sqlite, clock),
-    passwords: new Passwords(sqlite, clock, opts.scrypt),
-    audit: new AuditLog(sqlite, clock),
+    sessions: new Sessions(new SqliteSessionRows(sqlite), clock),
+    links: new SignInLinks(new SqliteSignInLinkRows(sqlite), clock),
+    passwords: new Passwords(new SqlitePasswordRows(sqlite), clock, opts.scrypt),
+    audit: new AuditLog(new SqliteAuditRows(sqlite), clock),
     unsubscribe: services.unsubscribe,
     mailer: opts.mailer !== undefined ? opts.mailer : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
     signInPerEmail: new RateLimiter(SIGN_IN_PER_EMAIL_PER_MINUTE, clock),

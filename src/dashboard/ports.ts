@@ -49,7 +49,7 @@ export interface DashboardAccounts {
   /** A channel of this workspace, or undefined (another workspace's channel is "not found"). */
   channel(workspaceId: string, channelId: string): ChannelRecord | undefined;
   updateChannel(channelId: string, change: { name?: string; icon?: string }): void;
-  deleteChannel(channelId: string): void;
+  deleteChannel(channelId: string): Promise<void>;
   rotateWebhook(channelId: string): { webhookToken: string };
   channelMembers(channelId: string): UserRef[];
   addChannelMember(channelId: string, userId: string): void;
@@ -61,6 +61,6 @@ export interface DashboardAccounts {
   listTokens(workspaceId: string): TokenRow[];
   revokeToken(tokenId: string): void;
   /** Alerts per UTC day per channel since `sinceMs`, for the usage chart. */
-  alertsPerDay(workspaceId: string, sinceMs: number): { day: string; channelId: string; count: number }[];
+  alertsPerDay(workspaceId: string, sinceMs: number): Promise<{ day: string; channelId: string; count: number }[]>;
   usageByMonth(workspaceId: string): { month: string; events: number }[];
 }

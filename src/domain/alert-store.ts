@@ -1,5 +1,6 @@
 import type { alertAttachments, alertEvents, alerts, notificationJobs } from '../db/schema/alerts.js';
 import type { Principal } from './tokens.js';
+import type { AlertReports, ChannelRemoval } from './alert-reports.js';
 
 /**
  * The domain's view of alert storage: every read and write of alert rows,
@@ -419,6 +420,9 @@ export interface AlertStore {
   readonly outbox: Outbox;
   readonly retention: AlertRetention;
   readonly search: AlertSearch;
+  /** Counts and sizes for operators and the usage chart (src/domain/alert-reports.ts). */
+  readonly reports: AlertReports;
+  readonly channels: ChannelRemoval;
   /** Whether any alert still uses this media key (synchronous: see the SQLite implementation). */
   isMediaReferenced(key: string): boolean;
   /** The newest alert id or activity key, to seed the id generator at start. */

@@ -29,6 +29,7 @@ const ours = ['alerts', '__drizzle_migrations'].every((t) => tables.includes(t))
 const facts = {
   integrity,
   tables,
+  // A file-level check of a COPY of the database (never the live one): outside the alert store on purpose.
   alerts: ours ? db.prepare('SELECT count(*) FROM alerts').pluck().get() : null,
   newestMigration: ours ? db.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() : null,
 };

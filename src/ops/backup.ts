@@ -100,6 +100,7 @@ export function verifyDatabaseFile(file: string): VerifiedDatabase {
     return judgeDatabase(file, {
       integrity,
       tables,
+      // A file-level check of a COPY of the database (never the live one): outside the alert store on purpose.
       alerts: ours ? (db.prepare('SELECT count(*) FROM alerts').pluck().get() as number) : null,
       newestMigration: ours ? (db.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() as number | null) : null,
     });

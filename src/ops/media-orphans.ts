@@ -9,6 +9,9 @@ import { MEDIA_KEY_RE, type MediaStore } from '../media/store.js';
  * database and then rsyncing media/ is a complete backup, provided no file the
  * copy references is deleted between the two steps: files are only deleted
  * once they have been unreferenced for `graceMs`.
+ *
+ * It runs SQL only against its own media_orphans table; whether an alert still
+ * uses a key is asked of the alert store (isMediaReferenced).
  */
 export class MediaOrphans {
   readonly #upsert: Database.Statement<[string, number]>;

@@ -1,16 +1,19 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DiscordStatus } from './discord-status.js';
-import type { OutboxBacklog } from './outbox-backlog.js';
+import type { OutboxBacklog } from '../domain/alert-reports.js';
 
 /** What the scrape reads; each is called once per scrape, never on a request path. */
 export interface MetricSources {
   sseClients(): number;
-  outbox(): OutboxBacklog;
+  outbox(): Promise<OutboxBacklog>;
   /** null while no bridge runs (not configured: the Discord metrics are not registered at all). */
   discord(): DiscordStatus | null;
-  mediaBytes(): number;
+  mediaBytes(): Promise<number>;
   storageDegraded(): boolean;
 }
+
+/** What several gauges read, taken once per scrape (prom-client awaits async collect()). */
+type Snapshot = { outbox: OutboxBacklog; discord: DiscordStatus | null };
 
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed';
 
@@ -34,7 +37,7 @@ export class Metrics {
   readonly #batchFailures: Counter;
   readonly #deliveries: Counter<'outcome'>;
 
-  #snapshot: { outbox: OutboxBacklog; discord: DiscordStatus | null } | null = null;
+  #snapshot: Promise<Snapshot> | null = null;
 
   constructor(
     private readonly sources: MetricSources,
@@ -83,31 +86,31 @@ export class Metrics {
 
     new Gauge({ name: 'alertbridge_sse_clients', help: 'Open live streams (GET /api/stream)', registers, collect() { this.set(sources.sseClients()); } });
     new Gauge({ name: 'alertbridge_storage_degraded', help: '1 while the last write failed for storage reasons (disk full, I/O error)', registers, collect() { this.set(sources.storageDegraded() ? 1 : 0); } });
-    new Gauge({ name: 'alertbridge_media_bytes', help: 'Bytes of distinct media files referenced by alerts (refreshed at most once a minute)', registers, collect() { this.set(sources.mediaBytes()); } });
+    new Gauge({ name: 'alertbridge_media_bytes', help: 'Bytes of distinct media files referenced by alerts (refreshed at most once a minute)', registers, async collect() { this.set(await sources.mediaBytes()); } });
     // Sources that need a query or a walk are read once per scrape, in render(), before the gauges collect.
     const snap = () => this.#snapshot ?? this.#takeSnapshot();
-    new Gauge({ name: 'alertbridge_outbox_pending_jobs', help: 'Notification jobs waiting to be fanned out into e-mails', registers, collect() { this.set(snap().outbox.pending); } });
-    new Gauge({ name: 'alertbridge_outbox_stale_jobs', help: 'Pending notification jobs due for more than 5 minutes', registers, collect() { this.set(snap().outbox.stale); } });
-    new Gauge({ name: 'alertbridge_outbox_oldest_due_seconds', help: 'How long the longest-due pending notification job has waited', registers, collect() { this.set(snap().outbox.oldestDueMs / 1000); } });
+    new Gauge({ name: 'alertbridge_outbox_pending_jobs', help: 'Notification jobs waiting to be fanned out into e-mails', registers, async collect() { this.set((await snap()).outbox.pending); } });
+    new Gauge({ name: 'alertbridge_outbox_stale_jobs', help: 'Pending notification jobs due for more than 5 minutes', registers, async collect() { this.set((await snap()).outbox.stale); } });
+    new Gauge({ name: 'alertbridge_outbox_oldest_due_seconds', help: 'How long the longest-due pending notification job has waited', registers, async collect() { this.set((await snap()).outbox.oldestDueMs / 1000); } });
 
     if (opts.discord) {
-      new Gauge({ name: 'alertbridge_discord_gateway_up', help: '1 while the Discord gateway connection is ready', registers, collect() { this.set(snap().discord?.up ? 1 : 0); } });
+      new Gauge({ name: 'alertbridge_discord_gateway_up', help: '1 while the Discord gateway connection is ready', registers, async collect() { this.set((await snap()).discord?.up ? 1 : 0); } });
       new Gauge({
         name: 'alertbridge_discord_channels',
         help: 'Chat-connected channels by sync state: live (history complete), backfilling, behind (waiting for a backfill pass)',
         labelNames: ['state'],
         registers,
-        collect() {
-          const c = snap().discord?.channels ?? { live: 0, backfilling: 0, behind: 0 };
+        async collect() {
+          const c = (await snap()).discord?.channels ?? { live: 0, backfilling: 0, behind: 0 };
           for (const [state, n] of Object.entries(c)) this.set({ state }, n);
         },
       });
-      new Gauge({ name: 'alertbridge_discord_pending_live_messages', help: 'Discord messages received and not stored yet', registers, collect() { this.set(snap().discord?.pendingLive ?? 0); } });
+      new Gauge({ name: 'alertbridge_discord_pending_live_messages', help: 'Discord messages received and not stored yet', registers, async collect() { this.set((await snap()).discord?.pendingLive ?? 0); } });
     }
   }
 
-  #takeSnapshot(): { outbox: OutboxBacklog; discord: DiscordStatus | null } {
-    return { outbox: this.sources.outbox(), discord: this.sources.discord() };
+  async #takeSnapshot(): Promise<Snapshot> {
+    return { outbox: await this.sources.outbox(), discord: this.sources.discord() };
   }
 
   webhook(outcome: 'accepted' | 'refused', reason: string, seconds: number): void {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { AlertReports } from '../domain/alert-reports.js';
 import type { Config } from '../config.js';
 import type { BatchObserver } from '../db/write-batcher.js';
 import type { Clock } from '../lib/clock.js';
@@ -6,7 +7,6 @@ import type { Logger } from '../lib/logger.js';
 import { discordStatus, type DiscordBridgeView } from './discord-status.js';
 import { FreeSpaceReserve } from './free-space.js';
 import { Metrics } from './metrics.js';
-import { outboxBacklogQuery, type OutboxBacklog } from './outbox-backlog.js';
 import { checkReadiness, healthOf, type Readiness } from './readiness.js';
 import { StorageHealth, storageFailureOf } from './storage-health.js';
 
@@ -15,7 +15,9 @@ const MEDIA_BYTES_TTL_MS = 60_000;
 
 export interface OperationsDeps {
   config: Config;
+  /** Readiness only checks that the database answers; every alert-table count comes from the alert store. */
   sqlite: Database.Database;
+  reports: Pick<AlertReports, 'outboxBacklog' | 'mediaBytes'>;
   logger: Logger;
   clock: Clock;
 }
@@ -37,20 +39,15 @@ export class Operations {
   #discord: DiscordBridgeView | null = null;
   #liveCount: () => number = () => 0;
   #mediaBytes = { value: 0, at: -Infinity };
-  readonly #outbox: (now: number) => OutboxBacklog;
-  readonly #mediaBytesQuery: Database.Statement;
 
   constructor(private readonly d: OperationsDeps) {
     this.storage = new StorageHealth(d.logger);
     this.reserve = new FreeSpaceReserve(d.config.dataDir, d.config.mediaFreeSpaceReserveBytes, this.storage);
-    this.#outbox = outboxBacklogQuery(d.sqlite);
-    // A media key names its bytes, so rows sharing a key share one file: count each file once.
-    this.#mediaBytesQuery = d.sqlite.prepare('SELECT coalesce(sum(size), 0) FROM (SELECT max(size) AS size FROM alert_attachments GROUP BY media_key)').pluck();
     this.metrics = d.config.metrics
       ? new Metrics(
           {
             sseClients: () => this.#liveCount(),
-            outbox: () => this.#outbox(d.clock.now()),
+            outbox: () => d.reports.outboxBacklog(d.clock.now()),
             discord: () => (this.#discord ? discordStatus(this.#discord) : null),
             mediaBytes: () => this.mediaBytes(),
             storageDegraded: () => this.storage.failure !== null,
@@ -91,16 +88,16 @@ export class Operations {
       config: this.d.config,
       sqlite: this.d.sqlite,
       storage: this.storage,
-      outbox: this.#outbox,
+      outbox: (now) => this.d.reports.outboxBacklog(now),
       discord: () => this.#discord,
       draining: () => this.draining,
       now: () => this.d.clock.now(),
     });
   }
 
-  mediaBytes(): number {
+  async mediaBytes(): Promise<number> {
     const now = Date.now();
-    if (now - this.#mediaBytes.at >= MEDIA_BYTES_TTL_MS) this.#mediaBytes = { value: this.#mediaBytesQuery.get() as number, at: now };
+    if (now - this.#mediaBytes.at >= MEDIA_BYTES_TTL_MS) this.#mediaBytes = { value: await this.d.reports.mediaBytes(), at: now };
     return this.#mediaBytes.value;
   }
 }

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Config } from '../config.js';
 import { discordStatus, type DiscordBridgeView } from './discord-status.js';
 import { databaseHasRoom, freeBytes } from './free-space.js';
-import type { OutboxBacklog } from './outbox-backlog.js';
+import type { OutboxBacklog } from '../domain/alert-reports.js';
 import type { StorageHealth } from './storage-health.js';
 
 /**
@@ -25,7 +25,7 @@ export interface ReadinessDeps {
   config: Pick<Config, 'dataDir' | 'mediaFreeSpaceReserveBytes' | 'discordToken'>;
   sqlite: Database.Database;
   storage: StorageHealth;
-  outbox: (now: number) => OutboxBacklog;
+  outbox: (now: number) => Promise<OutboxBacklog>;
   discord: () => DiscordBridgeView | null;
   draining: () => boolean;
   now: () => number;
@@ -64,7 +64,7 @@ export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
     : { status: 'ok' };
 
   try {
-    const b = d.outbox(d.now());
+    const b = await d.outbox(d.now());
     checks.outbox = { status: b.stale > 0 ? 'warn' : 'ok', pendingJobs: b.pending, staleJobs: b.stale, oldestDueSeconds: Math.round(b.oldestDueMs / 1000) };
   } catch (err) {
     checks.outbox = { status: 'warn', reason: (err as Error).message };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import type { AlertReports } from '../domain/alert-reports.js';
 import { MEDIA_KEY_RE } from '../media/store.js';
 import { sizeOf } from './files.js';
 
@@ -19,32 +20,26 @@ export interface DataStats {
   }[];
 }
 
-/** Reads the sizes: index scans (a count per channel) and one directory listing; safe while the service runs. */
-export function collectStats(sqlite: Database.Database, files: { dbFile: string; mediaDir: string }): DataStats {
+/**
+ * Reads the sizes: index scans (a count per channel) and one directory listing; safe while the service runs.
+ * The workspace and channel list is read here; every count over the alert tables comes from the alert store.
+ */
+export async function collectStats(
+  sqlite: Database.Database,
+  reports: Pick<AlertReports, 'alertsPerChannel' | 'mediaBytesBy'>,
+  files: { dbFile: string; mediaDir: string },
+): Promise<DataStats> {
   const channels = sqlite
-    .prepare(
-      `SELECT w.id AS workspaceId, w.name AS workspaceName, c.id, c.slug,
-              (SELECT count(*) FROM alerts a WHERE a.channel_id = c.id) AS alerts
+    .prepare<[], { workspaceId: string; workspaceName: string; id: string | null; slug: string | null }>(
+      `SELECT w.id AS workspaceId, w.name AS workspaceName, c.id, c.slug
        FROM workspaces w
        LEFT JOIN channels c ON c.workspace_id = w.id
        ORDER BY w.created_at, w.id, c.slug`,
     )
-    .all() as { workspaceId: string; workspaceName: string; id: string | null; slug: string | null; alerts: number | null }[];
-  const distinctBytes = (groupBy: 'a.channel_id' | 'c.workspace_id') =>
-    new Map(
-      (
-        sqlite
-          .prepare(
-            `SELECT owner, sum(size) AS bytes FROM (
-               SELECT DISTINCT ${groupBy} AS owner, att.media_key, att.size
-               FROM alert_attachments att JOIN alerts a ON a.id = att.alert_id JOIN channels c ON c.id = a.channel_id)
-             GROUP BY owner`,
-          )
-          .all() as { owner: string; bytes: number }[]
-      ).map((r) => [r.owner, r.bytes]),
-    );
-  const channelBytes = distinctBytes('a.channel_id');
-  const workspaceBytes = distinctBytes('c.workspace_id');
+    .all();
+  const alertCounts = await reports.alertsPerChannel();
+  const channelBytes = await reports.mediaBytesBy('channel');
+  const workspaceBytes = await reports.mediaBytesBy('workspace');
 
   const workspaces = new Map<string, DataStats['workspaces'][number]>();
   for (const row of channels) {
@@ -54,7 +49,7 @@ export function collectStats(sqlite: Database.Database, files: { dbFile: string;
       workspaces.set(row.workspaceId, ws);
     }
     if (row.id === null) continue; // a workspace without channels
-    const alerts = row.alerts ?? 0;
+    const alerts = alertCounts.get(row.id) ?? 0;
     ws.alerts += alerts;
     ws.channels.push({ id: row.id, slug: row.slug!, alerts, mediaBytes: channelBytes.get(row.id) ?? 0 });
   }

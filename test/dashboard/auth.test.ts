@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
+import { SqlitePasswordRows } from '../../src/db/auth-rows.js';
 import { Passwords } from '../../src/domain/auth/passwords.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { seedWorkspace } from '../helpers/harness.js';
@@ -254,7 +255,7 @@ describe('passwords and the sign-in rate limit', () => {
 
   it('hashes with scrypt at OWASP parameters (N=2^17, r=8, p=1) by default', async () => {
     const { h, seed } = await setup();
-    const p = new Passwords(h.services.db.sqlite, h.services.clock);
+    const p = new Passwords(new SqlitePasswordRows(h.services.db.sqlite), h.services.clock);
     await p.set(seed.member.id, 'a long enough password');
     const stored = h.services.db.sqlite.prepare('SELECT hash FROM user_passwords WHERE user_id = ?').pluck().get(seed.member.id) as string;
     expect(stored).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);

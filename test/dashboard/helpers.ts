@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { loadConfig, type Config } from '../../src/config.js';
+import { SqliteSignInLinkRows } from '../../src/db/auth-rows.js';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
@@ -41,7 +42,7 @@ export async function startDashboard(opts: { env?: Record<string, string>; overr
   });
   const services = createServices(config, opts.overrides);
   app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: opts.mailer ?? null } });
-  const links = new SignInLinks(services.db.sqlite, services.clock);
+  const links = new SignInLinks(new SqliteSignInLinkRows(services.db.sqlite), services.clock);
   return {
     dir,
     config,

@@ -1,4 +1,5 @@
 import { signInUrl } from '../../dashboard/sign-in-link.js';
+import { SqliteAuditRows, SqliteSignInLinkRows } from '../../db/auth-rows.js';
 import { AuditLog } from '../../domain/auth/audit.js';
 import { SignInLinks } from '../../domain/auth/sign-in-links.js';
 import { AppError } from '../../domain/errors.js';
@@ -14,7 +15,7 @@ export const dashboardCommands: Command[] = [
     flags: { email: { type: 'string', value: 'E', required: true } },
     run: (ctx, f) => {
       const user = ctx.accounts().requireUser(f.email);
-      const { secret, expiresAt } = new SignInLinks(ctx.db().sqlite, ctx.clock).issue(user.id);
+      const { secret, expiresAt } = new SignInLinks(new SqliteSignInLinkRows(ctx.db().sqlite), ctx.clock).issue(user.id);
       return { url: signInUrl(ctx.config.publicUrl, secret), expiresAt: new Date(expiresAt).toISOString() };
     },
   }),
@@ -28,7 +29,7 @@ export const dashboardCommands: Command[] = [
         throw new AppError('invalid-query', `--limit must be a whole number from 1 to ${AUDIT_LIMIT.max}`);
       }
       const ws = ctx.accounts().requireWorkspace(f.workspace);
-      return { workspaceId: ws.id, entries: new AuditLog(ctx.db().sqlite, ctx.clock).list(ws.id, limit) };
+      return { workspaceId: ws.id, entries: new AuditLog(new SqliteAuditRows(ctx.db().sqlite), ctx.clock).list(ws.id, limit) };
     },
   }),
 ];

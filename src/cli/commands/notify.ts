@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import { UsageError, defineCommand, type Command } from '../command.js';
 import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, NOTIFY_LEVELS, type NotifyLevel } from '../../notify/preferences.js';
 
@@ -40,40 +39,10 @@ export const notifyCommands: Command[] = [
     name: 'notify status',
     summary: 'outbox counts by state and the latest failures with their reasons',
     flags: { limit: { type: 'string', value: 'N' } },
-    run: (ctx, f) => {
+    run: async (ctx, f) => {
       const limit = Number(f.limit ?? 20);
       if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
-      return { email: ctx.config.smtpUrl ? 'on' : 'off (set SMTP_URL)', ...outboxStatus(ctx.db().sqlite, limit) };
+      return { email: ctx.config.smtpUrl ? 'on' : 'off (set SMTP_URL)', ...(await ctx.alertReports().outboxStatus(limit)) };
     },
   }),
 ];
-
-/**
- * Outbox counts by state and the latest failures. The one place the CLI reads the outbox tables
- * directly: it moves behind the store that owns notification jobs, deliveries and digests.
- */
-function outboxStatus(db: Database.Database, limit: number) {
-  const count = (table: string) =>
-    Object.fromEntries((db.prepare(`SELECT state, count(*) AS n FROM ${table} GROUP BY state`).all() as { state: string; n: number }[]).map((r) => [r.state, r.n]));
-  const failures = (
-    db
-      .prepare(
-        `SELECT 'delivery' AS what, d.job_id AS jobId, NULL AS digestId, d.user_id AS userId, u.email, d.alert_id AS alertId, d.attempts, d.last_error AS lastError, d.updated_at AS at
-         FROM notification_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.state = 'failed'
-         UNION ALL
-         SELECT 'digest', NULL, g.id, g.user_id, u.email, NULL, g.attempts, g.last_error, g.updated_at
-         FROM notification_digests g LEFT JOIN users u ON u.id = g.user_id WHERE g.state = 'failed'
-         UNION ALL
-         SELECT 'job', j.id, NULL, NULL, NULL, j.alert_id, j.attempts, j.last_error, j.created_at
-         FROM notification_jobs j WHERE j.state = 'failed'
-         ORDER BY at DESC LIMIT ?`,
-      )
-      .all(limit) as { at: number }[]
-  ).map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
-  return {
-    jobs: count('notification_jobs'),
-    deliveries: count('notification_deliveries'),
-    digests: count('notification_digests'),
-    failures,
-  };
-}

@@ -15,7 +15,7 @@ export const opsCommands: Command[] = [
     name: 'stats',
     summary: 'database and media bytes, alerts and media per workspace and channel',
     flags: {},
-    run: (ctx) => collectStats(ctx.db().sqlite, { dbFile: ctx.config.dbFile, mediaDir: ctx.config.mediaDir }),
+    run: (ctx) => collectStats(ctx.db().sqlite, ctx.alertReports(), { dbFile: ctx.config.dbFile, mediaDir: ctx.config.mediaDir }),
   }),
   defineCommand({
     name: 'restore',

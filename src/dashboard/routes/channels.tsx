@@ -180,7 +180,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if ((form.confirm_name ?? '').trim() !== ch.name) {
       return settings(c, ch, { errors: { confirm_name: `Type the channel name, ${ch.name}, to delete it` } });
     }
-    deps.accounts.deleteChannel(ch.id);
+    await deps.accounts.deleteChannel(ch.id);
     audit(c, deps, 'channel.deleted', `${ch.name} (${ch.id})`);
     return c.redirect('/channels?deleted=1', 303);
   });

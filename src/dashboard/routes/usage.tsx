@@ -10,7 +10,7 @@ export const CHART_DAYS = 30;
 export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
   r.use('/usage', requireSession(deps));
-  r.get('/usage', (c) => {
+  r.get('/usage', async (c) => {
     const ws = requireRole(c);
     const now = deps.services.clock.now();
     const today = Math.floor(now / DAY) * DAY;
@@ -19,7 +19,7 @@ export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const channels = deps.accounts.visibleChannels(ws.id, c.get('viewer').id);
     const visible = new Set(channels.map((ch) => ch.id));
     // Counts of channels the viewer cannot see would leak their activity.
-    const rows = deps.accounts.alertsPerDay(ws.id, since).filter((x) => visible.has(x.channelId));
+    const rows = (await deps.accounts.alertsPerDay(ws.id, since)).filter((x) => visible.has(x.channelId));
     const months = deps.accounts.usageByMonth(ws.id);
     const thisMonth = new Date(now).toISOString().slice(0, 7);
     return usagePage(c, {

@@ -9,6 +9,8 @@ import { SqliteAlertReads } from './reads.js';
 import { SqliteAlertRetention } from './retention.js';
 import { SqliteAlertSearch } from './search.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
+import { SqliteAlertReports } from './reports.js';
+import { SqliteChannelRemoval } from './channel-removal.js';
 
 /**
  * The SQLite alert store: the one module that runs SQL against alerts, their
@@ -24,6 +26,8 @@ export class SqliteAlertStore implements AlertStore {
   readonly outbox: SqliteOutbox;
   readonly retention: SqliteAlertRetention;
   readonly search: SqliteAlertSearch;
+  readonly reports: SqliteAlertReports;
+  readonly channels: SqliteChannelRemoval;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
@@ -36,6 +40,8 @@ export class SqliteAlertStore implements AlertStore {
     this.outbox = new SqliteOutbox(sqlite);
     this.retention = new SqliteAlertRetention(sqlite, batcher, this.changes);
     this.search = new SqliteAlertSearch(sqlite);
+    this.reports = new SqliteAlertReports(sqlite);
+    this.channels = new SqliteChannelRemoval(sqlite, batcher);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // Index lookups only: the newest alert id, and the newest activity key of each channel.
     this.newestKey = sqlite

@@ -1,5 +1,4 @@
 import { scrypt, timingSafeEqual, randomBytes } from 'node:crypto';
-import type Database from 'better-sqlite3';
 import PQueue from 'p-queue';
 import { AppError } from '../errors.js';
 import type { Clock } from '../../lib/clock.js';
@@ -26,6 +25,13 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
   });
 }
 
+/** The user_passwords rows (src/db/auth-rows.ts). */
+export interface PasswordRows {
+  hash(userId: string): string | undefined;
+  upsert(userId: string, hash: string, now: number): void;
+  remove(userId: string): void;
+}
+
 /**
  * Password hashing and checks. At most two scrypt computations run at once
  * (each holds 128 MiB), so a burst of sign-ins queues instead of exhausting
@@ -34,25 +40,14 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
  */
 export class Passwords {
   private readonly queue = new PQueue({ concurrency: 2 });
-  private readonly s;
-
   constructor(
-    sqlite: Database.Database,
+    private readonly rows: PasswordRows,
     private readonly clock: Clock,
     private readonly params: ScryptParams = OWASP_SCRYPT,
-  ) {
-    this.s = {
-      get: sqlite.prepare('SELECT hash FROM user_passwords WHERE user_id = ?').pluck(),
-      upsert: sqlite.prepare(
-        `INSERT INTO user_passwords (user_id, hash, updated_at) VALUES (?, ?, ?)
-         ON CONFLICT (user_id) DO UPDATE SET hash = excluded.hash, updated_at = excluded.updated_at`,
-      ),
-      remove: sqlite.prepare('DELETE FROM user_passwords WHERE user_id = ?'),
-    };
-  }
+  ) {}
 
   hasPassword(userId: string): boolean {
-    return this.s.get.get(userId) !== undefined;
+    return this.rows.hash(userId) !== undefined;
   }
 
   async set(userId: string, password: string): Promise<void> {
@@ -62,11 +57,11 @@ export class Passwords {
     const salt = randomBytes(16);
     const key = await this.queue.add(() => derive(password, salt, this.params));
     const { N, r, p } = this.params;
-    this.s.upsert.run(userId, `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`, this.clock.now());
+    this.rows.upsert(userId, `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`, this.clock.now());
   }
 
   remove(userId: string): void {
-    this.s.remove.run(userId);
+    this.rows.remove(userId);
   }
 
   /**
@@ -75,7 +70,7 @@ export class Passwords {
    */
   async verify(userId: string | undefined, password: string): Promise<boolean> {
     if (password.length > MAX_PASSWORD_LENGTH) return false;
-    const stored = userId ? (this.s.get.get(userId) as string | undefined) : undefined;
+    const stored = userId ? this.rows.hash(userId) : undefined;
     const parts = stored?.split('$');
     if (!parts || parts.length !== 6 || parts[0] !== 'scrypt') {
       await this.queue.add(() => derive(password, randomBytes(16), this.params));

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type { Clock } from '../../lib/clock.js';
 import { digest, newSecret } from './secrets.js';
 
@@ -28,36 +27,40 @@ export interface SessionOrigin {
   userAgent?: string | null;
 }
 
+/** A sessions row as created (`now` is its creation, last-seen and authentication time). */
+export interface NewSessionRow {
+  idHash: string;
+  userId: string;
+  workspaceId: string | null;
+  now: number;
+  expiresAt: number;
+  clientAddress: string | null;
+  userAgent: string | null;
+}
+
+/** The sessions rows (src/db/auth-rows.ts). */
+export interface SessionRows {
+  insert(row: NewSessionRow): void;
+  get(idHash: string): Session | undefined;
+  /** Whether one of the user's sessions came from this user agent and address. */
+  seenFrom(userId: string, userAgent: string | null, clientAddress: string | null): boolean;
+  touch(idHash: string, now: number): void;
+  setAuthenticatedAt(idHash: string, at: number): void;
+  setWorkspace(idHash: string, workspaceId: string): void;
+  delete(idHash: string): void;
+  deleteUser(userId: string): number;
+  prune(expiredBefore: number, idleBefore: number): number;
+}
+
 /**
  * Server-side sessions. The caller gets the secret once (for the cookie); the
  * table holds its SHA-256. Knows no HTTP: the dashboard maps cookies to calls.
  */
 export class Sessions {
-  private readonly s;
-
   constructor(
-    sqlite: Database.Database,
+    private readonly rows: SessionRows,
     private readonly clock: Clock,
-  ) {
-    this.s = {
-      insert: sqlite.prepare(
-        `INSERT INTO sessions (id_hash, user_id, workspace_id, created_at, last_seen_at, authenticated_at, expires_at, client_address, user_agent)
-         VALUES (@idHash, @userId, @workspaceId, @now, @now, @now, @expiresAt, @clientAddress, @userAgent)`,
-      ),
-      get: sqlite.prepare(
-        `SELECT id_hash AS idHash, user_id AS userId, workspace_id AS workspaceId, created_at AS createdAt,
-                last_seen_at AS lastSeenAt, authenticated_at AS authenticatedAt, expires_at AS expiresAt
-         FROM sessions WHERE id_hash = ?`,
-      ),
-      touch: sqlite.prepare('UPDATE sessions SET last_seen_at = ? WHERE id_hash = ?'),
-      reauth: sqlite.prepare('UPDATE sessions SET authenticated_at = ? WHERE id_hash = ?'),
-      setWorkspace: sqlite.prepare('UPDATE sessions SET workspace_id = ? WHERE id_hash = ?'),
-      delete: sqlite.prepare('DELETE FROM sessions WHERE id_hash = ?'),
-      deleteUser: sqlite.prepare('DELETE FROM sessions WHERE user_id = ?'),
-      seenFrom: sqlite.prepare('SELECT 1 FROM sessions WHERE user_id = ? AND user_agent IS ? AND client_address IS ? LIMIT 1'),
-      prune: sqlite.prepare('DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at <= ?'),
-    };
-  }
+  ) {}
 
   /**
    * A brand-new session (a new id at every sign-in, so a session id planted
@@ -67,8 +70,8 @@ export class Sessions {
   create(userId: string, workspaceId: string | null, origin: SessionOrigin = {}): { secret: string; session: Session; newDevice: boolean } {
     const secret = newSecret();
     const now = this.clock.now();
-    const newDevice = this.s.seenFrom.get(userId, origin.userAgent ?? null, origin.clientAddress ?? null) === undefined;
-    const row = {
+    const newDevice = !this.rows.seenFrom(userId, origin.userAgent ?? null, origin.clientAddress ?? null);
+    const row: NewSessionRow = {
       idHash: digest(secret),
       userId,
       workspaceId,
@@ -77,7 +80,7 @@ export class Sessions {
       clientAddress: origin.clientAddress ?? null,
       userAgent: origin.userAgent?.slice(0, 300) ?? null,
     };
-    this.s.insert.run(row);
+    this.rows.insert(row);
     return {
       secret,
       newDevice,
@@ -88,15 +91,15 @@ export class Sessions {
   /** The live session for a cookie secret, or undefined (unknown, idle too long, or past its absolute end). */
   resolve(secret: string): Session | undefined {
     const idHash = digest(secret);
-    const row = this.s.get.get(idHash) as Session | undefined;
+    const row = this.rows.get(idHash);
     if (!row) return undefined;
     const now = this.clock.now();
     if (now >= row.expiresAt || now - row.lastSeenAt >= SESSION_IDLE_MS) {
-      this.s.delete.run(idHash);
+      this.rows.delete(idHash);
       return undefined;
     }
     if (now - row.lastSeenAt >= TOUCH_RESOLUTION_MS) {
-      this.s.touch.run(now, idHash);
+      this.rows.touch(idHash, now);
       row.lastSeenAt = now;
     }
     return row;
@@ -109,25 +112,25 @@ export class Sessions {
   /** The user proved their identity again (password confirmation). */
   reauthenticated(session: Session): void {
     session.authenticatedAt = this.clock.now();
-    this.s.reauth.run(session.authenticatedAt, session.idHash);
+    this.rows.setAuthenticatedAt(session.idHash, session.authenticatedAt);
   }
 
   switchWorkspace(session: Session, workspaceId: string): void {
-    this.s.setWorkspace.run(workspaceId, session.idHash);
+    this.rows.setWorkspace(session.idHash, workspaceId);
     session.workspaceId = workspaceId;
   }
 
   end(session: Session): void {
-    this.s.delete.run(session.idHash);
+    this.rows.delete(session.idHash);
   }
 
   /** "Sign out everywhere": every session of the user, this one included. */
   endAll(userId: string): number {
-    return this.s.deleteUser.run(userId).changes;
+    return this.rows.deleteUser(userId);
   }
 
   prune(): number {
     const now = this.clock.now();
-    return this.s.prune.run(now, now - SESSION_IDLE_MS).changes;
+    return this.rows.prune(now, now - SESSION_IDLE_MS);
   }
 }

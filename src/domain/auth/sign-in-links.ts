@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type { Clock } from '../../lib/clock.js';
 import { digest, newSecret } from './secrets.js';
 
@@ -12,28 +11,25 @@ export interface LinkOwner {
   newEmail: string | null;
 }
 
+/** The sign_in_links rows (src/db/auth-rows.ts). */
+export interface SignInLinkRows {
+  insert(tokenHash: string, userId: string, now: number, expiresAt: number, newEmail: string | null, invite: boolean): void;
+  /** The owner of an unused link still valid at `now`. */
+  peek(tokenHash: string, now: number): LinkOwner | undefined;
+  /** Marks an unused, unexpired link used; of two concurrent claims only one gets the row. */
+  claim(tokenHash: string, now: number): { userId: string; newEmail: string | null; invite: boolean } | undefined;
+  prune(now: number): number;
+}
+
 /**
  * One-time sign-in links (e-mailed, printed by `admin login-link`, or shown to
  * an inviter). The secret exists only in the link; the table holds its SHA-256.
  */
 export class SignInLinks {
-  private readonly s;
-
   constructor(
-    private readonly sqlite: Database.Database,
+    private readonly rows: SignInLinkRows,
     private readonly clock: Clock,
-  ) {
-    this.s = {
-      insert: sqlite.prepare('INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at, new_email, invite) VALUES (?, ?, ?, ?, ?, ?)'),
-      peek: sqlite.prepare(
-        `SELECT l.user_id AS userId, u.email, u.name, l.new_email AS newEmail FROM sign_in_links l JOIN users u ON u.id = l.user_id
-         WHERE l.token_hash = ? AND l.used_at IS NULL AND l.expires_at > ?`,
-      ),
-      // The UPDATE is the claim: of two concurrent presses only one changes a row.
-      claim: sqlite.prepare('UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id AS userId, new_email AS newEmail, invite'),
-      prune: sqlite.prepare('DELETE FROM sign_in_links WHERE expires_at <= ?'),
-    };
-  }
+  ) {}
 
   /**
    * With `newEmail`, using the link also moves the user to that address (send
@@ -43,24 +39,22 @@ export class SignInLinks {
     const secret = newSecret();
     const now = this.clock.now();
     const expiresAt = now + SIGN_IN_LINK_TTL_MS;
-    this.s.insert.run(digest(secret), userId, now, expiresAt, opts.newEmail ?? null, opts.invite ? 1 : 0);
+    this.rows.insert(digest(secret), userId, now, expiresAt, opts.newEmail ?? null, opts.invite === true);
     return { secret, expiresAt };
   }
 
   /** Who a still-valid link is for, without using it (the confirmation page). */
   peek(secret: string): LinkOwner | undefined {
-    return this.s.peek.get(digest(secret), this.clock.now()) as LinkOwner | undefined;
+    return this.rows.peek(digest(secret), this.clock.now());
   }
 
   /** Uses the link: its user (and e-mail change) once, undefined for an unknown, used or expired link. */
   consume(secret: string): { userId: string; newEmail: string | null; invite: boolean } | undefined {
-    const now = this.clock.now();
-    const row = this.s.claim.get(now, digest(secret), now) as { userId: string; newEmail: string | null; invite: number } | undefined;
-    return row && { ...row, invite: row.invite === 1 };
+    return this.rows.claim(digest(secret), this.clock.now());
   }
 
   /** Used and expired links are dead weight: pruned at sign-ins. */
   prune(): number {
-    return this.s.prune.run(this.clock.now()).changes;
+    return this.rows.prune(this.clock.now());
   }
 }

@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type Database from 'better-sqlite3';
-import { appSecret } from './app-secrets.js';
+import { appSecret, type AppSecretRows } from './app-secrets.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**
@@ -14,11 +13,11 @@ export class UnsubscribeLinks {
   private readonly key: Buffer;
 
   constructor(
-    sqlite: Database.Database,
+    secrets: AppSecretRows,
     clock: Clock,
     private readonly publicUrl: string,
   ) {
-    this.key = appSecret(sqlite, clock, 'unsubscribe-hmac');
+    this.key = appSecret(secrets, clock, 'unsubscribe-hmac');
   }
 
   private sign(userId: string, channelId: string): string {
