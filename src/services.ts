@@ -3,6 +3,7 @@ import { SqliteAlertStore } from './db/alert-store/index.js';
 import { openDb, type Db } from './db/connection.js';
 import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
 import { SqliteTokenRows } from './db/token-rows.js';
+import { SqlitePreferenceRows } from './db/preference-rows.js';
 import { SqliteUsageRows } from './db/usage-rows.js';
 import { SqliteWebhookChannels } from './db/webhook-channels.js';
 import { WriteBatcher } from './db/write-batcher.js';
@@ -176,7 +177,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
     releaseMedia,
     mediaOrphans: orphans,
-    notifyPrefs: new NotificationPreferences(db.sqlite, clock),
+    notifyPrefs: new NotificationPreferences(new SqlitePreferenceRows(db.sqlite), clock),
     live,
     maintenance: async () => ({
       idempotencyKeys: await idempotency.prune(),

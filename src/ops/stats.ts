@@ -22,26 +22,25 @@ export interface DataStats {
 /** Reads the sizes: index scans (a count per channel) and one directory listing; safe while the service runs. */
 export function collectStats(sqlite: Database.Database, files: { dbFile: string; mediaDir: string }): DataStats {
   const channels = sqlite
-    .prepare(
+    .prepare<[], { workspaceId: string; workspaceName: string; id: string | null; slug: string | null; alerts: number | null }>(
       `SELECT w.id AS workspaceId, w.name AS workspaceName, c.id, c.slug,
               (SELECT count(*) FROM alerts a WHERE a.channel_id = c.id) AS alerts
        FROM workspaces w
        LEFT JOIN channels c ON c.workspace_id = w.id
        ORDER BY w.created_at, w.id, c.slug`,
     )
-    .all() as { workspaceId: string; workspaceName: string; id: string | null; slug: string | null; alerts: number | null }[];
+    .all();
   const distinctBytes = (groupBy: 'a.channel_id' | 'c.workspace_id') =>
     new Map(
-      (
-        sqlite
-          .prepare(
-            `SELECT owner, sum(size) AS bytes FROM (
-               SELECT DISTINCT ${groupBy} AS owner, att.media_key, att.size
-               FROM alert_attachments att JOIN alerts a ON a.id = att.alert_id JOIN channels c ON c.id = a.channel_id)
-             GROUP BY owner`,
-          )
-          .all() as { owner: string; bytes: number }[]
-      ).map((r) => [r.owner, r.bytes]),
+      sqlite
+        .prepare<[], { owner: string; bytes: number }>(
+          `SELECT owner, sum(size) AS bytes FROM (
+             SELECT DISTINCT ${groupBy} AS owner, att.media_key, att.size
+             FROM alert_attachments att JOIN alerts a ON a.id = att.alert_id JOIN channels c ON c.id = a.channel_id)
+           GROUP BY owner`,
+        )
+        .all()
+        .map((r) => [r.owner, r.bytes]),
     );
   const channelBytes = distinctBytes('a.channel_id');
   const workspaceBytes = distinctBytes('c.workspace_id');
