@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import type { MessagePayload } from '../helpers/fake-discord/index.js';
 import { png } from '../media/fixtures.js';
-import { BridgeEnv, waitFor } from './bridge-env.js';
+import { eventually } from '../helpers/poll.js';
+import { BridgeEnv } from './bridge-env.js';
 
 let env: BridgeEnv;
 
@@ -78,7 +79,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const ids: string[] = [];
     for (let i = 0; i < 250; i++) ids.push(env.missed({ content: `gap ${i}` }).id);
     await resumed;
-    await waitFor(() => countRows(env) === 251, '251 rows');
+    await eventually(() => countRows(env) === 251, '251 rows');
     await env.caughtUp();
     expect(env.syncedUntil()).toBe(ids.at(-1));
     const rows = env.h.services.db.sqlite
@@ -103,7 +104,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     // The backfill's history request is slowed by a rate limit (Discord says: retry in 0.4 s).
     rateLimitNextHistoryRead(env, seed.channel.id);
     await resumed;
-    await waitFor(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
+    await eventually(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
     const live = env.send({ content: 'live during the backfill' });
 
     // The live message is readable at once...
@@ -132,7 +133,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     env.missed({ content: 'gap' });
     fake.injectFailure({ path: `/channels/${seed.channel.id}/messages`, status: 403, body: { message: 'Missing Access', code: 50001 } });
     await resumed;
-    await waitFor(() => fake.requestsTo(`/channels/${seed.channel.id}/messages`).some((r) => r.status === 403), 'the failed history request');
+    await eventually(() => fake.requestsTo(`/channels/${seed.channel.id}/messages`).some((r) => r.status === 403), 'the failed history request');
     const live = env.send({ content: 'live' });
     await env.waitForMessages(2, (l) => l[1].message === 'live');
     await env.bridge!.sync.idle();
@@ -189,7 +190,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const older = [env.missed({ content: 'old 1' }), env.missed({ content: 'old 2' })];
     env.links().connect(env.channel.id, seed.channel.id);
     // Picked up by the periodic re-read, no restart.
-    await waitFor(() => env.bridge!.sync.linkOf(seed.channel.id), 'the new link');
+    await eventually(() => env.bridge!.sync.linkOf(seed.channel.id), 'the new link');
     await env.caughtUp();
     env.send({ content: 'new' });
     const alerts = await env.waitForMessages(3);
@@ -212,7 +213,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     // The pass's history request waits 0.4 s (rate limit): the live message is stored meanwhile, and is in that page.
     rateLimitNextHistoryRead(env, seed.channel.id);
     await resumed;
-    await waitFor(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
+    await eventually(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
     const live = env.send({ content: 'live during the backfill', ...image('live.png', 32) });
     const sentAt = fake.requests.length;
     await env.waitForMessages(2, (l) => l[1].message === 'live during the backfill');

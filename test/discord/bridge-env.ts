@@ -1,3 +1,4 @@
+import { eventually } from '../helpers/poll.js';
 import fs from 'node:fs';
 import type { DiscordLinks } from '../../src/domain/chat/links.js';
 import { startDiscordBridge, type DiscordBridgeHandle, type DiscordBridgeOptions } from '../../src/discord/index.js';
@@ -15,18 +16,6 @@ export const FAST: DiscordBridgeOptions = {
   retryMaxMs: 200,
   client: { rest: { globalRequestsPerSecond: 10_000 } },
 };
-
-/** Polls `check` until it returns a truthy value (no fixed sleeps); fails with the last value seen. */
-export async function waitFor<T>(check: () => T | Promise<T>, what = 'condition', timeoutMs = 5_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await check();
-    if (last) return last as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * A fake Discord with the seeded guild, the real services + HTTP app on a temp
@@ -89,7 +78,7 @@ export class BridgeEnv {
   /** The connected channel's backfill is complete and the live stream counts. */
   async caughtUp(discordChannelId = this.seed.channel.id): Promise<void> {
     const sync = this.bridge!.sync;
-    await waitFor(() => {
+    await eventually(() => {
       const st = sync.stateOf(discordChannelId);
       return !st || (st.isLive && !st.backfilling && st.pendingLive === 0);
     }, 'backfill to finish');
@@ -136,7 +125,7 @@ export class BridgeEnv {
   /** Waits until the API lists exactly `n` messages (or until `pred` holds); returns them oldest first. */
   async waitForMessages(n: number, pred?: (alerts: any[]) => boolean): Promise<any[]> {
     let alerts: any[] = [];
-    await waitFor(async () => {
+    await eventually(async () => {
       alerts = (await this.list('?limit=100')).alerts.reverse();
       return alerts.length === n && (!pred || pred(alerts));
     }, `${n} messages in the API`);

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { png } from '../media/fixtures.js';
-import { BridgeEnv, waitFor } from './bridge-env.js';
+import { eventually } from '../helpers/poll.js';
+import { BridgeEnv } from './bridge-env.js';
 
 let env: BridgeEnv;
 
@@ -99,7 +100,7 @@ describe('Discord bridge: messages through the read API', () => {
     const hidden = fake.addTextChannel(other.id, { name: 'acquisition-plans' });
     const board = fake.addRole(other.id, { name: 'board', mentionable: true });
     // The bot has seen that server (its channel is in the client's global cache).
-    await waitFor(() => env.bridge!.client.channels.cache.has(hidden.id), 'the other server in the cache');
+    await eventually(() => env.bridge!.client.channels.cache.has(hidden.id), 'the other server in the cache');
 
     env.send({ content: `see <#${hidden.id}> ask <@&${board.id}> and <@${carol.id}>, not <#${seed.general.id}>` });
     const [a] = await env.waitForMessages(1);

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { postAlert } from '../helpers/harness.js';
-import { BridgeEnv, waitFor } from './bridge-env.js';
+import { eventually } from '../helpers/poll.js';
+import { BridgeEnv } from './bridge-env.js';
 
 let env: BridgeEnv;
 
@@ -68,7 +69,7 @@ describe('a chat-connected channel in the read API', () => {
 
   it('shows the connection and the names the bot saw in GET /api/channels', async () => {
     env = await BridgeEnv.create();
-    await waitFor(() => env.links().list()[0]?.discordChannelName, 'names');
+    await eventually(() => env.links().list()[0]?.discordChannelName, 'names');
     const channels = (await (await env.h.call('GET', '/api/channels', { token: env.ws.ownerToken })).json()) as any[];
     expect(channels.find((c) => c.id === env.channel.id).chat).toEqual({
       platform: 'discord',
@@ -81,7 +82,7 @@ describe('a chat-connected channel in the read API', () => {
 
     // A rename in Discord follows (CHANNEL_UPDATE).
     env.fake.dispatchRaw('CHANNEL_UPDATE', { ...env.fake.channels.get(env.seed.channel.id)!.payload, name: 'support' });
-    await waitFor(() => env.links().list()[0]?.discordChannelName === 'support', 'the new name');
+    await eventually(() => env.links().list()[0]?.discordChannelName === 'support', 'the new name');
   });
 });
 
@@ -114,13 +115,13 @@ describe('admin CLI: channel connect-discord / disconnect-discord', () => {
     // The running bot picks the link up without a restart and fills the names.
     env.send({ content: 'hello bridge' });
     await env.waitForMessages(1);
-    await waitFor(async () => (await cli('channel', 'discord-status', '--channel', 'community')).json.channelName === 'alerts', 'names in status');
+    await eventually(async () => (await cli('channel', 'discord-status', '--channel', 'community')).json.channelName === 'alerts', 'names in status');
     const status = await cli('channel', 'discord-status', '--channel', 'community');
     expect(status.json).toMatchObject({ connected: true, guildName: 'Ops', channelName: 'alerts', messages: 1 });
 
     const off = await cli('channel', 'disconnect-discord', '--channel', 'community');
     expect(off.json).toEqual({ channelId: env.channel.id, discordChannelId: seed.channel.id, disconnected: true, messagesKept: 1 });
-    await waitFor(() => !env.bridge!.sync.linkOf(seed.channel.id), 'the bot to drop the link');
+    await eventually(() => !env.bridge!.sync.linkOf(seed.channel.id), 'the bot to drop the link');
     env.send({ content: 'not mirrored any more' });
     await env.bridge!.sync.idle();
     expect((await env.list()).alerts.map((a) => a.message)).toEqual(['hello bridge']);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -32,7 +33,7 @@ describe('GET /api/stream limits', () => {
     expect(other.status).toBe(200);
     // Closing one frees a slot.
     clients.shift()!.close();
-    for (let i = 0; i < 100 && h.services.live.size > 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => h.services.live.size <= 2, 'the closed stream to free its slot');
     const again = await SseClient.open(`${server.url}/api/stream`, { token: seed.ownerToken });
     clients.push(again);
     expect(again.status).toBe(200);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { eventually } from '../helpers/poll.js';
 
 /**
  * A stream with nothing to deliver is never woken by the change log, so losing
@@ -34,8 +35,7 @@ async function connect(token: string): Promise<SseClient> {
 }
 
 async function liveSizeBecomes(n: number, timeoutMs = 10 * POLL_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (h.services.live.size !== n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => h.services.live.size === n, `${n} open streams`, { timeoutMs, seen: () => h.services.live.size });
   expect(h.services.live.size).toBe(n);
 }
 

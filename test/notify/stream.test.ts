@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
 let seed: ReturnType<typeof seedWorkspace>;
@@ -196,8 +197,7 @@ describe('GET /api/stream', () => {
     expect(h.services.live.size).toBe(1);
     expect(h.services.bus.listenerCount('alert-events')).toBe(1);
     c.close();
-    const deadline = Date.now() + 5_000;
-    while (h.services.live.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => h.services.live.size === 0, 'the closed stream to be dropped');
     expect(h.services.live.size).toBe(0);
     expect(h.services.bus.listenerCount('alert-events')).toBe(0);
   });
