@@ -4,6 +4,7 @@ import type { DiscordLinks } from '../../src/domain/chat/links.js';
 import { startDiscordBridge, type DiscordBridgeHandle, type DiscordBridgeOptions } from '../../src/discord/index.js';
 import { FakeDiscord } from '../helpers/fake-discord/index.js';
 import { createHarness, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
+import { bodyOf } from '../helpers/bodies.js';
 
 // The Client reads these; a sharded CI environment must not leak into the tests.
 delete process.env.SHARDS;
@@ -16,6 +17,9 @@ export const FAST: DiscordBridgeOptions = {
   retryMaxMs: 200,
   client: { rest: { globalRequestsPerSecond: 10_000 } },
 };
+
+/** A chat message as the read API lists it. */
+export type ChatMessage = Awaited<ReturnType<typeof bodyOf.chatPage>>['alerts'][number];
 
 /**
  * A fake Discord with the seeded guild, the real services + HTTP app on a temp
@@ -116,15 +120,15 @@ export class BridgeEnv {
   }
 
   /** GET the channel's alerts through the real read API. */
-  async list(query = '', token = this.ws.ownerToken): Promise<{ alerts: any[]; nextCursor: string | null; hasMore: boolean }> {
+  async list(query = '', token = this.ws.ownerToken) {
     const res = await this.h.call('GET', `/api/channels/community/alerts${query}`, { token });
     if (res.status !== 200) throw new Error(`list: ${res.status} ${await res.text()}`);
-    return (await res.json()) as any;
+    return bodyOf.chatPage(res);
   }
 
   /** Waits until the API lists exactly `n` messages (or until `pred` holds); returns them oldest first. */
-  async waitForMessages(n: number, pred?: (alerts: any[]) => boolean): Promise<any[]> {
-    let alerts: any[] = [];
+  async waitForMessages(n: number, pred?: (alerts: ChatMessage[]) => boolean): Promise<ChatMessage[]> {
+    let alerts: ChatMessage[] = [];
     await eventually(async () => {
       alerts = (await this.list('?limit=100')).alerts.reverse();
       return alerts.length === n && (!pred || pred(alerts));

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { postAlert } from '../helpers/harness.js';
+import { bodyOf } from '../helpers/bodies.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 
@@ -12,8 +13,8 @@ afterEach(async () => {
 });
 
 const unread = async (e: BridgeEnv, token: string) => {
-  const channels = (await (await e.h.call('GET', '/api/channels', { token })).json()) as any[];
-  return channels.find((c) => c.id === e.channel.id)._count.alerts as number;
+  const channels = await bodyOf.channels(await e.h.call('GET', '/api/channels', { token }));
+  return channels.find((c) => c.id === e.channel.id)!._count.alerts;
 };
 
 describe('a chat-connected channel in the read API', () => {
@@ -60,7 +61,7 @@ describe('a chat-connected channel in the read API', () => {
     env = await BridgeEnv.create();
     const res = await env.h.call('GET', '/api/channels/community/alerts?level=error', { token: env.ws.ownerToken });
     expect(res.status).toBe(400);
-    expect(JSON.stringify(await res.json())).toMatch(/level/);
+    expect(JSON.stringify(await bodyOf.problem(res))).toMatch(/level/);
 
     const { res: hook, body } = await postAlert(env.h, env.channel.webhookToken, { title: 'not here' });
     expect(hook.status).toBe(409);
@@ -70,15 +71,15 @@ describe('a chat-connected channel in the read API', () => {
   it('shows the connection and the names the bot saw in GET /api/channels', async () => {
     env = await BridgeEnv.create();
     await eventually(() => env.links().list()[0]?.discordChannelName, 'names');
-    const channels = (await (await env.h.call('GET', '/api/channels', { token: env.ws.ownerToken })).json()) as any[];
-    expect(channels.find((c) => c.id === env.channel.id).chat).toEqual({
+    const channels = await bodyOf.channels(await env.h.call('GET', '/api/channels', { token: env.ws.ownerToken }));
+    expect(channels.find((c) => c.id === env.channel.id)!.chat).toEqual({
       platform: 'discord',
       guildId: env.seed.guild.id,
       guildName: 'Ops',
       channelId: env.seed.channel.id,
       channelName: 'alerts',
     });
-    expect(channels.find((c) => c.slug === 'general').chat).toBeNull();
+    expect(channels.find((c) => c.slug === 'general')!.chat).toBeNull();
 
     // A rename in Discord follows (CHANNEL_UPDATE).
     env.fake.dispatchRaw('CHANNEL_UPDATE', { ...env.fake.channels.get(env.seed.channel.id)!.payload, name: 'support' });

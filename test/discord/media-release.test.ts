@@ -22,7 +22,7 @@ describe('chat attachments on delete', () => {
     e.send({ content: 'shared 2', attachments: [{ filename: 'c.png', data: png(12), contentType: 'image/png' }] });
     const alerts = await e.waitForMessages(3);
     expect(files(e)).toHaveLength(2);
-    const ownUrl = alerts[0].attachments[0].url as string;
+    const ownUrl = alerts[0]!.attachments[0]!.url;
 
     e.fake.deleteMessage(e.seed.channel.id, own.id);
     e.fake.deleteMessage(e.seed.channel.id, shared1.id);
@@ -30,6 +30,6 @@ describe('chat attachments on delete', () => {
     await eventually(() => files(e).length === 1, 'the unused file to go');
     expect((await e.h.call('GET', new URL(ownUrl).pathname)).status).toBe(404);
     const left = (await e.list()).alerts[0];
-    expect((await e.h.call('GET', new URL(left.attachments[0].url).pathname)).status).toBe(200);
+    expect((await e.h.call('GET', new URL(left!.attachments[0]!.url).pathname)).status).toBe(200);
   });
 });
