@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { bodyOf } from '../helpers/bodies.js';
 import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
@@ -26,7 +27,7 @@ describe('GET /api/stream limits', () => {
     expect(third.status).toBe(429);
     expect(third.headers.get('content-type')).toBe('application/problem+json');
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await third.json()) as any).detail).toMatch(/at most 2/);
+    expect((await bodyOf.problem(third)).detail).toMatch(/at most 2/);
     // Another token is not affected.
     const other = await SseClient.open(`${server.url}/api/stream`, { token: seed.memberToken });
     clients.push(other);

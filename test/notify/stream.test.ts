@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { bodyOf } from '../helpers/bodies.js';
 import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
@@ -38,7 +39,7 @@ describe('GET /api/stream', () => {
   it('401 without a token, with the read API body', async () => {
     const res = await fetch(`${server.url}/api/stream`);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error: 'Unauthorized', reason: 'no_credentials' });
+    expect(await bodyOf.authFailure(res)).toMatchObject({ error: 'Unauthorized', reason: 'no_credentials' });
   });
 
   it('streams created and updated alerts in order, rendered as the read API renders them for this user', async () => {
@@ -65,7 +66,7 @@ describe('GET /api/stream', () => {
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
     expect(new Set(ids).size).toBe(4);
 
-    const listed = (await (await h.call('GET', `/api/channels/${seed.general.slug}/alerts`, { token: seed.ownerToken })).json()) as any;
+    const listed = await bodyOf.page(await h.call('GET', `/api/channels/${seed.general.slug}/alerts`, { token: seed.ownerToken }));
     expect(data(c)[0]).toEqual(listed.alerts[0]);
     expect(data(c)[0]).toMatchObject({ title: 'first', level: 'WARNING', isRead: false });
     expect(data(c)[2]).toMatchObject({ workflow: { state: 'passed', steps: [{ name: 'build', state: 'done', seconds: 3 }] } });
