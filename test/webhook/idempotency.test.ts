@@ -4,14 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { closeServer, createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
 let slow: http.Server | undefined;
 afterEach(async () => {
   await h?.close();
-  if (slow) await new Promise((r) => slow!.close(r));
+  await closeServer(slow);
   slow = undefined;
 });
 
