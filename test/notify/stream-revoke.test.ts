@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { closeStreamServer, openStreamServer, type StreamServer } from '../helpers/stream-server.js';
 import { eventually } from '../helpers/poll.js';
 
 /**
@@ -8,22 +9,13 @@ import { eventually } from '../helpers/poll.js';
  * access must be noticed by the periodic re-check alone: nothing is posted here.
  */
 let h: Harness;
-let seed: ReturnType<typeof seedWorkspace>;
-let server: Awaited<ReturnType<typeof listen>>;
+let seed: StreamServer['seed'];
+let server: StreamServer['server'];
 const clients: SseClient[] = [];
 const POLL_MS = 100;
 
-beforeEach(async () => {
-  h = createHarness({ overrides: { live: { pollIntervalMs: POLL_MS, heartbeatMs: 50 } } });
-  seed = seedWorkspace(h.services);
-  server = await listen(h.app.fetch);
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await server.close();
-  await h.close();
-});
+beforeEach(async () => ({ h, seed, server } = await openStreamServer({ pollIntervalMs: POLL_MS, heartbeatMs: 50 })));
+afterEach(() => closeStreamServer({ h, seed, server }, clients));
 
 async function connect(token: string): Promise<SseClient> {
   const c = await SseClient.open(`${server.url}/api/stream`, { token });

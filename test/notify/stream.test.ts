@@ -1,25 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { createHarness, postAlert, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { closeStreamServer, openStreamServer, type StreamServer } from '../helpers/stream-server.js';
 import { bodyOf } from '../helpers/bodies.js';
 import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
-let seed: ReturnType<typeof seedWorkspace>;
-let server: Awaited<ReturnType<typeof listen>>;
+let seed: StreamServer['seed'];
+let server: StreamServer['server'];
 const clients: SseClient[] = [];
 
-beforeEach(async () => {
-  h = createHarness({ overrides: { live: { heartbeatMs: 50, pollIntervalMs: 100 } } });
-  seed = seedWorkspace(h.services);
-  server = await listen(h.app.fetch);
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await server.close();
-  await h.close();
-});
+beforeEach(async () => ({ h, seed, server } = await openStreamServer({ heartbeatMs: 50, pollIntervalMs: 100 })));
+afterEach(() => closeStreamServer({ h, seed, server }, clients));
 
 async function connect(token: string, opts: { query?: string; lastEventId?: string } = {}): Promise<SseClient> {
   const c = await SseClient.open(`${server.url}/api/stream${opts.query ?? ''}`, { token, lastEventId: opts.lastEventId });
