@@ -31,7 +31,7 @@ async function start(env: Record<string, string>) {
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const base = `http://127.0.0.1:${port}`;
-  const up = await eventually(() => healthy(base), 'the service to answer /healthz', { timeoutMs: 10_000 }).catch(() => false);
+  const up = await eventually(() => healthy(base), 'the service to answer /healthz', { timeoutMs: 20_000 }).catch(() => false);
   if (!up) throw new Error(`service did not start:\n${out}`);
   return { base, output: () => out, child: child! };
 }
