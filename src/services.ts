@@ -4,6 +4,7 @@ import { openDb, type Db } from './db/connection.js';
 import { SqliteAppSecretRows } from './db/auth-rows.js';
 import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
 import { SqliteTokenRows } from './db/token-rows.js';
+import { SqlitePreferenceRows } from './db/preference-rows.js';
 import { SqliteUsageRows } from './db/usage-rows.js';
 import { SqliteWebhookChannels } from './db/webhook-channels.js';
 import { WriteBatcher } from './db/write-batcher.js';
@@ -198,7 +199,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     unsubscribe: new UnsubscribeLinks(new SqliteAppSecretRows(db.sqlite), clock, config.publicUrl),
     retentionSettings: new RetentionSettings(retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: retentionRows, clock, bus, releaseMedia }),
-    notifyPrefs: new NotificationPreferences(db.sqlite, clock),
+    notifyPrefs: new NotificationPreferences(new SqlitePreferenceRows(db.sqlite), clock),
     live,
     ops,
     maintenance: async () => ({

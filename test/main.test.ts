@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/harness.js';
+import { eventually } from './helpers/poll.js';
+import { healthy } from './reliability/process.js';
 
 let child: ChildProcess | undefined;
 let dir: string;
@@ -30,16 +32,9 @@ async function start(env: Record<string, string>) {
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.status === 200) return { base, output: () => out, child: child! };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`service did not start:\n${out}`);
+  const up = await eventually(() => healthy(base), 'the service to answer /healthz', { timeoutMs: 20_000 }).catch(() => false);
+  if (!up) throw new Error(`service did not start:\n${out}`);
+  return { base, output: () => out, child: child! };
 }
 
 async function stop(c: ChildProcess) {

@@ -3,6 +3,7 @@ import { openDb, type Db } from '../db/connection.js';
 import { SqliteAlertReports } from '../db/alert-store/reports.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
+import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
 import { Accounts } from '../domain/accounts.js';
 import { RetentionSettings } from '../domain/retention.js';
@@ -56,7 +57,7 @@ export class CliContext {
   }
 
   notifyPreferences(): NotificationPreferences {
-    return new NotificationPreferences(this.db().sqlite, this.clock);
+    return new NotificationPreferences(new SqlitePreferenceRows(this.db().sqlite), this.clock);
   }
 
   close(): void {

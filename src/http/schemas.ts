@@ -18,7 +18,7 @@ export const Problem = z
   })
   .openapi('Problem', { description: 'RFC 9457 problem document (application/problem+json).' });
 
-const AuthFailure = z
+export const AuthFailure = z
   .object({
     error: z.literal('Unauthorized'),
     reason: z.enum(AUTH_FAILURE_REASONS),

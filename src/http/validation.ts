@@ -12,19 +12,10 @@ function toDetails(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = 
     const path = [...prefix, ...i.path].map((p) => (typeof p === 'symbol' ? String(p) : p));
     switch (i.code) {
       case 'too_small':
-        return {
-          code: i.code,
-          minimum: Number(i.minimum),
-          type: typeOf(i.origin),
-          inclusive: i.inclusive ?? true,
-          exact: i.exact ?? false,
-          message: i.message,
-          path,
-        };
       case 'too_big':
         return {
           code: i.code,
-          maximum: Number(i.maximum),
+          ...(i.code === 'too_small' ? { minimum: Number(i.minimum) } : { maximum: Number(i.maximum) }),
           type: typeOf(i.origin),
           inclusive: i.inclusive ?? true,
           exact: i.exact ?? false,

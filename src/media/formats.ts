@@ -96,31 +96,24 @@ const CONTAINER_EXT: Record<Container, Record<'audio' | 'video', string>> = {
  * from tracks". A Map: the key comes from the file's bytes, and an object
  * literal would also answer for `constructor`.
  */
-const FROM_FILE_TYPE: ReadonlyMap<string, { ext: string; kind: MediaKind } | { container: Container; kind: MediaKind | null }> = new Map(Object.entries({
-  png: { ext: 'png', kind: 'image' },
-  jpg: { ext: 'jpg', kind: 'image' },
-  gif: { ext: 'gif', kind: 'image' },
-  webp: { ext: 'webp', kind: 'image' },
-  avif: { ext: 'avif', kind: 'image' },
-  mp3: { ext: 'mp3', kind: 'audio' },
-  wav: { ext: 'wav', kind: 'audio' },
+type FileTypeAnswer = { ext: string; kind: MediaKind } | { container: Container; kind: MediaKind | null };
+const stored = (kind: MediaKind, exts: string[]) => exts.map((ext): [string, FileTypeAnswer] => [ext, { ext, kind }]);
+const inContainer = (container: Container, kind: MediaKind | null, exts: string[]) =>
+  exts.map((ext): [string, FileTypeAnswer] => [ext, { container, kind }]);
+const FROM_FILE_TYPE: ReadonlyMap<string, FileTypeAnswer> = new Map([
+  ...stored('image', ['png', 'jpg', 'gif', 'webp', 'avif']),
+  ...stored('audio', ['mp3', 'wav']),
   // ISO BMFF: generic brands say nothing about the tracks; M4A/M4B/M4V brands do.
-  mp4: { container: 'mp4', kind: null },
-  m4v: { container: 'mp4', kind: 'video' },
-  m4a: { container: 'mp4', kind: 'audio' },
-  m4b: { container: 'mp4', kind: 'audio' },
-  f4a: { container: 'mp4', kind: 'audio' },
+  ...inContainer('mp4', null, ['mp4']),
+  ...inContainer('mp4', 'video', ['m4v']),
+  ...inContainer('mp4', 'audio', ['m4a', 'm4b', 'f4a']),
   // file-type calls every WebM video/webm; the track list decides.
-  webm: { container: 'webm', kind: null },
+  ...inContainer('webm', null, ['webm']),
   // Ogg: file-type reads the first stream's codec.
-  opus: { container: 'ogg', kind: 'audio' },
-  ogg: { container: 'ogg', kind: 'audio' },
-  oga: { container: 'ogg', kind: 'audio' },
-  spx: { container: 'ogg', kind: 'audio' },
-  ogv: { container: 'ogg', kind: 'video' },
-  ogm: { container: 'ogg', kind: 'video' },
-  ogx: { container: 'ogg', kind: null },
-} satisfies Record<string, { ext: string; kind: MediaKind } | { container: Container; kind: MediaKind | null }>));
+  ...inContainer('ogg', 'audio', ['opus', 'ogg', 'oga', 'spx']),
+  ...inContainer('ogg', 'video', ['ogv', 'ogm']),
+  ...inContainer('ogg', null, ['ogx']),
+]);
 
 /** Human names of the accepted formats, for error messages and the problem page. */
 export const SUPPORTED_FORMATS_TEXT = 'PNG, JPEG, GIF, WebP, AVIF, MP4, WebM, MP3, WAV, M4A or Ogg';

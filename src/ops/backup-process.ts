@@ -83,6 +83,8 @@ function runSnapshot(dbFile: string, tmp: string): Promise<DatabaseFacts> {
     child.on('close', (code, signal) => {
       if (code !== 0) return reject(new Error(`backup process failed (${signal ?? `exit ${code}`}): ${lastErrorLine(err)}`));
       try {
+        // The one cast on a query result in src/ops: the facts come from our own SNAPSHOT_SCRIPT above, which
+        // prints exactly a DatabaseFacts; judgeDatabase then checks what they mean before a backup is kept.
         resolve(JSON.parse(out) as DatabaseFacts);
       } catch {
         reject(new Error(`backup process printed no result: ${out.slice(0, 200)}`));

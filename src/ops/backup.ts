@@ -91,18 +91,19 @@ export function verifyDatabaseFile(file: string): VerifiedDatabase {
   try {
     let integrity: string[];
     try {
-      integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check);
+      integrity = db.prepare<[], string>('PRAGMA integrity_check').pluck().all();
     } catch (err) {
       throw new OpsRefusal(`${file} is not a readable database: ${(err as Error).message}`);
     }
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+    const tables = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all();
     const ours = REQUIRED_TABLES.every((t) => tables.includes(t));
     return judgeDatabase(file, {
       integrity,
       tables,
       // A file-level check of a COPY of the database (never the live one): outside the alert store on purpose.
-      alerts: ours ? (db.prepare('SELECT count(*) FROM alerts').pluck().get() as number) : null,
-      newestMigration: ours ? (db.prepare('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() as number | null) : null,
+      // count(*) always yields one row; `?? 0` only satisfies the statement's `| undefined`.
+      alerts: ours ? (db.prepare<[], number>('SELECT count(*) FROM alerts').pluck().get() ?? 0) : null,
+      newestMigration: ours ? (db.prepare<[], number | null>('SELECT max(created_at) FROM __drizzle_migrations').pluck().get() ?? null) : null,
     });
   } finally {
     db.close();

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import type { MessagePayload } from '../helpers/fake-discord/index.js';
 import { png } from '../media/fixtures.js';
-import { BridgeEnv, waitFor } from './bridge-env.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { eventually } from '../helpers/poll.js';
+import { BridgeEnv } from './bridge-env.js';
 
 let env: BridgeEnv;
 
@@ -55,7 +57,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
       'after the resume',
     ]);
     expect(alerts.map((a) => a.id)).toEqual([before, ...missed, after].map((m) => alertIdFromSnowflake(m.id)));
-    expect(alerts[2].author).toMatchObject({ name: 'bob', role: 'member' });
+    expect(alerts[2]!.author).toMatchObject({ name: 'bob', role: 'member' });
     await env.caughtUp();
     expect(env.syncedUntil()).toBe(after.id);
     expect(fake.identifyCount).toBe(1);
@@ -78,7 +80,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const ids: string[] = [];
     for (let i = 0; i < 250; i++) ids.push(env.missed({ content: `gap ${i}` }).id);
     await resumed;
-    await waitFor(() => countRows(env) === 251, '251 rows');
+    await eventually(() => countRows(env) === 251, '251 rows');
     await env.caughtUp();
     expect(env.syncedUntil()).toBe(ids.at(-1));
     const rows = env.h.services.db.sqlite
@@ -103,11 +105,11 @@ describe('Discord bridge: nothing is lost while offline', () => {
     // The backfill's history request is slowed by a rate limit (Discord says: retry in 0.4 s).
     rateLimitNextHistoryRead(env, seed.channel.id);
     await resumed;
-    await waitFor(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
+    await eventually(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
     const live = env.send({ content: 'live during the backfill' });
 
     // The live message is readable at once...
-    await env.waitForMessages(2, (l) => l[1].message === 'live during the backfill');
+    await env.waitForMessages(2, (l) => l[1]!.message === 'live during the backfill');
     // ...but the mark still says "complete up to `before`": a crash now would refetch the gap.
     expect(env.bridge!.sync.stateOf(seed.channel.id)!.backfilling).toBe(true);
     expect(env.syncedUntil()).toBe(before.id);
@@ -132,9 +134,9 @@ describe('Discord bridge: nothing is lost while offline', () => {
     env.missed({ content: 'gap' });
     fake.injectFailure({ path: `/channels/${seed.channel.id}/messages`, status: 403, body: { message: 'Missing Access', code: 50001 } });
     await resumed;
-    await waitFor(() => fake.requestsTo(`/channels/${seed.channel.id}/messages`).some((r) => r.status === 403), 'the failed history request');
+    await eventually(() => fake.requestsTo(`/channels/${seed.channel.id}/messages`).some((r) => r.status === 403), 'the failed history request');
     const live = env.send({ content: 'live' });
-    await env.waitForMessages(2, (l) => l[1].message === 'live');
+    await env.waitForMessages(2, (l) => l[1]!.message === 'live');
     await env.bridge!.sync.idle();
     expect(env.bridge!.sync.stateOf(seed.channel.id)!.isLive).toBe(false);
     expect(env.syncedUntil()).toBe(before.id);
@@ -167,15 +169,15 @@ describe('Discord bridge: nothing is lost while offline', () => {
     await env.restartService();
     const alerts = await env.waitForMessages(3);
     expect(alerts.map((a) => a.message)).toEqual(['while up', 'while down 1 (edited)', 'while down 2']);
-    expect(alerts[1].editedAt).not.toBeNull();
-    expect(alerts[2].replyTo).toEqual({ messageId: alertIdFromSnowflake(first.id), author: 'Alice A.', excerpt: 'while up' });
+    expect(alerts[1]!.editedAt).not.toBeNull();
+    expect(alerts[2]!.replyTo).toEqual({ messageId: alertIdFromSnowflake(first.id), author: 'Alice A.', excerpt: 'while up' });
     expect(fake.identifyCount).toBe(2);
     expect(env.syncedUntil()).toBe(down[1]!.id);
 
     const mine = await env.list('', env.ws.memberToken);
     expect(mine.alerts.map((a) => a.isRead)).toEqual([false, false, true]);
-    const channels = (await (await env.h.call('GET', '/api/channels', { token: env.ws.memberToken })).json()) as any[];
-    expect(channels.find((c) => c.id === env.channel.id)._count.alerts).toBe(2);
+    const channels = await bodyOf.channels(await env.h.call('GET', '/api/channels', { token: env.ws.memberToken }));
+    expect(channels.find((c) => c.id === env.channel.id)!._count.alerts).toBe(2);
 
     // Live again after the restart, no duplicates.
     env.send({ content: 'after restart' });
@@ -189,7 +191,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const older = [env.missed({ content: 'old 1' }), env.missed({ content: 'old 2' })];
     env.links().connect(env.channel.id, seed.channel.id);
     // Picked up by the periodic re-read, no restart.
-    await waitFor(() => env.bridge!.sync.linkOf(seed.channel.id), 'the new link');
+    await eventually(() => env.bridge!.sync.linkOf(seed.channel.id), 'the new link');
     await env.caughtUp();
     env.send({ content: 'new' });
     const alerts = await env.waitForMessages(3);
@@ -212,10 +214,10 @@ describe('Discord bridge: nothing is lost while offline', () => {
     // The pass's history request waits 0.4 s (rate limit): the live message is stored meanwhile, and is in that page.
     rateLimitNextHistoryRead(env, seed.channel.id);
     await resumed;
-    await waitFor(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
+    await eventually(() => env.bridge!.sync.stateOf(seed.channel.id)!.backfilling, 'the backfill to start');
     const live = env.send({ content: 'live during the backfill', ...image('live.png', 32) });
     const sentAt = fake.requests.length;
-    await env.waitForMessages(2, (l) => l[1].message === 'live during the backfill');
+    await env.waitForMessages(2, (l) => l[1]!.message === 'live during the backfill');
     expect(env.bridge!.sync.stateOf(seed.channel.id)!.backfilling).toBe(true);
 
     const alerts = await env.waitForMessages(3);
@@ -228,7 +230,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     expect(downloads(env, live)).toBe(1);
     for (const a of alerts.slice(1)) {
       expect(a.attachments).toHaveLength(1);
-      expect((await env.h.call('GET', new URL(a.attachments[0].url).pathname)).status).toBe(200);
+      expect((await env.h.call('GET', new URL(a.attachments[0]!.url).pathname)).status).toBe(200);
     }
     expect(countRows(env)).toBe(3);
   });
@@ -256,7 +258,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     expect(downloads(env, missed)).toBe(1);
     expect(env.syncedUntil()).toBe(missed.id);
     for (const a of alerts.slice(1)) {
-      expect((await env.h.call('GET', new URL(a.attachments[0].url).pathname)).status).toBe(200);
+      expect((await env.h.call('GET', new URL(a.attachments[0]!.url).pathname)).status).toBe(200);
     }
   });
 });

@@ -1,8 +1,10 @@
+import { eventually } from '../helpers/poll.js';
 import fs from 'node:fs';
 import type { DiscordLinks } from '../../src/domain/chat/links.js';
 import { startDiscordBridge, type DiscordBridgeHandle, type DiscordBridgeOptions } from '../../src/discord/index.js';
 import { FakeDiscord } from '../helpers/fake-discord/index.js';
 import { createHarness, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
+import { bodyOf } from '../helpers/bodies.js';
 
 // The Client reads these; a sharded CI environment must not leak into the tests.
 delete process.env.SHARDS;
@@ -16,17 +18,8 @@ export const FAST: DiscordBridgeOptions = {
   client: { rest: { globalRequestsPerSecond: 10_000 } },
 };
 
-/** Polls `check` until it returns a truthy value (no fixed sleeps); fails with the last value seen. */
-export async function waitFor<T>(check: () => T | Promise<T>, what = 'condition', timeoutMs = 5_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  for (;;) {
-    last = await check();
-    if (last) return last as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** A chat message as the read API lists it. */
+export type ChatMessage = Awaited<ReturnType<typeof bodyOf.chatPage>>['alerts'][number];
 
 /**
  * A fake Discord with the seeded guild, the real services + HTTP app on a temp
@@ -89,7 +82,7 @@ export class BridgeEnv {
   /** The connected channel's backfill is complete and the live stream counts. */
   async caughtUp(discordChannelId = this.seed.channel.id): Promise<void> {
     const sync = this.bridge!.sync;
-    await waitFor(() => {
+    await eventually(() => {
       const st = sync.stateOf(discordChannelId);
       return !st || (st.isLive && !st.backfilling && st.pendingLive === 0);
     }, 'backfill to finish');
@@ -127,16 +120,16 @@ export class BridgeEnv {
   }
 
   /** GET the channel's alerts through the real read API. */
-  async list(query = '', token = this.ws.ownerToken): Promise<{ alerts: any[]; nextCursor: string | null; hasMore: boolean }> {
+  async list(query = '', token = this.ws.ownerToken) {
     const res = await this.h.call('GET', `/api/channels/community/alerts${query}`, { token });
     if (res.status !== 200) throw new Error(`list: ${res.status} ${await res.text()}`);
-    return (await res.json()) as any;
+    return bodyOf.chatPage(res);
   }
 
   /** Waits until the API lists exactly `n` messages (or until `pred` holds); returns them oldest first. */
-  async waitForMessages(n: number, pred?: (alerts: any[]) => boolean): Promise<any[]> {
-    let alerts: any[] = [];
-    await waitFor(async () => {
+  async waitForMessages(n: number, pred?: (alerts: ChatMessage[]) => boolean): Promise<ChatMessage[]> {
+    let alerts: ChatMessage[] = [];
+    await eventually(async () => {
       alerts = (await this.list('?limit=100')).alerts.reverse();
       return alerts.length === n && (!pred || pred(alerts));
     }, `${n} messages in the API`);

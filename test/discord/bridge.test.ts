@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { png } from '../media/fixtures.js';
-import { BridgeEnv, waitFor } from './bridge-env.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { eventually } from '../helpers/poll.js';
+import { BridgeEnv } from './bridge-env.js';
 
 let env: BridgeEnv;
 
@@ -43,8 +45,8 @@ describe('Discord bridge: messages through the read API', () => {
       attachments: [],
       isRead: false,
     });
-    expect(alerts[0].id).toBe(alertIdFromSnowflake(fromOwner.id));
-    expect(alerts[2].createdAt).toBe(new Date(Date.parse(fromBob.timestamp)).toISOString());
+    expect(alerts[0]!.id).toBe(alertIdFromSnowflake(fromOwner.id));
+    expect(alerts[2]!.createdAt).toBe(new Date(Date.parse(fromBob.timestamp)).toISOString());
     // No e-mail for chat messages; one stream event per message.
     const db = env.h.services.db.sqlite;
     expect(db.prepare('SELECT count(*) AS n FROM notification_jobs').get()).toEqual({ n: 0 });
@@ -62,16 +64,16 @@ describe('Discord bridge: messages through the read API', () => {
 
     const alerts = await env.waitForMessages(4);
     const r = alerts.find((a) => a.id === alertIdFromSnowflake(reply.id));
-    expect(r.replyTo.messageId).toBe(alertIdFromSnowflake(parent.id));
-    expect(r.replyTo.author).toBe('Alice A.');
-    expect(r.replyTo.excerpt).toBe('Since the update @bob and I see the dashboard freeze whenever we open the billing page with more…');
-    expect(r.replyTo.excerpt.length).toBeLessThanOrEqual(100);
-    expect(alerts[3].replyTo).toEqual({ messageId: alertIdFromSnowflake(short.id), author: 'bob', excerpt: 'short one' });
+    expect(r!.replyTo!.messageId).toBe(alertIdFromSnowflake(parent.id));
+    expect(r!.replyTo!.author).toBe('Alice A.');
+    expect(r!.replyTo!.excerpt).toBe('Since the update @bob and I see the dashboard freeze whenever we open the billing page with more…');
+    expect(r!.replyTo!.excerpt.length).toBeLessThanOrEqual(100);
+    expect(alerts[3]!.replyTo).toEqual({ messageId: alertIdFromSnowflake(short.id), author: 'bob', excerpt: 'short one' });
 
     // The parent is addressable with the id the reply carries.
-    const res = await env.h.call('GET', `/api/alerts/${r.replyTo.messageId}`, { token: env.ws.ownerToken });
+    const res = await env.h.call('GET', `/api/alerts/${r!.replyTo!.messageId}`, { token: env.ws.ownerToken });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as any).message).toContain('Since the update @bob');
+    expect((await bodyOf.anyAlert(res)).message).toContain('Since the update @bob');
   });
 
   it('resolves every mention kind and keeps @everyone/@here', async () => {
@@ -85,7 +87,7 @@ describe('Discord bridge: messages through the read API', () => {
         `<@${ghost}> <@&${ghost}> <#${ghost}>`,
     });
     const [a] = await env.waitForMessages(1);
-    expect(a.message).toBe(
+    expect(a!.message).toBe(
       '@bob @Alice A. @The Owner ping @oncall in #general :party: :dance: @everyone @here @unknown-user @deleted-role #deleted-channel',
     );
   });
@@ -99,13 +101,13 @@ describe('Discord bridge: messages through the read API', () => {
     const hidden = fake.addTextChannel(other.id, { name: 'acquisition-plans' });
     const board = fake.addRole(other.id, { name: 'board', mentionable: true });
     // The bot has seen that server (its channel is in the client's global cache).
-    await waitFor(() => env.bridge!.client.channels.cache.has(hidden.id), 'the other server in the cache');
+    await eventually(() => env.bridge!.client.channels.cache.has(hidden.id), 'the other server in the cache');
 
     env.send({ content: `see <#${hidden.id}> ask <@&${board.id}> and <@${carol.id}>, not <#${seed.general.id}>` });
     const [a] = await env.waitForMessages(1);
     // carol is not a member here, but the message mentions her (Discord sends her user along): her global name.
-    expect(a.message).toBe('see #deleted-channel ask @deleted-role and @Carol, not #general');
-    expect(a.message).not.toContain('acquisition');
+    expect(a!.message).toBe('see #deleted-channel ask @deleted-role and @Carol, not #general');
+    expect(a!.message).not.toContain('acquisition');
   });
 
   it('re-hosts attachments from the CDN; a file-only message has a null message', async () => {
@@ -120,10 +122,10 @@ describe('Discord bridge: messages through the read API', () => {
       ],
     });
     const alerts = await env.waitForMessages(2);
-    expect(alerts[0].id).toBe(alertIdFromSnowflake(msg.id));
-    expect(alerts[0].message).toBeNull();
-    expect(alerts[0].attachments).toHaveLength(1);
-    const { url, mime } = alerts[0].attachments[0];
+    expect(alerts[0]!.id).toBe(alertIdFromSnowflake(msg.id));
+    expect(alerts[0]!.message).toBeNull();
+    expect(alerts[0]!.attachments).toHaveLength(1);
+    const { url, mime } = alerts[0]!.attachments[0]!;
     expect(mime).toBe('image/png');
     expect(url.startsWith('http://alertbridge.test/media/')).toBe(true);
     expect(url).not.toContain(env.fake.cdnBase);
@@ -149,7 +151,7 @@ describe('Discord bridge: messages through the read API', () => {
     await env.h.call('PATCH', `/api/alerts/${alertIdFromSnowflake(a.id)}`, { token: env.ws.ownerToken, json: { isRead: true } });
     fake.advanceTime(60_000);
     fake.editMessage(seed.channel.id, a.id, `final text for <@${seed.bob.id}>`);
-    let alerts = await env.waitForMessages(5, (l) => l[0].message !== 'first draft');
+    let alerts = await env.waitForMessages(5, (l) => l[0]!.message !== 'first draft');
     expect(alerts[0]).toMatchObject({
       id: alertIdFromSnowflake(a.id),
       message: 'final text for @bob',
@@ -180,7 +182,7 @@ describe('Discord bridge: messages through the read API', () => {
     env.send({ channelId: seed.general.id, content: 'elsewhere' });
     const last = env.send({ content: 'counted' });
     const alerts = await env.waitForMessages(1);
-    expect(alerts[0].id).toBe(alertIdFromSnowflake(last.id));
+    expect(alerts[0]!.id).toBe(alertIdFromSnowflake(last.id));
     await env.bridge!.sync.idle();
     expect((await env.list()).alerts).toHaveLength(1);
   });

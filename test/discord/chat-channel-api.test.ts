@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { postAlert } from '../helpers/harness.js';
-import { BridgeEnv, waitFor } from './bridge-env.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { eventually } from '../helpers/poll.js';
+import { BridgeEnv } from './bridge-env.js';
 
 let env: BridgeEnv;
 
@@ -11,8 +13,8 @@ afterEach(async () => {
 });
 
 const unread = async (e: BridgeEnv, token: string) => {
-  const channels = (await (await e.h.call('GET', '/api/channels', { token })).json()) as any[];
-  return channels.find((c) => c.id === e.channel.id)._count.alerts as number;
+  const channels = await bodyOf.channels(await e.h.call('GET', '/api/channels', { token }));
+  return channels.find((c) => c.id === e.channel.id)!._count.alerts;
 };
 
 describe('a chat-connected channel in the read API', () => {
@@ -59,7 +61,7 @@ describe('a chat-connected channel in the read API', () => {
     env = await BridgeEnv.create();
     const res = await env.h.call('GET', '/api/channels/community/alerts?level=error', { token: env.ws.ownerToken });
     expect(res.status).toBe(400);
-    expect(JSON.stringify(await res.json())).toMatch(/level/);
+    expect(JSON.stringify(await bodyOf.problem(res))).toMatch(/level/);
 
     const { res: hook, body } = await postAlert(env.h, env.channel.webhookToken, { title: 'not here' });
     expect(hook.status).toBe(409);
@@ -68,20 +70,20 @@ describe('a chat-connected channel in the read API', () => {
 
   it('shows the connection and the names the bot saw in GET /api/channels', async () => {
     env = await BridgeEnv.create();
-    await waitFor(() => env.links().list()[0]?.discordChannelName, 'names');
-    const channels = (await (await env.h.call('GET', '/api/channels', { token: env.ws.ownerToken })).json()) as any[];
-    expect(channels.find((c) => c.id === env.channel.id).chat).toEqual({
+    await eventually(() => env.links().list()[0]?.discordChannelName, 'names');
+    const channels = await bodyOf.channels(await env.h.call('GET', '/api/channels', { token: env.ws.ownerToken }));
+    expect(channels.find((c) => c.id === env.channel.id)!.chat).toEqual({
       platform: 'discord',
       guildId: env.seed.guild.id,
       guildName: 'Ops',
       channelId: env.seed.channel.id,
       channelName: 'alerts',
     });
-    expect(channels.find((c) => c.slug === 'general').chat).toBeNull();
+    expect(channels.find((c) => c.slug === 'general')!.chat).toBeNull();
 
     // A rename in Discord follows (CHANNEL_UPDATE).
     env.fake.dispatchRaw('CHANNEL_UPDATE', { ...env.fake.channels.get(env.seed.channel.id)!.payload, name: 'support' });
-    await waitFor(() => env.links().list()[0]?.discordChannelName === 'support', 'the new name');
+    await eventually(() => env.links().list()[0]?.discordChannelName === 'support', 'the new name');
   });
 });
 
@@ -114,13 +116,13 @@ describe('admin CLI: channel connect-discord / disconnect-discord', () => {
     // The running bot picks the link up without a restart and fills the names.
     env.send({ content: 'hello bridge' });
     await env.waitForMessages(1);
-    await waitFor(async () => (await cli('channel', 'discord-status', '--channel', 'community')).json.channelName === 'alerts', 'names in status');
+    await eventually(async () => (await cli('channel', 'discord-status', '--channel', 'community')).json.channelName === 'alerts', 'names in status');
     const status = await cli('channel', 'discord-status', '--channel', 'community');
     expect(status.json).toMatchObject({ connected: true, guildName: 'Ops', channelName: 'alerts', messages: 1 });
 
     const off = await cli('channel', 'disconnect-discord', '--channel', 'community');
     expect(off.json).toEqual({ channelId: env.channel.id, discordChannelId: seed.channel.id, disconnected: true, messagesKept: 1 });
-    await waitFor(() => !env.bridge!.sync.linkOf(seed.channel.id), 'the bot to drop the link');
+    await eventually(() => !env.bridge!.sync.linkOf(seed.channel.id), 'the bot to drop the link');
     env.send({ content: 'not mirrored any more' });
     await env.bridge!.sync.idle();
     expect((await env.list()).alerts.map((a) => a.message)).toEqual(['hello bridge']);

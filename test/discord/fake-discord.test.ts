@@ -12,6 +12,7 @@ import {
 } from 'discord.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeDiscord, snowflakeTime } from '../helpers/fake-discord/index.js';
+import { eventually } from '../helpers/poll.js';
 
 // The Client reads these; a sharded CI environment must not leak into the tests.
 delete process.env.SHARDS;
@@ -328,8 +329,7 @@ describe('FakeDiscord with the real discord.js client', () => {
     await fake.start();
     seed = fake.seedGuild();
     const client = await readyClient();
-    await new Promise((r) => setTimeout(r, 350));
-    expect(fake.heartbeatCount).toBeGreaterThanOrEqual(2);
+    await eventually(() => fake.heartbeatCount >= 2, 'two heartbeats', { seen: () => fake.heartbeatCount });
     expect(client.ws.ping).toBeGreaterThanOrEqual(0);
     expect(fake.identifyCount).toBe(1);
   });

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { png } from '../media/fixtures.js';
-import { BridgeEnv, waitFor } from './bridge-env.js';
+import { eventually } from '../helpers/poll.js';
+import { BridgeEnv } from './bridge-env.js';
 
 let env: BridgeEnv | undefined;
 afterEach(async () => {
@@ -21,14 +22,14 @@ describe('chat attachments on delete', () => {
     e.send({ content: 'shared 2', attachments: [{ filename: 'c.png', data: png(12), contentType: 'image/png' }] });
     const alerts = await e.waitForMessages(3);
     expect(files(e)).toHaveLength(2);
-    const ownUrl = alerts[0].attachments[0].url as string;
+    const ownUrl = alerts[0]!.attachments[0]!.url;
 
     e.fake.deleteMessage(e.seed.channel.id, own.id);
     e.fake.deleteMessage(e.seed.channel.id, shared1.id);
-    await waitFor(async () => (await e.list()).alerts.length === 1, 'the deletes');
-    await waitFor(() => files(e).length === 1, 'the unused file to go');
+    await eventually(async () => (await e.list()).alerts.length === 1, 'the deletes');
+    await eventually(() => files(e).length === 1, 'the unused file to go');
     expect((await e.h.call('GET', new URL(ownUrl).pathname)).status).toBe(404);
     const left = (await e.list()).alerts[0];
-    expect((await e.h.call('GET', new URL(left.attachments[0].url).pathname)).status).toBe(200);
+    expect((await e.h.call('GET', new URL(left!.attachments[0]!.url).pathname)).status).toBe(200);
   });
 });

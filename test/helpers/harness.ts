@@ -114,3 +114,8 @@ export function rawRequest(base: string, method: string, path: string, headers: 
     req.end(body);
   });
 }
+
+/** Closes a test's own origin server, if the test started one. */
+export async function closeServer(server: http.Server | undefined): Promise<void> {
+  if (server) await new Promise((r) => server.close(r));
+}

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { eventually } from './poll.js';
 
 export interface SinkMessage {
   /** RCPT TO addresses, lower-cased. */
@@ -124,13 +125,7 @@ export class SmtpSink {
 
   /** Resolves once at least `n` messages arrived; fails with what did arrive after `timeoutMs`. */
   async waitFor(n: number, timeoutMs = 5_000): Promise<SinkMessage[]> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.messages.length < n) {
-      if (Date.now() > deadline) {
-        throw new Error(`expected ${n} e-mails, got ${this.messages.length}: ${JSON.stringify(this.messages.map((m) => [m.rcpt, m.subject]))}`);
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(() => this.messages.length >= n, `${n} e-mails`, { timeoutMs, seen: () => this.messages.map((m) => [m.rcpt, m.subject]) });
     return this.messages;
   }
 

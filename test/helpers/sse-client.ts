@@ -1,3 +1,5 @@
+import { eventually } from './poll.js';
+
 export interface SseEvent {
   event: string;
   id: string | undefined;
@@ -43,11 +45,7 @@ export class SseClient {
 
   /** Polls until `cond` holds; fails after `timeoutMs` with what arrived. */
   async until(cond: (c: SseClient) => boolean, what = 'condition', timeoutMs = 5_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!cond(this)) {
-      if (Date.now() > deadline) throw new Error(`SSE: timed out waiting for ${what}; got ${JSON.stringify(this.events.map((e) => [e.id, e.event]))}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await eventually(() => cond(this), `SSE: ${what}`, { timeoutMs, seen: () => this.events.map((e) => [e.id, e.event]) });
   }
 
   waitForEvents(n: number, timeoutMs?: number): Promise<void> {

@@ -4,13 +4,14 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app.js';
 import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { bodyOf } from '../helpers/bodies.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
 const problemOf = async (res: Response) => {
   expect(res.headers.get('content-type')).toBe('application/problem+json');
-  return (await res.json()) as { type: string; title: string; status: number; detail?: string; error: string };
+  return bodyOf.problem(res);
 };
 
 describe('read API bodies in a type other than JSON', () => {
@@ -26,7 +27,7 @@ describe('read API bodies in a type other than JSON', () => {
     expect(problem).toMatchObject({ type: 'http://alertbridge.test/problems/unsupported-content-type', status: 415, title: 'unsupported content type' });
     expect(problem.detail).toContain("send -H 'Content-Type: application/json'");
     // Nothing changed.
-    const alert = (await (await h.call('GET', `/api/alerts/${created.alertId}`, { token: seed.ownerToken })).json()) as { isRead: boolean };
+    const alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${created.alertId}`, { token: seed.ownerToken }));
     expect(alert.isRead).toBe(false);
   });
 

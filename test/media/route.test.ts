@@ -4,6 +4,7 @@ import { createMediaRoutes, parseRange } from '../../src/http/routes/media.js';
 import type { MediaStore, StoredMedia } from '../../src/media/store.js';
 import * as fx from './fixtures.js';
 import { tempStore } from './helpers.js';
+import { bodyOf } from '../helpers/bodies.js';
 
 let store: MediaStore;
 let cleanup: () => void;
@@ -119,7 +120,7 @@ describe('GET /media/:key', () => {
     const res = await get(path);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const body = (await res.json()) as { type: string; status: number; detail: string };
+    const body = await bodyOf.problem(res);
     expect(body).toMatchObject({ status: 404, type: 'http://localhost:3000/problems/not-found', detail: 'media not found' });
   });
 });

@@ -1,3 +1,4 @@
+import { eventually } from '../helpers/poll.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -141,7 +142,7 @@ describe('temp files', () => {
       yield fx.png(3).subarray(20);
     }
     const put = store.putStream(slow());
-    await waitFor(() => listDir(dir).length === 1);
+    await eventually(() => listDir(dir).length === 1, 'one file in the store', { timeoutMs: 2_000 });
     const [tmp] = listDir(dir);
     expect(tmp).toMatch(/^\.tmp-/);
     expect(tmp).not.toMatch(MEDIA_KEY_RE);
@@ -238,7 +239,11 @@ describe('MediaBatch', () => {
     }
     const pending = batch.putStream(slow());
     const rolledBack = batch.rollback();
-    setTimeout(release, 20);
+    let settled = false;
+    void rolledBack.finally(() => (settled = true));
+    await new Promise(setImmediate); // one turn of the event loop, not a timed wait: the gate holds the put
+    expect(settled).toBe(false); // the rollback holds while the put is still streaming
+    release();
     const media = await pending;
     expect(await rolledBack).toEqual([media.key]);
     expect(listDir(dir)).toEqual([]);
@@ -268,10 +273,3 @@ async function* chunksOf(buf: Buffer, n: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
-async function waitFor(cond: () => boolean, timeoutMs = 2000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

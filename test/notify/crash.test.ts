@@ -12,7 +12,8 @@ import { createServices, type Services } from '../../src/services.js';
 import { createApp } from '../../src/http/app.js';
 import { createHarness, postAlert, seedWorkspace, tempDir } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
-import { FAST_RETRY, MAIL_FROM, until } from './setup.js';
+import { FAST_RETRY, MAIL_FROM } from './setup.js';
+import { eventually } from '../helpers/poll.js';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/worker-process.ts');
 
@@ -91,7 +92,7 @@ describe('crash and restart', () => {
       body: JSON.stringify({ title: 'mid-send', level: 'error' }),
     });
     expect(res.status).toBe(201);
-    await until(() => states(s1).some((d) => d.state === 'sending'), 'one delivery claimed');
+    await eventually(() => states(s1).some((d) => d.state === 'sending'), 'one delivery claimed');
     expect(states(s1).map((d) => d.state).sort()).toEqual(['pending', 'sending']);
     void n1; // abandoned, like a killed process: no stop(), no further writes
 

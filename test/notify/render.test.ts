@@ -1,39 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatAlert, StandardAlert } from '../../src/domain/alert-view.js';
+import { chatAlertView, standardAlertView } from '../helpers/alert-views.js';
 import { errorTail, formatSeconds, renderAlertEmail, renderDigestEmail, safeUrl, subjectFor } from '../../src/notify/email-render.js';
 
 const channel = { name: 'Deploys', slug: 'deploys', icon: '🚀', workspaceName: 'Acme <Inc>' };
-const base: StandardAlert = {
-  id: 'alt_1',
-  channelId: 'ch_1',
-  title: 'Deploy api',
-  level: 'INFO',
-  emoji: null,
-  message: null,
-  fields: [],
-  linkUrl: null,
-  linkText: null,
-  source: null,
-  actor: null,
-  workflow: null,
-  attachments: [],
-  isRead: false,
-  createdAt: '2026-01-01T12:00:00.000Z',
-  updatedAt: '2026-01-01T12:00:00.000Z',
-};
-
-/** A chat message by Ana, as the read API shows it. */
-const chatAlert = (message: string): ChatAlert => ({
-  id: 'alt_2',
-  channelId: 'ch_1',
-  message,
-  createdAt: base.createdAt,
-  editedAt: null,
-  author: { id: '1', name: 'Ana', bot: false, role: 'member' },
-  replyTo: null,
-  attachments: [],
-  isRead: false,
-});
+const base = standardAlertView;
+const chatAlert = (message: string) => chatAlertView({ message });
 
 describe('e-mail rendering', () => {
   it('subjects: level tag for alerts, run phase for workflow runs, author for chat messages', () => {

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { backoffDelay, DEFAULT_RETRY } from '../../src/lib/backoff.js';
-import { notifyHarness, rows, until, type NotifyHarness } from './setup.js';
+import { notifyHarness, rows, type NotifyHarness } from './setup.js';
+import { eventually } from '../helpers/poll.js';
 
 let t: NotifyHarness | undefined;
 afterEach(async () => {
@@ -35,7 +36,7 @@ describe('retries', () => {
     t = await notifyHarness({ clock, notifier: { retry: { maxAttempts: 3, baseDelayMs: 10_000, maxDelayMs: 60_000 }, random: () => 1 } });
     t.sink.rejectNext(1_000, 451, 'Mailbox busy');
     await t.post(t.seed.general.webhookToken, { title: 'Never arrives' });
-    await until(() => deliveries(t!).length === 2 && deliveries(t!).every((d) => d.attempts === 1 && d.state === 'pending'), 'first failed attempts');
+    await eventually(() => deliveries(t!).length === 2 && deliveries(t!).every((d) => d.attempts === 1 && d.state === 'pending'), 'first failed attempts');
     const next = rows(t.h, 'SELECT next_attempt_at AS at FROM notification_deliveries').map((r) => r.at - clock.now());
     expect(next).toEqual([10_000, 10_000]); // random() = 1 → the full first delay
 
@@ -46,10 +47,10 @@ describe('retries', () => {
 
     clock.advance(1);
     t.notifier.wake();
-    await until(() => deliveries(t!).every((d) => d.attempts === 2 && d.state === 'pending'), 'second attempts');
+    await eventually(() => deliveries(t!).every((d) => d.attempts === 2 && d.state === 'pending'), 'second attempts');
     clock.advance(20_000);
     t.notifier.wake();
-    await until(() => deliveries(t!).every((d) => d.state === 'failed'), 'giving up');
+    await eventually(() => deliveries(t!).every((d) => d.state === 'failed'), 'giving up');
     for (const d of deliveries(t)) {
       expect(d.attempts).toBe(3);
       expect(d.lastError).toMatch(/^gave up after 3 attempts: .*451.*Mailbox busy/);
@@ -72,7 +73,7 @@ describe('retries', () => {
     t = await notifyHarness();
     t.sink.rejectNext(1, 550, 'No such user');
     await t.post(t.seed.secret.webhookToken, { title: 'Bounced' });
-    await until(() => deliveries(t!).some((d) => d.state === 'failed'), 'the failure');
+    await eventually(() => deliveries(t!).some((d) => d.state === 'failed'), 'the failure');
     await t.notifier.whenIdle();
     expect(deliveries(t)).toMatchObject([{ state: 'failed', attempts: 1, lastError: expect.stringMatching(/^permanent failure: .*550.*No such user/) }]);
     expect(t.sink.attempts).toBe(1);

@@ -44,11 +44,3 @@ export function rows<T = any>(h: Harness, sql: string, ...params: unknown[]): T[
   return h.services.db.sqlite.prepare(sql).all(...params) as T[];
 }
 
-/** Polls a condition (no fixed sleeps). */
-export async function until(cond: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
 let server: Awaited<ReturnType<typeof listen>>;
@@ -25,14 +27,14 @@ describe('GET /api/stream limits', () => {
     expect(third.status).toBe(429);
     expect(third.headers.get('content-type')).toBe('application/problem+json');
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(((await third.json()) as any).detail).toMatch(/at most 2/);
+    expect((await bodyOf.problem(third)).detail).toMatch(/at most 2/);
     // Another token is not affected.
     const other = await SseClient.open(`${server.url}/api/stream`, { token: seed.memberToken });
     clients.push(other);
     expect(other.status).toBe(200);
     // Closing one frees a slot.
     clients.shift()!.close();
-    for (let i = 0; i < 100 && h.services.live.size > 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => h.services.live.size <= 2, 'the closed stream to free its slot');
     const again = await SseClient.open(`${server.url}/api/stream`, { token: seed.ownerToken });
     clients.push(again);
     expect(again.status).toBe(200);

@@ -1,28 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { closeStreamServer, openStreamServer, type StreamServer } from '../helpers/stream-server.js';
+import { eventually } from '../helpers/poll.js';
 
 /**
  * A stream with nothing to deliver is never woken by the change log, so losing
  * access must be noticed by the periodic re-check alone: nothing is posted here.
  */
 let h: Harness;
-let seed: ReturnType<typeof seedWorkspace>;
-let server: Awaited<ReturnType<typeof listen>>;
+let seed: StreamServer['seed'];
+let server: StreamServer['server'];
 const clients: SseClient[] = [];
 const POLL_MS = 100;
 
-beforeEach(async () => {
-  h = createHarness({ overrides: { live: { pollIntervalMs: POLL_MS, heartbeatMs: 50 } } });
-  seed = seedWorkspace(h.services);
-  server = await listen(h.app.fetch);
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await server.close();
-  await h.close();
-});
+beforeEach(async () => ({ h, seed, server } = await openStreamServer({ pollIntervalMs: POLL_MS, heartbeatMs: 50 })));
+afterEach(() => closeStreamServer({ h, seed, server }, clients));
 
 async function connect(token: string): Promise<SseClient> {
   const c = await SseClient.open(`${server.url}/api/stream`, { token });
@@ -34,8 +27,7 @@ async function connect(token: string): Promise<SseClient> {
 }
 
 async function liveSizeBecomes(n: number, timeoutMs = 10 * POLL_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (h.services.live.size !== n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  await eventually(() => h.services.live.size === n, `${n} open streams`, { timeoutMs, seen: () => h.services.live.size });
   expect(h.services.live.size).toBe(n);
 }
 

@@ -1,23 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { createHarness, postAlert, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { closeStreamServer, openStreamServer, type StreamServer } from '../helpers/stream-server.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
-let seed: ReturnType<typeof seedWorkspace>;
-let server: Awaited<ReturnType<typeof listen>>;
+let seed: StreamServer['seed'];
+let server: StreamServer['server'];
 const clients: SseClient[] = [];
 
-beforeEach(async () => {
-  h = createHarness({ overrides: { live: { heartbeatMs: 50, pollIntervalMs: 100 } } });
-  seed = seedWorkspace(h.services);
-  server = await listen(h.app.fetch);
-});
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await server.close();
-  await h.close();
-});
+beforeEach(async () => ({ h, seed, server } = await openStreamServer({ heartbeatMs: 50, pollIntervalMs: 100 })));
+afterEach(() => closeStreamServer({ h, seed, server }, clients));
 
 async function connect(token: string, opts: { query?: string; lastEventId?: string } = {}): Promise<SseClient> {
   const c = await SseClient.open(`${server.url}/api/stream${opts.query ?? ''}`, { token, lastEventId: opts.lastEventId });
@@ -37,7 +31,7 @@ describe('GET /api/stream', () => {
   it('401 without a token, with the read API body', async () => {
     const res = await fetch(`${server.url}/api/stream`);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error: 'Unauthorized', reason: 'no_credentials' });
+    expect(await bodyOf.authFailure(res)).toMatchObject({ error: 'Unauthorized', reason: 'no_credentials' });
   });
 
   it('streams created and updated alerts in order, rendered as the read API renders them for this user', async () => {
@@ -64,7 +58,7 @@ describe('GET /api/stream', () => {
     expect(ids).toEqual([...ids].sort((x, y) => x - y));
     expect(new Set(ids).size).toBe(4);
 
-    const listed = (await (await h.call('GET', `/api/channels/${seed.general.slug}/alerts`, { token: seed.ownerToken })).json()) as any;
+    const listed = await bodyOf.page(await h.call('GET', `/api/channels/${seed.general.slug}/alerts`, { token: seed.ownerToken }));
     expect(data(c)[0]).toEqual(listed.alerts[0]);
     expect(data(c)[0]).toMatchObject({ title: 'first', level: 'WARNING', isRead: false });
     expect(data(c)[2]).toMatchObject({ workflow: { state: 'passed', steps: [{ name: 'build', state: 'done', seconds: 3 }] } });
@@ -196,8 +190,7 @@ describe('GET /api/stream', () => {
     expect(h.services.live.size).toBe(1);
     expect(h.services.bus.listenerCount('alert-events')).toBe(1);
     c.close();
-    const deadline = Date.now() + 5_000;
-    while (h.services.live.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await eventually(() => h.services.live.size === 0, 'the closed stream to be dropped');
     expect(h.services.live.size).toBe(0);
     expect(h.services.bus.listenerCount('alert-events')).toBe(0);
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { BridgeEnv, waitFor } from '../discord/bridge-env.js';
+import { BridgeEnv } from '../discord/bridge-env.js';
+import { eventually } from '../helpers/poll.js';
 import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { capturedLogger } from './log-capture.js';
 
@@ -83,7 +84,7 @@ describe('/healthz and /readyz', () => {
     expect(text).toContain('alertbridge_discord_channels{state="live"} 1');
 
     env.fake.closeConnections(4004, 'Authentication failed'); // fatal: discord.js does not reconnect
-    const down = await waitFor(async () => {
+    const down = await eventually(async () => {
       const r = await get(h, '/readyz');
       return r.body.checks.discord.status === 'warn' ? r : null;
     }, 'gateway down');

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { bodyOf } from '../helpers/bodies.js';
 import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-const json = async (res: Response) => (await res.json()) as any;
 
 
 async function seedAlerts(hh: Harness, webhookToken: string, n: number, level = 'info') {
@@ -19,8 +19,8 @@ describe('channels', () => {
   it('lists public channels and only the private channels the user belongs to, nothing of other workspaces', async () => {
     h = createHarness();
     const seed = seedWorkspace(h.services);
-    const owner = await json(await h.call('GET', '/api/channels', { token: seed.ownerToken }));
-    expect(owner.map((c: any) => c.slug)).toEqual(['general', 'deploys', 'security']);
+    const owner = await bodyOf.channels(await h.call('GET', '/api/channels', { token: seed.ownerToken }));
+    expect(owner.map((c) => c.slug)).toEqual(['general', 'deploys', 'security']);
     expect(owner[0]).toEqual({
       id: seed.general.id,
       name: 'General',
@@ -31,10 +31,10 @@ describe('channels', () => {
       chat: null,
       _count: { alerts: 0 },
     });
-    const member = await json(await h.call('GET', '/api/channels', { token: seed.memberToken }));
-    expect(member.map((c: any) => c.slug)).toEqual(['general', 'deploys']);
-    const stranger = await json(await h.call('GET', '/api/channels', { token: seed.strangerToken }));
-    expect(stranger.map((c: any) => c.id)).toEqual([seed.otherChannel.id]);
+    const member = await bodyOf.channels(await h.call('GET', '/api/channels', { token: seed.memberToken }));
+    expect(member.map((c) => c.slug)).toEqual(['general', 'deploys']);
+    const stranger = await bodyOf.channels(await h.call('GET', '/api/channels', { token: seed.strangerToken }));
+    expect(stranger.map((c) => c.id)).toEqual([seed.otherChannel.id]);
   });
 
   it('answers 404 for a private channel byte-for-byte like a channel that does not exist', async () => {
@@ -81,8 +81,8 @@ describe('alert lists', () => {
     do {
       const res = await h.call('GET', `/api/channels/general/alerts?limit=5${cursor ? `&cursor=${cursor}` : ''}`, { token: seed.ownerToken });
       expect(res.status).toBe(200);
-      const page = await json(res);
-      seen.push(...page.alerts.map((a: any) => a.id));
+      const page = await bodyOf.page(res);
+      seen.push(...page.alerts.map((a) => a.id));
       expect(page.hasMore).toBe(page.nextCursor !== null);
       cursor = page.nextCursor;
       pages++;
@@ -104,9 +104,9 @@ describe('alert lists', () => {
       fields: [{ label: 'host', value: 'db-1', inline: true }, { name: 'usage', value: 91 }],
       linkUrl: 'https://grafana.example.com/d/1',
     });
-    const page = await json(await h.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
+    const page = await bodyOf.page(await h.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
     expect(page.alerts).toHaveLength(1);
-    const a = page.alerts[0];
+    const a = page.alerts[0]!;
     expect(a).toMatchObject({
       id: body.alertId,
       channelId: seed.general.id,
@@ -132,15 +132,15 @@ describe('alert lists', () => {
     const seed = seedWorkspace(h.services);
     const first = (await seedAlerts(h, seed.general.webhookToken, 3)).sort();
     const newest = first[2]!;
-    const none = await json(await h.call('GET', `/api/channels/general/alerts?after=${newest}`, { token: seed.ownerToken }));
+    const none = await bodyOf.page(await h.call('GET', `/api/channels/general/alerts?after=${newest}`, { token: seed.ownerToken }));
     expect(none.alerts).toEqual([]);
     const later = (await seedAlerts(h, seed.general.webhookToken, 4)).sort();
-    const got = await json(await h.call('GET', `/api/channels/general/alerts?after=${newest}`, { token: seed.ownerToken }));
-    expect(got.alerts.map((a: any) => a.id)).toEqual([...later].reverse());
+    const got = await bodyOf.page(await h.call('GET', `/api/channels/general/alerts?after=${newest}`, { token: seed.ownerToken }));
+    expect(got.alerts.map((a) => a.id)).toEqual([...later].reverse());
     // after + cursor pages through a large gap without skipping.
-    const p1 = await json(await h.call('GET', `/api/channels/general/alerts?after=${first[0]}&limit=3`, { token: seed.ownerToken }));
-    const p2 = await json(await h.call('GET', `/api/channels/general/alerts?after=${first[0]}&limit=3&cursor=${p1.nextCursor}`, { token: seed.ownerToken }));
-    expect([...p1.alerts, ...p2.alerts].map((a: any) => a.id)).toEqual([...first.slice(1), ...later].sort().reverse());
+    const p1 = await bodyOf.page(await h.call('GET', `/api/channels/general/alerts?after=${first[0]}&limit=3`, { token: seed.ownerToken }));
+    const p2 = await bodyOf.page(await h.call('GET', `/api/channels/general/alerts?after=${first[0]}&limit=3&cursor=${p1.nextCursor}`, { token: seed.ownerToken }));
+    expect([...p1.alerts, ...p2.alerts].map((a) => a.id)).toEqual([...first.slice(1), ...later].sort().reverse());
     expect(p2.hasMore).toBe(false);
   });
 
@@ -150,9 +150,9 @@ describe('alert lists', () => {
     await seedAlerts(h, seed.general.webhookToken, 2, 'info');
     const errors = await seedAlerts(h, seed.general.webhookToken, 3, 'error');
     for (const q of ['error', 'ERROR']) {
-      const page = await json(await h.call('GET', `/api/channels/general/alerts?level=${q}`, { token: seed.ownerToken }));
-      expect(page.alerts.map((a: any) => a.id).sort()).toEqual(errors.sort());
-      expect(page.alerts.every((a: any) => a.level === 'ERROR')).toBe(true);
+      const page = await bodyOf.page(await h.call('GET', `/api/channels/general/alerts?level=${q}`, { token: seed.ownerToken }));
+      expect(page.alerts.map((a) => a.id).sort()).toEqual(errors.sort());
+      expect(page.alerts.every((a) => a.level === 'ERROR')).toBe(true);
     }
   });
 
@@ -170,16 +170,16 @@ describe('alert lists', () => {
     const res = await h.call('GET', `/api/channels/general/alerts?${query}`, { token: seed.ownerToken });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const body = await json(res);
+    const body = await bodyOf.invalid(res);
     expect(body).toMatchObject({ type: 'http://alertbridge.test/problems/invalid-query', status: 400, title: 'invalid query parameter', error: 'invalid query parameter' });
-    expect(body.details.map((d: any) => d.path[0])).toContain(param);
+    expect(body.details.map((d) => d.path[0])).toContain(param);
   });
 
   it('accepts limit=1 and limit=100', async () => {
     h = createHarness();
     const seed = seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 2);
-    const one = await json(await h.call('GET', '/api/channels/general/alerts?limit=1', { token: seed.ownerToken }));
+    const one = await bodyOf.page(await h.call('GET', '/api/channels/general/alerts?limit=1', { token: seed.ownerToken }));
     expect(one.alerts).toHaveLength(1);
     expect(one.hasMore).toBe(true);
     const hundred = await h.call('GET', '/api/channels/general/alerts?limit=100', { token: seed.ownerToken });
@@ -194,7 +194,7 @@ describe('single alert', () => {
     const { body } = await postAlert(h, seed.deploys.webhookToken, { title: 'Deployed', level: 'success' });
     const res = await h.call('GET', `/api/alerts/${body.alertId}`, { token: seed.memberToken });
     expect(res.status).toBe(200);
-    expect(await json(res)).toMatchObject({ id: body.alertId, title: 'Deployed', level: 'SUCCESS', channelId: seed.deploys.id, channelName: 'Deploys', channelSlug: 'deploys', isRead: false });
+    expect(await bodyOf.alert(res)).toMatchObject({ id: body.alertId, title: 'Deployed', level: 'SUCCESS', channelId: seed.deploys.id, channelName: 'Deploys', channelSlug: 'deploys', isRead: false });
   });
 });
 
@@ -204,14 +204,14 @@ describe('read state', () => {
     const seed = seedWorkspace(h.services);
     const [a1, a2] = await seedAlerts(h, seed.general.webhookToken, 2);
     const count = async (token: string) =>
-      (await json(await h.call('GET', '/api/channels', { token }))).find((c: any) => c.slug === 'general')._count.alerts;
+      (await bodyOf.channels(await h.call('GET', '/api/channels', { token }))).find((c) => c.slug === 'general')!._count.alerts;
     expect(await count(seed.ownerToken)).toBe(2);
     const res = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: { isRead: true } });
     expect(res.status).toBe(200);
-    expect(await json(res)).toMatchObject({ id: a1, isRead: true, channelSlug: 'general' });
+    expect(await bodyOf.alert(res)).toMatchObject({ id: a1, isRead: true, channelSlug: 'general' });
     expect(await count(seed.ownerToken)).toBe(1);
     expect(await count(seed.memberToken)).toBe(2);
-    const forMember = await json(await h.call('GET', `/api/alerts/${a1}`, { token: seed.memberToken }));
+    const forMember = await bodyOf.alert(await h.call('GET', `/api/alerts/${a1}`, { token: seed.memberToken }));
     expect(forMember.isRead).toBe(false);
     // Idempotent.
     await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: { isRead: true } });
@@ -219,7 +219,7 @@ describe('read state', () => {
     await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: { isRead: false } });
     expect(await count(seed.ownerToken)).toBe(2);
     // The other alert was never touched.
-    expect((await json(await h.call('GET', `/api/alerts/${a2}`, { token: seed.ownerToken }))).isRead).toBe(false);
+    expect((await bodyOf.alert(await h.call('GET', `/api/alerts/${a2}`, { token: seed.ownerToken }))).isRead).toBe(false);
   });
 
   it('rejects a PATCH body that is not {isRead: boolean}', async () => {
@@ -229,7 +229,7 @@ describe('read state', () => {
     for (const body of [{}, { isRead: 'yes' }]) {
       const res = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: body });
       expect(res.status).toBe(400);
-      expect((await json(res)).details[0].path).toEqual(['isRead']);
+      expect((await bodyOf.invalid(res)).details[0]!.path).toEqual(['isRead']);
     }
     const bad = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, body: '{nope', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
@@ -242,12 +242,12 @@ describe('read state', () => {
     await seedAlerts(h, seed.general.webhookToken, 3);
     const [d1] = await seedAlerts(h, seed.deploys.webhookToken, 2);
     const counts = async (token: string) =>
-      Object.fromEntries((await json(await h.call('GET', '/api/channels', { token }))).map((c: any) => [c.slug, c._count.alerts]));
+      Object.fromEntries((await bodyOf.channels(await h.call('GET', '/api/channels', { token }))).map((c) => [c.slug, c._count.alerts]));
     // An exception made before is folded in.
     await h.call('PATCH', `/api/alerts/${d1}`, { token: seed.ownerToken, json: { isRead: true } });
     const one = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: 'general' } });
     expect(one.status).toBe(200);
-    expect(await json(one)).toEqual({ success: true, channelIds: [seed.general.id] });
+    expect(await bodyOf.markedAllRead(one)).toEqual({ success: true, channelIds: [seed.general.id] });
     expect(await counts(seed.ownerToken)).toEqual({ general: 0, deploys: 1, security: 0 });
     expect(await counts(seed.memberToken)).toEqual({ general: 3, deploys: 2 });
     const all = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken });
@@ -256,15 +256,15 @@ describe('read state', () => {
     const again = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: {} });
     expect(again.status).toBe(200);
     expect(await counts(seed.ownerToken)).toEqual({ general: 0, deploys: 0, security: 0 });
-    const page = await json(await h.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
-    expect(page.alerts.every((a: any) => a.isRead)).toBe(true);
+    const page = await bodyOf.page(await h.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
+    expect(page.alerts.every((a) => a.isRead)).toBe(true);
     // New alerts after the mark are unread; a read alert can be marked unread again.
     const [fresh] = await seedAlerts(h, seed.general.webhookToken, 1);
     expect((await counts(seed.ownerToken)).general).toBe(1);
-    const oldest = page.alerts[2].id;
+    const oldest = page.alerts[2]!.id;
     await h.call('PATCH', `/api/alerts/${oldest}`, { token: seed.ownerToken, json: { isRead: false } });
     expect((await counts(seed.ownerToken)).general).toBe(2);
-    expect((await json(await h.call('GET', `/api/alerts/${fresh}`, { token: seed.ownerToken }))).isRead).toBe(false);
+    expect((await bodyOf.alert(await h.call('GET', `/api/alerts/${fresh}`, { token: seed.ownerToken }))).isRead).toBe(false);
     // A channel id works as well as a slug; an unknown one is a 404.
     expect((await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: seed.general.id } })).status).toBe(200);
     expect((await counts(seed.ownerToken)).general).toBe(0);
@@ -280,13 +280,13 @@ describe('bad bodies on the read API', () => {
     for (const [method, path] of [['PATCH', `/api/alerts/${a1}`], ['POST', '/api/alerts/mark-all-read']] as const) {
       const res = await h.call(method, path, { token: seed.ownerToken, body: 'isRead=true', headers: { 'content-type': 'text/plain' } });
       expect(res.status).toBe(415);
-      expect(((await res.json()) as any).type).toBe('http://alertbridge.test/problems/unsupported-content-type');
+      expect((await bodyOf.problem(res)).type).toBe('http://alertbridge.test/problems/unsupported-content-type');
     }
     const bad = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, body: '{bad', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
     const num = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, json: { channelId: 5 } });
     expect(num.status).toBe(400);
-    expect(((await num.json()) as any).details[0].path).toEqual(['channelId']);
+    expect((await bodyOf.invalid(num)).details[0]!.path).toEqual(['channelId']);
   });
 
   it('refuses an over-large body with 413 before reading it, whether its length is declared or it is streamed', async () => {
@@ -316,7 +316,7 @@ describe('bad bodies on the read API', () => {
       duplex: 'half',
     } as RequestInit);
     expect(streamed.status).toBe(413);
-    const alert = await json(await h.call('GET', `/api/alerts/${a1}`, { token: seed.ownerToken }));
+    const alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${a1}`, { token: seed.ownerToken }));
     expect(alert.isRead).toBe(false);
   });
 
@@ -327,10 +327,10 @@ describe('bad bodies on the read API', () => {
     const bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
     const patched = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, body: bom('{"isRead":true}'), headers: { 'content-type': 'application/json' } });
     expect(patched.status).toBe(200);
-    expect((await json(patched)).isRead).toBe(true);
+    expect((await bodyOf.alert(patched)).isRead).toBe(true);
     const marked = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.memberToken, body: bom('{"channelId":"general"}'), headers: { 'content-type': 'application/json' } });
     expect(marked.status).toBe(200);
-    expect((await json(marked)).channelIds).toEqual([seed.general.id]);
+    expect((await bodyOf.markedAllRead(marked)).channelIds).toEqual([seed.general.id]);
   });
 });
 
@@ -341,8 +341,8 @@ describe('mark-all-read without a body', () => {
     await seedAlerts(h, seed.general.webhookToken, 2);
     const res = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as any).channelIds).toHaveLength(3);
-    const channels = (await (await h.call('GET', '/api/channels', { token: seed.ownerToken })).json()) as any[];
+    expect((await bodyOf.markedAllRead(res)).channelIds).toHaveLength(3);
+    const channels = await bodyOf.channels(await h.call('GET', '/api/channels', { token: seed.ownerToken }));
     expect(channels.every((c) => c._count.alerts === 0)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { bodyOf } from '../helpers/bodies.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -10,7 +11,7 @@ async function get401(headers: Record<string, string>) {
   const res = await h.call('GET', '/api/channels', { headers });
   expect(res.status).toBe(401);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  const body = (await res.json()) as Record<string, string>;
+  const body = await bodyOf.authFailure(res);
   expect(Object.keys(body).sort()).toEqual(['docs', 'error', 'message', 'reason']);
   expect(body.error).toBe('Unauthorized');
   expect(body.docs).toBe(`http://alertbridge.test/problems/${body.reason}`);
@@ -76,7 +77,7 @@ describe('read API authentication', () => {
     expect(limited.headers.get('content-type')).toBe('application/problem+json');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
-    const body = (await limited.json()) as Record<string, unknown>;
+    const body = await bodyOf.problem(limited);
     expect(body).toMatchObject({ type: 'http://alertbridge.test/problems/rate-limited', status: 429, title: 'too many requests', error: 'too many requests' });
     // Another token has its own budget.
     expect((await h.call('GET', '/api/channels', { token: seed.memberToken })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { eventually } from '../helpers/poll.js';
 
 /** The service and the admin CLI as real child processes, as an operator runs them. */
 
@@ -22,6 +23,15 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
+/** True once the service answers 200 on /healthz; false while it is not listening yet. */
+export async function healthy(base: string): Promise<boolean> {
+  try {
+    return (await fetch(`${base}/healthz`)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
 /** Spawns `dist/main.js` (what `npm start` runs; test/global-setup.ts builds it) on a free port and waits for /healthz (polling, no fixed sleep). */
 export async function startService(dir: string, env: Record<string, string> = {}, timeoutMs = 20_000): Promise<ServiceProcess> {
   const port = await freePort();
@@ -35,17 +45,15 @@ export async function startService(dir: string, env: Record<string, string> = {}
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      const res = await fetch(`${base}/healthz`);
-      if (res.status === 200) return { base, child, startMs: performance.now() - started, output: () => out, exited };
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  const state = await eventually(
+    async () => {
+      if (child.exitCode !== null) return 'exited';
+      return (await healthy(base)) && 'up';
+    },
+    'the service to answer /healthz',
+    { timeoutMs },
+  ).catch(() => 'timed out');
+  if (state === 'up') return { base, child, startMs: performance.now() - started, output: () => out, exited };
   child.kill('SIGKILL');
   throw new Error(`service did not start:\n${out}`);
 }

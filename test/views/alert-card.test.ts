@@ -1,40 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatAlert, StandardAlert } from '../../src/domain/alert-view.js';
+import { chatAlertView, standardAlertView } from '../helpers/alert-views.js';
 import { AlertCard, initialsOf, linkify, toCardModel, type Styling } from '../../src/views/alert-card/index.js';
 import { renderHtml } from '../../src/views/render.js';
 
 const STYLINGS: Styling[] = ['inline', 'classes'];
 
-const base: StandardAlert = {
-  id: 'alt_1',
-  channelId: 'ch_1',
-  title: 'Deploy api',
-  level: 'INFO',
-  emoji: null,
-  message: null,
-  fields: [],
-  linkUrl: null,
-  linkText: null,
-  source: null,
-  actor: null,
-  workflow: null,
-  attachments: [],
-  isRead: false,
-  createdAt: '2026-01-01T12:00:00.000Z',
-  updatedAt: '2026-01-01T12:00:00.000Z',
-};
-const chat: ChatAlert = {
-  id: 'alt_2',
-  channelId: 'ch_1',
-  message: 'the checkout page is blank',
-  createdAt: base.createdAt,
-  editedAt: null,
+const base = standardAlertView;
+const chat = chatAlertView({
   author: { id: '1', name: 'Ana Lima', bot: false, role: 'member' },
   replyTo: { messageId: 'm1', author: 'Olive', excerpt: 'is anything broken?' },
-  attachments: [],
-  isRead: false,
-};
+});
 const channel = { icon: '🚀', slug: 'deploys', workspaceName: 'Acme' };
 
 const render = (alert: StandardAlert | ChatAlert, styling: Styling) => renderHtml(AlertCard({ card: toCardModel(alert), styling, channel }));

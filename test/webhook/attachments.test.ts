@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mp3, mp4, png, svg, wav } from '../media/fixtures.js';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { closeServer, createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
 let origin: http.Server | undefined;
 afterEach(async () => {
   await h?.close();
-  if (origin) await new Promise((r) => origin!.close(r));
+  await closeServer(origin);
   origin = undefined;
 });
 

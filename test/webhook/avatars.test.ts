@@ -3,13 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { closeServer, createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
 let server: http.Server | undefined;
 afterEach(async () => {
   await h?.close();
-  if (server) await new Promise((r) => server!.close(r));
+  await closeServer(server);
   server = undefined;
 });
 

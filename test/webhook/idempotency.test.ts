@@ -4,13 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { closeServer, createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
 let slow: http.Server | undefined;
 afterEach(async () => {
   await h?.close();
-  if (slow) await new Promise((r) => slow!.close(r));
+  await closeServer(slow);
   slow = undefined;
 });
 
@@ -116,7 +117,7 @@ describe('Idempotency-Key', () => {
         headers: { 'idempotency-key': 'slow-1' },
       });
     const first = send();
-    while (hits === 0) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => hits > 0, 'the first request to be fetching its attachment');
     const concurrent = await send();
     expect(concurrent.status).toBe(409);
     expect(concurrent.headers.get('content-type')).toBe('application/problem+json');

@@ -10,6 +10,9 @@ const MAX_READ_API_BODY_BYTES = 16 * 1024;
 
 const security = [{ bearerAuth: [] }];
 
+/** The mark-all-read answer: the channels it touched (exported for the tests' typed bodies). */
+export const MarkedAllRead = z.object({ success: z.literal(true), channelIds: z.array(z.string()) });
+
 const LEVEL_OF_QUERY = { info: 'INFO', success: 'SUCCESS', warning: 'WARNING', error: 'ERROR' } as const;
 
 const AlertIdParam = z.object({
@@ -121,7 +124,7 @@ const markAllRead = createRoute({
   responses: {
     200: {
       description: 'Done (idempotent)',
-      content: { 'application/json': { schema: z.object({ success: z.literal(true), channelIds: z.array(z.string()) }) } },
+      content: { 'application/json': { schema: MarkedAllRead } },
     },
     ...problemResponses,
   },
