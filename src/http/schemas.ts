@@ -6,6 +6,25 @@ import { AUTH_FAILURE_REASONS } from '../domain/errors.js';
 /** Page size of the alert list (spec: 1 to 100, default 50). */
 export const LIST_PAGE_SIZE = { min: 1, max: 100, default: 50 } as const;
 
+const LEVELS = ['info', 'success', 'warning', 'error'] as const;
+
+/** `limit` of every paginated list (the channel's alerts, search): one rule, one message. */
+export const PageLimitQuery = z.coerce
+  .number({ message: `limit must be a whole number from ${LIST_PAGE_SIZE.min} to ${LIST_PAGE_SIZE.max}` })
+  .int(`limit must be a whole number from ${LIST_PAGE_SIZE.min} to ${LIST_PAGE_SIZE.max}`)
+  .min(LIST_PAGE_SIZE.min, `limit must be at least ${LIST_PAGE_SIZE.min}`)
+  .max(LIST_PAGE_SIZE.max, `limit must be at most ${LIST_PAGE_SIZE.max}`)
+  .default(LIST_PAGE_SIZE.default)
+  .openapi({ type: 'integer', minimum: LIST_PAGE_SIZE.min, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default });
+
+/** `level` filter of the lists: case-insensitive, one of the four levels. */
+export const LevelQuery = z
+  .string()
+  .transform((v) => v.toLowerCase())
+  .pipe(z.enum(LEVELS, { message: `level must be one of ${LEVELS.join(', ')}` }))
+  .optional()
+  .openapi({ type: 'string', enum: [...LEVELS] });
+
 export const Problem = z
   .object({
     type: z.string().url().openapi({ example: 'http://localhost:3000/problems/not-found' }),

@@ -2,7 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ID_PATTERN } from '../../lib/ids.js';
 import { jsonText, parseJson, readBodyCapped, requireBodyType } from '../body.js';
 import type { AppEnv } from '../env.js';
-import { AlertPage, Channel, LIST_PAGE_SIZE as PAGE, SingleAlert, problemResponses } from '../schemas.js';
+import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, problemResponses } from '../schemas.js';
 import { validationError } from '../validation.js';
 
 /** PATCH and mark-all-read bodies are a few bytes; anything near this is not one of them. */
@@ -25,19 +25,8 @@ const ListQuery = z.object({
     .regex(ID_PATTERN, 'cursor must be an alert id (the nextCursor of the previous page)')
     .optional()
     .openapi({ description: 'The nextCursor of the previous page; omit for the first page.' }),
-  limit: z.coerce
-    .number({ message: `limit must be a whole number from ${PAGE.min} to ${PAGE.max}` })
-    .int(`limit must be a whole number from ${PAGE.min} to ${PAGE.max}`)
-    .min(PAGE.min, `limit must be at least ${PAGE.min}`)
-    .max(PAGE.max, `limit must be at most ${PAGE.max}`)
-    .default(PAGE.default)
-    .openapi({ type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default }),
-  level: z
-    .string()
-    .transform((v) => v.toLowerCase())
-    .pipe(z.enum(['info', 'success', 'warning', 'error'], { message: 'level must be one of info, success, warning, error' }))
-    .optional()
-    .openapi({ type: 'string', enum: ['info', 'success', 'warning', 'error'] }),
+  limit: PageLimitQuery,
+  level: LevelQuery,
   after: z
     .string()
     .regex(ID_PATTERN, 'after must be an alert id')

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { SEARCH_LIMITS } from '../../domain/search-query.js';
 import type { AppEnv } from '../env.js';
-import { AlertPage, LIST_PAGE_SIZE as PAGE, problemResponses } from '../schemas.js';
+import { AlertPage, LevelQuery, PageLimitQuery, problemResponses } from '../schemas.js';
 
 const LEVEL_OF_QUERY = { info: 'INFO', success: 'SUCCESS', warning: 'WARNING', error: 'ERROR' } as const;
 
@@ -15,20 +15,9 @@ const SearchQuery = z.object({
     example: 'deploy* "payment failed"',
   }),
   channel: z.string().min(1).optional().openapi({ description: 'Only this channel (id or slug)' }),
-  level: z
-    .string()
-    .transform((v) => v.toLowerCase())
-    .pipe(z.enum(['info', 'success', 'warning', 'error'], { message: 'level must be one of info, success, warning, error' }))
-    .optional()
-    .openapi({ type: 'string', enum: ['info', 'success', 'warning', 'error'], description: 'Only standard alerts of this level (no chat messages)' }),
+  level: LevelQuery.openapi({ description: 'Only standard alerts of this level (no chat messages)' }),
   cursor: z.string().optional().openapi({ description: 'The nextCursor of the previous page (opaque); omit for the first page.' }),
-  limit: z.coerce
-    .number({ message: `limit must be a whole number from ${PAGE.min} to ${PAGE.max}` })
-    .int(`limit must be a whole number from ${PAGE.min} to ${PAGE.max}`)
-    .min(PAGE.min, `limit must be at least ${PAGE.min}`)
-    .max(PAGE.max, `limit must be at most ${PAGE.max}`)
-    .default(PAGE.default)
-    .openapi({ type: 'integer', minimum: PAGE.min, maximum: PAGE.max, default: PAGE.default }),
+  limit: PageLimitQuery,
 });
 
 const searchRoute = createRoute({
