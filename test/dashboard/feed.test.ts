@@ -1,0 +1,105 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, cspViolations, launchBrowser, newPage, screenshots } from '../helpers/browser.js';
+import { seedWorkspace } from '../helpers/harness.js';
+import { startDashboard, type DashHarness } from './helpers.js';
+
+/**
+ * The feed in a real Chromium: cards as a reader sees them, found by role and
+ * accessible name; live updates waited for (never slept for).
+ */
+let browser: Browser;
+let h: DashHarness;
+let seed: ReturnType<typeof seedWorkspace>;
+
+beforeAll(async () => {
+  [browser, h] = await Promise.all([launchBrowser(), startDashboard()]);
+  seed = seedWorkspace(h.services);
+});
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+async function post(webhookToken: string, payload: unknown) {
+  const res = await fetch(`${h.config.publicUrl}/api/webhook/${webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { alertId: string };
+}
+
+async function api<T>(path: string, token = seed.ownerToken): Promise<T> {
+  const res = await fetch(`${h.config.publicUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as T;
+}
+
+async function signIn(page: Page, userId: string) {
+  await page.goto(h.link(userId));
+  await page.getByRole('button', { name: /^Sign in as / }).click();
+  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
+}
+
+async function check(page: Page, name: string) {
+  expect(await axeViolations(page)).toEqual([]);
+  expect(cspViolations(page)).toEqual([]);
+  await screenshots(page, name);
+}
+
+const feeds = (page: Page) => page.getByRole('navigation', { name: 'Feeds' });
+const cards = (page: Page) => page.getByRole('list', { name: 'Alerts, newest first' }).locator('.feed-entry');
+
+describe('the feed in Chromium', () => {
+  it('lists visible channels with unread badges, pages older cards, filters by level and clears badges with mark-all-read', async () => {
+    const ch = seed.general;
+    for (let i = 1; i <= 30; i++) await post(ch.webhookToken, { title: `Build ${i}`, level: i % 10 === 0 ? 'ERROR' : 'INFO', message: `line one\nsee https://ci.acme.test/${i}` });
+    await post(seed.deploys.webhookToken, { title: 'Deploy api v1.42', level: 'SUCCESS', fields: [{ name: 'version', value: 'v1.42', inline: true }] });
+
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.member.id);
+    // The member cannot see the private channel; the badges are the API's `_count.alerts`.
+    await feeds(page).getByRole('link', { name: 'General, 30 unread alerts' }).waitFor();
+    await feeds(page).getByRole('link', { name: 'Deploys, 1 unread alert' }).waitFor();
+    await feeds(page).getByRole('link', { name: 'Unread, 31 unread alerts' }).waitFor();
+    expect(await feeds(page).getByRole('link', { name: /Security/ }).count()).toBe(0);
+    expect(await page.title()).toBe('(31) All channels · Alertbridge');
+
+    // Newest first across channels; the first page is 25 cards, scrolling loads the rest.
+    await expect.poll(() => cards(page).count()).toBe(25);
+    expect(await cards(page).first().getByRole('heading').textContent()).toContain('Deploy api v1.42');
+    await cards(page).last().scrollIntoViewIfNeeded();
+    await expect.poll(() => cards(page).count()).toBe(31);
+    expect(await cards(page).last().getByRole('heading').textContent()).toContain('Build 1');
+    // The exact time stays on hover while the text is relative.
+    const time = cards(page).first().locator('time');
+    expect(await time.getAttribute('title')).toMatch(/UTC$/);
+    expect(await time.textContent()).toMatch(/now|second|minute/);
+    await check(page, 'feed');
+
+    // Level filter (a plain GET form).
+    await feeds(page).getByRole('link', { name: /^General/ }).click();
+    await page.getByRole('heading', { name: '📢 General', level: 1 }).waitFor();
+    await page.getByLabel('Level').selectOption('ERROR');
+    await page.waitForURL(/level=ERROR/);
+    await expect.poll(() => cards(page).count()).toBe(3);
+
+    // One card read by its button: the badges and the title follow.
+    await cards(page).first().getByRole('button', { name: 'Mark read' }).click();
+    await cards(page).first().getByRole('button', { name: 'Mark unread' }).waitFor();
+    await feeds(page).getByRole('link', { name: 'General, 29 unread alerts' }).waitFor();
+    expect(await page.title()).toBe('(30) 📢 General · Alertbridge');
+
+    await page.getByRole('button', { name: 'Mark channel read' }).click();
+    await feeds(page).getByRole('link', { name: 'General, no unread alerts' }).waitFor();
+    await feeds(page).getByRole('link', { name: 'Deploys, 1 unread alert' }).waitFor();
+    await feeds(page).getByRole('link', { name: /^Unread/ }).click();
+    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await feeds(page).getByRole('link', { name: 'Unread, no unread alerts' }).waitFor();
+    await page.getByText('Nothing unread.').waitFor();
+    const channels = await api<{ id: string; _count: { alerts: number } }[]>('/api/channels', seed.memberToken);
+    expect(channels.map((c) => c._count.alerts)).toEqual([0, 0]);
+    // Someone else's read state is untouched.
+    const owners = await api<{ id: string; _count: { alerts: number } }[]>('/api/channels');
+    expect(owners.find((c) => c.id === ch.id)!._count.alerts).toBe(30);
+    await context.close();
+  });
+});
