@@ -14,6 +14,7 @@ import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
 import { feedRoutes } from './routes/feed.js';
+import { feedStreamRoutes } from './routes/feed-stream.js';
 import { memberRoutes } from './routes/members.js';
 import { profileRoutes } from './routes/profile.js';
 import { tokenRoutes } from './routes/tokens.js';
@@ -72,6 +73,7 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
   r.get('/', (c) => c.redirect('/feed', 303));
   r.route('/', assets().routes());
   r.route('/', authRoutes(deps));
+  r.route('/', feedStreamRoutes(deps));
   r.route('/', feedRoutes(deps));
   r.route('/', channelRoutes(deps));
   r.route('/', tokenRoutes(deps));

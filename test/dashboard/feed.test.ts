@@ -102,4 +102,44 @@ describe('the feed in Chromium', () => {
     expect(owners.find((c) => c.id === ch.id)!._count.alerts).toBe(30);
     await context.close();
   });
+
+  it('shows a posted alert and a three-POST workflow run live, and follows reads made through the API', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.owner.id);
+    await feeds(page).getByRole('link', { name: /^Deploys/ }).click();
+    await page.getByRole('heading', { name: '🚀 Deploys', level: 1 }).waitFor();
+    await page.locator('.feed-layout[data-live="open"]').waitFor();
+    const before = await cards(page).count();
+
+    await post(seed.deploys.webhookToken, { title: 'Cache warmed', level: 'SUCCESS' });
+    await page.getByRole('heading', { name: /Cache warmed/ }).waitFor({ timeout: 5_000 });
+    expect(await cards(page).count()).toBe(before + 1);
+    expect(await cards(page).first().getByRole('heading').textContent()).toContain('Cache warmed');
+
+    const run = (state: string, steps: unknown[], error?: string) =>
+      post(seed.deploys.webhookToken, { title: 'Deploy web v7', workflow: { runId: 'web-7', state, steps, ...(error ? { error } : {}) } });
+    await run('running', [{ name: 'build', state: 'running' }, { name: 'test', state: 'pending' }, { name: 'deploy', state: 'pending' }]);
+    const runCard = cards(page).filter({ hasText: 'Deploy web v7' });
+    await runCard.waitFor({ timeout: 5_000 });
+    await run('running', [{ name: 'build', state: 'done', seconds: 42 }, { name: 'test', state: 'running' }, { name: 'deploy', state: 'pending' }]);
+    await runCard.getByText('42s').waitFor({ timeout: 5_000 });
+    await run('failed', [{ name: 'build', state: 'done', seconds: 42 }, { name: 'test', state: 'failed', seconds: 71, info: '3 failed' }, { name: 'deploy', state: 'skipped' }], 'FAIL src/web.test.ts');
+    await runCard.getByText('FAIL src/web.test.ts').waitFor({ timeout: 5_000 });
+    await runCard.getByText(/ERROR · run failed/).waitFor();
+    // Updated in place: still one card for the run.
+    expect(await runCard.count()).toBe(1);
+    await check(page, 'feed-workflow');
+
+    // Read through the API (another client): the badges follow without a reload.
+    await feeds(page).getByRole('link', { name: /^Deploys, [1-9]\d* unread/ }).waitFor();
+    const res = await fetch(`${h.config.publicUrl}/api/alerts/mark-all-read`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${seed.ownerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channelId: seed.deploys.id }),
+    });
+    expect(res.status).toBe(200);
+    await feeds(page).getByRole('link', { name: 'Deploys, no unread alerts' }).waitFor({ timeout: 5_000 });
+    await runCard.getByRole('button', { name: 'Mark unread' }).waitFor();
+    await context.close();
+  });
 });

@@ -19,7 +19,7 @@
     return 'just now';
   }
   function refreshTimes(root) {
-    (root || document).querySelectorAll('.feed-list time[datetime]').forEach(function (t) {
+    (root || list).querySelectorAll('time[datetime]').forEach(function (t) {
       var text = relative(t.getAttribute('datetime'));
       if (text) t.textContent = text;
     });
@@ -30,6 +30,8 @@
   document.querySelectorAll('input[type="checkbox"][data-autosubmit]').forEach(function (box) {
     box.addEventListener('change', function () { box.form.submit(); });
   });
+
+  var current = null;
 
   // Badges: one per channel plus the total ("*"); the title starts with "(n) " while anything is unread.
   function badge(id) { return document.querySelector('.badge[data-unread-for="' + id + '"]'); }
@@ -43,37 +45,47 @@
     if (link) link.setAttribute('aria-label', link.getAttribute('data-label') + ', ' + (n === 0 ? 'no unread alerts' : n === 1 ? '1 unread alert' : n + ' unread alerts'));
     if (id === '*') document.title = (n > 0 ? '(' + n + ') ' : '') + document.title.replace(/^\(\d+\) /, '');
   }
-  function count(id) {
-    var b = badge(id);
-    return b ? Number(b.getAttribute('data-count') || b.textContent) || 0 : 0;
+  // The total is the sum of the channel badges (a live event brings one channel's count).
+  function recountTotal() {
+    var n = 0;
+    document.querySelectorAll('.badge[data-unread-for]').forEach(function (b) {
+      if (b.getAttribute('data-unread-for') !== '*') n += Number(b.getAttribute('data-count') || b.textContent) || 0;
+    });
+    setCount('*', n);
   }
-  function adjust(channelId, delta) {
-    setCount(channelId, Math.max(0, count(channelId) + delta));
-    setCount('*', Math.max(0, count('*') + delta));
+  // A card shown as read or unread without a round trip (read elsewhere).
+  function showRead(entry, read) {
+    entry.setAttribute('data-read', read ? 'true' : 'false');
+    var card = entry.querySelector('.ab-card');
+    if (card) card.setAttribute('data-read', read ? 'true' : 'false');
+    var input = entry.querySelector('input[name="read"]');
+    if (input) input.value = read ? '0' : '1';
+    var btn = entry.querySelector('[data-action="toggle-read"]');
+    if (btn) btn.textContent = read ? 'Mark unread' : 'Mark read';
   }
-  window.AlertbridgeFeed = { setCount: setCount, adjust: adjust, refreshTimes: refreshTimes };
 
-  // An entry swapped in after its read button: move the badges by the change.
-  var before = new WeakMap();
+  // After a read button: the server's count for the channel (absolute, so the stream's
+  // read.updated for the same change can arrive before or after without double counting).
+  document.body.addEventListener('ab-unread', function (e) {
+    setCount(e.detail.channelId, e.detail.unread);
+    recountTotal();
+  });
+  var swapped = new WeakMap();
   document.addEventListener('htmx:beforeSwap', function (e) {
     var el = e.detail.target;
-    if (el && el.classList && el.classList.contains('feed-entry')) {
-      before.set(e.detail.xhr, { id: el.getAttribute('data-alert-id'), read: el.getAttribute('data-read') });
-    }
+    if (el && el.classList && el.classList.contains('feed-entry')) swapped.set(e.detail.xhr, el.getAttribute('data-alert-id'));
   });
   document.addEventListener('htmx:afterSwap', function (e) {
     refreshTimes();
-    var was = before.get(e.detail.xhr);
-    if (!was) return;
-    var entry = list.querySelector('.feed-entry[data-alert-id="' + was.id + '"]');
-    if (!entry) return;
-    var now = entry.getAttribute('data-read');
-    if (now !== was.read) adjust(entry.getAttribute('data-channel-id'), now === 'true' ? -1 : 1);
-    if (entry === current || !current || !document.body.contains(current)) focusEntry(entry);
+    var id = swapped.get(e.detail.xhr);
+    var entry = id && list.querySelector('.feed-entry[data-alert-id="' + id + '"]');
+    if (entry && (!current || !document.body.contains(current) || current.getAttribute('data-alert-id') === id)) focusEntry(entry);
   });
 
+  window.AlertbridgeFeed = { setCount: setCount, refreshTimes: refreshTimes, recountTotal: recountTotal, showRead: showRead, focusEntry: function (el) { focusEntry(el); } };
+
   // Keyboard: j/k move, o opens the link, e toggles read, ? lists the shortcuts.
-  var current = null;
+
   function entries() { return Array.prototype.slice.call(list.querySelectorAll('.feed-entry')); }
   function focusEntry(el) {
     if (!el) return;

@@ -145,11 +145,20 @@ export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: 
 export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; channel: ChannelView; showChannel: boolean; csrfToken: string }) {
   const { alert, channel } = props;
   return (
-    <li class="feed-entry" data-alert-id={alert.id} data-channel-id={channel.id} data-read={alert.isRead ? 'true' : 'false'} tabindex={-1}>
+    <li
+      class="feed-entry"
+      data-alert-id={alert.id}
+      data-channel-id={channel.id}
+      data-read={alert.isRead ? 'true' : 'false'}
+      data-level={'level' in alert ? alert.level : undefined}
+      data-role={'author' in alert ? alert.author.role : undefined}
+      tabindex={-1}
+    >
       <AlertCard card={toCardModel(alert)} styling="classes" channel={props.showChannel ? { icon: channel.icon, slug: channel.slug } : undefined} />
       <form method="post" action={`/feed/read/${alert.id}`} class="feed-read" hx-post={`/feed/read/${alert.id}`} hx-target="closest .feed-entry" hx-swap="outerHTML">
         <Csrf token={props.csrfToken} />
         <input type="hidden" name="read" value={alert.isRead ? '0' : '1'} />
+        {props.showChannel ? null : <input type="hidden" name="single" value="1" />}
         <button type="submit" class="button ghost small" data-action="toggle-read">
           {alert.isRead ? 'Mark unread' : 'Mark read'}
         </button>
@@ -172,6 +181,7 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
       <link rel="stylesheet" href={asset('alert-card.css')} />
       <link rel="stylesheet" href={asset('feed.css')} />
       <script src={asset('feed.js')} defer></script>
+      <script src={asset('feed-live.js')} defer></script>
       <div class="feed-layout" data-feed-channel={channelId ?? ''}>
         <Sidebar channels={o.channels} state={s} total={total} />
         <section class="feed-main" aria-labelledby="feed-heading">
@@ -187,6 +197,7 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
             </form>
           </div>
           <Filters state={s} />
+          <p id="feed-live" class="visually-hidden" aria-live="polite"></p>
           {o.feed.items.length === 0 ? (
             <p class="muted feed-empty">{s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread. ' : 'No alerts yet.'}</p>
           ) : null}

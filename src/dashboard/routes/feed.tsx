@@ -76,6 +76,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const alert = await services.readApi.setRead(p, c.req.param('alertId'), form.read !== '0');
     if (c.req.header('hx-request') !== 'true') return c.redirect(backTo(form.back), 303);
     const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
+    c.header('HX-Trigger', JSON.stringify({ 'ab-unread': { channelId: channel.id, unread: channel._count.alerts } }));
     return c.html(<FeedEntry alert={alert} channel={channel} showChannel={form.single !== '1'} csrfToken={c.get('csrfToken')} />);
   });
 
