@@ -3,6 +3,7 @@ import { AppError } from '../domain/errors.js';
 import { createLogger } from '../lib/logger.js';
 import { createServices } from '../services.js';
 import { flagsOf, parseFlags, UsageError, type Command } from './command.js';
+import { alertCommands } from './commands/alerts.js';
 import { coreCommands } from './commands/core.js';
 import { dashboardCommands } from './commands/dashboard.js';
 import { discordCommands } from './commands/discord.js';
@@ -11,7 +12,7 @@ import { offlineOpsCommands, opsCommands, type OfflineCommand } from './commands
 import { OpsRefusal } from '../ops/files.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: (Command | OfflineCommand)[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...offlineOpsCommands];
+const COMMANDS: (Command | OfflineCommand)[] = [...coreCommands, ...alertCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...offlineOpsCommands];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

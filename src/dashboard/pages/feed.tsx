@@ -4,6 +4,8 @@ import type { ChannelView } from '../../domain/read-api.js';
 import { AlertCard, toCardModel } from '../../views/alert-card/index.js';
 import type { FeedPage } from '../feed/feed-query.js';
 import type { DashEnv } from '../http/env.js';
+import { isManager } from '../http/session.js';
+import { Notice } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 import { asset, page } from '../views/render.js';
 
@@ -116,12 +118,12 @@ function Filters(props: { state: FeedState }) {
 }
 
 /** The cards of one page and the "Load older" button that fetches the next (htmx swaps the button for the page). */
-export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: string }) {
+export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: string; manager: boolean }) {
   const single = props.state.scope.kind === 'channel';
   return (
     <>
       {props.feed.items.map(({ alert, channel }) => (
-        <FeedEntry alert={alert} channel={channel} showChannel={!single} csrfToken={props.csrfToken} />
+        <FeedEntry alert={alert} channel={channel} showChannel={!single} csrfToken={props.csrfToken} manager={props.manager} />
       ))}
       {props.feed.nextCursor ? (
         <li class="feed-more">
@@ -142,7 +144,7 @@ export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: 
 }
 
 /** One card with its read control: a form (works without JS) that htmx posts in place. */
-export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; channel: ChannelView; showChannel: boolean; csrfToken: string }) {
+export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; channel: ChannelView; showChannel: boolean; csrfToken: string; manager?: boolean }) {
   const { alert, channel } = props;
   return (
     <li
@@ -159,6 +161,11 @@ export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; ch
         <Csrf token={props.csrfToken} />
         <input type="hidden" name="read" value={alert.isRead ? '0' : '1'} />
         {props.showChannel ? null : <input type="hidden" name="single" value="1" />}
+        {props.manager ? (
+          <a class="button ghost small danger" href={`/feed/delete/${alert.id}`} aria-label={`Delete “${'title' in alert ? alert.title : 'message'}”`}>
+            Delete
+          </a>
+        ) : null}
         <button type="submit" class="button ghost small" data-action="toggle-read">
           {alert.isRead ? 'Mark unread' : 'Mark read'}
         </button>
@@ -196,13 +203,14 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
               </button>
             </form>
           </div>
+          {c.req.query('deleted') ? <Notice>Alert deleted.</Notice> : null}
           <Filters state={s} />
           <p id="feed-live" class="visually-hidden" aria-live="polite"></p>
           {o.feed.items.length === 0 ? (
             <p class="muted feed-empty">{s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread. ' : 'No alerts yet.'}</p>
           ) : null}
           <ol class="feed-list" aria-label="Alerts, newest first">
-            <FeedItems feed={o.feed} state={s} csrfToken={csrf} />
+            <FeedItems feed={o.feed} state={s} csrfToken={csrf} manager={isManager(c.get('workspace')?.role)} />
           </ol>
         </section>
       </div>

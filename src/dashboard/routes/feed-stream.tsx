@@ -10,7 +10,7 @@ import type { LiveEvent } from '../../notify/live-stream.js';
 type Outgoing = { event: string; id?: string | undefined; data: string };
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
-import { requireSession } from '../http/session.js';
+import { isManager, requireSession } from '../http/session.js';
 import { FeedEntry } from '../pages/feed.js';
 import { sessionPrincipal } from './feed.js';
 
@@ -53,6 +53,7 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const authorized = () => deps.sessions.isLive(idHash) && deps.accounts.workspacesOf(p.userId).some((w) => w.id === p.workspaceId);
     const sub = await services.live.open(p, { lastEventId: rawLast === '' ? undefined : Number(rawLast), authorized });
     const csrf = c.get('csrfToken');
+    const manager = isManager(c.get('workspace')?.role);
     let channels: ChannelView[] = [];
     const channelOf = async (id: string) => {
       let ch = channels.find((x) => x.id === id);
@@ -78,7 +79,7 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
       const alert = JSON.parse(ev.data) as AlertView;
       const channel = await channelOf(alert.channelId);
       if (!channel) return null;
-      const html = String(<FeedEntry alert={alert} channel={channel} showChannel={true} csrfToken={csrf} />);
+      const html = String(<FeedEntry alert={alert} channel={channel} showChannel={true} csrfToken={csrf} manager={manager} />);
       const out: DashboardCardEvent = {
         type,
         id: alert.id,

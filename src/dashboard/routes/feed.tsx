@@ -6,7 +6,10 @@ import type { Principal } from '../../domain/tokens.js';
 import type { DashboardDeps } from '../deps.js';
 import { feedPage } from '../feed/feed-query.js';
 import type { DashEnv } from '../http/env.js';
-import { formOf, requireRole, requireSession } from '../http/session.js';
+import { alertDeletion } from '../../domain/alert-deletion.js';
+import { audit } from '../http/guards.js';
+import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
+import { deleteAlertPage } from '../pages/feed-delete.js';
 import { FeedEntry, FeedItems, feedPageView, LEVELS, type FeedScope, type FeedState } from '../pages/feed.js';
 
 /** Cards per page: a screenful and a half on a desktop, so "revealed" fires once the reader scrolls. */
@@ -55,7 +58,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
       limit: FEED_PAGE_SIZE,
     });
     // htmx's "Load older" wants only the next cards, in place of its button.
-    if (c.req.query('fragment') === '1') return c.html(<FeedItems feed={feed} state={state} csrfToken={c.get('csrfToken')} />);
+    if (c.req.query('fragment') === '1') return c.html(<FeedItems feed={feed} state={state} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
     return feedPageView(c, { channels, state, feed });
   };
 
@@ -77,7 +80,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (c.req.header('hx-request') !== 'true') return c.redirect(backTo(form.back), 303);
     const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
     c.header('HX-Trigger', JSON.stringify({ 'ab-unread': { channelId: channel.id, unread: channel._count.alerts } }));
-    return c.html(<FeedEntry alert={alert} channel={channel} showChannel={form.single !== '1'} csrfToken={c.get('csrfToken')} />);
+    return c.html(<FeedEntry alert={alert} channel={channel} showChannel={form.single !== '1'} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
   });
 
   r.post('/feed/read-all', async (c) => {
@@ -85,6 +88,25 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const form = await formOf(c);
     await services.readApi.markAllRead(p, form.channel || undefined);
     return c.redirect(backTo(form.back), 303);
+  });
+
+  // Deleting one alert: owners and admins, after a confirmation page (a plain link, so it works without JS).
+  const MANAGERS = ['owner', 'admin'] as const;
+  r.get('/feed/delete/:alertId', async (c) => {
+    requireRole(c, MANAGERS);
+    const p = sessionPrincipal(c);
+    const alert = await services.readApi.getAlert(p, c.req.param('alertId'));
+    const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
+    return deleteAlertPage(c, { alert, channel, back: backTo(c.req.query('back')) });
+  });
+  r.post('/feed/delete/:alertId', async (c) => {
+    requireRole(c, MANAGERS);
+    const p = sessionPrincipal(c);
+    const form = await formOf(c);
+    const done = await alertDeletion(services).deleteAlert(c.req.param('alertId'), p);
+    audit(c, deps, 'alert.deleted', done.id);
+    const back = backTo(form.back);
+    return c.redirect(`${back}${back.includes('?') ? '&' : '?'}deleted=1`, 303);
   });
 
   return r;
