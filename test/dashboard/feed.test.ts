@@ -142,4 +142,59 @@ describe('the feed in Chromium', () => {
     await runCard.getByRole('button', { name: 'Mark unread' }).waitFor();
     await context.close();
   });
+
+  it('reads a chat-connected channel as a conversation with role badges, reply quotes and a members-only filter; j/k/e and ? from the keyboard', async () => {
+    const chat = h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
+    h.services.discordLinks.connect(chat.id, '1200000000000000001');
+    const link = { channelId: chat.id, discordChannelId: '1200000000000000001' };
+    const t0 = Date.now() - 60_000;
+    const author = (id: string, name: string, role: 'owner' | 'bot' | 'member') => ({ id, name, bot: role === 'bot', role });
+    await h.services.chatIngest.store(link, [
+      { messageId: '1200000000000000010', createdAt: t0, editedAt: null, text: 'Checkout is slow since this morning', author: author('u1', 'Mia Member', 'member'), replyTo: null, attachments: [] },
+      {
+        messageId: '1200000000000000011',
+        createdAt: t0 + 1000,
+        editedAt: null,
+        text: 'Looking into it now',
+        author: author('u2', 'Olive Owner', 'owner'),
+        replyTo: { messageId: '1200000000000000010', author: 'Mia Member', text: 'Checkout is slow since this morning' },
+        attachments: [],
+      },
+      { messageId: '1200000000000000012', createdAt: t0 + 2000, editedAt: null, text: 'Deploy finished', author: author('u3', 'CI bot', 'bot'), replyTo: null, attachments: [] },
+    ]);
+
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.owner.id);
+    await feeds(page).getByRole('link', { name: /^Community \(chat\), 3 unread alerts$/ }).click();
+    await page.getByRole('heading', { name: '💬 Community', level: 1 }).waitFor();
+    await expect.poll(() => cards(page).count()).toBe(3);
+    const reply = cards(page).filter({ hasText: 'Looking into it now' });
+    await reply.getByText('owner', { exact: true }).waitFor();
+    await reply.getByText('Checkout is slow since this morning').waitFor();
+    await cards(page).filter({ hasText: 'Deploy finished' }).getByText('bot', { exact: true }).waitFor();
+    await check(page, 'feed-chat');
+
+    // Keyboard: j moves to the first card, j again to the second, e marks it read, k goes back.
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    const second = cards(page).nth(1);
+    await expect.poll(() => second.evaluate((el) => el.classList.contains('is-current'))).toBe(true);
+    await page.keyboard.press('e');
+    await expect.poll(() => cards(page).nth(1).getAttribute('data-read')).toBe('true');
+    await feeds(page).getByRole('link', { name: 'Community (chat), 2 unread alerts' }).waitFor();
+    expect(await page.title()).toMatch(/^\(\d+\) 💬 Community · Alertbridge$/);
+    await page.keyboard.press('k');
+    await expect.poll(() => cards(page).first().evaluate((el) => el.classList.contains('is-current'))).toBe(true);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'hidden' });
+
+    // Members only: the real user feedback, without the team's and the bots' messages.
+    await page.getByLabel('Members only').check();
+    await page.waitForURL(/members=1/);
+    await expect.poll(() => cards(page).count()).toBe(1);
+    expect(await cards(page).first().textContent()).toContain('Checkout is slow since this morning');
+    await context.close();
+  });
 });

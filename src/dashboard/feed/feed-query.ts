@@ -15,6 +15,8 @@ export interface FeedFilter {
   channels: ChannelView[];
   level?: AlertLevel | undefined;
   unreadOnly: boolean;
+  /** Chat channels: only messages of members (the real user feedback), not the team's or bots'. */
+  membersOnly?: boolean;
   /** Strictly older than this alert id. */
   cursor?: string | undefined;
   limit: number;
@@ -27,7 +29,7 @@ const UNREAD_SCAN_ROWS = 400;
  * The dashboard's feed over the read API's use cases: a single channel is the
  * API's own page; "All channels" merges each visible channel's newest page by
  * alert id (ids sort by creation time), so the cursor means the same in both.
- * Unread-only filters the rendered read state, scanning a bounded number of
+ * Unread-only and members-only filter the rendered rows, scanning a bounded number of
  * rows: a page may come back short with a cursor, which the "Load older"
  * button simply follows.
  */
@@ -38,7 +40,8 @@ export async function feedPage(services: Services, p: Principal, f: FeedFilter):
   let cursor = f.cursor;
   let scanned = 0;
   for (;;) {
-    const batch = f.unreadOnly ? Math.max(f.limit, 50) : f.limit;
+    const filtered = f.unreadOnly || f.membersOnly;
+    const batch = filtered ? Math.max(f.limit, 50) : f.limit;
     // The level filter does not apply to chat channels (their messages have no level), as in the API.
     const channels = f.level ? f.channels.filter((c) => !c.chat) : f.channels;
     const pages = await Promise.all(channels.map((c) => reads.page({ channelId: c.id, level: f.level, cursor, limit: batch + 1 })));
@@ -55,6 +58,7 @@ export async function feedPage(services: Services, p: Principal, f: FeedFilter):
     for (const r of taken) {
       const v = views.get(r.id)!;
       if (f.unreadOnly && v.isRead) continue;
+      if (f.membersOnly && !('author' in v && v.author.role === 'member')) continue;
       if (items.length < f.limit) items.push({ alert: v, channel: byId.get(r.channelId)! });
     }
     scanned += taken.length;

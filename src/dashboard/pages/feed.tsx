@@ -18,6 +18,7 @@ export interface FeedState {
   scope: FeedScope;
   level?: AlertLevel | undefined;
   unreadOnly: boolean;
+  membersOnly: boolean;
 }
 
 /** The feed's URL for a state: filters are query parameters, so every view is a plain link that works without JS. */
@@ -26,6 +27,7 @@ export function feedUrl(s: FeedState, extra: Record<string, string> = {}): strin
   const q = new URLSearchParams();
   if (s.level) q.set('level', s.level);
   if (s.unreadOnly && s.scope.kind !== 'unread') q.set('unread', '1');
+  if (s.membersOnly) q.set('members', '1');
   for (const [k, v] of Object.entries(extra)) q.set(k, v);
   const qs = q.toString();
   return qs ? `${path}?${qs}` : path;
@@ -91,8 +93,12 @@ function Filters(props: { state: FeedState }) {
   const s = props.state;
   const chat = s.scope.kind === 'channel' && s.scope.channel.chat;
   return (
-    <form method="get" action={feedUrl({ ...s, level: undefined, unreadOnly: false })} class="feed-filters">
-      {chat ? null : (
+    <form method="get" action={feedUrl({ ...s, level: undefined, unreadOnly: false, membersOnly: false })} class="feed-filters">
+      {chat ? (
+        <label class="check">
+          <input type="checkbox" name="members" value="1" checked={s.membersOnly} data-autosubmit /> Members only
+        </label>
+      ) : (
         <>
           <label for="feed-level">Level</label>
           <select id="feed-level" name="level" data-autosubmit>

@@ -49,11 +49,14 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const level = levelRaw as AlertLevel | undefined;
     const before = c.req.query('before') || undefined;
     if (before !== undefined && !/^[A-Za-z0-9_]{1,64}$/.test(before)) throw queryIssue('before must be an alert id', 'before');
-    const state: FeedState = { scope, level: scope.kind === 'channel' && scope.channel.chat ? undefined : level, unreadOnly: scope.kind === 'unread' || c.req.query('unread') === '1' };
+    const state: FeedState = { scope, level: scope.kind === 'channel' && scope.channel.chat ? undefined : level, unreadOnly: scope.kind === 'unread' || c.req.query('unread') === '1',
+      membersOnly: scope.kind === 'channel' && scope.channel.chat !== null && c.req.query('members') === '1',
+    };
     const feed = await feedPage(services, p, {
       channels: scope.kind === 'channel' ? [scope.channel] : channels,
       level: state.level,
       unreadOnly: state.unreadOnly,
+      membersOnly: state.membersOnly,
       cursor: before,
       limit: FEED_PAGE_SIZE,
     });
