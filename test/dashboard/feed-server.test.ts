@@ -97,10 +97,16 @@ describe('feed server side', () => {
     await post(seed.general.webhookToken, { title: 'Disk 99%', level: 'ERROR' });
     await expect.poll(() => dash.events.find((e) => e.event === 'card')?.data ?? '', { timeout: 5_000 }).toContain('Disk 99%');
     const card = JSON.parse(dash.events.find((e) => e.event === 'card')!.data) as { type: string; unread: number; html: string; level: string };
-    expect(card).toMatchObject({ type: 'alert.created', unread: 2, level: 'ERROR' });
-    expect(card.html).toContain('<li class="feed-entry"');
+    // The owner's level for the channel is the default "all": a browser notification is due.
+    expect(card).toMatchObject({ type: 'alert.created', unread: 2, level: 'ERROR', notify: true, summary: 'Disk 99%' });
+    expect(card.html).toContain('<li class="feed-entry" id="alert-');
     expect(dash.events.find((e) => e.event === 'card')!.id).toMatch(/^\d+$/);
     expect(other.events.filter((e) => e.event === 'read.updated')).toEqual([]);
+    // "Important only": an INFO alert still appears, without a notification.
+    h.services.notifyPrefs.set(seed.owner.id, seed.general.id, 'important');
+    await post(seed.general.webhookToken, { title: 'Disk cleaned', level: 'INFO' });
+    await expect.poll(() => dash.events.some((e) => e.event === 'card' && e.data.includes('Disk cleaned')), { timeout: 5_000 }).toBe(true);
+    expect(JSON.parse(dash.events.find((e) => e.event === 'card' && e.data.includes('Disk cleaned'))!.data)).toMatchObject({ notify: false });
     for (const s of [api, other, dash]) s.close();
   });
 

@@ -53,7 +53,6 @@
       var empty = document.querySelector('.feed-empty');
       if (empty) empty.remove();
       announce('New alert: ' + (el.querySelector('h2, .ab-title') || el).textContent.trim());
-      if (window.AlertbridgeNotify) window.AlertbridgeNotify(el, ev);
     } else {
       return;
     }
@@ -79,6 +78,26 @@
     else if (type === 'resync') location.reload();
   }
 
+  // Browser notifications while a tab is open: only the leader shows them (one per alert, not one per tab),
+  // only for alerts passing the user's level for the channel (the server decides: ev.notify).
+  var canNotify = 'Notification' in window;
+  var enable = document.getElementById('enable-notifications');
+  if (enable && canNotify && Notification.permission === 'default') {
+    enable.hidden = false;
+    enable.addEventListener('click', function () {
+      Notification.requestPermission().then(function () { enable.hidden = true; });
+    });
+  }
+  function notify(ev) {
+    if (!canNotify || Notification.permission !== 'granted' || !ev.notify) return;
+    var label = document.querySelector('[data-label-for="' + ev.channelId + '"]');
+    var n = new Notification(ev.summary || 'New alert', { tag: ev.id, body: label ? label.getAttribute('data-label') + ' · Alertbridge' : 'Alertbridge' });
+    n.onclick = function () {
+      window.focus();
+      location.href = '/feed#alert-' + ev.id;
+    };
+  }
+
   var bc = 'BroadcastChannel' in window ? new BroadcastChannel('alertbridge-feed') : null;
   if (bc) bc.onmessage = function (m) { if (m.data && m.data.type) handle(m.data.type, m.data.data); };
 
@@ -91,6 +110,7 @@
       ['card', 'read.updated', 'resync'].forEach(function (type) {
         es.addEventListener(type, function (e) {
           handle(type, e.data);
+          if (type === 'card') notify(JSON.parse(e.data));
           if (bc) bc.postMessage({ type: type, data: e.data });
         });
       });

@@ -155,6 +155,7 @@ export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; ch
   return (
     <li
       class="feed-entry"
+      id={`alert-${alert.id}`}
       data-alert-id={alert.id}
       data-channel-id={channel.id}
       data-read={alert.isRead ? 'true' : 'false'}
@@ -200,6 +201,10 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
         <section class="feed-main" aria-labelledby="feed-heading">
           <div class="feed-head">
             <h1 id="feed-heading">{heading}</h1>
+            {/* Shown by feed-live.js when the browser can still be asked (a permission prompt needs a click). */}
+            <button type="button" class="button ghost small" id="enable-notifications" hidden>
+              Enable browser notifications
+            </button>
             <form method="post" action="/feed/read-all" class="feed-read-all">
               <Csrf token={csrf} />
               {channelId ? <input type="hidden" name="channel" value={channelId} /> : null}

@@ -5,6 +5,7 @@ import type { AlertView } from '../../domain/alert-view.js';
 import { AppError } from '../../domain/errors.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { LiveEvent } from '../../notify/live-stream.js';
+import { levelAllows } from '../../notify/preferences.js';
 
 /** An SSE message as written: the API's events, or the dashboard's `card`. */
 type Outgoing = { event: string; id?: string | undefined; data: string };
@@ -32,6 +33,10 @@ export interface DashboardCardEvent {
   role: string | null;
   unread: number;
   html: string | null;
+  /** A new alert that passes the user's notification level for its channel: feed-live.js shows a browser notification. */
+  notify: boolean;
+  /** The notification's text: the alert's title, or the chat author and message. */
+  summary: string | null;
 }
 
 /**
@@ -68,12 +73,29 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
       return channels.find((x) => x.id === id)?._count.alerts ?? 0;
     };
 
+    // The same per-channel level as e-mail (channel settings): chat messages have no level, so only "all" passes them.
+    const wantsNotification = (alert: AlertView) => {
+      const pref = services.notifyPrefs.recipient(alert.channelId, p.userId)?.level ?? 'none';
+      return 'level' in alert ? levelAllows(pref, alert.level) : pref === 'all';
+    };
+
     const toCardEvent = async (ev: LiveEvent): Promise<Outgoing | null> => {
       if (ev.event === 'resync' || ev.event === 'read.updated') return ev;
       const type = ev.event;
       if (type === 'alert.deleted') {
         const d = JSON.parse(ev.data) as { id: string; channelId: string };
-        const out: DashboardCardEvent = { type, id: d.id, channelId: d.channelId, isRead: true, level: null, role: null, unread: await unreadOf(d.channelId), html: null };
+        const out: DashboardCardEvent = {
+          type,
+          id: d.id,
+          channelId: d.channelId,
+          isRead: true,
+          level: null,
+          role: null,
+          unread: await unreadOf(d.channelId),
+          html: null,
+          notify: false,
+          summary: null,
+        };
         return { event: 'card', id: ev.id, data: JSON.stringify(out) };
       }
       const alert = JSON.parse(ev.data) as AlertView;
@@ -89,6 +111,8 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
         role: 'author' in alert ? alert.author.role : null,
         unread: await unreadOf(alert.channelId),
         html,
+        notify: type === 'alert.created' && wantsNotification(alert),
+        summary: 'title' in alert ? alert.title : `${alert.author.name}: ${(alert.message ?? '').slice(0, 140)}`,
       };
       return { event: 'card', id: ev.id, data: JSON.stringify(out) };
     };
