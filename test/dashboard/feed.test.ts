@@ -39,10 +39,11 @@ async function signIn(page: Page, userId: string) {
   await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
 }
 
-async function check(page: Page, name: string) {
+async function check(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
   expect(await axeViolations(page)).toEqual([]);
   expect(cspViolations(page)).toEqual([]);
-  await screenshots(page, name);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshots(page, name, opts);
 }
 
 const feeds = (page: Page) => page.getByRole('navigation', { name: 'Feeds' });
@@ -51,8 +52,27 @@ const cards = (page: Page) => page.getByRole('list', { name: 'Alerts, newest fir
 describe('the feed in Chromium', () => {
   it('lists visible channels with unread badges, pages older cards, filters by level and clears badges with mark-all-read', async () => {
     const ch = seed.general;
-    for (let i = 1; i <= 30; i++) await post(ch.webhookToken, { title: `Build ${i}`, level: i % 10 === 0 ? 'ERROR' : 'INFO', message: `line one\nsee https://ci.acme.test/${i}` });
-    await post(seed.deploys.webhookToken, { title: 'Deploy api v1.42', level: 'SUCCESS', fields: [{ name: 'version', value: 'v1.42', inline: true }] });
+    for (let i = 1; i <= 30; i++) {
+      const failed = i % 10 === 0;
+      await post(ch.webhookToken, {
+        title: failed ? `Build #${i} failed` : `Build #${i} passed`,
+        level: failed ? 'ERROR' : 'INFO',
+        message: failed ? `2 tests failed in checkout\nLogs: https://ci.acme.test/builds/${i}` : `main @ ${(0xabc000 + i).toString(16)}`,
+        source: 'GitHub Actions',
+      });
+    }
+    await post(seed.deploys.webhookToken, {
+      title: 'Deploy api v1.42',
+      level: 'SUCCESS',
+      emoji: 'rocket',
+      fields: [
+        { name: 'version', value: 'v1.42', inline: true },
+        { name: 'region', value: 'eu-west-1', inline: true },
+      ],
+      linkUrl: 'https://deploy.acme.test/1042',
+      linkText: 'Open deploy',
+      actor: { name: 'Jane Doe', email: 'jane@acme.test', company: 'Acme' },
+    });
 
     const { context, page } = await newPage(browser);
     await signIn(page, seed.member.id);
@@ -68,12 +88,12 @@ describe('the feed in Chromium', () => {
     expect(await cards(page).first().getByRole('heading').textContent()).toContain('Deploy api v1.42');
     await cards(page).last().scrollIntoViewIfNeeded();
     await expect.poll(() => cards(page).count()).toBe(31);
-    expect(await cards(page).last().getByRole('heading').textContent()).toContain('Build 1');
+    expect(await cards(page).last().getByRole('heading').textContent()).toContain('Build #1 passed');
     // The exact time stays on hover while the text is relative.
     const time = cards(page).first().locator('time');
     expect(await time.getAttribute('title')).toMatch(/UTC$/);
     expect(await time.textContent()).toMatch(/now|second|minute/);
-    await check(page, 'feed');
+    await check(page, 'feed', { fullPage: false });
 
     // Level filter (a plain GET form).
     await feeds(page).getByRole('link', { name: /^General/ }).click();
