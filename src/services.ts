@@ -119,7 +119,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     timeoutMs: config.attachmentFetchTimeoutMs,
     ...overrides.fetcher,
   });
-  const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key));
+  const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key), (userId, channelIds) => bus.emit('read-state', { userId, channelIds }));
   const search = new SearchAlerts(store.search, store.reads, readApi);
   const auth = new TokenAuthenticator(new SqliteTokenRows(db.sqlite), config.tokenPrefix, clock);
   const live = new LiveStreams(

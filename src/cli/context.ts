@@ -5,7 +5,13 @@ import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
+import { SqliteAlertStore } from '../db/alert-store/index.js';
+import { WriteBatcher } from '../db/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
+import { AlertDeletion } from '../domain/alert-deletion.js';
+import { ChangeBus } from '../domain/changes.js';
+import { MediaStore } from '../media/store.js';
+import { MediaOrphans } from '../ops/media-orphans.js';
 import { RetentionSettings } from '../domain/retention.js';
 import type { AlertReports } from '../domain/alert-reports.js';
 import { DiscordLinks } from '../domain/chat/links.js';
@@ -54,6 +60,20 @@ export class CliContext {
   /** The alert store's counting reads only: the CLI never writes alerts, so it needs no group commit. */
   alertReports(): AlertReports {
     return new SqliteAlertReports(this.db().sqlite);
+  }
+
+  /**
+   * Deleting one alert: the store's own delete unit (change-log event included, so open streams drop it)
+   * and the media grace period (the service's maintenance deletes the files later), as the dashboard does.
+   */
+  alertDeletion(): AlertDeletion {
+    const sqlite = this.db().sqlite;
+    const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
+    const media = new MediaStore({ dir: this.config.mediaDir, publicUrl: this.config.mediaPublicUrl });
+    const orphans = new MediaOrphans(sqlite, media, this.clock, this.config.mediaOrphanGraceMs, (key) => store.isMediaReferenced(key));
+    // No listener in this process: the running service's streams see the change-log row on their next poll.
+    const bus = new ChangeBus();
+    return new AlertDeletion({ reads: store.reads, removal: store.removal, clock: this.clock, bus, releaseMedia: (keys) => orphans.release(keys) });
   }
 
   notifyPreferences(): NotificationPreferences {

@@ -1,6 +1,7 @@
 import { loadConfig, ConfigError } from '../config.js';
 import { AppError, type ErrorCode } from '../domain/errors.js';
 import { UsageError, type Command } from './command.js';
+import { alertCommands } from './commands/alerts.js';
 import { coreCommands } from './commands/core.js';
 import { dashboardCommands } from './commands/dashboard.js';
 import { discordCommands } from './commands/discord.js';
@@ -11,7 +12,7 @@ import { OpsRefusal } from '../ops/files.js';
 import { CliContext } from './context.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands];
 
 /**
  * Exit codes (README, Admin CLI): 2 when the command line is wrong, the same command can never succeed

@@ -13,6 +13,8 @@ import { applySecurityHeaders } from './http/security-headers.js';
 import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
+import { feedRoutes } from './routes/feed.js';
+import { feedStreamRoutes } from './routes/feed-stream.js';
 import { memberRoutes } from './routes/members.js';
 import { profileRoutes } from './routes/profile.js';
 import { tokenRoutes } from './routes/tokens.js';
@@ -22,7 +24,7 @@ import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -68,9 +70,11 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
     return errorPage(c, 500, 'Something went wrong', 'Nothing was changed. Try again in a moment.');
   });
 
-  r.get('/', (c) => c.redirect('/channels', 303));
+  r.get('/', (c) => c.redirect('/feed', 303));
   r.route('/', assets().routes());
   r.route('/', authRoutes(deps));
+  r.route('/', feedStreamRoutes(deps));
+  r.route('/', feedRoutes(deps));
   r.route('/', channelRoutes(deps));
   r.route('/', tokenRoutes(deps));
   r.route('/', memberRoutes(deps));

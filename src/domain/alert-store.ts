@@ -412,8 +412,18 @@ export interface AlertRetention {
 /* ------------------------------------------------------------------ facade */
 
 /** Everything above, over one database. Consumers take the part they use. */
+/** Deleting one alert of any kind (a leaked secret in a message): owners' and admins' moderation. */
+export interface AlertRemoval {
+  /**
+   * Deletes the alert with its attachments (read exceptions cascade) and records
+   * `alert.deleted` in the change log, in one unit. Null when it does not exist.
+   */
+  deleteAlert(alertId: string, now: number): Promise<{ channelId: string; released: string[] } | null>;
+}
+
 export interface AlertStore {
   readonly reads: AlertReads;
+  readonly removal: AlertRemoval;
   readonly changes: ChangeLog;
   readonly webhook: WebhookAlertWrites;
   readonly chat: ChatMessageWrites;

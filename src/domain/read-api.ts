@@ -29,6 +29,8 @@ export class ReadApi {
     private readonly store: AlertReads,
     private readonly clock: Clock,
     private readonly mediaUrl: (key: string) => string,
+    /** After a committed read-state change (the live stream's `read.updated`). */
+    private readonly onReadChange: (userId: string, channelIds: string[]) => void = () => {},
   ) {}
 
   async listChannels(p: Principal): Promise<ChannelView[]> {
@@ -67,6 +69,7 @@ export class ReadApi {
     const row = await this.store.visibleAlert(p, alertId);
     if (!row) throw notFound('alert');
     await this.store.setRead(p.userId, row, isRead);
+    this.onReadChange(p.userId, [row.channelId]);
     return this.getAlert(p, alertId);
   }
 
@@ -77,6 +80,7 @@ export class ReadApi {
   async markAllRead(p: Principal, channelRef?: string): Promise<{ channelIds: string[] }> {
     const ids = channelRef ? [(await this.resolveChannel(p, channelRef)).id] : await this.store.visibleChannelIds(p);
     await this.store.markAllRead(p.userId, ids, this.clock.now());
+    this.onReadChange(p.userId, ids);
     return { channelIds: ids };
   }
 

@@ -26,7 +26,8 @@ export const DEFAULT_LIVE_OPTIONS: LiveStreamOptions = { heartbeatMs: 15_000, re
 
 /** One SSE message. `id` is the alert_events id, so `Last-Event-ID` resumes exactly after it. */
 export interface LiveEvent {
-  event: AlertEventType | 'resync' | 'shutdown';
+  /** `read.updated` is per user and not in the change log: it has no id, so it never moves a client's Last-Event-ID. */
+  event: AlertEventType | 'resync' | 'shutdown' | 'read.updated';
   id?: string;
   data: string;
 }
@@ -34,11 +35,17 @@ export interface LiveEvent {
 /** What the stream needs besides the change log: visibility, the alert rows, and whether a token still holds. */
 export interface LiveStreamDeps {
   changes: ChangeLog;
-  alerts: Pick<AlertReads, 'visibleChannelIds' | 'alert'>;
+  alerts: Pick<AlertReads, 'visibleChannelIds' | 'alert' | 'visibleChannels'>;
   bus: ChangeBus;
   readApi: Pick<ReadApi, 'render'>;
   /** The token is not revoked and its user is still a workspace member. */
   stillAuthorized(p: Principal): boolean;
+}
+
+/** What the bus carries as `read-state` after a user's read state changed (committed): the channels it changed in. */
+export interface ReadStateChange {
+  userId: string;
+  channelIds: string[];
 }
 
 /**
@@ -55,6 +62,9 @@ export class LiveStreams {
   readonly options: LiveStreamOptions;
   private readonly subs = new Set<LiveSubscription>();
   private readonly onChange = () => this.wakeAll();
+  private readonly onRead = (change: ReadStateChange) => {
+    for (const sub of this.subs) if (sub.principal.userId === change.userId) sub.readChanged(change.channelIds);
+  };
   private timer: NodeJS.Timeout | undefined;
   private lastSeq = 0;
   /** Set by closeAll(reason): streams opened from then on get the `shutdown` event at once. */
@@ -83,9 +93,9 @@ export class LiveStreams {
    * first. If the ids the client missed were already pruned (or the id is from
    * the future, e.g. another database), a `resync` event tells it to refetch.
    */
-  async open(principal: Principal, opts: { lastEventId?: number; channelId?: string } = {}): Promise<LiveSubscription> {
+  async open(principal: Principal, opts: { lastEventId?: number; channelId?: string; authorized?: () => boolean } = {}): Promise<LiveSubscription> {
     if (this.shutdownReason !== undefined) {
-      const sub = new LiveSubscription(this, principal, 0, undefined, undefined);
+      const sub = new LiveSubscription(this, principal, 0, undefined, undefined, () => false);
       sub.close(this.shutdownReason);
       return sub;
     }
@@ -112,11 +122,14 @@ export class LiveStreams {
         { retryAfter: Math.ceil(this.options.retryMs / 1000) },
       );
     }
-    const sub = new LiveSubscription(this, principal, start, opts.channelId, resync);
+    // A dashboard session is not a token: its route passes its own check.
+    const authorized = opts.authorized ?? (() => this.d.stillAuthorized(principal));
+    const sub = new LiveSubscription(this, principal, start, opts.channelId, resync, authorized);
     this.subs.add(sub);
     if (this.subs.size === 1) {
       this.lastSeq = head;
       this.d.bus.on('alert-events', this.onChange);
+      this.d.bus.on('read-state', this.onRead);
       this.timer = setInterval(() => void this.poll(), this.options.pollIntervalMs);
       this.timer.unref();
     }
@@ -137,6 +150,7 @@ export class LiveStreams {
   release(sub: LiveSubscription): void {
     if (!this.subs.delete(sub) || this.subs.size > 0) return;
     this.d.bus.off('alert-events', this.onChange);
+    this.d.bus.off('read-state', this.onRead);
     clearInterval(this.timer);
   }
 
@@ -145,8 +159,9 @@ export class LiveStreams {
     p: Principal,
     after: number,
     channelFilter: string | undefined,
+    authorized: () => boolean,
   ): Promise<{ events: LiveEvent[]; last: number; full: boolean; authorized: boolean }> {
-    if (!this.d.stillAuthorized(p)) return { events: [], last: after, full: false, authorized: false };
+    if (!authorized()) return { events: [], last: after, full: false, authorized: false };
     const rows = await this.d.changes.eventsAfter(after, this.options.batchSize);
     if (rows.length === 0) return { events: [], last: after, full: false, authorized: true };
     const visible = new Set(await this.d.alerts.visibleChannelIds(p));
@@ -157,6 +172,14 @@ export class LiveStreams {
       if (ev) events.push(ev);
     }
     return { events, last: rows[rows.length - 1]!.id, full: rows.length === this.options.batchSize, authorized: true };
+  }
+
+  /** @internal `read.updated` events: the user's unread count now, per changed channel they can see (and the filter allows). */
+  async readEvents(p: Principal, channelIds: Set<string>, channelFilter: string | undefined): Promise<LiveEvent[]> {
+    const counts = await this.d.alerts.visibleChannels(p);
+    return counts
+      .filter((c) => channelIds.has(c.id) && (!channelFilter || c.id === channelFilter))
+      .map((c) => ({ event: 'read.updated' as const, data: JSON.stringify({ channelId: c.id, unread: c.unread }) }));
   }
 
   /** The alert as the read API renders it for this user NOW (read state included); deletions carry only ids. */
@@ -192,7 +215,7 @@ export class LiveStreams {
       const p = sub.principal;
       let allowed = ok.get(p.tokenId);
       if (allowed === undefined) {
-        allowed = this.d.stillAuthorized(p);
+        allowed = sub.authorized();
         ok.set(p.tokenId, allowed);
       }
       if (!allowed) sub.close();
@@ -210,6 +233,7 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
   private farewell: string | undefined;
   private dirty = true;
   private waiting: (() => void) | undefined;
+  private readonly readPending = new Set<string>();
 
   constructor(
     private readonly hub: LiveStreams,
@@ -217,7 +241,14 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
     private last: number,
     private readonly channelFilter: string | undefined,
     private resync: string | undefined,
+    readonly authorized: () => boolean,
   ) {}
+
+  /** The user's read state changed in these channels (any client of theirs): a `read.updated` follows. */
+  readChanged(channelIds: string[]): void {
+    for (const id of channelIds) this.readPending.add(id);
+    this.wake();
+  }
 
   wake(): void {
     this.dirty = true;
@@ -242,7 +273,16 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
           continue;
         }
         this.dirty = false;
-        const batch = await this.hub.read(this.principal, this.last, this.channelFilter);
+        if (this.readPending.size > 0) {
+          const ids = new Set(this.readPending);
+          this.readPending.clear();
+          if (!this.authorized()) break;
+          for (const ev of await this.hub.readEvents(this.principal, ids, this.channelFilter)) {
+            if (this.closed) return;
+            yield ev;
+          }
+        }
+        const batch = await this.hub.read(this.principal, this.last, this.channelFilter, this.authorized);
         if (!batch.authorized) break;
         for (const ev of batch.events) {
           if (this.closed) break;

@@ -27,6 +27,9 @@ afterAll(async () => {
 async function signIn(page: Page, userId: string) {
   await page.goto(h.link(userId));
   await page.getByRole('button', { name: /^Sign in as / }).click();
+  // Signing in lands on the feed; these tests are about the settings pages.
+  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Channels' }).click();
   await page.getByRole('heading', { name: 'Channels', level: 1 }).waitFor();
 }
 

@@ -85,8 +85,9 @@ export const screenshotDir = process.env.SCREENSHOT_DIR ?? fs.mkdtempSync(path.j
 /**
  * The page at desktop (1280) and phone (375) width, in light and dark: four PNGs
  * named `<name>-<desktop|phone>-<light|dark>.png`. Restores the viewport after.
+ * `fullPage: false` keeps the first screenful (a long feed).
  */
-export async function screenshots(page: Page, name: string): Promise<string[]> {
+export async function screenshots(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<string[]> {
   // `npm run screenshots` keeps only the README's pictures.
   const only = process.env.SCREENSHOT_NAMES?.split(',');
   if (only && !only.includes(name)) return [];
@@ -100,7 +101,7 @@ export async function screenshots(page: Page, name: string): Promise<string[]> {
       // Subsets load lazily (unicode-range): load every emoji face so no glyph is caught mid-download.
       await page.evaluate(() => Promise.allSettled([...document.fonts].filter((f) => f.family.includes('Emoji')).map((f) => f.load())));
       const file = path.join(screenshotDir, `${name}-${form}-${scheme}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await page.screenshot({ path: file, fullPage: opts.fullPage ?? true });
       files.push(file);
     }
   }

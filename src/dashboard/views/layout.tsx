@@ -2,7 +2,7 @@ import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Viewer, WorkspaceView } from '../http/env.js';
 
-export type NavKey = 'channels' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
+export type NavKey = 'feed' | 'channels' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
 
 export interface PageChrome {
   title: string;
@@ -16,6 +16,7 @@ export interface PageChrome {
 }
 
 const NAV: { key: NavKey; href: string; label: string; managersOnly?: boolean }[] = [
+  { key: 'feed', href: '/feed', label: 'Feed' },
   { key: 'channels', href: '/channels', label: 'Channels' },
   { key: 'tokens', href: '/tokens', label: 'API tokens' },
   { key: 'members', href: '/members', label: 'Members' },

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AlertStore } from '../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
+import { SqliteAlertRemoval } from './alert-removal.js';
 import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
@@ -20,6 +21,7 @@ import { SqliteChannelRemoval } from './channel-removal.js';
  */
 export class SqliteAlertStore implements AlertStore {
   readonly reads: SqliteAlertReads;
+  readonly removal: SqliteAlertRemoval;
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
   readonly chat: SqliteChatWrites;
@@ -42,6 +44,7 @@ export class SqliteAlertStore implements AlertStore {
     this.search = new SqliteAlertSearch(sqlite);
     this.reports = new SqliteAlertReports(sqlite);
     this.channels = new SqliteChannelRemoval(sqlite, batcher);
+    this.removal = new SqliteAlertRemoval(sqlite, batcher, this.changes, attachments);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // Index lookups only: the newest alert id, and the newest activity key of each channel.
     this.newestKey = sqlite

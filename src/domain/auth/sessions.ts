@@ -105,6 +105,13 @@ export class Sessions {
     return row;
   }
 
+  /** Whether a session still holds, without counting as activity: an open live stream is not the user being active. */
+  isLive(idHash: string): boolean {
+    const row = this.rows.get(idHash);
+    const now = this.clock.now();
+    return Boolean(row && now < row.expiresAt && now - row.lastSeenAt < SESSION_IDLE_MS);
+  }
+
   isRecentlyAuthenticated(session: Session): boolean {
     return this.clock.now() - session.authenticatedAt < REAUTH_WINDOW_MS;
   }

@@ -23,6 +23,7 @@ Events (\`event:\` line):
 - \`alert.deleted\`: \`data\` is \`{"id": "...", "channelId": "..."}\`.
 - \`resync\`: the events you asked to resume from are gone (pruned after ${EVENT_RETENTION_DAYS} days): refetch the lists.
 - \`shutdown\`: the server is shutting down; the stream ends after it. Reconnect after \`retryMs\` with \`Last-Event-ID\`: nothing is missed.
+- \`read.updated\`: your read state changed in a channel (you marked read through the API, the dashboard or another client): \`data\` is \`{"channelId": "...", "unread": 3}\`, your unread count there now (the channel list's \`_count.alerts\`). Sent only to the streams of the user who read; it has no \`id:\` (it is not in the change log), so it never moves \`Last-Event-ID\`; after a reconnect, refetch the counts.
 
 Every alert event has an \`id:\`; reconnect with \`Last-Event-ID\` (EventSource does this by itself) to receive what you missed, in order and without duplicates. Without it the stream starts with live events only. A comment line (\`: heartbeat\`) is sent every ${DEFAULT_LIVE_OPTIONS.heartbeatMs / 1000} s so proxies keep the connection open; \`retry:\` suggests a reconnection delay.`;
 

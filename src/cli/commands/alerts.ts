@@ -1,0 +1,11 @@
+import { defineCommand, type Command } from '../command.js';
+
+/** Moderating stored alerts. */
+export const alertCommands: Command[] = [
+  defineCommand({
+    name: 'alert delete',
+    summary: 'delete one alert with its files (open dashboards and streams drop it at once)',
+    flags: { id: { type: 'string', value: 'A', required: true } },
+    run: (ctx, f) => ctx.alertDeletion().deleteAlert(f.id),
+  }),
+];

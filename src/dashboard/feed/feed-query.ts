@@ -1,0 +1,76 @@
+import type { AlertLevel } from '../../domain/alert-store.js';
+import type { AlertView } from '../../domain/alert-view.js';
+import type { ChannelView } from '../../domain/read-api.js';
+import type { Principal } from '../../domain/tokens.js';
+import type { Services } from '../../services.js';
+
+/** One feed page: newest first, and the cursor for the next older page. */
+export interface FeedPage {
+  items: { alert: AlertView; channel: ChannelView }[];
+  nextCursor: string | null;
+}
+
+export interface FeedFilter {
+  /** One channel (already resolved through the visibility rule), or every visible channel. */
+  channels: ChannelView[];
+  level?: AlertLevel | undefined;
+  unreadOnly: boolean;
+  /** Chat channels: only messages of members (the real user feedback), not the team's or bots'. */
+  membersOnly?: boolean;
+  /** Strictly older than this alert id. */
+  cursor?: string | undefined;
+  limit: number;
+}
+
+/** How many rows an unread-only page scans at most before it answers (short) with a cursor: bounds the cost of a mostly-read feed. */
+const UNREAD_SCAN_ROWS = 400;
+
+/**
+ * The dashboard's feed over the read API's use cases: a single channel is the
+ * API's own page; "All channels" merges each visible channel's newest page by
+ * alert id (ids sort by creation time), so the cursor means the same in both.
+ * Unread-only and members-only filter the rendered rows, scanning a bounded number of
+ * rows: a page may come back short with a cursor, which the "Load older"
+ * button simply follows.
+ */
+export async function feedPage(services: Services, p: Principal, f: FeedFilter): Promise<FeedPage> {
+  const reads = services.store.reads;
+  const byId = new Map(f.channels.map((c) => [c.id, c]));
+  const items: FeedPage['items'] = [];
+  let cursor = f.cursor;
+  let scanned = 0;
+  for (;;) {
+    const filtered = f.unreadOnly || f.membersOnly;
+    const batch = filtered ? Math.max(f.limit, 50) : f.limit;
+    // The level filter does not apply to chat channels (their messages have no level), as in the API.
+    const channels = f.level ? f.channels.filter((c) => !c.chat) : f.channels;
+    const pages = await Promise.all(channels.map((c) => reads.page({ channelId: c.id, level: f.level, cursor, limit: batch + 1 })));
+    const rows = pages.flat().sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const taken = rows.slice(0, batch);
+    const more = rows.length > batch;
+    // Rendered per channel: the read state and attachments are two queries per channel.
+    const views = new Map<string, AlertView>();
+    const perChannel = new Map<string, typeof taken>();
+    for (const r of taken) perChannel.set(r.channelId, [...(perChannel.get(r.channelId) ?? []), r]);
+    for (const [channelId, list] of perChannel) {
+      for (const v of await services.readApi.render(p.userId, channelId, list)) views.set(v.id, v);
+    }
+    for (const r of taken) {
+      const v = views.get(r.id)!;
+      if (f.unreadOnly && v.isRead) continue;
+      if (f.membersOnly && !('author' in v && v.author.role === 'member')) continue;
+      if (items.length < f.limit) items.push({ alert: v, channel: byId.get(r.channelId)! });
+    }
+    scanned += taken.length;
+    const last = taken[taken.length - 1];
+    if (items.length >= f.limit) {
+      // Stopped mid-batch: the next page starts after the last card shown.
+      const lastShown = items[items.length - 1]!.alert.id;
+      const hasOlder = more || taken[taken.length - 1]!.id !== lastShown;
+      return { items, nextCursor: hasOlder ? lastShown : null };
+    }
+    if (!more || !last) return { items, nextCursor: null };
+    cursor = last.id;
+    if (scanned >= UNREAD_SCAN_ROWS) return { items, nextCursor: cursor };
+  }
+}

@@ -1,0 +1,116 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { AlertLevel } from '../../domain/alert-store.js';
+import { AppError, notFound } from '../../domain/errors.js';
+import type { Principal } from '../../domain/tokens.js';
+import type { DashboardDeps } from '../deps.js';
+import { feedPage } from '../feed/feed-query.js';
+import type { DashEnv } from '../http/env.js';
+import { alertDeletion } from '../../domain/alert-deletion.js';
+import { audit } from '../http/guards.js';
+import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
+import { deleteAlertPage } from '../pages/feed-delete.js';
+import { FeedEntry, FeedItems, feedPageView, LEVELS, type FeedScope, type FeedState } from '../pages/feed.js';
+
+/** Cards per page: a screenful and a half on a desktop, so "revealed" fires once the reader scrolls. */
+export const FEED_PAGE_SIZE = 25;
+
+/**
+ * The read API's principal for a dashboard session: the same visibility rule
+ * and read state as a token of this user. The token id names the session
+ * (its hash prefix, never the secret) so per-"token" limits count per session.
+ */
+export function sessionPrincipal(c: Context<DashEnv>): Principal {
+  const ws = requireRole(c);
+  return { tokenId: `session:${c.get('session').idHash.slice(0, 16)}`, userId: c.get('viewer').id, workspaceId: ws.id };
+}
+
+function queryIssue(detail: string, path: string): AppError {
+  return new AppError('invalid-query', detail, { details: [{ code: 'invalid_value', message: detail, path: [path] }] });
+}
+
+/** A local path to go back to after a form post (never another site). */
+function backTo(raw: string | undefined): string {
+  return raw && /^\/feed(?:[/?]|$)/.test(raw) ? raw : '/feed';
+}
+
+export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
+  const r = new Hono<DashEnv>();
+  const { services } = deps;
+  r.use('/feed', requireSession(deps));
+  r.use('/feed/*', requireSession(deps));
+
+  const show = async (c: Context<DashEnv>, scopeOf: (channels: Awaited<ReturnType<typeof services.readApi.listChannels>>) => FeedScope) => {
+    const p = sessionPrincipal(c);
+    const channels = await services.readApi.listChannels(p);
+    const scope = scopeOf(channels);
+    const levelRaw = c.req.query('level') || undefined;
+    if (levelRaw !== undefined && !LEVELS.includes(levelRaw as AlertLevel)) throw queryIssue(`level must be one of ${LEVELS.join(', ')}`, 'level');
+    const level = levelRaw as AlertLevel | undefined;
+    const before = c.req.query('before') || undefined;
+    if (before !== undefined && !/^[A-Za-z0-9_]{1,64}$/.test(before)) throw queryIssue('before must be an alert id', 'before');
+    const state: FeedState = { scope, level: scope.kind === 'channel' && scope.channel.chat ? undefined : level, unreadOnly: scope.kind === 'unread' || c.req.query('unread') === '1',
+      membersOnly: scope.kind === 'channel' && scope.channel.chat !== null && c.req.query('members') === '1',
+    };
+    const feed = await feedPage(services, p, {
+      channels: scope.kind === 'channel' ? [scope.channel] : channels,
+      level: state.level,
+      unreadOnly: state.unreadOnly,
+      membersOnly: state.membersOnly,
+      cursor: before,
+      limit: FEED_PAGE_SIZE,
+    });
+    // htmx's "Load older" wants only the next cards, in place of its button.
+    if (c.req.query('fragment') === '1') return c.html(<FeedItems feed={feed} state={state} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
+    return feedPageView(c, { channels, state, feed });
+  };
+
+  r.get('/feed', (c) => show(c, () => ({ kind: 'all' })));
+  r.get('/feed/unread', (c) => show(c, () => ({ kind: 'unread' })));
+  r.get('/feed/c/:channel', (c) =>
+    show(c, (channels) => {
+      const ref = c.req.param('channel');
+      const channel = channels.find((ch) => ch.slug === ref || ch.id === ref);
+      if (!channel) throw notFound('channel');
+      return { kind: 'channel', channel };
+    }),
+  );
+
+  r.post('/feed/read/:alertId', async (c) => {
+    const p = sessionPrincipal(c);
+    const form = await formOf(c);
+    const alert = await services.readApi.setRead(p, c.req.param('alertId'), form.read !== '0');
+    if (c.req.header('hx-request') !== 'true') return c.redirect(backTo(form.back), 303);
+    const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
+    c.header('HX-Trigger', JSON.stringify({ 'ab-unread': { channelId: channel.id, unread: channel._count.alerts } }));
+    return c.html(<FeedEntry alert={alert} channel={channel} showChannel={form.single !== '1'} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
+  });
+
+  r.post('/feed/read-all', async (c) => {
+    const p = sessionPrincipal(c);
+    const form = await formOf(c);
+    await services.readApi.markAllRead(p, form.channel || undefined);
+    return c.redirect(backTo(form.back), 303);
+  });
+
+  // Deleting one alert: owners and admins, after a confirmation page (a plain link, so it works without JS).
+  const MANAGERS = ['owner', 'admin'] as const;
+  r.get('/feed/delete/:alertId', async (c) => {
+    requireRole(c, MANAGERS);
+    const p = sessionPrincipal(c);
+    const alert = await services.readApi.getAlert(p, c.req.param('alertId'));
+    const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
+    return deleteAlertPage(c, { alert, channel, back: backTo(c.req.query('back')) });
+  });
+  r.post('/feed/delete/:alertId', async (c) => {
+    requireRole(c, MANAGERS);
+    const p = sessionPrincipal(c);
+    const form = await formOf(c);
+    const done = await alertDeletion(services).deleteAlert(c.req.param('alertId'), p);
+    audit(c, deps, 'alert.deleted', done.id);
+    const back = backTo(form.back);
+    return c.redirect(`${back}${back.includes('?') ? '&' : '?'}deleted=1`, 303);
+  });
+
+  return r;
+}
