@@ -16,6 +16,7 @@ import { registerOperations } from './routes/operations.js';
 import { registerReadApi } from './routes/read-api.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
+import { registerWebhookFormats } from './routes/webhook-formats.js';
 import { Problem } from './schemas.js';
 import { validationError } from './validation.js';
 
@@ -83,6 +84,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream']) app.use(path, auth);
 
   registerWebhook(app);
+  registerWebhookFormats(app);
   registerReadApi(app);
   registerStream(app);
   app.route('/media', createMediaRoutes(services.media, config.publicUrl));
