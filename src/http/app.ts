@@ -17,6 +17,7 @@ import { registerReadApi } from './routes/read-api.js';
 import { registerSearch } from './routes/search.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
+import { registerWebhookFormats } from './routes/webhook-formats.js';
 import { Problem } from './schemas.js';
 import { validationError } from './validation.js';
 
@@ -84,6 +85,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream', '/api/search']) app.use(path, auth);
 
   registerWebhook(app);
+  registerWebhookFormats(app);
   registerReadApi(app);
   registerSearch(app);
   registerStream(app);

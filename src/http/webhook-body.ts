@@ -1,5 +1,7 @@
 import type { ReceivedWebhookBody } from '../domain/webhook/accept-alert.js';
+import { AppError } from '../domain/errors.js';
 import { resolveAttachments, type ResolvedAttachment } from '../media/attachments.js';
+import { MAX_ATTACHMENTS } from '../media/formats.js';
 import { parseMultipart } from '../media/multipart.js';
 import type { MediaFetcher } from '../media/fetcher.js';
 import type { MediaBatch, MediaStore } from '../media/store.js';
@@ -23,7 +25,8 @@ export class WebhookBodyReader {
     private readonly isReferenced: (key: string) => boolean,
   ) {}
 
-  async read(req: Request, kind: 'json' | 'multipart'): Promise<ReceivedWebhookBody> {
+  /** `payloadPart` names the multipart JSON part (Discord's senders call it `payload_json`). */
+  async read(req: Request, kind: 'json' | 'multipart', payloadPart = 'payload'): Promise<ReceivedWebhookBody> {
     if (kind === 'json') {
       // Nothing is stored until attachments are resolved, so there is nothing to roll back here.
       const bytes = await readBodyCapped(req, this.limits.maxJsonBytes);
@@ -31,8 +34,8 @@ export class WebhookBodyReader {
     }
     const batch = this.store.batch();
     try {
-      const { payloadText, uploads } = await parseMultipart(req, { batch });
-      const json = parseJson(payloadText, 'the payload part');
+      const { payloadText, uploads } = await parseMultipart(req, { batch, payloadPart });
+      const json = parseJson(payloadText, `the ${payloadPart} part`);
       return this.wrap(req, batch, json, [payloadText, ...uploads.map((u) => u.media.sha256)], uploads);
     } catch (err) {
       await batch.rollback(this.isReferenced);
@@ -50,17 +53,34 @@ export class WebhookBodyReader {
     return {
       json,
       fingerprintParts,
+      uploadCount: uploads.length,
       resolveAttachments: async (items) => {
         if (items.length === 0 && uploads.length === 0) return [];
         batch ??= this.store.batch();
         const resolved = await resolveAttachments(items, uploads, { batch, fetcher: this.fetcher, signal: req.signal });
-        return resolved.map((r) => ({
-          mediaKey: r.media.key,
-          mime: r.media.mime,
-          kind: r.media.kind,
-          name: r.name ?? null,
-          size: r.media.size,
-        }));
+        return resolved.map(toRecord);
+      },
+      fetchSkipping: async (urls) => {
+        const attachments: ResolvedAttachment[] = [];
+        const skipped: string[] = [];
+        // Uploads come first in the cap: the sender sent those bytes; URLs past the cap are skipped like failures.
+        const room = Math.max(0, MAX_ATTACHMENTS - uploads.length);
+        for (const [i, url] of urls.entries()) {
+          if (i >= room) {
+            skipped.push(url);
+            continue;
+          }
+          batch ??= this.store.batch();
+          try {
+            attachments.push(...(await resolveAttachments([{ url }], [], { batch, fetcher: this.fetcher, signal: req.signal })));
+          } catch (err) {
+            // A sender that cannot shape its body must not lose the alert to a dead image link (issue 14);
+            // storage failures (disk full) are not AppErrors and still fail the request.
+            if (!(err instanceof AppError)) throw err;
+            skipped.push(url);
+          }
+        }
+        return { attachments: [...attachments, ...uploads].map(toRecord), skipped };
       },
       commit: async () => {
         if (settled) return;
@@ -75,3 +95,11 @@ export class WebhookBodyReader {
     };
   }
 }
+
+const toRecord = (r: ResolvedAttachment) => ({
+  mediaKey: r.media.key,
+  mime: r.media.mime,
+  kind: r.media.kind,
+  name: r.name ?? null,
+  size: r.media.size,
+});

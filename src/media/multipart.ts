@@ -21,6 +21,8 @@ export interface ParseMultipartOptions {
   maxFiles?: number;
   /** Cap on the whole body (default MAX_REQUEST_BYTES). */
   maxRequestBytes?: number;
+  /** The JSON part's name: `payload`, or Discord's `payload_json` on /discord. */
+  payloadPart?: string;
 }
 
 /** A parsed multipart webhook request. */
@@ -46,6 +48,7 @@ export async function parseMultipart(request: Request, opts: ParseMultipartOptio
     maxPayloadBytes: opts.maxPayloadBytes ?? MAX_PAYLOAD_BYTES,
     maxFiles: opts.maxFiles ?? MAX_ATTACHMENTS,
     maxRequestBytes: opts.maxRequestBytes ?? MAX_REQUEST_BYTES,
+    payloadPart: opts.payloadPart ?? 'payload',
   };
   const contentType = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(contentType)) {
@@ -120,7 +123,7 @@ class MultipartReader {
   }
 
   #onField(name: string, value: string, truncated: boolean): void {
-    if (this.#failure !== null || name !== 'payload') return;
+    if (this.#failure !== null || name !== this.limits.payloadPart) return;
     if (truncated) return this.#fail(payloadTooLarge(this.limits.maxPayloadBytes));
     this.#setPayload(value);
   }
@@ -131,7 +134,7 @@ class MultipartReader {
       return;
     }
     stream.on('error', () => {}); // errors reach us through the consumer; never unhandled
-    if (name === 'payload') {
+    if (name === this.limits.payloadPart) {
       this.#track(readText(stream, this.limits.maxPayloadBytes).then((text) => this.#setPayload(text)));
       return;
     }
@@ -154,7 +157,7 @@ class MultipartReader {
   }
 
   #setPayload(text: string): void {
-    if (this.#payloadText !== null) return this.#fail(new AppError('invalid-payload', 'the multipart body has more than one "payload" part'));
+    if (this.#payloadText !== null) return this.#fail(new AppError('invalid-payload', `the multipart body has more than one "${this.limits.payloadPart}" part`));
     this.#payloadText = text;
   }
 
@@ -186,7 +189,7 @@ class MultipartReader {
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
     this.#phase = 'done';
     if (this.#failure !== null) return this.#reject(this.#failure);
-    if (this.#payloadText === null) return this.#reject(new AppError('invalid-payload', 'the multipart body has no "payload" part'));
+    if (this.#payloadText === null) return this.#reject(new AppError('invalid-payload', `the multipart body has no "${this.limits.payloadPart}" part`));
     this.#resolve({ payloadText: this.#payloadText, uploads: this.#uploads.filter((u): u is ResolvedAttachment => u !== undefined) });
   }
 }

@@ -4,7 +4,9 @@ import { AppError } from '../errors.js';
 import { Idempotency } from '../idempotency.js';
 import type { WebhookAnswer, WebhookChannel, WebhookIngest } from './ingest.js';
 import type { Actor } from '../alert-view.js';
-import type { AttachmentInput, WebhookAlert } from './payload.js';
+import { PAYLOAD_LIMITS, WebhookPayload, type AttachmentInput, type WebhookAlert } from './payload.js';
+import type { AlertDraft } from '../formats/command.js';
+import { cut } from '../formats/text.js';
 
 /**
  * A webhook body already read off the wire (src/http/webhook-body.ts): its
@@ -15,8 +17,16 @@ export interface ReceivedWebhookBody {
   json: unknown;
   /** What the Idempotency-Key fingerprint covers: the JSON, plus each uploaded file's hash. */
   fingerprintParts: (string | Uint8Array)[];
+  /** How many file parts a multipart body brought (0 for JSON). */
+  uploadCount: number;
   /** Stores `attachments[]` items (URL downloads, base64) after the multipart uploads. */
   resolveAttachments(items: AttachmentInput[]): Promise<AttachmentRecord[]>;
+  /**
+   * Downloads remote media for a drop-in format: one URL that cannot be fetched
+   * (or that exceeds the attachment cap) is skipped and reported, not refused.
+   * Returns the downloads followed by the multipart uploads.
+   */
+  fetchSkipping(urls: readonly string[]): Promise<{ attachments: AttachmentRecord[]; skipped: string[] }>;
   /** The alert that references the files committed. */
   commit(): Promise<void>;
   /** The request failed: remove the files it created that nothing references. */
@@ -34,7 +44,7 @@ export interface AcceptAlertDeps {
 
 export type AcceptedAlert =
   /** Stored now. */
-  | { replayed: false; answer: WebhookAnswer }
+  | { replayed: false; answer: WebhookAnswer; attachments: AttachmentRecord[] }
   /** The answer stored for this Idempotency-Key, to be repeated as it was. */
   | { replayed: true; answerJson: string };
 
@@ -71,7 +81,29 @@ export class AcceptWebhookAlert {
   }
 
   /** Resolves after COMMIT. Whatever happens, the body's files are settled (kept only when the alert committed). */
-  async accept(channel: WebhookChannel, alert: WebhookAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
+  accept(channel: WebhookChannel, alert: WebhookAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
+    return this.run(channel, body, idempotencyKey, async () => ({ alert, attachments: await body.resolveAttachments(alert.attachments) }));
+  }
+
+  /**
+   * The same path for a drop-in format's mapped alert: its media URLs are
+   * fetched after the idempotency claim (a replay fetches nothing), and the
+   * ones that fail are skipped and named at the end of the message.
+   */
+  acceptMapped(channel: WebhookChannel, mapped: MappedAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
+    return this.run(channel, body, idempotencyKey, async () => {
+      const { attachments, skipped } = await body.fetchSkipping(mapped.attachmentUrls);
+      const alert = WebhookPayload.parse(withSkippedNote(mapped.payload, skipped));
+      return { alert, attachments };
+    });
+  }
+
+  private async run(
+    channel: WebhookChannel,
+    body: ReceivedWebhookBody,
+    idempotencyKey: string | undefined,
+    prepare: () => Promise<{ alert: WebhookAlert; attachments: AttachmentRecord[] }>,
+  ): Promise<AcceptedAlert> {
     try {
       let idem: { key: string; hash: string } | undefined;
       let release: (() => void) | undefined;
@@ -86,11 +118,11 @@ export class AcceptWebhookAlert {
         idem = { key: idempotencyKey, hash };
       }
       try {
-        const attachments = await body.resolveAttachments(alert.attachments);
+        const { alert, attachments } = await prepare();
         const answer = await this.d.ingest.ingest(channel, alert, attachments, idem);
         await body.commit();
         this.d.avatars.afterIngest(answer.alertId, alert.actor);
-        return { replayed: false, answer };
+        return { replayed: false, answer, attachments };
       } finally {
         release?.();
       }
@@ -99,4 +131,21 @@ export class AcceptWebhookAlert {
       throw err;
     }
   }
+}
+
+/** A drop-in format's alert: a payload within every limit, and media URLs to fetch. */
+export interface MappedAlert {
+  payload: AlertDraft;
+  attachmentUrls: readonly string[];
+}
+
+/** Appends which images were skipped, keeping the message within its limit (the note wins over the tail). */
+function withSkippedNote(payload: AlertDraft, skipped: readonly string[]): AlertDraft {
+  if (skipped.length === 0) return payload;
+  const note = `(${skipped.length === 1 ? '1 image' : `${skipped.length} images`} could not be fetched and ${skipped.length === 1 ? 'was' : 'were'} skipped: ${skipped.join(', ')})`;
+  const max = PAYLOAD_LIMITS.message;
+  const clippedNote = cut(note, max);
+  const room = max - clippedNote.length - 2;
+  const head = payload.message ? (room > 0 ? cut(payload.message, room) : '') : '';
+  return { ...payload, message: head ? `${head}\n\n${clippedNote}` : clippedNote };
 }

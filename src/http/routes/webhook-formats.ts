@@ -1,0 +1,99 @@
+import type { Context } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ReceivedWebhookBody } from '../../domain/webhook/accept-alert.js';
+import type { AcceptedAlert } from '../../domain/webhook/accept-alert.js';
+import type { WebhookChannel } from '../../domain/webhook/ingest.js';
+import { DiscordBody, mapDiscord } from '../../domain/formats/discord.js';
+import { discordMessage } from '../../domain/formats/discord-message.js';
+import { mapSlack } from '../../domain/formats/slack.js';
+import type { AlertCommand } from '../../domain/formats/command.js';
+import type { AppEnv } from '../env.js';
+import { requireBodyType } from '../body.js';
+import { setRateHeaders } from '../rate-limit.js';
+
+/** The header every drop-in answer carries: the senders' own answers have no place for our id. */
+export const ALERT_ID_HEADER = 'X-Alertbridge-Alert-Id';
+
+type Ctx = Context<AppEnv>;
+
+/**
+ * Admits the request (channel, chat-connected refusal, rate limit) before a byte
+ * of the body is read, exactly as the plain webhook does, then reads the body.
+ */
+async function admitAndRead(c: Ctx, opts: { multipart: boolean; payloadPart?: string }) {
+  const { acceptAlert, webhookBody } = c.var.services;
+  const key = c.req.header('idempotency-key');
+  const channel = acceptAlert.admit(c.req.param('token')!, key, (d) => setRateHeaders(c, d));
+  const kind = requireBodyType(c.req.header('content-type'), { multipart: opts.multipart });
+  const received = await webhookBody.read(c.req.raw, kind, opts.payloadPart);
+  return { channel, key, received };
+}
+
+/** Maps with the body's files settled on a refusal (a 400 keeps no upload). */
+async function mapOrDiscard<T>(received: ReceivedWebhookBody, map: () => T): Promise<T> {
+  try {
+    return map();
+  } catch (err) {
+    await received.discard();
+    throw err;
+  }
+}
+
+/** The alert id of an answer, the replayed one included (its stored JSON is the plain webhook's answer). */
+function alertIdOf(accepted: AcceptedAlert): string {
+  return accepted.replayed ? (JSON.parse(accepted.answerJson) as { alertId: string }).alertId : accepted.answer.alertId;
+}
+
+async function acceptCommand(c: Ctx, channel: WebhookChannel, cmd: AlertCommand, received: ReceivedWebhookBody, key: string | undefined) {
+  const accepted = await c.var.services.acceptAlert.acceptMapped(channel, cmd, received, key);
+  c.header(ALERT_ID_HEADER, alertIdOf(accepted));
+  if (accepted.replayed) c.header('Idempotency-Replayed', 'true');
+  return accepted;
+}
+
+/**
+ * Slack's and Discord's incoming-webhook paths: the body is mapped to a plain
+ * alert (src/domain/formats) and goes through the plain webhook's accept path
+ * (rate limit, idempotency, media, notifications, usage); only the answer takes
+ * the provider's shape, so their client libraries keep working.
+ */
+export function registerWebhookFormats(app: OpenAPIHono<AppEnv>) {
+  app.post('/api/webhook/:token/slack', async (c) => {
+    const { channel, key, received } = await admitAndRead(c, { multipart: false });
+    const cmd = await mapOrDiscard(received, () => mapSlack(received.json));
+    await acceptCommand(c, channel, cmd, received, key);
+    // Slack answers 200 text/plain "ok"; some senders compare the body.
+    return c.text('ok', 200);
+  });
+
+  app.post('/api/webhook/:token/discord', async (c) => {
+    const { channel, key, received } = await admitAndRead(c, { multipart: true, payloadPart: 'payload_json' });
+    const cmd = await mapOrDiscard(received, () => mapDiscord(received.json, { fileCount: received.uploadCount }));
+    const accepted = await acceptCommand(c, channel, cmd, received, key);
+    if (c.req.query('wait') !== 'true') return c.body(null, 204);
+    return c.json(await waitAnswer(c, channel, accepted, received.json), 200);
+  });
+}
+
+/**
+ * Discord's `?wait=true` answer: the message object, built from the stored
+ * alert (its id and creation time, so a replay answers the same ids) and its
+ * stored attachments.
+ */
+async function waitAnswer(c: Ctx, channel: WebhookChannel, accepted: AcceptedAlert, json: unknown) {
+  const { store, media } = c.var.services;
+  const alertId = alertIdOf(accepted);
+  const row = await store.reads.alert(alertId);
+  const body = DiscordBody.parse(json);
+  const stored = accepted.replayed ? [] : accepted.attachments;
+  return discordMessage({
+    alertId,
+    createdAt: row?.createdAt ?? Date.now(),
+    channelId: channel.id,
+    webhookKey: channel.id,
+    username: body.username?.trim() || channel.name,
+    avatarUrl: body.avatar_url,
+    body,
+    attachments: stored.map((a) => ({ id: a.mediaKey, filename: a.name ?? a.mediaKey, size: a.size, url: media.urlFor(a.mediaKey), contentType: a.mime })),
+  });
+}
