@@ -104,8 +104,8 @@ export class Accounts {
   /** Looks a user up by id or e-mail. */
   findUser(idOrEmail: string) {
     return this.db.sqlite
-      .prepare('SELECT id, email, name FROM users WHERE id = ? OR lower(email) = lower(?)')
-      .get(idOrEmail, idOrEmail) as { id: string; email: string; name: string } | undefined;
+      .prepare<[string, string], { id: string; email: string; name: string }>('SELECT id, email, name FROM users WHERE id = ? OR lower(email) = lower(?)')
+      .get(idOrEmail, idOrEmail);
   }
 
   requireUser(idOrEmail: string) {
@@ -163,11 +163,11 @@ export class Accounts {
   listMembers(workspaceId: string) {
     this.requireWorkspace(workspaceId);
     return this.db.sqlite
-      .prepare(
+      .prepare<[string], { id: string; email: string; name: string; role: Role }>(
         `SELECT u.id, u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
          WHERE m.workspace_id = ? ORDER BY m.created_at`,
       )
-      .all(workspaceId) as { id: string; email: string; name: string; role: Role }[];
+      .all(workspaceId);
   }
 
   createChannel(input: { workspaceId: string; name: string; slug?: string; icon?: string; isPrivate?: boolean }): ChannelRecord {
@@ -207,11 +207,11 @@ export class Accounts {
 
   requireChannel(idOrSlug: string, workspaceId?: string): ChannelRecord {
     const rows = this.db.sqlite
-      .prepare(
+      .prepare<[string, string, string | null, string | null], Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number }>(
         `SELECT id, workspace_id AS workspaceId, name, slug, icon, is_private AS isPrivate, webhook_token AS webhookToken
          FROM channels WHERE id = ? OR (slug = ? AND (? IS NULL OR workspace_id = ?))`,
       )
-      .all(idOrSlug, idOrSlug, workspaceId ?? null, workspaceId ?? null) as (Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number })[];
+      .all(idOrSlug, idOrSlug, workspaceId ?? null, workspaceId ?? null);
     if (rows.length > 1) throw new AppError('invalid-body', `slug ${idOrSlug} exists in several workspaces: use the channel id`);
     const r = rows[0];
     if (!r) throw notFound(`channel ${idOrSlug}`);
@@ -225,12 +225,12 @@ export class Accounts {
    */
   requireChannelOfUser(userId: string, idOrSlug: string): ChannelRecord {
     const mine = this.db.sqlite
-      .prepare(
+      .prepare<[string, string, string], string>(
         `SELECT c.id FROM channels c JOIN memberships m ON m.workspace_id = c.workspace_id AND m.user_id = ?
          WHERE c.id = ? OR c.slug = ?`,
       )
       .pluck()
-      .all(userId, idOrSlug, idOrSlug) as string[];
+      .all(userId, idOrSlug, idOrSlug);
     if (mine.length > 1) throw new AppError('invalid-body', `slug ${idOrSlug} exists in several of the user's workspaces: use the channel id`);
     return this.requireChannel(mine[0] ?? idOrSlug);
   }

@@ -10,7 +10,13 @@ import { publicPage } from '../views/render.js';
 export function unsubscribeRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
   const params = (c: Context) => ({ u: c.req.query('u') ?? '', ch: c.req.query('c') ?? '', s: c.req.query('s') ?? '' });
-  const channelName = (id: string) => deps.services.db.sqlite.prepare('SELECT name FROM channels WHERE id = ?').pluck().get(id) as string | undefined;
+  const channelName = (id: string): string | undefined => {
+    try {
+      return deps.services.accounts.requireChannel(id).name;
+    } catch {
+      return undefined; // a channel deleted since the e-mail was sent: the link is no longer valid
+    }
+  };
   const invalid = (c: Context) => errorPage(c, 404, 'Link not valid', 'This unsubscribe link is incomplete or was changed. Manage e-mails in the channel settings instead.');
 
   r.get('/unsubscribe', (c) => {
