@@ -6,11 +6,12 @@ import { dashboardCommands } from './commands/dashboard.js';
 import { discordCommands } from './commands/discord.js';
 import { notifyCommands } from './commands/notify.js';
 import { opsCommands } from './commands/ops.js';
+import { signingCommands } from './commands/signing.js';
 import { OpsRefusal } from '../ops/files.js';
 import { CliContext } from './context.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...signingCommands];
 
 /**
  * Exit codes (README, Admin CLI): 2 when the command line is wrong, the same command can never succeed

@@ -17,6 +17,7 @@ import { registerReadApi } from './routes/read-api.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { registerWebhookFormats } from './routes/webhook-formats.js';
+import { registerWebhookGithub } from './routes/webhook-github.js';
 import { Problem } from './schemas.js';
 import { validationError } from './validation.js';
 
@@ -85,6 +86,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   registerWebhook(app);
   registerWebhookFormats(app);
+  registerWebhookGithub(app);
   registerReadApi(app);
   registerStream(app);
   app.route('/media', createMediaRoutes(services.media, config.publicUrl));
