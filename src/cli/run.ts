@@ -8,11 +8,12 @@ import { discordCommands } from './commands/discord.js';
 import { notifyCommands } from './commands/notify.js';
 import { opsCommands } from './commands/ops.js';
 import { retentionCommands } from './commands/retention.js';
+import { signingCommands } from './commands/signing.js';
 import { OpsRefusal } from '../ops/files.js';
 import { CliContext } from './context.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands];
 
 /**
  * Exit codes (README, Admin CLI): 2 when the command line is wrong, the same command can never succeed

@@ -21,7 +21,8 @@ export class SqliteWebhookChannels {
   constructor(sqlite: Database.Database) {
     this.byToken = sqlite.prepare(
       `SELECT c.id, c.name, c.slug, c.workspace_id AS workspaceId, w.name AS workspaceName,
-              EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id) AS chatConnected
+              EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id) AS chatConnected,
+              c.signing_secret AS signingSecret
        FROM channels c JOIN workspaces w ON w.id = c.workspace_id WHERE c.webhook_token = ?`,
     );
     this.dataVersion = sqlite.prepare<[], number>('PRAGMA data_version').pluck();

@@ -267,6 +267,14 @@ export class Accounts {
     return { id: ch.id, webhookToken };
   }
 
+  /** GitHub's webhook secret for the channel's /github path; null clears it. Never returned: it is a secret. */
+  setSigningSecret(channelIdOrSlug: string, secret: string | null) {
+    const ch = this.requireChannel(channelIdOrSlug);
+    this.db.orm.update(channels).set({ signingSecret: secret }).where(eq(channels.id, ch.id)).run();
+    this.channelsChanged();
+    return { id: ch.id, signingSecret: secret === null ? 'cleared' : 'set' };
+  }
+
   /** The only moment the token exists in clear: it is returned once and only its SHA-256 is kept. */
   createToken(workspaceId: string, userIdOrEmail: string, name?: string) {
     this.requireWorkspace(workspaceId);

@@ -210,8 +210,8 @@ export interface WebhookAlertWrites {
   setActorAvatar(alertId: string, url: string, now: number): Promise<boolean>;
   /** The answer stored for a webhook's Idempotency-Key. */
   idempotentAnswer(channelId: string, key: string): Promise<StoredIdempotentAnswer | undefined>;
-  /** Drops idempotency answers stored before `before`; returns how many. */
-  pruneIdempotentAnswers(before: number): Promise<number>;
+  /** Drops idempotency answers stored before `before` (keys with `long.prefix`: before `long.before`); returns how many. */
+  pruneIdempotentAnswers(before: number, long?: { prefix: string; before: number }): Promise<number>;
 }
 
 /* ------------------------------------------------------------------ chat writes */

@@ -26,6 +26,7 @@ export type ErrorCode =
   | 'too-many-attachments'
   | 'attachment-fetch-failed'
   | 'storage-unavailable'
+  | 'invalid-signature'
   | 'internal';
 
 /** One validation issue, in the shape the spec's 400 `details` uses. */

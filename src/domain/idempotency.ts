@@ -8,6 +8,13 @@ export const IDEMPOTENCY_WINDOW_HOURS = 24;
 const IDEMPOTENCY_WINDOW_MS = IDEMPOTENCY_WINDOW_HOURS * 60 * 60 * 1000;
 /** An Idempotency-Key is 1 to this many printable ASCII characters, not starting with a space. */
 export const IDEMPOTENCY_KEY_MAX_CHARS = 255;
+/**
+ * GitHub redelivers for 3 days, so its delivery ids are kept 7 (issue 14).
+ * They live in the same per-channel table under this prefix, which the prune
+ * spares until the long window has passed.
+ */
+export const LONG_KEY_PREFIX = 'github-delivery:';
+export const LONG_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 const KEY_RE = new RegExp(`^[\\x21-\\x7e][\\x20-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_CHARS - 1}}$`);
 
 /**
@@ -39,7 +46,7 @@ export class Idempotency {
    * Claims the key for this request. Returns the stored answer's JSON to replay, or a
    * release function to call when the request ends (success or failure).
    */
-  async begin(channelId: string, key: string, requestHash: string): Promise<{ replayJson: string } | { release: () => void }> {
+  async begin(channelId: string, key: string, requestHash: string, windowMs = IDEMPOTENCY_WINDOW_MS): Promise<{ replayJson: string } | { release: () => void }> {
     const id = `${channelId}\0${key}`;
     if (this.inFlight.has(id)) throw new AppError('idempotency-key-in-use');
     // Claimed before the lookup resolves, so a second request with the key cannot slip in meanwhile.
@@ -47,7 +54,7 @@ export class Idempotency {
     const release = () => void this.inFlight.delete(id);
     try {
       const stored = await this.store.idempotentAnswer(channelId, key);
-      if (stored && this.clock.now() - stored.createdAt < IDEMPOTENCY_WINDOW_MS) {
+      if (stored && this.clock.now() - stored.createdAt < windowMs) {
         if (stored.requestHash !== requestHash) throw new AppError('idempotency-key-reused');
         release();
         return { replayJson: stored.json };
@@ -60,6 +67,7 @@ export class Idempotency {
   }
 
   prune(): Promise<number> {
-    return this.store.pruneIdempotentAnswers(this.clock.now() - IDEMPOTENCY_WINDOW_MS);
+    const now = this.clock.now();
+    return this.store.pruneIdempotentAnswers(now - IDEMPOTENCY_WINDOW_MS, { prefix: LONG_KEY_PREFIX, before: now - LONG_WINDOW_MS });
   }
 }

@@ -18,6 +18,7 @@ import { registerSearch } from './routes/search.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { registerWebhookFormats } from './routes/webhook-formats.js';
+import { registerWebhookGithub } from './routes/webhook-github.js';
 import { Problem } from './schemas.js';
 import { validationError } from './validation.js';
 
@@ -86,6 +87,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
 
   registerWebhook(app);
   registerWebhookFormats(app);
+  registerWebhookGithub(app);
   registerReadApi(app);
   registerSearch(app);
   registerStream(app);

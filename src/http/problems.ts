@@ -41,6 +41,12 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
     title: 'payload too large',
     description: 'The request body is larger than the service accepts. The README lists every size limit.',
   },
+  'invalid-signature': {
+    status: 401,
+    title: 'invalid signature',
+    description:
+      "This channel has a signing secret: a GitHub delivery must carry `X-Hub-Signature-256` (`sha256=` and the HMAC-SHA256 of the body under the secret). Set the same secret in the GitHub webhook's settings.",
+  },
   'unknown-token': {
     status: 404,
     title: 'invalid webhook token',

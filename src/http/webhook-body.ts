@@ -44,6 +44,14 @@ export class WebhookBodyReader {
   }
 
   /**
+   * A body the route read itself (GitHub's: the signature covers the raw
+   * bytes, and the JSON may sit in a form field). It brings no files.
+   */
+  fromBytes(req: Request, json: unknown, bytes: Uint8Array): ReceivedWebhookBody {
+    return this.wrap(req, null, json, [bytes], []);
+  }
+
+  /**
    * `batch` is created on first use: a JSON alert without attachments never
    * touches the media store. Downloads stop when the sender hangs up.
    */

@@ -27,6 +27,10 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
         'config.smtpUrl',
         'metricsToken',
         'config.metricsToken',
+        // A channel's GitHub webhook secret (WebhookChannel.signingSecret), should a channel object be logged.
+        'signingSecret',
+        '*.signingSecret',
+        'channel.signingSecret',
       ],
       censor: '[redacted]',
     },

@@ -68,7 +68,10 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
          ON CONFLICT (channel_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
            response_json = excluded.response_json, created_at = excluded.created_at`,
       ),
-      pruneAnswers: sqlite.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at < ?'),
+      pruneAnswers: sqlite.prepare<[number, string, string, number]>(
+        // substr, not LIKE: a key may contain % or _.
+        'DELETE FROM idempotency_keys WHERE created_at < ? AND (substr(key, 1, length(?)) <> ? OR created_at < ?)',
+      ),
     };
   }
 
@@ -105,8 +108,10 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
     return row && { requestHash: row.requestHash, json: row.responseJson, createdAt: row.createdAt };
   }
 
-  async pruneIdempotentAnswers(before: number): Promise<number> {
-    return this.s.pruneAnswers.run(before).changes;
+  async pruneIdempotentAnswers(before: number, long?: { prefix: string; before: number }): Promise<number> {
+    // Without a long window, the empty prefix matches every key, so `before` alone decides.
+    const prefix = long?.prefix ?? '';
+    return this.s.pruneAnswers.run(before, prefix, prefix, long?.before ?? before).changes;
   }
 
   private insertUnit(a: NewStandardAlert): StoredRun {

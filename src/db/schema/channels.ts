@@ -13,6 +13,8 @@ export const channels = sqliteTable(
     icon: text('icon').notNull(),
     isPrivate: integer('is_private', { mode: 'boolean' }).notNull().default(false),
     webhookToken: text('webhook_token').notNull(),
+    /** GitHub's webhook secret: when set, /github deliveries must carry a valid X-Hub-Signature-256. */
+    signingSecret: text('signing_secret'),
     createdAt: integer('created_at').notNull(),
     // Retention (src/domain/retention.ts): NULL inherits the workspace's value, 0 means
     // "no limit here" even when the workspace sets one, N > 0 is the limit.

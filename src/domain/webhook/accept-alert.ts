@@ -82,7 +82,7 @@ export class AcceptWebhookAlert {
 
   /** Resolves after COMMIT. Whatever happens, the body's files are settled (kept only when the alert committed). */
   accept(channel: WebhookChannel, alert: WebhookAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
-    return this.run(channel, body, idempotencyKey, async () => ({ alert, attachments: await body.resolveAttachments(alert.attachments) }));
+    return this.run(channel, body, idempotencyKey, undefined, async () => ({ alert, attachments: await body.resolveAttachments(alert.attachments) }));
   }
 
   /**
@@ -90,8 +90,8 @@ export class AcceptWebhookAlert {
    * fetched after the idempotency claim (a replay fetches nothing), and the
    * ones that fail are skipped and named at the end of the message.
    */
-  acceptMapped(channel: WebhookChannel, mapped: MappedAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
-    return this.run(channel, body, idempotencyKey, async () => {
+  acceptMapped(channel: WebhookChannel, mapped: MappedAlert, body: ReceivedWebhookBody, idempotencyKey?: string, idempotencyWindowMs?: number): Promise<AcceptedAlert> {
+    return this.run(channel, body, idempotencyKey, idempotencyWindowMs, async () => {
       const { attachments, skipped } = await body.fetchSkipping(mapped.attachmentUrls);
       const alert = WebhookPayload.parse(withSkippedNote(mapped.payload, skipped));
       return { alert, attachments };
@@ -102,6 +102,7 @@ export class AcceptWebhookAlert {
     channel: WebhookChannel,
     body: ReceivedWebhookBody,
     idempotencyKey: string | undefined,
+    idempotencyWindowMs: number | undefined,
     prepare: () => Promise<{ alert: WebhookAlert; attachments: AttachmentRecord[] }>,
   ): Promise<AcceptedAlert> {
     try {
@@ -109,7 +110,7 @@ export class AcceptWebhookAlert {
       let release: (() => void) | undefined;
       if (idempotencyKey !== undefined) {
         const hash = Idempotency.fingerprint(body.fingerprintParts);
-        const claim = await this.d.idempotency.begin(channel.id, idempotencyKey, hash);
+        const claim = await this.d.idempotency.begin(channel.id, idempotencyKey, hash, idempotencyWindowMs);
         if ('replayJson' in claim) {
           await body.discard();
           return { replayed: true, answerJson: claim.replayJson };

@@ -15,6 +15,8 @@ export interface WebhookChannel {
   workspaceId: string;
   workspaceName: string;
   chatConnected: boolean;
+  /** GitHub's webhook secret, when the channel has one (never logged). */
+  signingSecret?: string | null;
 }
 
 /** What an accepted webhook POST answers (and what an Idempotency-Key replay repeats). */

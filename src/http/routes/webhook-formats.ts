@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { Problem } from '../schemas.js';
 import type { ReceivedWebhookBody } from '../../domain/webhook/accept-alert.js';
 import type { AcceptedAlert } from '../../domain/webhook/accept-alert.js';
@@ -58,47 +58,8 @@ async function acceptCommand(c: Ctx, channel: WebhookChannel, cmd: AlertCommand,
  * (rate limit, idempotency, media, notifications, usage); only the answer takes
  * the provider's shape, so their client libraries keep working.
  */
-const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
-const tokenParam = z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: "The channel's webhook token" }) });
-const sharedErrors = {
-  400: problem('Unreadable body, or nothing to show (no text, blocks, attachments, content or embeds)'),
-  404: problem('Unknown webhook token'),
-  409: problem('Same Idempotency-Key still running, or the channel is chat-connected'),
-  413: problem('Body or attachment too large'),
-  415: problem('Unsupported content type'),
-  429: problem('More than WEBHOOK_RATE_LIMIT_PER_MINUTE requests to this webhook in a minute; see Retry-After'),
-};
-
-/** The drop-in paths in the OpenAPI document (parsed by hand below, like the plain webhook). */
-const slackRoute = createRoute({
-  method: 'post',
-  path: '/api/webhook/{token}/slack',
-  summary: "Create an alert from Slack's incoming-webhook body",
-  description: 'text (mrkdwn), blocks, legacy attachments, username, icon_emoji: mapped as the README\'s Slack table says; text over a limit is cut, not refused. Answers as Slack does.',
-  request: { params: tokenParam, body: { required: true, content: { 'application/json': { schema: z.object({}).passthrough() } } } },
-  responses: { 200: { description: 'Stored', content: { 'text/plain': { schema: z.literal('ok') } } }, ...sharedErrors },
-});
-const discordRoute = createRoute({
-  method: 'post',
-  path: '/api/webhook/{token}/discord',
-  summary: "Create an alert from Discord's execute-webhook body",
-  description:
-    'JSON, or multipart with `payload_json` and `files[n]`. 204 with no body; with `?wait=true` a 200 message object shaped as Discord returns it. `X-Alertbridge-Alert-Id` names the alert either way.',
-  request: {
-    params: tokenParam,
-    query: z.object({ wait: z.enum(['true', 'false']).optional() }),
-    body: { required: true, content: { 'application/json': { schema: z.object({}).passthrough() }, 'multipart/form-data': { schema: z.object({ payload_json: z.string() }) } } },
-  },
-  responses: {
-    200: { description: 'Stored (`?wait=true`): the message object', content: { 'application/json': { schema: z.object({ id: z.string(), type: z.literal(0) }).passthrough() } } },
-    204: { description: 'Stored' },
-    ...sharedErrors,
-  },
-});
-
 export function registerWebhookFormats(app: OpenAPIHono<AppEnv>) {
-  app.openAPIRegistry.registerPath(slackRoute);
-  app.openAPIRegistry.registerPath(discordRoute);
+  for (const doc of FORMAT_DOCS) app.openAPIRegistry.registerPath(doc);
   app.post('/api/webhook/:token/slack', async (c) => {
     const { channel, key, received } = await admitAndRead(c, { multipart: false });
     const cmd = await mapOrDiscard(received, () => mapSlack(received.json));
@@ -138,3 +99,53 @@ async function waitAnswer(c: Ctx, channel: WebhookChannel, accepted: AcceptedAle
     attachments: stored.map((a) => ({ id: a.mediaKey, filename: a.name ?? a.mediaKey, size: a.size, url: media.urlFor(a.mediaKey), contentType: a.mime })),
   });
 }
+
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: Problem } } });
+const tokenParam = z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: "The channel's webhook token" }) });
+const providerBody = (what: string) => ({
+  required: true,
+  content: { 'application/json': { schema: z.object({}).passthrough().openapi({ description: what }) } },
+});
+/** The refusals every drop-in path shares with the plain webhook. */
+export const FORMAT_PROBLEMS = {
+  400: problem('Unreadable body: malformed JSON, or nothing to show'),
+  404: problem('Unknown webhook token'),
+  409: problem('Same Idempotency-Key still running, or channel is chat-connected'),
+  413: problem('Body too large'),
+  415: problem('Unsupported content type'),
+  429: problem('More than WEBHOOK_RATE_LIMIT_PER_MINUTE requests to this webhook in a minute; see Retry-After'),
+  503: problem('Storage unavailable: nothing was stored; see Retry-After'),
+};
+
+const FORMAT_DOCS = [
+  {
+    method: 'post' as const,
+    path: '/api/webhook/{token}/slack',
+    summary: "Create an alert from Slack's incoming-webhook body (text, blocks, legacy attachments)",
+    description: 'Answers as Slack does. `X-Alertbridge-Alert-Id` carries the alert id. An image that cannot be fetched is skipped and named in the message. Optional `Idempotency-Key` header.',
+    request: { params: tokenParam, body: providerBody("Slack's incoming-webhook body") },
+    responses: { 200: { description: 'Stored', content: { 'text/plain': { schema: z.literal('ok') } } }, ...FORMAT_PROBLEMS },
+  },
+  {
+    method: 'post' as const,
+    path: '/api/webhook/{token}/discord',
+    summary: "Create an alert from Discord's execute-webhook body (JSON, or multipart with payload_json and files[n])",
+    description: 'Answers as Discord does: 204, or with `?wait=true` a 200 Discord message object. `X-Alertbridge-Alert-Id` carries the alert id. Optional `Idempotency-Key` header.',
+    request: {
+      params: tokenParam,
+      query: z.object({ wait: z.enum(['true', 'false']).optional() }),
+      body: {
+        required: true,
+        content: {
+          'application/json': { schema: z.object({}).passthrough().openapi({ description: "Discord's execute-webhook body" }) },
+          'multipart/form-data': { schema: z.object({ payload_json: z.string(), 'files[0]': z.any().openapi({ type: 'string', format: 'binary' }) }) },
+        },
+      },
+    },
+    responses: {
+      200: { description: '`?wait=true`: the message object as Discord returns it', content: { 'application/json': { schema: z.object({}).passthrough() } } },
+      204: { description: 'Stored' },
+      ...FORMAT_PROBLEMS,
+    },
+  },
+];

@@ -1,0 +1,1 @@
+ALTER TABLE `channels` ADD `signing_secret` text;

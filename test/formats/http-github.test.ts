@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { githubSignature } from '../../src/domain/formats/github-body.js';
+import { mapGithub } from '../../src/domain/formats/github.js';
+import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { fixture } from './fixture.js';
+
+/** GitHub's webhook path over real HTTP with the provider's example deliveries. */
+let h: Harness;
+let server: { url: string; close(): Promise<void> } | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await h?.close();
+});
+
+async function start() {
+  h = createHarness();
+  const seed = seedWorkspace(h.services);
+  server = await listen(h.app.fetch);
+  return seed;
+}
+
+const alertCount = () => (h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+
+function deliver(token: string, event: string, body: string, headers: Record<string, string> = {}) {
+  return fetch(`${server!.url}/api/webhook/${token}/github`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-github-event': event, ...headers },
+    body,
+  });
+}
+
+async function readBack(alertId: string, token: string) {
+  const res = await fetch(`${server!.url}/api/alerts/${alertId}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Record<string, any>;
+}
+
+describe('POST /api/webhook/{token}/github', () => {
+  for (const [event, name] of [
+    ['push', 'push'],
+    ['pull_request', 'pull_request.opened'],
+    ['pull_request', 'pull_request.merged'],
+    ['issues', 'issues.opened'],
+    ['release', 'release.published'],
+  ] as const) {
+    it(`${name}: one alert, read back as the mapper reads it`, async () => {
+      const seed = await start();
+      const body = fixture('github', name);
+      const res = await deliver(seed.general.webhookToken, event, JSON.stringify(body));
+      expect(res.status).toBe(200);
+      const id = res.headers.get('x-alertbridge-alert-id')!;
+      const cmd = mapGithub(event, body);
+      if (cmd.kind !== 'alert') throw new Error(`expected an alert for ${name}`);
+      const got = await readBack(id, seed.ownerToken);
+      expect(got.title).toBe(cmd.payload.title);
+      expect(got.level).toBe(cmd.payload.level.toUpperCase());
+      expect(got.linkUrl ?? undefined).toBe(cmd.payload.linkUrl);
+      expect(got.fields ?? []).toEqual(cmd.payload.fields ?? []);
+    });
+  }
+
+  it('the form-encoded payload= body is read like JSON', async () => {
+    const seed = await start();
+    const form = new URLSearchParams({ payload: JSON.stringify(fixture('github', 'issues.opened')) }).toString();
+    const res = await deliver(seed.general.webhookToken, 'issues', form, { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.status).toBe(200);
+    expect(alertCount()).toBe(1);
+  });
+
+  it('ping answers 200 with no alert; an unmapped event answers {"ignored": event} and stores nothing', async () => {
+    const seed = await start();
+    const ping = await deliver(seed.general.webhookToken, 'ping', JSON.stringify(fixture('github', 'ping')));
+    expect(ping.status).toBe(200);
+    const star = await deliver(seed.general.webhookToken, 'star', JSON.stringify({ action: 'created' }));
+    expect(star.status).toBe(200);
+    expect(await star.json()).toEqual({ ignored: 'star' });
+    expect(alertCount()).toBe(0);
+  });
+
+  it('a redelivery (same X-GitHub-Delivery) stores nothing new, even 3 days later', async () => {
+    const seed = await start();
+    const body = JSON.stringify(fixture('github', 'push'));
+    const headers = { 'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958' };
+    const a = await deliver(seed.general.webhookToken, 'push', body, headers);
+    h.services.db.sqlite.prepare('UPDATE idempotency_keys SET created_at = created_at - ?').run(3 * 24 * 3600 * 1000);
+    await h.services.maintenance();
+    const b = await deliver(seed.general.webhookToken, 'push', body, headers);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.headers.get('x-alertbridge-alert-id')).toBe(a.headers.get('x-alertbridge-alert-id'));
+    expect(alertCount()).toBe(1);
+  });
+
+  it('with a signing secret: a missing or wrong signature is a 401 problem and stores nothing; the right one is accepted', async () => {
+    const seed = await start();
+    const secret = 'It-is-a-long-shared-secret';
+    h.services.accounts.setSigningSecret(seed.general.id, secret);
+    h.services.webhookChannels.invalidate();
+    const body = JSON.stringify(fixture('github', 'issues.opened'));
+    const missing = await deliver(seed.general.webhookToken, 'issues', body);
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(((await missing.json()) as { type: string }).type).toMatch(/invalid-signature$/);
+    const wrong = await deliver(seed.general.webhookToken, 'issues', body, { 'x-hub-signature-256': githubSignature(body, 'another-secret-entirely') });
+    expect(wrong.status).toBe(401);
+    expect(alertCount()).toBe(0);
+    const right = await deliver(seed.general.webhookToken, 'issues', body, { 'x-hub-signature-256': githubSignature(body, secret) });
+    expect(right.status).toBe(200);
+    expect(alertCount()).toBe(1);
+  });
+
+  it('workflow_run requested then completed is one alert that ends in its conclusion', async () => {
+    const seed = await start();
+    const requested = fixture('github', 'workflow_run.requested');
+    const completed = fixture('github', 'workflow_run.completed');
+    const a = await deliver(seed.general.webhookToken, 'workflow_run', JSON.stringify(requested));
+    const b = await deliver(seed.general.webhookToken, 'workflow_run', JSON.stringify(completed));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(b.headers.get('x-alertbridge-alert-id')).toBe(a.headers.get('x-alertbridge-alert-id'));
+    expect(alertCount()).toBe(1);
+    const cmd = mapGithub('workflow_run', completed);
+    if (cmd.kind !== 'run') throw new Error('expected a run');
+    const got = await readBack(b.headers.get('x-alertbridge-alert-id')!, seed.ownerToken);
+    expect(got.title).toBe(cmd.payload.title);
+    expect(got.level).toBe({ running: 'INFO', passed: 'SUCCESS', failed: 'ERROR' }[cmd.payload.workflow.state]);
+  });
+});
