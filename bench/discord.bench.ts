@@ -57,9 +57,9 @@ export async function discordBench(): Promise<string> {
     DISCORD_API_URL: fake.apiUrl,
   });
   const s = createServices(config, { logger: createLogger('warn') });
-  const ws = s.accounts.createWorkspace('Bench');
-  const channel = s.accounts.createChannel({ workspaceId: ws.id, name: 'community' });
-  s.discordLinks.connect(channel.id, seed.channel.id);
+  const ws = await s.accounts.createWorkspace('Bench');
+  const channel = await s.accounts.createChannel({ workspaceId: ws.id, name: 'community' });
+  await s.discordLinks.connect(channel.id, seed.channel.id);
   const bridge = await startDiscordBridge(s);
   await bridge.ready;
   while (!bridge.sync.stateOf(seed.channel.id)?.isLive) await new Promise((r) => setTimeout(r, 5));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Pool } from 'undici';
+import { startScriptNodeArgs } from './lib/result.js';
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -14,9 +15,16 @@ export function summarize(samples: number[]) {
 
 export const ms = (n: number) => n.toFixed(3);
 
+/**
+ * Calls before timing. 1,000, not 200: with 200, the first 2,000 timed pages
+ * through the app had twice the p99 of the next ones (V8 was still tiering up
+ * the request path), while the direct query was already steady.
+ */
+const WARM_UP = 1000;
+
 /** Times `fn` `iterations` times (after a warm-up) and returns per-call latencies in ms. */
 export async function timeIt(iterations: number, fn: (i: number) => unknown): Promise<number[]> {
-  for (let i = 0; i < Math.min(200, iterations); i++) await fn(i);
+  for (let i = 0; i < Math.min(WARM_UP, iterations); i++) await fn(i);
   const out: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const t = performance.now();
@@ -31,7 +39,7 @@ export async function timeIt(iterations: number, fn: (i: number) => unknown): Pr
  * machine (other jobs, GC, CPU frequency) lands on both sides of a ratio.
  */
 export async function timePair(iterations: number, a: () => unknown, b: () => unknown): Promise<[number[], number[]]> {
-  for (let i = 0; i < Math.min(200, iterations); i++) {
+  for (let i = 0; i < Math.min(WARM_UP, iterations); i++) {
     await a();
     await b();
   }
@@ -83,7 +91,9 @@ export async function load(opts: { url: string; path: string; body: string; conn
 
 /** Starts a bench server script in its own process and waits for the port it prints. */
 export async function startServerProcess(script: string, env: Record<string, string>): Promise<{ url: string; banner: string; child: ChildProcess; stop(): Promise<string> }> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Every server (the baseline too) with npm start's node flags, so a ratio compares like with like.
+  const nodeArgs = [...startScriptNodeArgs(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let errText = '';
   child.stderr!.on('data', (d) => (errText += d));
   let buf = '';

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { Pool } from 'undici';
 import { WEBHOOK_PAYLOAD } from './lib.js';
 import { summarizeHeap, diffHeaps, type HeapGroup } from './lib/heap-summary.js';
-import { argValue, emitResult, hasFlag, QUICK } from './lib/result.js';
+import { argValue, emitResult, hasFlag, QUICK, startScriptNodeArgs } from './lib/result.js';
 
 /**
  * Memory of the real service as an operator sees it: `dist/main.js` started the
@@ -64,7 +64,7 @@ async function startService(dataDir: string, snapshotDir: string | undefined) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const hook = pathToFileURL(path.resolve('bench/lib/heap-hook.mjs')).href;
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = [...startScriptNodeArgs(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, ...(snapshotDir ? ['--expose-gc'] : []), '--import', hook, 'dist/main.js'], {
     env: {
       ...process.env,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * `npm run bench [-- read|webhook|discord|memory] [--json] [suite flags]`: each
+ * `npm run bench [-- read|webhook|discord|search|feed|live|memory] [--json] [suite flags]`: each
  * benchmark runs in its own process (one at a time, so they do not compete for
  * the 2 cores) and prints a markdown section with its figures and the baseline
  * measured in the same run. Flags (`--alerts N`, `--10m`, `--heap-snapshots`)
@@ -17,6 +17,8 @@ const SUITES: Record<string, string> = {
   webhook: 'bench/webhook.bench.ts',
   discord: 'bench/discord.bench.ts',
   search: 'bench/search.bench.ts',
+  feed: 'bench/feed.bench.ts',
+  live: 'bench/live.bench.ts',
   memory: 'bench/memory.bench.ts',
 };
 const args = process.argv.slice(2);

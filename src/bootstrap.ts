@@ -21,21 +21,37 @@ export interface BootstrapResult {
 /**
  * First start on an empty store: one workspace, its owner, a `general` channel
  * and an API token, so the service is usable at once. Returns null when the
- * store already has a workspace (so it runs once).
+ * store already has a workspace (so it runs once). The sign-in link is issued
+ * after the set-up commits (the link rows return Promises): should that fail,
+ * `admin login-link` gives the owner one.
  */
-export function bootstrapIfEmpty(s: Services): BootstrapResult | null {
+export async function bootstrapIfEmpty(s: Services): Promise<BootstrapResult | null> {
   // IMMEDIATE: the check and the writes hold the write lock together, so two
-  // processes started on one data directory cannot both set it up.
-  return s.db.sqlite.transaction((): BootstrapResult | null => {
-    if (s.db.sqlite.prepare('SELECT 1 FROM workspaces LIMIT 1').get()) return null;
-    const workspace = s.accounts.createWorkspace('My workspace');
-    const user = s.accounts.createUser(s.config.bootstrapOwnerEmail ?? BOOTSTRAP_PLACEHOLDER_EMAIL, 'Owner');
-    s.accounts.addMember(workspace.id, user.id, 'owner');
-    const channel = s.accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
-    const { token } = s.accounts.createToken(workspace.id, user.id, 'bootstrap');
-    const link = new SignInLinks(new SqliteSignInLinkRows(s.db.sqlite), s.clock).issue(user.id);
-    return { workspace, user, channel, token, signIn: { url: signInUrl(s.config.publicUrl, link.secret), expiresAt: link.expiresAt } };
-  }).immediate();
+  // processes started on one data directory cannot both set it up. The account
+  // use cases return Promises (the PostgreSQL seam), so the transaction is opened
+  // by hand around them; this runs at start-up, before the node serves anything,
+  // so no other statement of this process lands inside it.
+  const sqlite = s.db.sqlite;
+  sqlite.exec('BEGIN IMMEDIATE');
+  let made: Omit<BootstrapResult, 'signIn'> | null;
+  try {
+    made = await (async () => {
+      if (sqlite.prepare('SELECT 1 FROM workspaces LIMIT 1').get()) return null;
+      const workspace = await s.accounts.createWorkspace('My workspace');
+      const user = await s.accounts.createUser(s.config.bootstrapOwnerEmail ?? BOOTSTRAP_PLACEHOLDER_EMAIL, 'Owner');
+      await s.accounts.addMember(workspace.id, user.id, 'owner');
+      const channel = await s.accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
+      const { token } = await s.accounts.createToken(workspace.id, user.id, 'bootstrap');
+      return { workspace, user, channel, token };
+    })();
+    sqlite.exec('COMMIT');
+  } catch (err) {
+    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+    throw err;
+  }
+  if (!made) return null;
+  const link = await new SignInLinks(new SqliteSignInLinkRows(s.db.sqlite), s.clock).issue(made.user.id);
+  return { ...made, signIn: { url: signInUrl(s.config.publicUrl, link.secret), expiresAt: link.expiresAt } };
 }
 
 /** The one-time banner. Printed to stdout, never through the logger (logs carry no secrets). */

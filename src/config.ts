@@ -13,6 +13,11 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Cluster mode (README "Running more than one node"): unset = the SQLite file in DATA_DIR, as always.
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// (or postgresql://) URL; unset it to use the SQLite file in DATA_DIR')
+    .optional(),
   PUBLIC_URL: z.string().url().optional(),
   MEDIA_PUBLIC_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
@@ -25,6 +30,7 @@ const envSchema = z.object({
     .default('ab'),
   // Attachments
   ATTACHMENT_FETCH_ALLOW_PRIVATE: bool.default(false),
+  PUSH_ALLOW_PRIVATE: bool.default(false),
   ATTACHMENT_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   // Actor avatars (Gravatar-style lookup by hashed e-mail); empty disables it.
   AVATAR_BASE_URL: z.string().default('https://www.gravatar.com/avatar'),
@@ -60,6 +66,8 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly dbFile: string;
+  /** PostgreSQL instead of `dbFile` when set (cluster mode; the service itself does not run on it yet). */
+  readonly databaseUrl: string | undefined;
   readonly mediaDir: string;
   readonly publicUrl: string;
   readonly mediaPublicUrl: string;
@@ -69,6 +77,8 @@ export interface Config {
   readonly bootstrap: boolean;
   readonly tokenPrefix: string;
   readonly attachmentFetchAllowPrivate: boolean;
+  /** Web Push endpoints may be private or loopback addresses (tests only). */
+  readonly pushAllowPrivate: boolean;
   readonly attachmentFetchTimeoutMs: number;
   readonly avatarBaseUrl: string;
   readonly avatarTimeoutMs: number;
@@ -111,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: e.HOST,
     dataDir,
     dbFile: path.join(dataDir, 'alertbridge.db'),
+    databaseUrl: e.DATABASE_URL,
     mediaDir: path.join(dataDir, 'media'),
     publicUrl,
     mediaPublicUrl: stripSlash(e.MEDIA_PUBLIC_URL ?? `${publicUrl}/media`),
@@ -120,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrap: e.BOOTSTRAP,
     tokenPrefix: e.TOKEN_PREFIX,
     attachmentFetchAllowPrivate: e.ATTACHMENT_FETCH_ALLOW_PRIVATE,
+    pushAllowPrivate: e.PUSH_ALLOW_PRIVATE,
     attachmentFetchTimeoutMs: e.ATTACHMENT_FETCH_TIMEOUT_MS,
     avatarBaseUrl: stripSlash(e.AVATAR_BASE_URL),
     avatarTimeoutMs: e.AVATAR_TIMEOUT_MS,

@@ -19,11 +19,20 @@ async function main() {
     }
     throw err;
   }
+  if (config.databaseUrl) {
+    // Cluster mode is being built (README "Running more than one node"): the admin CLI's export and
+    // import already work on PostgreSQL, the service does not. Refusing beats silently using SQLite.
+    process.stderr.write(
+      'alertbridge: DATABASE_URL is set, but running the service on PostgreSQL (cluster mode) is not complete yet.\n' +
+        'Unset DATABASE_URL to run on the SQLite file in DATA_DIR; `admin export` / `admin import` move data between the two.\n',
+    );
+    process.exit(2);
+  }
   const services = createServices(config);
   const { logger } = services;
 
   if (config.bootstrap) {
-    const boot = bootstrapIfEmpty(services);
+    const boot = await bootstrapIfEmpty(services);
     if (boot) process.stdout.write(bootstrapBanner(boot, config.publicUrl) + '\n');
   }
 

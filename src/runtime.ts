@@ -1,5 +1,5 @@
-import { startDiscordBridge } from './discord/index.js';
 import { startNotifier } from './notify/outbox-worker.js';
+import { startPushWorker } from './notify/push/start.js';
 import { startBackupScheduler } from './ops/backup-scheduler.js';
 import { startRetentionScheduler } from './ops/retention-scheduler.js';
 import type { Services } from './services.js';
@@ -47,10 +47,14 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o) }));
+  // Web Push from the same outbox (README: Web Push).
+  parts.push(startPushWorker(s, { onOutcome: (o) => s.ops.metrics?.push(o) }));
 
   if (s.config.discordToken) {
     // A refused token or intent is logged with advice; the HTTP service keeps running without the bridge.
     try {
+      // Imported only here: discord.js costs ~44 MB of RSS, which a service without Discord does not pay.
+      const { startDiscordBridge } = await import('./discord/index.js');
       const bridge = await startDiscordBridge(s);
       s.ops.attachDiscord(bridge);
       parts.push({

@@ -9,6 +9,7 @@ import { SqliteUsageRows } from './db/usage-rows.js';
 import { SqliteWebhookChannels } from './db/webhook-channels.js';
 import { WriteBatcher } from './db/write-batcher.js';
 import { Accounts } from './domain/accounts.js';
+import { SqliteAccountRows } from './db/account-rows.js';
 import type { AlertStore } from './domain/alert-store.js';
 import { ChangeBus } from './domain/changes.js';
 import { ChatIngest } from './domain/chat/ingest.js';
@@ -21,6 +22,7 @@ import { Usage } from './domain/usage.js';
 import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
 import { AvatarLookup } from './domain/webhook/avatars.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
+import { FormatIngest } from './domain/webhook/ingest-formats.js';
 import { WebhookBodyReader } from './http/webhook-body.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { IdGenerator } from './lib/ids.js';
@@ -29,12 +31,15 @@ import { RateLimiter } from './lib/rate-limiter.js';
 import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
 import { MediaStore } from './media/store.js';
 import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
-import { NotificationPreferences } from './notify/preferences.js';
+import { NotificationPreferences, type UnitRecipientRule } from './notify/preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { Operations } from './ops/operations.js';
 import { SqliteRetentionSettings } from './db/retention-settings.js';
 import { RetentionPruner, RetentionSettings } from './domain/retention.js';
+import { SqlitePushOutbox, SqlitePushSubscriptionRows } from './db/push-rows.js';
+import { PushSubscriptions } from './domain/push.js';
+import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -76,6 +81,8 @@ export interface Services {
   apiLimiter: RateLimiter;
   /** E-mail preferences per (user, channel) and the recipient rule. */
   notifyPrefs: NotificationPreferences;
+  /** The same rule read synchronously inside the outbox's store units (fan-out, delivery and digest claims). */
+  unitRecipients: UnitRecipientRule;
   /** The live stream (SSE) engine behind GET /api/stream. */
   live: LiveStreams;
   /** Storage health, free-space reserve, readiness, metrics, shutdown state (src/ops/). */
@@ -90,6 +97,8 @@ export interface Services {
   retentionSettings: RetentionSettings;
   retention: RetentionPruner;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
+  /** Web Push: the VAPID keys (generated on first start, kept in app_secrets), the users' subscriptions and the push outbox. */
+  push: { vapid: VapidKeys; subscriptions: PushSubscriptions; outbox: SqlitePushOutbox };
   maintenance(): Promise<{ idempotencyKeys: number; events: number; orphanedMedia: number }>;
   close(): void;
 }
@@ -108,6 +117,8 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const bus = new ChangeBus();
   const batcher = new WriteBatcher(db.sqlite);
   const store = new SqliteAlertStore(db.sqlite, batcher);
+  // Alerts a previous run stored but had not indexed for search yet (the store schedules the rest itself).
+  store.searchIndexer.catchUp();
   const ids = new IdGenerator(() => clock.now());
   ids.seed(store.newestAlertKey());
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
@@ -151,11 +162,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     limiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
     idempotency,
     ingest,
+    formats: new FormatIngest({ store: store.groups, ids, clock, bus, releaseMedia }),
     avatars,
   });
-  const accounts = new Accounts(db, ids, clock, config.tokenPrefix);
+  const accounts = new Accounts(new SqliteAccountRows(db), ids, clock, config.tokenPrefix);
   accounts.onChannelsChanged(() => webhookChannels.invalidate());
-  const discordLinks = new DiscordLinks(new SqliteDiscordLinkRows(db.sqlite), accounts, clock);
+  const discordLinkRows = new SqliteDiscordLinkRows(db.sqlite);
+  const discordLinks = new DiscordLinks(discordLinkRows, accounts, clock);
   const chatIngest = new ChatIngest({
     store: store.chat,
     units: batcher,
@@ -165,11 +178,13 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     media,
     fetcher,
     logger,
-    links: discordLinks,
+    links: discordLinkRows,
     releaseMedia,
     isMediaReferenced,
   });
   const retentionRows = new SqliteRetentionSettings(db.sqlite);
+  const preferenceRows = new SqlitePreferenceRows(db.sqlite);
+  const appSecretRows = new SqliteAppSecretRows(db.sqlite);
   return {
     config,
     db,
@@ -196,10 +211,16 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
     releaseMedia,
     mediaOrphans: orphans,
-    unsubscribe: new UnsubscribeLinks(new SqliteAppSecretRows(db.sqlite), clock, config.publicUrl),
+    unsubscribe: new UnsubscribeLinks(appSecretRows, clock, config.publicUrl),
+    push: {
+      vapid: loadVapidKeys(appSecretRows, clock),
+      subscriptions: new PushSubscriptions(new SqlitePushSubscriptionRows(db.sqlite), ids, clock, config.pushAllowPrivate),
+      outbox: new SqlitePushOutbox(db.sqlite),
+    },
     retentionSettings: new RetentionSettings(retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: retentionRows, clock, bus, releaseMedia }),
-    notifyPrefs: new NotificationPreferences(new SqlitePreferenceRows(db.sqlite), clock),
+    notifyPrefs: new NotificationPreferences(preferenceRows, clock),
+    unitRecipients: preferenceRows,
     live,
     ops,
     maintenance: async () => ({
@@ -211,6 +232,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
       avatars.stop();
       live.closeAll();
       batcher.flush();
+      store.searchIndexer.stop();
       db.close();
     },
   };

@@ -183,8 +183,8 @@ describe('admin CLI', () => {
     // The domain error carries a conflict code (409 over HTTP), not a validation or storage error.
     const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
     try {
-      expect(() => s.accounts.createChannel({ workspaceId: ws.id, name: 'Ops' })).toThrow(expect.objectContaining({ code: 'slug-taken' }));
-      expect(() => s.accounts.createUser('Jane@Acme.test')).toThrow(expect.objectContaining({ code: 'email-taken' }));
+      await expect(s.accounts.createChannel({ workspaceId: ws.id, name: 'Ops' })).rejects.toThrow(expect.objectContaining({ code: 'slug-taken' }));
+      await expect(s.accounts.createUser('Jane@Acme.test')).rejects.toThrow(expect.objectContaining({ code: 'email-taken' }));
     } finally {
       s.close();
     }
@@ -255,9 +255,9 @@ describe('admin CLI', () => {
     // The rule lives in the domain, not in the CLI: every caller gets it.
     const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
     try {
-      expect(() => s.usage.report('ws_nope')).toThrow('workspace ws_nope not found');
-      expect(() => s.accounts.listMembers('ws_nope')).toThrow('workspace ws_nope not found');
-      expect(() => s.accounts.addChannelMember(ch.id, sam.id)).toThrow(`user ${sam.id} is not a member of workspace ${ws.id}`);
+      await expect(s.usage.report('ws_nope')).rejects.toThrow('workspace ws_nope not found');
+      await expect(s.accounts.listMembers('ws_nope')).rejects.toThrow('workspace ws_nope not found');
+      await expect(s.accounts.addChannelMember(ch.id, sam.id)).rejects.toThrow(`user ${sam.id} is not a member of workspace ${ws.id}`);
       expect(s.db.sqlite.prepare('SELECT user_id AS userId FROM channel_members').all()).toEqual([{ userId: jane.id }]);
     } finally {
       s.close();

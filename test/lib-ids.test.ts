@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { IdGenerator, alertIdFromSnowflake } from '../src/lib/ids.js';
+import { accepted, bodyOf } from './helpers/bodies.js';
 import { createHarness, postAlert, seedWorkspace } from './helpers/harness.js';
 
 /** The millisecond time in a ULID's first 10 Crockford base32 characters. */
@@ -21,15 +22,15 @@ describe('ids', () => {
   it('continue after the newest stored id when a restart finds the clock behind', async () => {
     const clock = new ManualClock(Date.UTC(2026, 5, 1));
     const h = createHarness({ overrides: { clock } });
-    const seed = seedWorkspace(h.services);
-    const before = (await postAlert(h, seed.general.webhookToken, { title: 'before' })).body.alertId as string;
+    const seed = await seedWorkspace(h.services);
+    const before = accepted((await postAlert(h, seed.general.webhookToken, { title: 'before' })).body).alertId;
     h.services.close();
     clock.set(Date.UTC(2026, 0, 1)); // five months back
     const again = createHarness({ dir: h.dir, overrides: { clock } });
-    const after = (await postAlert(again, seed.general.webhookToken, { title: 'after' })).body.alertId as string;
+    const after = accepted((await postAlert(again, seed.general.webhookToken, { title: 'after' })).body).alertId;
     expect(after > before).toBe(true);
-    const page = (await (await again.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken })).json()) as any;
-    expect(page.alerts.map((x: any) => x.title)).toEqual(['after', 'before']);
+    const page = await bodyOf.page(await again.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
+    expect(page.alerts.map((x) => x.title)).toEqual(['after', 'before']);
     await again.close();
   });
 

@@ -8,6 +8,7 @@ import { PAYLOAD_LIMITS } from '../src/domain/webhook/payload.js';
 import { LIST_PAGE_SIZE } from '../src/http/schemas.js';
 import { MAX_ATTACHMENTS, MEDIA_KINDS, MEDIA_LIMITS, SUPPORTED_FORMATS_TEXT, formatBytes } from '../src/media/formats.js';
 import { DEFAULT_LIVE_OPTIONS, EVENT_RETENTION_DAYS } from '../src/notify/live-stream.js';
+import { bodyOf } from './helpers/bodies.js';
 import { createHarness, type Harness } from './helpers/harness.js';
 import { isDashboardPath } from '../src/dashboard/index.js';
 
@@ -23,22 +24,22 @@ describe('OpenAPI document', () => {
     h = createHarness();
     const res = await h.call('GET', '/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as any;
+    const doc = await bodyOf.openApi(res);
     expect(doc.openapi).toBe('3.1.0');
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     // Built from the same zod schemas the routes validate with.
-    const webhookBody = doc.paths['/api/webhook/{token}'].post.requestBody.content['application/json'].schema;
+    const webhookBody = doc.paths['/api/webhook/{token}']?.post?.requestBody?.content['application/json']?.schema;
     expect(JSON.stringify(webhookBody)).toContain('title');
-    const limit = doc.paths['/api/channels/{channel}/alerts'].get.parameters.find((p: any) => p.name === 'limit');
-    expect(limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 50 });
+    const limit = doc.paths['/api/channels/{channel}/alerts']?.get?.parameters?.find((p) => p.name === 'limit');
+    expect(limit?.schema).toMatchObject({ minimum: 1, maximum: 100, default: 50 });
   });
 
   it('describes every route the app serves', async () => {
     h = createHarness();
-    const doc = (await (await h.call('GET', '/openapi.json')).json()) as any;
+    const doc = await bodyOf.openApi(await h.call('GET', '/openapi.json'));
     const served = h.app.routes
       .filter((r) => r.method !== 'ALL')
       .map((r) => ({ method: r.method.toLowerCase(), path: toOpenApiPath(r.path) }))
@@ -88,27 +89,27 @@ describe('limits quoted from their one definition', () => {
 
   it('the OpenAPI document quotes the payload, page size and 401 reason definitions', async () => {
     h = createHarness();
-    const doc = (await (await h.call('GET', '/openapi.json')).json()) as any;
-    const webhook = doc.paths['/api/webhook/{token}'].post;
-    const p = webhook.requestBody.content['application/json'].schema.properties;
-    expect(p.title.maxLength).toBe(PAYLOAD_LIMITS.title);
-    expect(p.message.maxLength).toBe(PAYLOAD_LIMITS.message);
-    expect(p.linkUrl.maxLength).toBe(PAYLOAD_LIMITS.linkUrl);
-    expect(p.linkText.maxLength).toBe(PAYLOAD_LIMITS.linkText);
-    expect(p.fields.maxItems).toBe(PAYLOAD_LIMITS.fields);
-    expect(p.fields.items.properties.label.maxLength).toBe(PAYLOAD_LIMITS.fieldLabel);
-    expect(p.attachments.maxItems).toBe(MAX_ATTACHMENTS);
-    expect(p.workflow.properties.steps.maxItems).toBe(PAYLOAD_LIMITS.steps);
-    expect(p.emoji.description).toContain(`At most ${EMOJI_MAX_CHARS} characters`);
-    expect(p.metadata.description).toContain(formatBytes(PAYLOAD_LIMITS.metadataBytes));
-    expect(webhook.description).toContain(`at most ${MAX_ATTACHMENTS} attachments`);
-    expect(webhook.description).toContain(`(${IDEMPOTENCY_WINDOW_HOURS} h)`);
-    expect(webhook.responses['413'].description).toContain(formatBytes(MEDIA_LIMITS.video));
-    const limit = doc.paths['/api/channels/{channel}/alerts'].get.parameters.find((q: any) => q.name === 'limit');
-    expect(limit.schema).toMatchObject({ minimum: LIST_PAGE_SIZE.min, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default });
-    expect(doc.components.schemas.AuthFailure.properties.reason.enum).toEqual([...AUTH_FAILURE_REASONS]);
-    expect(doc.components.securitySchemes.bearerAuth.description).toContain(`${TOKEN_SECRET_HEX_CHARS} hexadecimal`);
-    const stream = doc.paths['/api/stream'].get.description;
+    const doc = await bodyOf.openApi(await h.call('GET', '/openapi.json'));
+    const webhook = doc.paths['/api/webhook/{token}']?.post;
+    const p = webhook?.requestBody?.content['application/json']?.schema?.properties ?? {};
+    expect(p.title?.maxLength).toBe(PAYLOAD_LIMITS.title);
+    expect(p.message?.maxLength).toBe(PAYLOAD_LIMITS.message);
+    expect(p.linkUrl?.maxLength).toBe(PAYLOAD_LIMITS.linkUrl);
+    expect(p.linkText?.maxLength).toBe(PAYLOAD_LIMITS.linkText);
+    expect(p.fields?.maxItems).toBe(PAYLOAD_LIMITS.fields);
+    expect(p.fields?.items?.properties?.label?.maxLength).toBe(PAYLOAD_LIMITS.fieldLabel);
+    expect(p.attachments?.maxItems).toBe(MAX_ATTACHMENTS);
+    expect(p.workflow?.properties?.steps?.maxItems).toBe(PAYLOAD_LIMITS.steps);
+    expect(p.emoji?.description).toContain(`At most ${EMOJI_MAX_CHARS} characters`);
+    expect(p.metadata?.description).toContain(formatBytes(PAYLOAD_LIMITS.metadataBytes));
+    expect(webhook?.description).toContain(`at most ${MAX_ATTACHMENTS} attachments`);
+    expect(webhook?.description).toContain(`(${IDEMPOTENCY_WINDOW_HOURS} h)`);
+    expect(webhook?.responses['413']?.description).toContain(formatBytes(MEDIA_LIMITS.video));
+    const limit = doc.paths['/api/channels/{channel}/alerts']?.get?.parameters?.find((q) => q.name === 'limit');
+    expect(limit?.schema).toMatchObject({ minimum: LIST_PAGE_SIZE.min, maximum: LIST_PAGE_SIZE.max, default: LIST_PAGE_SIZE.default });
+    expect(doc.components.schemas.AuthFailure?.properties?.reason?.enum).toEqual([...AUTH_FAILURE_REASONS]);
+    expect(doc.components.securitySchemes.bearerAuth?.description).toContain(`${TOKEN_SECRET_HEX_CHARS} hexadecimal`);
+    const stream = doc.paths['/api/stream']?.get?.description;
     expect(stream).toContain(`pruned after ${EVENT_RETENTION_DAYS} days`);
     expect(stream).toContain(`every ${DEFAULT_LIVE_OPTIONS.heartbeatMs / 1000} s`);
   });

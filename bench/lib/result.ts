@@ -32,3 +32,15 @@ export function argValue(name: string): string | undefined {
 
 export const hasFlag = (name: string) => process.argv.includes(`--${name}`);
 export const QUICK = process.env.BENCH_QUICK === '1';
+
+/**
+ * The node flags of `npm start` (package.json: `node <flags> dist/main.js`), so
+ * the servers the bench starts run with the settings production runs with
+ * (e.g. `--max-semi-space-size`). `BENCH_NODE_ARGS` adds to them.
+ */
+export function startScriptNodeArgs(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const m = /^node (.*?)\s*dist\/main\.js$/.exec(pkg.scripts.start);
+  if (!m) throw new Error(`package.json start script is not "node <flags> dist/main.js": ${pkg.scripts.start}`);
+  return m[1]!.split(' ').filter(Boolean);
+}

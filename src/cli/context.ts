@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteAlertReports } from '../db/alert-store/reports.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
@@ -8,6 +8,7 @@ import { SqliteRetentionSettings } from '../db/retention-settings.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
+import { SqliteAccountRows } from '../db/account-rows.js';
 import { AlertDeletion } from '../domain/alert-deletion.js';
 import { ChangeBus } from '../domain/changes.js';
 import { MediaStore } from '../media/store.js';
@@ -35,13 +36,15 @@ export class CliContext {
 
   /** Opens the database (applying pending migrations, as the server does) on first use. */
   db(): Db {
+    // Only `export` and `import` run on PostgreSQL so far: any other command would silently use SQLite.
+    if (this.config.databaseUrl) throw new ConfigError('DATABASE_URL is set: only `export` and `import` work on PostgreSQL so far (README "Running more than one node")');
     this.opened ??= openDb(this.config.dbFile);
     return this.opened;
   }
 
   accounts(): Accounts {
     // ids: workspace, user, channel and token ids only need to be unique, so no seeding from stored alerts.
-    this.accountsInstance ??= new Accounts(this.db(), new IdGenerator(() => this.clock.now()), this.clock, this.config.tokenPrefix);
+    this.accountsInstance ??= new Accounts(new SqliteAccountRows(this.db()), new IdGenerator(() => this.clock.now()), this.clock, this.config.tokenPrefix);
     return this.accountsInstance;
   }
 

@@ -9,11 +9,12 @@ import { notifyCommands } from './commands/notify.js';
 import { opsCommands } from './commands/ops.js';
 import { retentionCommands } from './commands/retention.js';
 import { signingCommands } from './commands/signing.js';
+import { transferCommands } from './commands/transfer.js';
 import { OpsRefusal } from '../ops/files.js';
 import { CliContext } from './context.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands, ...transferCommands];
 
 /**
  * Exit codes (README, Admin CLI): 2 when the command line is wrong, the same command can never succeed

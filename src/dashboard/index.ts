@@ -9,6 +9,7 @@ import { createDashboardDeps, type DashboardDeps, type DashboardOptions } from '
 export type { DashboardOptions };
 import type { DashEnv } from './http/env.js';
 import { CrossSiteRefused, Forbidden, ReauthRequired } from './http/errors.js';
+import { COMPRESSED_PAGES, compressedPage } from './http/compression.js';
 import { applySecurityHeaders } from './http/security-headers.js';
 import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
 import { authRoutes } from './routes/auth.js';
@@ -17,6 +18,8 @@ import { feedRoutes } from './routes/feed.js';
 import { feedStreamRoutes } from './routes/feed-stream.js';
 import { memberRoutes } from './routes/members.js';
 import { profileRoutes } from './routes/profile.js';
+import { pushRoutes } from './routes/push.js';
+import { searchRoutes } from './routes/search.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { usageRoutes } from './routes/usage.js';
@@ -24,7 +27,7 @@ import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe|push|push-sw\.js)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -50,10 +53,10 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
   const r = new Hono<DashEnv>();
 
 
-  r.onError((err, c) => {
+  r.onError(async (err, c) => {
     if (err instanceof ReauthRequired) {
       const v = c.get('viewer');
-      return reauthPage(c, err.fields, c.get('csrfToken'), v ? deps.passwords.hasPassword(v.id) : false, err.wrongPassword);
+      return reauthPage(c, err.fields, c.get('csrfToken'), v ? await deps.passwords.hasPassword(v.id) : false, err.wrongPassword);
     }
     if (err instanceof Forbidden) return errorPage(c, 403, 'Not allowed', err.reason);
     if (err instanceof CrossSiteRefused) return errorPage(c, 403, 'Request refused', `${err.why}. Reload the page and try again.`);
@@ -75,11 +78,13 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
   r.route('/', authRoutes(deps));
   r.route('/', feedStreamRoutes(deps));
   r.route('/', feedRoutes(deps));
+  r.route('/', searchRoutes(deps));
   r.route('/', channelRoutes(deps));
   r.route('/', tokenRoutes(deps));
   r.route('/', memberRoutes(deps));
   r.route('/', usageRoutes(deps));
   r.route('/', profileRoutes(deps));
+  r.route('/', pushRoutes(deps));
   r.route('/', unsubscribeRoutes(deps));
 
   return {
@@ -91,6 +96,14 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
       applySecurityHeaders(c.res.headers);
       // Pages show per-user data and sometimes a secret shown once: never cached.
       if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Cache-Control', 'no-store');
+      if (c.req.method === 'GET' && COMPRESSED_PAGES.test(c.req.path)) {
+        const out = await compressedPage(c.res, c.req.header('accept-encoding'));
+        if (out !== c.res) {
+          // Replaced outright: Hono's `c.res =` would carry the old headers over.
+          c.res = undefined;
+          c.res = out;
+        }
+      }
     },
     notFound: (c) => {
       if (!isDashboardPath(c.req.path) && !wantsHtml(c)) return undefined;

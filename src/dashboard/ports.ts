@@ -33,34 +33,38 @@ export interface DiscordStatus {
  * Accounts class, and can be re-pointed to other use cases without touching a page.
  */
 export interface DashboardAccounts {
-  findUser(idOrEmail: string): UserRef | undefined;
-  createUser(email: string, name?: string): UserRef;
-  renameUser(userId: string, name: string): void;
+  findUser(idOrEmail: string): Promise<UserRef | undefined>;
+  createUser(email: string, name?: string): Promise<UserRef>;
+  renameUser(userId: string, name: string): Promise<void>;
   /** False when another user already has the address. */
-  changeEmail(userId: string, email: string): boolean;
+  changeEmail(userId: string, email: string): Promise<boolean>;
   /** The workspaces a user belongs to, with their role in each, oldest membership first. */
-  workspacesOf(userId: string): { id: string; name: string; role: Role }[];
-  listMembers(workspaceId: string): (UserRef & { role: Role })[];
-  addMember(workspaceId: string, userIdOrEmail: string, role: Role): void;
-  removeMember(workspaceId: string, userId: string): void;
+  workspacesOf(userId: string): Promise<{ id: string; name: string; role: Role }[]>;
+  listMembers(workspaceId: string): Promise<(UserRef & { role: Role })[]>;
+  addMember(workspaceId: string, userIdOrEmail: string, role: Role): Promise<void>;
+  removeMember(workspaceId: string, userId: string): Promise<void>;
   /** Channels of the workspace the user can see (the API's visibility rule). */
-  visibleChannels(workspaceId: string, userId: string): (ChannelRecord & { alertCount: number })[];
-  createChannel(input: { workspaceId: string; name: string; slug?: string; icon?: string; isPrivate?: boolean }): ChannelRecord;
+  visibleChannels(workspaceId: string, userId: string): Promise<(ChannelRecord & { alertCount: number })[]>;
+  createChannel(input: { workspaceId: string; name: string; slug?: string; icon?: string; isPrivate?: boolean }): Promise<ChannelRecord>;
   /** A channel of this workspace, or undefined (another workspace's channel is "not found"). */
-  channel(workspaceId: string, channelId: string): ChannelRecord | undefined;
-  updateChannel(channelId: string, change: { name?: string; icon?: string }): void;
+  channel(workspaceId: string, channelId: string): Promise<ChannelRecord | undefined>;
+  updateChannel(channelId: string, change: { name?: string; icon?: string }): Promise<void>;
   deleteChannel(channelId: string): Promise<void>;
-  rotateWebhook(channelId: string): { webhookToken: string };
-  channelMembers(channelId: string): UserRef[];
-  addChannelMember(channelId: string, userId: string): void;
-  removeChannelMember(channelId: string, userId: string): void;
-  discordStatus(channelId: string): DiscordStatus;
-  connectDiscord(channelId: string, discordChannelId: string): void;
-  disconnectDiscord(channelId: string): void;
-  createToken(workspaceId: string, userId: string, name: string): { id: string; token: string };
-  listTokens(workspaceId: string): TokenRow[];
-  revokeToken(tokenId: string): void;
+  rotateWebhook(channelId: string): Promise<{ webhookToken: string }>;
+  channelMembers(channelId: string): Promise<UserRef[]>;
+  addChannelMember(channelId: string, userId: string): Promise<void>;
+  removeChannelMember(channelId: string, userId: string): Promise<void>;
+  discordStatus(channelId: string): Promise<DiscordStatus>;
+  /** GitHub's signing secret of the channel's /github path: whether one is set (never the secret itself). */
+  hasSigningSecret(channelId: string): Promise<boolean>;
+  /** Sets or replaces the secret; null clears it. Stored as the CLI stores it. */
+  setSigningSecret(channelId: string, secret: string | null): Promise<void>;
+  connectDiscord(channelId: string, discordChannelId: string): Promise<void>;
+  disconnectDiscord(channelId: string): Promise<void>;
+  createToken(workspaceId: string, userId: string, name: string): Promise<{ id: string; token: string }>;
+  listTokens(workspaceId: string): Promise<TokenRow[]>;
+  revokeToken(tokenId: string): Promise<void>;
   /** Alerts per UTC day per channel since `sinceMs`, for the usage chart. */
   alertsPerDay(workspaceId: string, sinceMs: number): Promise<{ day: string; channelId: string; count: number }[]>;
-  usageByMonth(workspaceId: string): { month: string; events: number }[];
+  usageByMonth(workspaceId: string): Promise<{ month: string; events: number }[]>;
 }

@@ -3,7 +3,9 @@ import type { AppSecretRows } from '../domain/auth/app-secrets.js';
 import type { AuditRow, AuditRows } from '../domain/auth/audit.js';
 import type { PasswordRows } from '../domain/auth/passwords.js';
 import type { NewSessionRow, Session, SessionRows } from '../domain/auth/sessions.js';
-import type { LinkOwner, SignInLinkRows } from '../domain/auth/sign-in-links.js';
+import type { ClaimedLink, LinkOwner, SignInLinkRows } from '../domain/auth/sign-in-links.js';
+
+// Synchronous inside (better-sqlite3); the rows below return Promises, the seam src/db/pg/auth-rows.ts plugs into.
 
 /** Named keys shared by every process on the same data (app_secrets). */
 export class SqliteAppSecretRows implements AppSecretRows {
@@ -41,12 +43,13 @@ export class SqliteAuditRows implements AuditRows {
     };
   }
 
-  insert(workspaceId: string, actorUserId: string | null, action: string, target: string | null, clientAddress: string | null, now: number): void {
+  insert(workspaceId: string, actorUserId: string | null, action: string, target: string | null, clientAddress: string | null, now: number): Promise<void> {
     this.s.insert.run(workspaceId, actorUserId, action, target, clientAddress, now);
+    return Promise.resolve();
   }
 
-  list(workspaceId: string, limit: number): AuditRow[] {
-    return this.s.list.all(workspaceId, limit);
+  list(workspaceId: string, limit: number): Promise<AuditRow[]> {
+    return Promise.resolve(this.s.list.all(workspaceId, limit));
   }
 }
 
@@ -65,16 +68,18 @@ export class SqlitePasswordRows implements PasswordRows {
     };
   }
 
-  hash(userId: string): string | undefined {
-    return this.s.get.get(userId);
+  hash(userId: string): Promise<string | undefined> {
+    return Promise.resolve(this.s.get.get(userId));
   }
 
-  upsert(userId: string, hash: string, now: number): void {
+  upsert(userId: string, hash: string, now: number): Promise<void> {
     this.s.upsert.run(userId, hash, now);
+    return Promise.resolve();
   }
 
-  remove(userId: string): void {
+  remove(userId: string): Promise<void> {
     this.s.remove.run(userId);
+    return Promise.resolve();
   }
 }
 
@@ -105,40 +110,45 @@ export class SqliteSessionRows implements SessionRows {
     };
   }
 
-  insert(row: NewSessionRow): void {
+  insert(row: NewSessionRow): Promise<void> {
     this.s.insert.run(row);
+    return Promise.resolve();
   }
 
-  get(idHash: string): Session | undefined {
-    return this.s.get.get(idHash);
+  get(idHash: string): Promise<Session | undefined> {
+    return Promise.resolve(this.s.get.get(idHash));
   }
 
-  seenFrom(userId: string, userAgent: string | null, clientAddress: string | null): boolean {
-    return this.s.seenFrom.get(userId, userAgent, clientAddress) !== undefined;
+  seenFrom(userId: string, userAgent: string | null, clientAddress: string | null): Promise<boolean> {
+    return Promise.resolve(this.s.seenFrom.get(userId, userAgent, clientAddress) !== undefined);
   }
 
-  touch(idHash: string, now: number): void {
+  touch(idHash: string, now: number): Promise<void> {
     this.s.touch.run(now, idHash);
+    return Promise.resolve();
   }
 
-  setAuthenticatedAt(idHash: string, at: number): void {
+  setAuthenticatedAt(idHash: string, at: number): Promise<void> {
     this.s.reauth.run(at, idHash);
+    return Promise.resolve();
   }
 
-  setWorkspace(idHash: string, workspaceId: string): void {
+  setWorkspace(idHash: string, workspaceId: string): Promise<void> {
     this.s.setWorkspace.run(workspaceId, idHash);
+    return Promise.resolve();
   }
 
-  delete(idHash: string): void {
+  delete(idHash: string): Promise<void> {
     this.s.delete.run(idHash);
+    return Promise.resolve();
   }
 
-  deleteUser(userId: string): number {
-    return this.s.deleteUser.run(userId).changes;
+  deleteUser(userId: string): Promise<number> {
+    return Promise.resolve(this.s.deleteUser.run(userId).changes);
   }
 
-  prune(expiredBefore: number, idleBefore: number): number {
-    return this.s.prune.run(expiredBefore, idleBefore).changes;
+  prune(expiredBefore: number, idleBefore: number): Promise<number> {
+    return Promise.resolve(this.s.prune.run(expiredBefore, idleBefore).changes);
   }
 }
 
@@ -163,20 +173,21 @@ export class SqliteSignInLinkRows implements SignInLinkRows {
     };
   }
 
-  insert(tokenHash: string, userId: string, now: number, expiresAt: number, newEmail: string | null, invite: boolean): void {
+  insert(tokenHash: string, userId: string, now: number, expiresAt: number, newEmail: string | null, invite: boolean): Promise<void> {
     this.s.insert.run(tokenHash, userId, now, expiresAt, newEmail, invite ? 1 : 0);
+    return Promise.resolve();
   }
 
-  peek(tokenHash: string, now: number): LinkOwner | undefined {
-    return this.s.peek.get(tokenHash, now);
+  peek(tokenHash: string, now: number): Promise<LinkOwner | undefined> {
+    return Promise.resolve(this.s.peek.get(tokenHash, now));
   }
 
-  claim(tokenHash: string, now: number): { userId: string; newEmail: string | null; invite: boolean } | undefined {
+  claim(tokenHash: string, now: number): Promise<ClaimedLink | undefined> {
     const row = this.s.claim.get(now, tokenHash, now);
-    return row && { ...row, invite: row.invite === 1 };
+    return Promise.resolve(row && { ...row, invite: row.invite === 1 });
   }
 
-  prune(now: number): number {
-    return this.s.prune.run(now).changes;
+  prune(now: number): Promise<number> {
+    return Promise.resolve(this.s.prune.run(now).changes);
   }
 }

@@ -32,7 +32,9 @@ export function openDb(file: string, opts: { migrate?: boolean } = {}): Db {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for a lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('cache_size = -32000');
+  // 8 MB: the hot pages (index tails, newest alerts) are few; older pages come from the OS page cache, outside
+  // the process's RSS. 32 MB cost up to 24 MB more RSS with no measurable change in page p99 (README "Memory").
+  sqlite.pragma('cache_size = -8000');
   // Statement journals (savepoints, multi-row statements) and temp tables in memory, not in temp files.
   sqlite.pragma('temp_store = MEMORY');
   const orm = drizzle(sqlite, { schema });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { DiscordLinkRows } from '../domain/chat/links.js';
+import type { DiscordLinkRows, DiscordLinkUnitWrites, LinkNames } from '../domain/chat/links.js';
 import type { DiscordLink } from '../domain/chat/types.js';
 
 const LINK_COLUMNS = `channel_id AS channelId, discord_channel_id AS discordChannelId, guild_id AS guildId,
@@ -7,8 +7,8 @@ const LINK_COLUMNS = `channel_id AS channelId, discord_channel_id AS discordChan
 
 type LinkKey = Pick<DiscordLink, 'channelId' | 'discordChannelId'>;
 
-/** The `discord_links` table in SQLite. */
-export class SqliteDiscordLinkRows implements DiscordLinkRows {
+/** The `discord_links` table in SQLite (the PostgreSQL twin: src/db/pg/discord-link-rows.ts). */
+export class SqliteDiscordLinkRows implements DiscordLinkRows, DiscordLinkUnitWrites {
   private readonly s;
   private readonly tx: (fn: () => void) => void;
 
@@ -19,7 +19,6 @@ export class SqliteDiscordLinkRows implements DiscordLinkRows {
       byDiscord: sqlite.prepare<[string], DiscordLink>(`SELECT ${LINK_COLUMNS} FROM discord_links WHERE discord_channel_id = ?`),
       insert: sqlite.prepare<[string, string, number]>('INSERT INTO discord_links (channel_id, discord_channel_id, created_at) VALUES (?, ?, ?)'),
       remove: sqlite.prepare<[string]>('DELETE FROM discord_links WHERE channel_id = ?'),
-      // The CLI's summaries are synchronous; the alert store's chatMessageCount is the async twin.
       messages: sqlite.prepare<[string], number>("SELECT count(*) FROM alerts WHERE channel_id = ? AND kind = 'chat'").pluck(),
       names: sqlite.prepare<[LinkKey & { guildId: string | null; guildName: string | null; channelName: string | null }]>(
         `UPDATE discord_links SET guild_id = @guildId, guild_name = @guildName, discord_channel_name = @channelName
@@ -37,15 +36,17 @@ export class SqliteDiscordLinkRows implements DiscordLinkRows {
     this.tx = (fn) => t.immediate(fn);
   }
 
-  all() {
-    return this.s.all.all();
+  // Synchronous inside (better-sqlite3), Promises outside: the seam a PostgreSQL engine plugs into.
+  all(): Promise<DiscordLink[]> {
+    return Promise.resolve(this.s.all.all());
   }
 
-  byChannel(channelId: string) {
-    return this.s.byChannel.get(channelId);
+  byChannel(channelId: string): Promise<DiscordLink | undefined> {
+    return Promise.resolve(this.s.byChannel.get(channelId));
   }
 
-  connect<R>(channelId: string, discordChannelId: string, now: number, decide: (current: DiscordLink | undefined, other: DiscordLink | undefined) => R | 'insert'): R | DiscordLink {
+  /** BEGIN IMMEDIATE: two connects cannot interleave their check and insert. */
+  connect<R>(channelId: string, discordChannelId: string, now: number, decide: (current: DiscordLink | undefined, other: DiscordLink | undefined) => R | 'insert'): Promise<R | DiscordLink> {
     let result!: R | DiscordLink;
     this.tx(() => {
       const decision = decide(this.s.byChannel.get(channelId), this.s.byDiscord.get(discordChannelId));
@@ -58,18 +59,20 @@ export class SqliteDiscordLinkRows implements DiscordLinkRows {
       if (!created) throw new Error(`the link of ${channelId} was just inserted and is not there`);
       result = created;
     });
-    return result;
+    return Promise.resolve(result);
   }
 
-  remove(channelId: string): void {
+  remove(channelId: string): Promise<void> {
     this.s.remove.run(channelId);
+    return Promise.resolve();
   }
 
-  chatMessageCount(channelId: string): number {
-    return this.s.messages.get(channelId) ?? 0;
+  chatMessageCount(channelId: string): Promise<number> {
+    return Promise.resolve(this.s.messages.get(channelId) ?? 0);
   }
 
-  setNames(link: LinkKey, names: { guildId: string | null; guildName: string | null; channelName: string | null }): boolean {
+  /** DiscordLinkUnitWrites: called inside the chat ingest's store units. */
+  setNames(link: LinkKey, names: LinkNames): boolean {
     return this.s.names.run({ channelId: link.channelId, discordChannelId: link.discordChannelId, ...names }).changes > 0;
   }
 

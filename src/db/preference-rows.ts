@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { channelVisibleTo } from '../domain/visibility.js';
-import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, type NotifyLevel, type PreferenceRow, type PreferenceRows, type Recipient } from '../notify/preferences.js';
+import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, type NotifyLevel, type PreferenceRow, type PreferenceRows, type Recipient, type UnitRecipientRule } from '../notify/preferences.js';
 
 /**
  * Who can see a channel, by the one visibility rule (src/domain/visibility.ts): every workspace member for a public channel; for a private one the
@@ -18,8 +18,8 @@ const MEMBERS_WHO_SEE = `
 const EFFECTIVE_LEVEL = `COALESCE(p.level, CASE WHEN EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id)
   THEN '${CHAT_CHANNEL_DEFAULT_LEVEL}' ELSE '${DEFAULT_LEVEL}' END)`;
 
-/** E-mail preferences and the recipient rule, in SQLite. */
-export class SqlitePreferenceRows implements PreferenceRows {
+/** E-mail preferences and the recipient rule, in SQLite (the PostgreSQL twin: src/db/pg/preference-rows.ts). */
+export class SqlitePreferenceRows implements PreferenceRows, UnitRecipientRule {
   private readonly s;
 
   constructor(sqlite: Database.Database) {
@@ -45,19 +45,30 @@ export class SqlitePreferenceRows implements PreferenceRows {
     };
   }
 
-  recipients(channelId: string): Recipient[] {
+  // Synchronous inside (better-sqlite3), Promises outside: the seam a PostgreSQL engine plugs into.
+  recipients(channelId: string): Promise<Recipient[]> {
+    return Promise.resolve(this.recipientsInUnit(channelId));
+  }
+
+  recipient(channelId: string, userId: string): Promise<Recipient | undefined> {
+    return Promise.resolve(this.recipientInUnit(channelId, userId));
+  }
+
+  upsert(userId: string, channelId: string, level: NotifyLevel, now: number): Promise<void> {
+    this.s.upsert.run(userId, channelId, level, now);
+    return Promise.resolve();
+  }
+
+  forUser(userId: string): Promise<PreferenceRow[]> {
+    return Promise.resolve(this.s.forUser.all({ userId }));
+  }
+
+  /** The outbox's store units read the rule synchronously, inside their own transaction (UnitRecipientRule). */
+  recipientsInUnit(channelId: string): Recipient[] {
     return this.s.recipients.all({ channelId });
   }
 
-  recipient(channelId: string, userId: string): Recipient | undefined {
+  recipientInUnit(channelId: string, userId: string): Recipient | undefined {
     return this.s.recipient.get({ channelId, userId });
-  }
-
-  upsert(userId: string, channelId: string, level: NotifyLevel, now: number): void {
-    this.s.upsert.run(userId, channelId, level, now);
-  }
-
-  forUser(userId: string): PreferenceRow[] {
-    return this.s.forUser.all({ userId });
   }
 }

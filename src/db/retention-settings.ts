@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { ChannelPolicyRow, RetentionSettingsRows, StoredLimits } from '../domain/retention.js';
 
-/** Retention columns of channels and workspaces (see the schema comments for NULL and 0). */
+/** Retention columns of channels and workspaces (see the schema comments for NULL and 0); the PostgreSQL twin is src/db/pg/retention-settings.ts. */
 export class SqliteRetentionSettings implements RetentionSettingsRows {
   private readonly s;
 
@@ -27,23 +27,26 @@ export class SqliteRetentionSettings implements RetentionSettingsRows {
     };
   }
 
-  channel(id: string): StoredLimits | undefined {
-    return this.s.channel.get(id);
+  // Synchronous inside (better-sqlite3), Promises outside: the seam a PostgreSQL engine plugs into.
+  channel(id: string): Promise<StoredLimits | undefined> {
+    return Promise.resolve(this.s.channel.get(id));
   }
 
-  workspace(id: string): StoredLimits | undefined {
-    return this.s.workspace.get(id);
+  workspace(id: string): Promise<StoredLimits | undefined> {
+    return Promise.resolve(this.s.workspace.get(id));
   }
 
-  setChannel(id: string, limits: StoredLimits): void {
+  setChannel(id: string, limits: StoredLimits): Promise<void> {
     this.s.setChannel.run(limits.days, limits.maxAlerts, id);
+    return Promise.resolve();
   }
 
-  setWorkspace(id: string, limits: StoredLimits): void {
+  setWorkspace(id: string, limits: StoredLimits): Promise<void> {
     this.s.setWorkspace.run(limits.days, limits.maxAlerts, id);
+    return Promise.resolve();
   }
 
-  policies(): ChannelPolicyRow[] {
-    return this.s.policies.all();
+  policies(): Promise<ChannelPolicyRow[]> {
+    return Promise.resolve(this.s.policies.all());
   }
 }

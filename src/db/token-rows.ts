@@ -22,15 +22,17 @@ export class SqliteTokenRows implements TokenRows {
     };
   }
 
-  byHash(hash: string) {
-    return this.s.byHash.get(hash);
+  // Synchronous inside (better-sqlite3), Promises outside: the seam a PostgreSQL engine plugs into.
+  byHash(hash: string): Promise<TokenRow | undefined> {
+    return Promise.resolve(this.s.byHash.get(hash));
   }
 
-  touch(tokenId: string, now: number): void {
+  touch(tokenId: string, now: number): Promise<void> {
     this.s.touch.run(now, tokenId);
+    return Promise.resolve();
   }
 
-  stillAuthorized(p: Principal): boolean {
-    return this.s.valid.get(p) === 1;
+  stillAuthorized(p: Principal): Promise<boolean> {
+    return Promise.resolve(this.s.valid.get(p) === 1);
   }
 }

@@ -3,6 +3,7 @@ import {
   Events,
   GatewayIntentBits,
   Partials,
+  Status,
   type Channel,
   type ClientEvents,
   type ClientOptions,
@@ -46,6 +47,8 @@ export interface DiscordBridgeDeps {
 export interface DiscordBridgeHandle {
   client: Client;
   sync: ChatSync;
+  /** discord.js' gateway status enum, handed to src/ops so that it need not import discord.js (loaded only with DISCORD_TOKEN). */
+  statuses: typeof Status;
   /** Resolves at the first ClientReady. */
   ready: Promise<void>;
   stop(): Promise<void>;
@@ -87,7 +90,7 @@ export class DiscordBridge {
   }
 
   async start(): Promise<void> {
-    this.sync.refresh();
+    await this.sync.refresh();
     try {
       await this.client.login(this.s.config.discordToken);
     } catch (err) {
@@ -152,14 +155,15 @@ export class DiscordBridge {
     });
   }
 
-  private gatewayUp(): void {
-    this.sync.refresh();
+  private async gatewayUp(): Promise<void> {
+    await this.sync.refresh();
+    if (this.stopped) return;
     this.allNames();
     this.sync.gatewayUp();
   }
 
-  private refresh(): void {
-    this.sync.tick();
+  private async refresh(): Promise<void> {
+    await this.sync.tick();
     this.allNames();
   }
 
@@ -205,7 +209,7 @@ export async function startDiscordBridge(s: DiscordBridgeDeps, opts: DiscordBrid
   if (!s.config.discordToken) throw new Error('DISCORD_TOKEN is not set');
   const bridge = new DiscordBridge(s, createDiscordClient(s, opts.client), opts);
   await bridge.start();
-  return { client: bridge.client, sync: bridge.sync, ready: bridge.ready, stop: () => bridge.stop() };
+  return { client: bridge.client, sync: bridge.sync, statuses: Status, ready: bridge.ready, stop: () => bridge.stop() };
 }
 
 function loginAdvice(err: unknown): string {

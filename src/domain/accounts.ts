@@ -1,27 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../db/connection.js';
-import { apiTokens, channelMembers, channels, memberships, users, workspaces } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
+import type { AccountRows, ChannelRecord, Role } from './account-rows.js';
 import { AppError, notFound } from './errors.js';
 import { hashToken } from './tokens.js';
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
-export type Role = (typeof ROLES)[number];
-
-export interface ChannelRecord {
-  id: string;
-  workspaceId: string;
-  name: string;
-  slug: string;
-  icon: string;
-  isPrivate: boolean;
-  webhookToken: string;
-}
+export { ROLES } from './account-rows.js';
+export type { AccountRows, ChannelRecord, Role } from './account-rows.js';
 
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const CHANNEL_NAME_MAX = 100;
 
 function slugify(name: string): string {
   const slug = name
@@ -35,16 +24,10 @@ function slugify(name: string): string {
   return slug || 'channel';
 }
 
-/**
- * Whether `err` is SQLite's unique-constraint failure on `constraint` (its wording: the indexed columns
- * "table.col, table.col", or "index 'name'" for an expression index). Read structurally, so the domain
- * does not depend on the driver's types; the cause is looked at too, in case a layer wraps the driver error.
- */
-function isUniqueViolation(err: unknown, constraint: string): boolean {
-  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
-    if ((e as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message.includes(constraint)) return true;
-  }
-  return false;
+function channelName(raw: string): string {
+  const name = raw.trim();
+  if (!name || name.length > CHANNEL_NAME_MAX) throw new AppError('invalid-body', `channel name must be 1 to ${CHANNEL_NAME_MAX} characters`);
+  return name;
 }
 
 /** Webhook tokens carry 24 random bytes (32 URL-safe characters): the only secret a sender holds. */
@@ -54,13 +37,14 @@ function newWebhookToken(): string {
 
 /**
  * Workspaces, users, memberships, channels and tokens: the operator-facing
- * records behind the admin CLI and the bootstrap. Not a hot path, so drizzle.
+ * records behind the admin CLI, the bootstrap and the dashboard's settings.
+ * The rules live here; the rows behind `AccountRows` (src/db/account-rows.ts).
  */
 export class Accounts {
   private readonly channelListeners = new Set<() => void>();
 
   constructor(
-    private readonly db: Db,
+    private readonly rows: AccountRows,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
     private readonly tokenPrefix: string,
@@ -79,106 +63,89 @@ export class Accounts {
     for (const fn of this.channelListeners) fn();
   }
 
-  createWorkspace(name: string) {
+  async createWorkspace(name: string) {
     const n = name.trim();
     if (!n) throw new AppError('invalid-body', 'workspace name must not be empty');
     const row = { id: this.ids.next('ws'), name: n, createdAt: this.clock.now() };
-    this.db.orm.insert(workspaces).values(row).run();
+    await this.rows.insertWorkspace(row);
     return { id: row.id, name: row.name };
   }
 
-  createUser(email: string, name?: string) {
+  async createUser(email: string, name?: string) {
     const e = email.trim();
     if (!EMAIL_RE.test(e)) throw new AppError('invalid-body', `not an e-mail address: ${email}`);
     const row = { id: this.ids.next('usr'), email: e, name: name?.trim() || e.split('@')[0]!, createdAt: this.clock.now() };
     // The unique index on lower(email) is the check: a look-up first would leave a window for a concurrent insert.
-    try {
-      this.db.orm.insert(users).values(row).run();
-    } catch (err) {
-      if (!isUniqueViolation(err, 'users_email_uq')) throw err;
-      throw new AppError('email-taken', `a user with e-mail ${e} already exists (${this.findUser(e)?.id ?? 'just created'})`);
+    if ((await this.rows.insertUser(row)) === 'taken') {
+      throw new AppError('email-taken', `a user with e-mail ${e} already exists (${(await this.findUser(e))?.id ?? 'just created'})`);
     }
     return { id: row.id, email: row.email, name: row.name };
   }
 
   /** Looks a user up by id or e-mail. */
-  findUser(idOrEmail: string) {
-    return this.db.sqlite
-      .prepare<[string, string], { id: string; email: string; name: string }>('SELECT id, email, name FROM users WHERE id = ? OR lower(email) = lower(?)')
-      .get(idOrEmail, idOrEmail);
+  async findUser(idOrEmail: string) {
+    return await this.rows.user(idOrEmail);
   }
 
-  requireUser(idOrEmail: string) {
-    const u = this.findUser(idOrEmail);
+  async requireUser(idOrEmail: string) {
+    const u = await this.findUser(idOrEmail);
     if (!u) throw notFound(`user ${idOrEmail}`);
     return u;
   }
 
-  requireWorkspace(id: string) {
-    const w = this.db.orm.select().from(workspaces).where(eq(workspaces.id, id)).get();
+  async renameUser(userId: string, name: string): Promise<void> {
+    await this.rows.renameUser(userId, name);
+  }
+
+  /** False when another user already has the address. */
+  async changeEmail(userId: string, email: string): Promise<boolean> {
+    return await this.rows.changeEmail(userId, email);
+  }
+
+  async requireWorkspace(id: string) {
+    const w = await this.rows.workspace(id);
     if (!w) throw notFound(`workspace ${id}`);
-    return { id: w.id, name: w.name };
+    return w;
+  }
+
+  /** The user's workspaces with their role in each, oldest membership first. */
+  async workspacesOf(userId: string) {
+    return await this.rows.workspacesOf(userId);
   }
 
   /** Tokens and channel memberships only make sense for members of the workspace. */
-  private requireMembership(workspaceId: string, userId: string): void {
-    const member = this.db.orm
-      .select({ role: memberships.role })
-      .from(memberships)
-      .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
-      .get();
+  private async requireMembership(workspaceId: string, userId: string): Promise<void> {
     // A failed look-up (not a validation error): the CLI answers it with exit 1, like an unknown user.
-    if (!member) throw new AppError('not-found', `user ${userId} is not a member of workspace ${workspaceId}`);
+    if (!(await this.rows.role(workspaceId, userId))) throw new AppError('not-found', `user ${userId} is not a member of workspace ${workspaceId}`);
   }
 
-  addMember(workspaceId: string, userIdOrEmail: string, role: Role = 'member') {
-    this.requireWorkspace(workspaceId);
-    const user = this.requireUser(userIdOrEmail);
-    this.db.orm
-      .insert(memberships)
-      .values({ workspaceId, userId: user.id, role, createdAt: this.clock.now() })
-      .onConflictDoUpdate({ target: [memberships.workspaceId, memberships.userId], set: { role } })
-      .run();
+  async addMember(workspaceId: string, userIdOrEmail: string, role: Role = 'member') {
+    await this.requireWorkspace(workspaceId);
+    const user = await this.requireUser(userIdOrEmail);
+    await this.rows.upsertMembership({ workspaceId, userId: user.id, role, createdAt: this.clock.now() });
     return { workspaceId, userId: user.id, role };
   }
 
-  /** The user's tokens stay stored but fail with not_a_workspace_member from now on. */
-  removeMember(workspaceId: string, userIdOrEmail: string) {
-    const user = this.requireUser(userIdOrEmail);
-    // One transaction: a half-done removal would let a later re-add restore private access.
-    this.db.sqlite.transaction(() => {
-      const res = this.db.orm
-        .delete(memberships)
-        .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, user.id)))
-        .run();
-      if (res.changes === 0) throw notFound(`membership of ${user.id} in ${workspaceId}`);
-      // Explicit private-channel memberships in that workspace go too.
-      this.db.sqlite
-        .prepare('DELETE FROM channel_members WHERE user_id = ? AND channel_id IN (SELECT id FROM channels WHERE workspace_id = ?)')
-        .run(user.id, workspaceId);
-    })();
+  /** The user's tokens stay stored but fail with not_a_workspace_member from now on; private-channel memberships there go too. */
+  async removeMember(workspaceId: string, userIdOrEmail: string) {
+    const user = await this.requireUser(userIdOrEmail);
+    if (!(await this.rows.removeMembership(workspaceId, user.id))) throw notFound(`membership of ${user.id} in ${workspaceId}`);
     return { workspaceId, userId: user.id, removed: true };
   }
 
-  listMembers(workspaceId: string) {
-    this.requireWorkspace(workspaceId);
-    return this.db.sqlite
-      .prepare<[string], { id: string; email: string; name: string; role: Role }>(
-        `SELECT u.id, u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
-         WHERE m.workspace_id = ? ORDER BY m.created_at`,
-      )
-      .all(workspaceId);
+  async listMembers(workspaceId: string) {
+    await this.requireWorkspace(workspaceId);
+    return await this.rows.members(workspaceId);
   }
 
-  createChannel(input: { workspaceId: string; name: string; slug?: string; icon?: string; isPrivate?: boolean }): ChannelRecord {
-    this.requireWorkspace(input.workspaceId);
-    const name = input.name.trim();
-    if (!name || name.length > 100) throw new AppError('invalid-body', 'channel name must be 1 to 100 characters');
+  async createChannel(input: { workspaceId: string; name: string; slug?: string; icon?: string; isPrivate?: boolean }): Promise<ChannelRecord> {
+    await this.requireWorkspace(input.workspaceId);
+    const name = channelName(input.name);
     const slug = input.slug ?? slugify(name);
     if (!SLUG_RE.test(slug)) {
       throw new AppError('invalid-body', `slug must be lower-case letters, digits and dashes (got ${slug})`);
     }
-    const row = {
+    const rec: ChannelRecord = {
       id: this.ids.next('ch'),
       workspaceId: input.workspaceId,
       name,
@@ -186,36 +153,22 @@ export class Accounts {
       icon: input.icon ?? '📢',
       isPrivate: input.isPrivate ?? false,
       webhookToken: newWebhookToken(),
-      createdAt: this.clock.now(),
     };
     // The unique (workspace, slug) index is the check: checking first and inserting after would let two
     // concurrent creations (the CLI and the server, two CLIs) both pass and one fail with a raw constraint error.
-    try {
-      this.db.orm.insert(channels).values(row).run();
-    } catch (err) {
-      if (!isUniqueViolation(err, 'channels.workspace_id, channels.slug')) throw err;
-      const clash = this.db.orm
-        .select({ id: channels.id })
-        .from(channels)
-        .where(and(eq(channels.workspaceId, input.workspaceId), eq(channels.slug, slug)))
-        .get();
-      throw new AppError('slug-taken', `slug ${slug} is already used by channel ${clash?.id ?? 'created just now'} in workspace ${input.workspaceId}`);
+    if ((await this.rows.insertChannel({ ...rec, createdAt: this.clock.now() })) === 'taken') {
+      const clash = await this.rows.channelIdBySlug(input.workspaceId, slug);
+      throw new AppError('slug-taken', `slug ${slug} is already used by channel ${clash ?? 'created just now'} in workspace ${input.workspaceId}`);
     }
-    const { createdAt: _createdAt, ...rec } = row;
     return rec;
   }
 
-  requireChannel(idOrSlug: string, workspaceId?: string): ChannelRecord {
-    const rows = this.db.sqlite
-      .prepare<[string, string, string | null, string | null], Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number }>(
-        `SELECT id, workspace_id AS workspaceId, name, slug, icon, is_private AS isPrivate, webhook_token AS webhookToken
-         FROM channels WHERE id = ? OR (slug = ? AND (? IS NULL OR workspace_id = ?))`,
-      )
-      .all(idOrSlug, idOrSlug, workspaceId ?? null, workspaceId ?? null);
+  async requireChannel(idOrSlug: string, workspaceId?: string): Promise<ChannelRecord> {
+    const rows = await this.rows.channelsByRef(idOrSlug, workspaceId);
     if (rows.length > 1) throw new AppError('invalid-body', `slug ${idOrSlug} exists in several workspaces: use the channel id`);
     const r = rows[0];
     if (!r) throw notFound(`channel ${idOrSlug}`);
-    return { ...r, isPrivate: Boolean(r.isPrivate) };
+    return r;
   }
 
   /**
@@ -223,63 +176,74 @@ export class Accounts {
    * the user's #general even when other workspaces have one too. Whether the user may see the channel is
    * the caller's rule (visibility), not this look-up's.
    */
-  requireChannelOfUser(userId: string, idOrSlug: string): ChannelRecord {
-    const mine = this.db.sqlite
-      .prepare<[string, string, string], string>(
-        `SELECT c.id FROM channels c JOIN memberships m ON m.workspace_id = c.workspace_id AND m.user_id = ?
-         WHERE c.id = ? OR c.slug = ?`,
-      )
-      .pluck()
-      .all(userId, idOrSlug, idOrSlug);
+  async requireChannelOfUser(userId: string, idOrSlug: string): Promise<ChannelRecord> {
+    const mine = await this.rows.channelIdsOfUser(userId, idOrSlug);
     if (mine.length > 1) throw new AppError('invalid-body', `slug ${idOrSlug} exists in several of the user's workspaces: use the channel id`);
-    return this.requireChannel(mine[0] ?? idOrSlug);
+    return await this.requireChannel(mine[0] ?? idOrSlug);
   }
 
-  addChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {
-    const ch = this.requireChannel(channelIdOrSlug);
-    const user = this.requireUser(userIdOrEmail);
+  /** A channel of this workspace, or undefined (another workspace's channel is "not found"). */
+  async channelInWorkspace(workspaceId: string, channelId: string): Promise<ChannelRecord | undefined> {
+    return await this.rows.channelInWorkspace(workspaceId, channelId);
+  }
+
+  /** Channels of the workspace the user can see (the API's visibility rule), oldest first, with their alert count. */
+  async visibleChannels(workspaceId: string, userId: string) {
+    return await this.rows.visibleChannels(workspaceId, userId);
+  }
+
+  /** Renames a channel or changes its icon; a name is 1 to 100 characters, as at creation. */
+  async updateChannel(channelId: string, change: { name?: string; icon?: string }): Promise<void> {
+    await this.rows.updateChannel(channelId, { name: change.name === undefined ? undefined : channelName(change.name), icon: change.icon });
+  }
+
+  async channelMembers(channelId: string) {
+    return await this.rows.channelMembers(channelId);
+  }
+
+  async addChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {
+    const ch = await this.requireChannel(channelIdOrSlug);
+    const user = await this.requireUser(userIdOrEmail);
     // Visibility only counts channel members who are in the workspace: any other row would be dead.
-    this.requireMembership(ch.workspaceId, user.id);
-    this.db.orm
-      .insert(channelMembers)
-      .values({ channelId: ch.id, userId: user.id, createdAt: this.clock.now() })
-      .onConflictDoNothing()
-      .run();
+    await this.requireMembership(ch.workspaceId, user.id);
+    await this.rows.addChannelMember({ channelId: ch.id, userId: user.id, createdAt: this.clock.now() });
     return { channelId: ch.id, userId: user.id };
   }
 
-  removeChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {
-    const ch = this.requireChannel(channelIdOrSlug);
-    const user = this.requireUser(userIdOrEmail);
-    const res = this.db.orm
-      .delete(channelMembers)
-      .where(and(eq(channelMembers.channelId, ch.id), eq(channelMembers.userId, user.id)))
-      .run();
-    if (res.changes === 0) throw notFound(`channel membership of ${user.id} in ${ch.id}`);
+  async removeChannelMember(channelIdOrSlug: string, userIdOrEmail: string) {
+    const ch = await this.requireChannel(channelIdOrSlug);
+    const user = await this.requireUser(userIdOrEmail);
+    if (!(await this.rows.removeChannelMember(ch.id, user.id))) throw notFound(`channel membership of ${user.id} in ${ch.id}`);
     return { channelId: ch.id, userId: user.id, removed: true };
   }
 
-  rotateWebhook(channelIdOrSlug: string) {
-    const ch = this.requireChannel(channelIdOrSlug);
+  async rotateWebhook(channelIdOrSlug: string) {
+    const ch = await this.requireChannel(channelIdOrSlug);
     const webhookToken = newWebhookToken();
-    this.db.orm.update(channels).set({ webhookToken }).where(eq(channels.id, ch.id)).run();
+    await this.rows.updateChannel(ch.id, { webhookToken });
     this.channelsChanged();
     return { id: ch.id, webhookToken };
   }
 
   /** GitHub's webhook secret for the channel's /github path; null clears it. Never returned: it is a secret. */
-  setSigningSecret(channelIdOrSlug: string, secret: string | null) {
-    const ch = this.requireChannel(channelIdOrSlug);
-    this.db.orm.update(channels).set({ signingSecret: secret }).where(eq(channels.id, ch.id)).run();
+  async setSigningSecret(channelIdOrSlug: string, secret: string | null) {
+    const ch = await this.requireChannel(channelIdOrSlug);
+    await this.rows.updateChannel(ch.id, { signingSecret: secret });
     this.channelsChanged();
     return { id: ch.id, signingSecret: secret === null ? 'cleared' : 'set' };
   }
 
+  /** Whether the channel has a signing secret (the dashboard shows "set" or "not set", never the secret). */
+  async hasSigningSecret(channelIdOrSlug: string): Promise<boolean> {
+    const ch = await this.requireChannel(channelIdOrSlug);
+    return await this.rows.hasSigningSecret(ch.id);
+  }
+
   /** The only moment the token exists in clear: it is returned once and only its SHA-256 is kept. */
-  createToken(workspaceId: string, userIdOrEmail: string, name?: string) {
-    this.requireWorkspace(workspaceId);
-    const user = this.requireUser(userIdOrEmail);
-    this.requireMembership(workspaceId, user.id);
+  async createToken(workspaceId: string, userIdOrEmail: string, name?: string) {
+    await this.requireWorkspace(workspaceId);
+    const user = await this.requireUser(userIdOrEmail);
+    await this.requireMembership(workspaceId, user.id);
     const token = `${this.tokenPrefix}_${randomBytes(24).toString('hex')}`;
     const row = {
       id: this.ids.next('tok'),
@@ -290,14 +254,13 @@ export class Accounts {
       hint: token.slice(-4),
       createdAt: this.clock.now(),
     };
-    this.db.orm.insert(apiTokens).values(row).run();
+    await this.rows.insertToken(row);
     return { id: row.id, token, name: row.name, userId: user.id, workspaceId };
   }
 
-  listTokens(workspaceId: string) {
-    this.requireWorkspace(workspaceId);
-    const rows = this.db.orm.select().from(apiTokens).where(eq(apiTokens.workspaceId, workspaceId)).all();
-    return rows.map((r) => ({
+  async listTokens(workspaceId: string) {
+    await this.requireWorkspace(workspaceId);
+    return (await this.rows.tokens(workspaceId)).map((r) => ({
       id: r.id,
       name: r.name,
       userId: r.userId,
@@ -308,11 +271,11 @@ export class Accounts {
     }));
   }
 
-  revokeToken(id: string) {
-    const row = this.db.orm.select().from(apiTokens).where(eq(apiTokens.id, id)).get();
+  async revokeToken(id: string) {
+    const row = await this.rows.token(id);
     if (!row) throw notFound(`token ${id}`);
     const revokedAt = row.revokedAt ?? this.clock.now();
-    this.db.orm.update(apiTokens).set({ revokedAt }).where(eq(apiTokens.id, id)).run();
+    await this.rows.revokeToken(id, revokedAt);
     return { id, revoked: true, revokedAt: new Date(revokedAt).toISOString() };
   }
 }

@@ -1,6 +1,10 @@
-import type { alertAttachments, alertEvents, alerts, notificationJobs } from '../db/schema/alerts.js';
 import type { Principal } from './tokens.js';
 import type { AlertReports, ChannelRemoval } from './alert-reports.js';
+import type { AlertLevel, AlertRow, AttachmentRecord, AttachmentRow, RunState, AlertEventType, NotificationKind } from './alert-rows.js';
+import type { Outbox } from './outbox-store.js';
+
+export type * from './alert-rows.js';
+export type * from './outbox-store.js';
 
 /**
  * The domain's view of alert storage: every read and write of alert rows,
@@ -16,17 +20,6 @@ import type { AlertReports, ChannelRemoval } from './alert-reports.js';
  * the unit against the rows it reads.
  */
 
-/** One alert row as stored (the opaque metadata excepted: nothing reads it back). */
-export type AlertRow = Omit<typeof alerts.$inferSelect, 'metadataJson'>;
-export type AttachmentRow = typeof alertAttachments.$inferSelect;
-export type AlertLevel = AlertRow['level'];
-export type RunState = NonNullable<AlertRow['workflowState']>;
-/** The column enums of the schema, so the two can never drift apart. */
-export type AlertEventType = (typeof alertEvents.$inferSelect)['type'];
-export type NotificationKind = (typeof notificationJobs.$inferSelect)['kind'];
-
-/** A file already in the media store, ready to be attached. */
-export type AttachmentRecord = Pick<AttachmentRow, 'mediaKey' | 'mime' | 'kind' | 'name' | 'size'>;
 
 /* ------------------------------------------------------------------ read side */
 
@@ -52,9 +45,10 @@ export interface PageQuery {
 
 /** What rendering a page for one user needs besides the rows. */
 export interface ReadContext {
-  watermark: string;
-  /** Per-alert read exceptions, by alert id. */
-  exceptions: Map<string, { activityKey: string; isRead: boolean }>;
+  /** The user's watermark over `AlertRow.seq` (0: never marked read). */
+  watermark: number;
+  /** Per-alert read exceptions, by alert id; one counts only while its `seq` is the alert's. */
+  exceptions: Map<string, { seq: number; isRead: boolean }>;
   attachments: Map<string, AttachmentRow[]>;
 }
 
@@ -70,7 +64,7 @@ export interface AlertReads {
   alert(alertId: string): Promise<AlertRow | undefined>;
   readContext(userId: string, channelId: string, alertIds: string[]): Promise<ReadContext>;
   /** Sets one alert's read state for a user, as an exception to the channel watermark when it differs. */
-  setRead(userId: string, alert: Pick<AlertRow, 'id' | 'channelId' | 'activityKey'>, isRead: boolean): Promise<void>;
+  setRead(userId: string, alert: Pick<AlertRow, 'id' | 'channelId' | 'seq'>, isRead: boolean): Promise<void>;
   /** Moves the user's watermark to the newest activity of each channel and drops their exceptions there (one unit). */
   markAllRead(userId: string, channelIds: string[], now: number): Promise<void>;
 }
@@ -263,123 +257,6 @@ export interface ChatMessageWrites {
   removeChatMessages(link: ChatLinkRef, alertIds: string[], now: number): Promise<{ removed: number; released: string[] }>;
   /** Chat messages stored in a channel (the CLI's disconnect summary). */
   chatMessageCount(channelId: string): Promise<number>;
-}
-
-/* ------------------------------------------------------------------ outbox (e-mail) */
-
-export interface OutboxJob {
-  id: number;
-  alertId: string;
-  channelId: string;
-  kind: NotificationKind;
-}
-
-/** What fanning a job out does: the recipients' delivery rows, and the note the job is closed with. */
-export interface FanOutPlan {
-  deliverTo: string[];
-  note: string | null;
-}
-
-/** A failed job attempt: back to pending at `at`, or failed for good. */
-export interface JobRetry {
-  giveUp: boolean;
-  at: number;
-  reason: string;
-}
-
-export interface OutboxDelivery {
-  jobId: number;
-  userId: string;
-  channelId: string;
-  alertId: string;
-  /** Attempts made before this one. */
-  attempts: number;
-  /** Null when the job row was pruned meanwhile. */
-  kind: NotificationKind | null;
-}
-
-export interface OutboxDigest {
-  id: number;
-  userId: string;
-  channelId: string;
-  windowStart: number;
-  windowEnd: number;
-  attempts: number;
-}
-
-export interface OutboxChannel {
-  name: string;
-  slug: string;
-  icon: string;
-  workspaceName: string;
-}
-
-/** A recipient's flood window on a channel, as stored. */
-export interface FloodWindow {
-  windowStart: number;
-  windowEnd: number;
-  sent: number;
-  digestId: number | null;
-  /** The state of the window's digest, when it has one. */
-  digestState: string | null;
-}
-
-/** What the flood guard decided for one e-mail (src/notify/outbox/flood-guard.ts). */
-export type FloodStep =
-  | { kind: 'open'; windowStart: number; windowEnd: number }
-  | { kind: 'count' }
-  | { kind: 'fold'; digestId: number }
-  | { kind: 'new-digest'; windowStart: number; windowEnd: number };
-
-export type ClaimDecision<T> = { skip: string } | { send: T; flood: FloodStep | null };
-
-/** A delivery row or a digest row: they share the send path and its outcomes. */
-export type OutboxTarget = { jobId: number; userId: string } | { digestId: number };
-
-/**
- * The outbox beyond its jobs: delivery rows per recipient, flood windows and
- * digests. Each method is one transaction; the decisions inside (who gets it,
- * the flood guard) are the worker's, passed in as plain functions.
- */
-export interface Outbox {
-  /** Rows left `sending` by a crash: recorded failed with `reason`, never resent. How many. */
-  recoverInterrupted(reason: string, now: number): Promise<number>;
-  dueJobs(now: number, limit: number): Promise<number[]>;
-  /** The job's delivery rows and its `done`, in one transaction; nothing when the job is no longer pending. */
-  fanOut(jobId: number, now: number, plan: (job: OutboxJob, alert: Pick<AlertRow, 'level'> | undefined) => FanOutPlan): Promise<void>;
-  /** Records a failed fan-out; `retry` gets the attempts so far (this one included). */
-  retryJob(jobId: number, retry: (attempts: number) => JobRetry): Promise<{ attempts: number; giveUp: boolean } | undefined>;
-  dueDeliveries(now: number, limit: number): Promise<{ jobId: number; userId: string }[]>;
-  dueDigests(now: number, limit: number): Promise<number[]>;
-  /**
-   * One transaction: re-reads the delivery, its alert and channel (and the
-   * flood window on a first attempt), lets `decide` skip it or send it, applies
-   * the flood step, then marks the row `sending`. Null when skipped, folded
-   * into a digest, or no longer pending.
-   */
-  claimDelivery<T>(
-    jobId: number,
-    userId: string,
-    now: number,
-    decide: (c: { delivery: OutboxDelivery; alert: AlertRow | undefined; channel: OutboxChannel | undefined; window: FloodWindow | undefined }) => ClaimDecision<T>,
-  ): Promise<{ value: T; attempts: number } | null>;
-  /** The digest's counterpart: `decide` sees its alerts (oldest first). */
-  claimDigest<T>(
-    digestId: number,
-    now: number,
-    decide: (c: { digest: OutboxDigest; channel: OutboxChannel | undefined; alerts: AlertRow[] }) => { skip: string } | { send: T },
-  ): Promise<{ value: T; digest: OutboxDigest; attempts: number } | null>;
-  /** The Message-ID of the `workflow.started` e-mail a recipient got for this alert (for References). */
-  startedMessageId(alertId: string, userId: string): Promise<string | undefined>;
-  attachmentsOf(alertId: string): Promise<AttachmentRow[]>;
-  recordSent(target: OutboxTarget, messageId: string, now: number): Promise<void>;
-  recordFailed(target: OutboxTarget, reason: string, now: number): Promise<void>;
-  recordRetry(target: OutboxTarget, at: number, reason: string, now: number): Promise<void>;
-  /** The earliest due time of pending work (deliveries and digests only when `mail`), or null. */
-  nextDue(mail: boolean): Promise<number | null>;
-  anythingDue(now: number, mail: boolean): Promise<boolean>;
-  /** Drops finished rows created before `before` and flood windows that ended before `windowsBefore` (one transaction). */
-  prune(before: number, windowsBefore: number): Promise<void>;
 }
 
 /* ------------------------------------------------------------------ retention */

@@ -5,6 +5,7 @@ import type {
   StandardAlert as StandardAlertSchema,
   WorkflowStep as WorkflowStepSchema,
 } from '../http/schemas.js';
+import { isoTime as iso } from '../lib/iso-time.js';
 import type { AlertRow, AttachmentRow } from './alert-store.js';
 
 /**
@@ -23,7 +24,6 @@ export type Field = StandardAlert['fields'][number];
 
 export type AlertView = StandardAlert | ChatAlert;
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function toAlertView(
   row: AlertRow,

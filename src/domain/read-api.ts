@@ -99,7 +99,7 @@ export class ReadApi {
     const ctx = await this.store.readContext(userId, channelId, rows.map((r) => r.id));
     return rows.map((r) => {
       const e = ctx.exceptions.get(r.id);
-      const isRead = e && e.activityKey === r.activityKey ? e.isRead : r.activityKey <= ctx.watermark;
+      const isRead = e && e.seq === r.seq ? e.isRead : r.seq <= ctx.watermark;
       return view(r, ctx.attachments.get(r.id) ?? [], isRead, this.mediaUrl);
     });
   }

@@ -39,14 +39,14 @@ export interface ChannelPolicyRow {
   workspaceMaxAlerts: number | null;
 }
 
-/** Storage of the settings (src/db/retention-settings.ts). */
+/** Storage of the settings (src/db/retention-settings.ts on SQLite, src/db/pg/retention-settings.ts on PostgreSQL). */
 export interface RetentionSettingsRows {
-  channel(id: string): StoredLimits | undefined;
-  workspace(id: string): StoredLimits | undefined;
-  setChannel(id: string, limits: StoredLimits): void;
-  setWorkspace(id: string, limits: StoredLimits): void;
+  channel(id: string): Promise<StoredLimits | undefined>;
+  workspace(id: string): Promise<StoredLimits | undefined>;
+  setChannel(id: string, limits: StoredLimits): Promise<void>;
+  setWorkspace(id: string, limits: StoredLimits): Promise<void>;
   /** Every channel that has a limit of its own or from its workspace. */
-  policies(): ChannelPolicyRow[];
+  policies(): Promise<ChannelPolicyRow[]>;
 }
 
 /** What applies to a channel: null is no limit. */
@@ -85,19 +85,19 @@ export class RetentionSettings {
   constructor(
     private readonly rows: RetentionSettingsRows,
     private readonly lookup: {
-      requireChannel(ref: string): { id: string; slug: string; workspaceId: string };
-      requireWorkspace(id: string): { id: string };
+      requireChannel(ref: string): Promise<{ id: string; slug: string; workspaceId: string }>;
+      requireWorkspace(id: string): Promise<{ id: string }>;
     },
   ) {}
 
-  setChannel(ref: string, input: RetentionInput) {
+  async setChannel(ref: string, input: RetentionInput) {
     checkInput(input);
-    const ch = this.lookup.requireChannel(ref);
-    const stored = this.rows.channel(ch.id)!;
+    const ch = await this.lookup.requireChannel(ref);
+    const stored = (await this.rows.channel(ch.id))!;
     const own = (v: LimitInput | undefined, old: number | null) => (input.clear ? null : v === undefined ? old : v === 'none' ? 0 : v);
     const next = { days: own(input.days, stored.days), maxAlerts: own(input.maxAlerts, stored.maxAlerts) };
-    this.rows.setChannel(ch.id, next);
-    const ws = this.rows.workspace(ch.workspaceId)!;
+    await this.rows.setChannel(ch.id, next);
+    const ws = (await this.rows.workspace(ch.workspaceId))!;
     const setting = (v: number | null): ChannelSetting => (v === null ? 'workspace' : v === 0 ? 'none' : v);
     return {
       channelId: ch.id,
@@ -108,13 +108,13 @@ export class RetentionSettings {
     };
   }
 
-  setWorkspace(id: string, input: RetentionInput) {
+  async setWorkspace(id: string, input: RetentionInput) {
     checkInput(input);
-    this.lookup.requireWorkspace(id);
-    const stored = this.rows.workspace(id)!;
+    await this.lookup.requireWorkspace(id);
+    const stored = (await this.rows.workspace(id))!;
     const value = (v: LimitInput | undefined, old: number | null) => (input.clear || v === 'none' ? null : v === undefined ? old : v);
     const next = { days: value(input.days, stored.days), maxAlerts: value(input.maxAlerts, stored.maxAlerts) };
-    this.rows.setWorkspace(id, next);
+    await this.rows.setWorkspace(id, next);
     return { workspaceId: id, default: next };
   }
 }
@@ -150,7 +150,7 @@ export class RetentionPruner {
   /** One pass over every channel with a limit; `stopping` is checked between batches. */
   async pass(stopping: () => boolean = () => false): Promise<RetentionPassResult> {
     const result: RetentionPassResult = { channels: 0, deleted: 0, batches: 0, maxBatchMs: 0 };
-    for (const row of this.d.settings.policies()) {
+    for (const row of await this.d.settings.policies()) {
       const limits = effectiveLimits(row);
       if (limits.days === null && limits.maxAlerts === null) continue;
       result.channels++;

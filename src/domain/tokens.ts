@@ -28,9 +28,9 @@ export interface TokenRow {
 
 /** The token rows (src/db/token-rows.ts). */
 export interface TokenRows {
-  byHash(tokenHash: string): TokenRow | undefined;
-  touch(tokenId: string, now: number): void;
-  stillAuthorized(p: Principal): boolean;
+  byHash(tokenHash: string): Promise<TokenRow | undefined>;
+  touch(tokenId: string, now: number): Promise<void>;
+  stillAuthorized(p: Principal): Promise<boolean>;
 }
 
 /** last_used_at is written at most once a minute per token: a write per read request would cost more than the read. */
@@ -54,11 +54,11 @@ export class TokenAuthenticator {
   }
 
   /** Whether a principal authenticated earlier still holds: token not revoked, user still a member (long-lived streams re-check). */
-  stillAuthorized(p: Principal): boolean {
+  stillAuthorized(p: Principal): Promise<boolean> {
     return this.rows.stillAuthorized(p);
   }
 
-  authenticate(header: string | undefined | null): Principal {
+  async authenticate(header: string | undefined | null): Promise<Principal> {
     if (header === undefined || header === null) throw new AuthError('no_credentials');
     const m = /^\s*(\S+)(?:\s+(.*))?$/s.exec(header);
     if (!m || m[1]!.toLowerCase() !== 'bearer') {
@@ -69,14 +69,14 @@ export class TokenAuthenticator {
     if (token === '' || token === 'undefined') throw new AuthError('token_env_var_unset');
     if (!this.pattern.test(token)) throw new AuthError('invalid_token_format');
     const [prefix, hex] = [token.slice(0, token.lastIndexOf('_')), token.slice(token.lastIndexOf('_') + 1)];
-    const row = this.rows.byHash(hashToken(`${prefix}_${hex.toLowerCase()}`));
+    const row = await this.rows.byHash(hashToken(`${prefix}_${hex.toLowerCase()}`));
     if (!row || row.revokedAt !== null) throw new AuthError('unknown_token');
     if (!row.member) throw new AuthError('not_a_workspace_member');
     const now = this.clock.now();
     const last = this.lastTouched.get(row.id) ?? 0;
     if (now - last >= LAST_USED_RESOLUTION_MS) {
       this.lastTouched.set(row.id, now);
-      this.rows.touch(row.id, now);
+      await this.rows.touch(row.id, now);
     }
     return { tokenId: row.id, userId: row.userId, workspaceId: row.workspaceId };
   }

@@ -1,10 +1,15 @@
 import { notFound } from './errors.js';
 
-/** The rows behind the report (src/db/usage-rows.ts). */
+export interface UsageMonth {
+  month: string;
+  events: number;
+}
+
+/** The rows behind the report (src/db/usage-rows.ts on SQLite, src/db/pg/usage-rows.ts on PostgreSQL). */
 export interface UsageRows {
-  workspaceExists(workspaceId: string): boolean;
+  workspaceExists(workspaceId: string): Promise<boolean>;
   /** Newest month first. */
-  months(workspaceId: string): { month: string; events: number }[];
+  months(workspaceId: string): Promise<UsageMonth[]>;
 }
 
 /**
@@ -16,8 +21,8 @@ export class Usage {
   constructor(private readonly rows: UsageRows) {}
 
   /** Throws not-found for an unknown workspace (an empty report would look like a workspace with no traffic). */
-  report(workspaceId: string) {
-    if (!this.rows.workspaceExists(workspaceId)) throw notFound(`workspace ${workspaceId}`);
-    return { workspaceId, months: this.rows.months(workspaceId) };
+  async report(workspaceId: string) {
+    if (!(await this.rows.workspaceExists(workspaceId))) throw notFound(`workspace ${workspaceId}`);
+    return { workspaceId, months: await this.rows.months(workspaceId) };
   }
 }

@@ -19,6 +19,7 @@ import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
 import { registerWebhookFormats } from './routes/webhook-formats.js';
 import { registerWebhookGithub } from './routes/webhook-github.js';
+import { registerWebhookGroups } from './routes/webhook-groups.js';
 import { Problem } from './schemas.js';
 import { validationError } from './validation.js';
 
@@ -88,6 +89,7 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   registerWebhook(app);
   registerWebhookFormats(app);
   registerWebhookGithub(app);
+  registerWebhookGroups(app);
   registerReadApi(app);
   registerSearch(app);
   registerStream(app);

@@ -33,13 +33,16 @@ export interface LiveEvent {
 }
 
 /** What the stream needs besides the change log: visibility, the alert rows, and whether a token still holds. */
+/** Whether a stream's principal still holds (token not revoked, still a member; a session still live): asked again at every read. */
+export type Authorized = () => boolean | Promise<boolean>;
+
 export interface LiveStreamDeps {
   changes: ChangeLog;
   alerts: Pick<AlertReads, 'visibleChannelIds' | 'alert' | 'visibleChannels'>;
   bus: ChangeBus;
   readApi: Pick<ReadApi, 'render'>;
   /** The token is not revoked and its user is still a workspace member. */
-  stillAuthorized(p: Principal): boolean;
+  stillAuthorized(p: Principal): Promise<boolean>;
 }
 
 /** What the bus carries as `read-state` after a user's read state changed (committed): the channels it changed in. */
@@ -93,7 +96,7 @@ export class LiveStreams {
    * first. If the ids the client missed were already pruned (or the id is from
    * the future, e.g. another database), a `resync` event tells it to refetch.
    */
-  async open(principal: Principal, opts: { lastEventId?: number; channelId?: string; authorized?: () => boolean } = {}): Promise<LiveSubscription> {
+  async open(principal: Principal, opts: { lastEventId?: number; channelId?: string; authorized?: Authorized } = {}): Promise<LiveSubscription> {
     if (this.shutdownReason !== undefined) {
       const sub = new LiveSubscription(this, principal, 0, undefined, undefined, () => false);
       sub.close(this.shutdownReason);
@@ -159,9 +162,9 @@ export class LiveStreams {
     p: Principal,
     after: number,
     channelFilter: string | undefined,
-    authorized: () => boolean,
+    authorized: Authorized,
   ): Promise<{ events: LiveEvent[]; last: number; full: boolean; authorized: boolean }> {
-    if (!authorized()) return { events: [], last: after, full: false, authorized: false };
+    if (!(await authorized())) return { events: [], last: after, full: false, authorized: false };
     const rows = await this.d.changes.eventsAfter(after, this.options.batchSize);
     if (rows.length === 0) return { events: [], last: after, full: false, authorized: true };
     const visible = new Set(await this.d.alerts.visibleChannelIds(p));
@@ -200,7 +203,7 @@ export class LiveStreams {
    * (changes written by another process). One `authorized` query per token.
    */
   private async poll(): Promise<void> {
-    this.closeUnauthorized();
+    await this.closeUnauthorized();
     if (this.subs.size === 0) return;
     const seq = await this.headId();
     if (seq !== this.lastSeq) {
@@ -209,13 +212,13 @@ export class LiveStreams {
     }
   }
 
-  private closeUnauthorized(): void {
+  private async closeUnauthorized(): Promise<void> {
     const ok = new Map<string, boolean>();
     for (const sub of [...this.subs]) {
       const p = sub.principal;
       let allowed = ok.get(p.tokenId);
       if (allowed === undefined) {
-        allowed = sub.authorized();
+        allowed = await sub.authorized();
         ok.set(p.tokenId, allowed);
       }
       if (!allowed) sub.close();
@@ -241,7 +244,7 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
     private last: number,
     private readonly channelFilter: string | undefined,
     private resync: string | undefined,
-    readonly authorized: () => boolean,
+    readonly authorized: Authorized,
   ) {}
 
   /** The user's read state changed in these channels (any client of theirs): a `read.updated` follows. */
@@ -276,7 +279,7 @@ export class LiveSubscription implements AsyncIterable<LiveEvent> {
         if (this.readPending.size > 0) {
           const ids = new Set(this.readPending);
           this.readPending.clear();
-          if (!this.authorized()) break;
+          if (!(await this.authorized())) break;
           for (const ev of await this.hub.readEvents(this.principal, ids, this.channelFilter)) {
             if (this.closed) return;
             yield ev;

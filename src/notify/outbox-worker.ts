@@ -1,5 +1,4 @@
 import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
-import PQueue from 'p-queue';
 import type { Config } from '../config.js';
 import type { AlertStore } from '../domain/alert-store.js';
 import type { ChangeBus } from '../domain/changes.js';
@@ -8,11 +7,12 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { MediaStore } from '../media/store.js';
+import { DuePasses } from './due-passes.js';
 import { SmtpMailer, type Mailer } from './mailer.js';
 import { FanOut } from './outbox/fan-out.js';
 import { FLOOD_LIMIT, FLOOD_WINDOW_MS } from './outbox/flood-guard.js';
 import { OutboxSender } from './outbox/sender.js';
-import type { NotificationPreferences } from './preferences.js';
+import type { UnitRecipientRule } from './preferences.js';
 
 export { FLOOD_LIMIT, FLOOD_WINDOW_MS } from './outbox/flood-guard.js';
 
@@ -50,7 +50,8 @@ export interface NotifierDeps {
   logger: Logger;
   config: Pick<Config, 'publicUrl' | 'smtpUrl' | 'mailFrom'>;
   media: Pick<MediaStore, 'urlFor'>;
-  notifyPrefs: Pick<NotificationPreferences, 'recipients' | 'recipient'>;
+  /** The recipient rule as the fan-out and the claims read it inside their store units. */
+  unitRecipients: UnitRecipientRule;
   /** Signs the one-click unsubscribe links and names the dashboard pages an e-mail links to. */
   unsubscribe: Pick<UnsubscribeLinks, 'forEmail'>;
 }
@@ -72,18 +73,11 @@ export class Notifier implements BackgroundPart {
   readonly name = 'notifier';
   readonly options: NotifierOptions;
   private readonly logger: Logger;
-  private readonly queue: PQueue;
-  private readonly inFlight = new Set<string>();
+  private readonly passes: DuePasses;
   private readonly fanOut: FanOut;
   private readonly sender: OutboxSender | null;
   private readonly onBus = () => this.wake();
-  private timer: NodeJS.Timeout | undefined;
-  private wakeQueued = false;
-  private passRunning = false;
-  private stopped = true;
   private lastPrune = 0;
-  private wakeLater = false;
-  private recovered: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: NotifierDeps,
@@ -103,12 +97,11 @@ export class Notifier implements BackgroundPart {
     const { outbox } = deps.store;
     const { retry, random, mailer } = this.options;
     this.logger = deps.logger.child({ part: 'notifier' });
-    this.queue = new PQueue({ concurrency: this.options.concurrency });
-    this.fanOut = new FanOut({ outbox, prefs: deps.notifyPrefs, logger: this.logger, retry, random });
+    this.fanOut = new FanOut({ outbox, prefs: deps.unitRecipients, logger: this.logger, retry, random });
     this.sender = mailer
       ? new OutboxSender({
           outbox,
-          prefs: deps.notifyPrefs,
+          prefs: deps.unitRecipients,
           mailer,
           logger: this.logger,
           now: () => this.now(),
@@ -121,6 +114,16 @@ export class Notifier implements BackgroundPart {
           onOutcome: this.options.onOutcome,
         })
       : null;
+    this.passes = new DuePasses(
+      {
+        pass: (now, room, enqueue) => this.pass(now, room, enqueue),
+        nextDue: () => outbox.nextDue(this.emailEnabled),
+        anythingDue: (now) => outbox.anythingDue(now, this.emailEnabled),
+        taskFailed: (err, key) => this.logger.error({ err, key }, 'notification send crashed'),
+        passFailed: (err) => this.logger.error({ err }, 'notification pass failed'),
+      },
+      { concurrency: this.options.concurrency, pollIntervalMs: this.options.pollIntervalMs, now: () => this.now() },
+    );
   }
 
   get emailEnabled(): boolean {
@@ -133,136 +136,67 @@ export class Notifier implements BackgroundPart {
    * `sending` by a crash can be claimed before it is recorded as interrupted.
    */
   start(): this {
-    if (!this.stopped) return this;
-    this.recovered = this.deps.store.outbox.recoverInterrupted(INTERRUPTED, this.now()).then(
+    if (this.passes.running) return this;
+    const recovered = this.deps.store.outbox.recoverInterrupted(INTERRUPTED, this.now()).then(
       (interrupted) => {
         if (interrupted > 0) this.logger.warn({ interrupted }, 'e-mails interrupted by a crash mid-send are recorded as failed, not resent');
       },
       (err: unknown) => this.logger.error({ err }, 'recording interrupted e-mails failed'),
     );
     if (!this.options.mailer) this.logger.info('e-mail off: set SMTP_URL');
-    this.stopped = false;
     this.deps.bus.on('notifications', this.onBus);
-    this.wake();
+    this.passes.start(recovered);
     return this;
   }
 
   /** Stops taking work and waits for the SMTP conversations in flight. */
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
+    if (!this.passes.running) return;
     this.deps.bus.off('notifications', this.onBus);
-    clearTimeout(this.timer);
-    // Queued-but-not-started tasks have not claimed anything: their rows stay pending for the next start.
-    this.queue.clear();
-    await this.queue.onIdle();
+    await this.passes.stop();
     this.options.mailer?.close();
   }
 
   /** Schedules a pass over due work (coalesced: many wake-ups in one turn make one pass). */
   wake(): void {
-    if (this.wakeQueued || this.stopped) return;
-    this.wakeQueued = true;
-    setImmediate(() => {
-      this.wakeQueued = false;
-      void this.pump();
-    });
+    this.passes.wake();
   }
 
   /**
    * Resolves once nothing is due now and nothing is in flight. For tests and
    * diagnostics; retries scheduled in the future do not count as due.
    */
-  async whenIdle(): Promise<void> {
-    for (;;) {
-      await new Promise((r) => setImmediate(r));
-      await this.queue.onIdle();
-      const busy = this.wakeQueued || this.passRunning || this.inFlight.size > 0;
-      if (this.stopped || (!busy && !(await this.deps.store.outbox.anythingDue(this.now(), this.emailEnabled)))) return;
-      this.wake();
-      await new Promise((r) => setTimeout(r, 5));
-    }
+  whenIdle(): Promise<void> {
+    return this.passes.whenIdle();
   }
 
   private now(): number {
     return this.options.clock.now();
   }
 
-  private async pump(): Promise<void> {
-    if (this.stopped) return;
-    // One pass at a time: a wake-up during a pass is picked up by the re-arm at its end.
-    if (this.passRunning) {
-      this.wakeLater = true;
-      return;
-    }
-    this.passRunning = true;
-    try {
-      await this.recovered;
-      const now = this.now();
-      if (await this.fanOut.due(now, this.emailEnabled)) this.wakeLater = true;
-      if (this.sender) await this.enqueueDue(now, this.sender);
-      if (now - this.lastPrune >= PRUNE_INTERVAL_MS) {
-        this.lastPrune = now;
-        await this.deps.store.outbox.prune(now - this.options.retentionMs, now - this.options.floodWindowMs);
+  /** One pass: fan due jobs out, send due deliveries and digests, prune now and then. */
+  private async pass(now: number, room: number, enqueue: (key: string, task: () => Promise<void>) => boolean): Promise<void> {
+    if (await this.fanOut.due(now, this.emailEnabled)) this.passes.passAgain();
+    // The fan-out also wrote Web Push rows (src/notify/push/push-worker.ts sends them).
+    this.deps.bus.emit('push-deliveries');
+    const sender = this.sender;
+    if (sender && room > 0) {
+      const { outbox } = this.deps.store;
+      const limit = room + this.passes.inFlightCount;
+      let added = 0;
+      for (const d of await outbox.dueDeliveries(now, limit)) {
+        if (added >= room) break;
+        if (enqueue(`d:${d.jobId}:${d.userId}`, () => sender.sendDelivery(d.jobId, d.userId))) added++;
       }
-      await this.arm(now);
-    } catch (err) {
-      this.logger.error({ err }, 'notification pass failed');
-    } finally {
-      this.passRunning = false;
-    }
-    if (this.wakeLater) {
-      this.wakeLater = false;
-      this.wake();
-    }
-  }
-
-
-  /**
-   * Sleeps until the earliest future due time, never longer than the poll
-   * interval. `now` must be the time this pass enqueued with: a row that became
-   * due since then is in the future for it, so it gets a short timer instead of
-   * waiting for the poll.
-   */
-  private async arm(now: number): Promise<void> {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    const next = await this.deps.store.outbox.nextDue(this.emailEnabled);
-    // Work due at `now` is either in flight or waiting for queue room: its completion wakes us.
-    const delay = next === null || next <= now ? this.options.pollIntervalMs : Math.min(next - now, this.options.pollIntervalMs);
-    this.timer = setTimeout(() => this.wake(), delay);
-    this.timer.unref();
-  }
-
-  private async enqueueDue(now: number, sender: OutboxSender): Promise<void> {
-    const room = this.options.concurrency * 2 - (this.queue.size + this.queue.pending);
-    if (room <= 0) return;
-    const limit = room + this.inFlight.size;
-    let added = 0;
-    for (const d of await this.deps.store.outbox.dueDeliveries(now, limit)) {
-      if (added >= room) break;
-      if (this.enqueue(`d:${d.jobId}:${d.userId}`, () => sender.sendDelivery(d.jobId, d.userId))) added++;
-    }
-    for (const id of await this.deps.store.outbox.dueDigests(now, limit)) {
-      if (added >= room) break;
-      if (this.enqueue(`g:${id}`, () => sender.sendDigest(id))) added++;
-    }
-  }
-
-  private enqueue(key: string, task: () => Promise<void>): boolean {
-    if (this.inFlight.has(key)) return false;
-    this.inFlight.add(key);
-    void this.queue.add(async () => {
-      try {
-        await task();
-      } catch (err) {
-        this.logger.error({ err, key }, 'notification send crashed');
-      } finally {
-        this.inFlight.delete(key);
-        this.wake();
+      for (const id of await outbox.dueDigests(now, limit)) {
+        if (added >= room) break;
+        if (enqueue(`g:${id}`, () => sender.sendDigest(id))) added++;
       }
-    });
-    return true;
+    }
+    if (now - this.lastPrune >= PRUNE_INTERVAL_MS) {
+      this.lastPrune = now;
+      await this.deps.store.outbox.prune(now - this.options.retentionMs, now - this.options.floodWindowMs);
+    }
   }
 }
 

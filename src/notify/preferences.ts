@@ -42,14 +42,28 @@ export interface PreferenceRow {
   level: NotifyLevel;
 }
 
-/** Where preferences are stored (src/db/preference-rows.ts); notify never writes SQL itself. */
+/**
+ * Where preferences are stored (src/db/preference-rows.ts on SQLite, src/db/pg/preference-rows.ts on
+ * PostgreSQL); notify never writes SQL itself.
+ */
 export interface PreferenceRows {
   /** Everyone who can see the channel (src/domain/visibility.ts), with their effective level. */
-  recipients(channelId: string): Recipient[];
-  recipient(channelId: string, userId: string): Recipient | undefined;
-  upsert(userId: string, channelId: string, level: NotifyLevel, now: number): void;
+  recipients(channelId: string): Promise<Recipient[]>;
+  recipient(channelId: string, userId: string): Promise<Recipient | undefined>;
+  upsert(userId: string, channelId: string, level: NotifyLevel, now: number): Promise<void>;
   /** Every channel the user can see, oldest workspace and channel first. */
-  forUser(userId: string): PreferenceRow[];
+  forUser(userId: string): Promise<PreferenceRow[]>;
+}
+
+/**
+ * The same recipient rule, read synchronously INSIDE a store unit: the outbox's fan-out and its
+ * delivery and digest claims decide who gets what in the unit's own transaction (the SQLite group
+ * commit runs units synchronously, so they cannot await). It is the alert store's read, not a
+ * use case's: on PostgreSQL the store will answer it inside its own transaction.
+ */
+export interface UnitRecipientRule {
+  recipientsInUnit(channelId: string): Recipient[];
+  recipientInUnit(channelId: string, userId: string): Recipient | undefined;
 }
 
 /** Per-(user, channel) e-mail preferences and the recipient rule built on them. */
@@ -60,28 +74,28 @@ export class NotificationPreferences {
   ) {}
 
   /** Everyone who can see the channel, with their effective preference (not yet filtered by level). */
-  recipients(channelId: string): Recipient[] {
+  recipients(channelId: string): Promise<Recipient[]> {
     return this.rows.recipients(channelId);
   }
 
   /** The same rule for one user, re-checked at send time; undefined when they can no longer see the channel. */
-  recipient(channelId: string, userId: string): Recipient | undefined {
+  recipient(channelId: string, userId: string): Promise<Recipient | undefined> {
     return this.rows.recipient(channelId, userId);
   }
 
-  set(userId: string, channelId: string, level: NotifyLevel) {
+  async set(userId: string, channelId: string, level: NotifyLevel) {
     if (!NOTIFY_LEVELS.includes(level)) throw new AppError('invalid-body', `level must be one of ${NOTIFY_LEVELS.join(', ')}`);
     // A preference for a channel the user cannot see would be dead data and usually a typo.
-    if (!this.recipient(channelId, userId)) {
+    if (!(await this.recipient(channelId, userId))) {
       throw new AppError('not-found', `user ${userId} cannot see channel ${channelId} (not a workspace member, or not a member of the private channel)`);
     }
-    this.rows.upsert(userId, channelId, level, this.clock.now());
+    await this.rows.upsert(userId, channelId, level, this.clock.now());
     return { userId, channelId, level };
   }
 
   /** Every channel the user can see, with the stored level or the default that applies. */
-  list(userId: string) {
-    return this.rows.forUser(userId).map((r) => ({
+  async list(userId: string) {
+    return (await this.rows.forUser(userId)).map((r) => ({
       channelId: r.channelId,
       slug: r.slug,
       name: r.name,

@@ -1,10 +1,12 @@
-import { Status, type Client } from 'discord.js';
+// Types only: discord.js (~44 MB of RSS) is loaded when DISCORD_TOKEN is set, by the bridge, which hands over its Status enum.
+import type { Client, Status } from 'discord.js';
 import type { ChatSync } from '../domain/chat/sync.js';
 
 /** What the operations side reads from a running Discord bridge (a DiscordBridgeHandle fits). */
 export interface DiscordBridgeView {
   client: Pick<Client, 'ws'>;
   sync: Pick<ChatSync, 'connectedLinks' | 'stateOf'>;
+  statuses: typeof Status;
 }
 
 export interface DiscordStatus {
@@ -19,6 +21,7 @@ export interface DiscordStatus {
 
 /** A snapshot for /readyz and the metrics scrape; reads in-memory state only. */
 export function discordStatus(bridge: DiscordBridgeView): DiscordStatus {
+  const Status = bridge.statuses;
   // The manager's own status turns Ready once and stays so; the shards say whether the gateway is up now.
   const shards = [...bridge.client.ws.shards.values()];
   const status = shards.length === 0 ? bridge.client.ws.status : (shards.find((sh) => sh.status !== Status.Ready)?.status ?? Status.Ready);

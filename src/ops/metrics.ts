@@ -16,6 +16,8 @@ export interface MetricSources {
 type Snapshot = { outbox: OutboxBacklog; discord: DiscordStatus | null };
 
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed';
+/** A Web Push attempt's outcome; `gone`: the push service answered 404/410 and the subscription was removed. */
+export type PushOutcome = DeliveryOutcome | 'gone';
 
 /** Request latency buckets (seconds): a 201 takes ~0.2 ms on loopback, an attachment fetch up to 15 s. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15];
@@ -36,6 +38,7 @@ export class Metrics {
   readonly #batchSize: Histogram;
   readonly #batchFailures: Counter;
   readonly #deliveries: Counter<'outcome'>;
+  readonly #pushes: Counter<'outcome'>;
 
   #snapshot: Promise<Snapshot> | null = null;
 
@@ -83,6 +86,13 @@ export class Metrics {
       registers,
     });
     for (const outcome of ['sent', 'retry', 'failed'] as const) this.#deliveries.inc({ outcome }, 0);
+    this.#pushes = new Counter({
+      name: 'alertbridge_push_deliveries_total',
+      help: 'Web Push attempts by outcome: sent, retry (will retry), failed (given up), gone (the push service answered 404/410; the subscription was removed)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['sent', 'retry', 'failed', 'gone'] as const) this.#pushes.inc({ outcome }, 0);
 
     new Gauge({ name: 'alertbridge_sse_clients', help: 'Open live streams (GET /api/stream)', registers, collect() { this.set(sources.sseClients()); } });
     new Gauge({ name: 'alertbridge_storage_degraded', help: '1 while the last write failed for storage reasons (disk full, I/O error)', registers, collect() { this.set(sources.storageDegraded() ? 1 : 0); } });
@@ -132,6 +142,10 @@ export class Metrics {
 
   delivery(outcome: DeliveryOutcome): void {
     this.#deliveries.inc({ outcome });
+  }
+
+  push(outcome: PushOutcome): void {
+    this.#pushes.inc({ outcome });
   }
 
   /** The exposition text; the gauges' collect() run here. */

@@ -19,7 +19,7 @@ afterEach(async () => {
 async function setup(opts: Parameters<typeof startDashboard>[0] = {}) {
   const clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
   h = await startDashboard({ serve: false, ...opts, overrides: { clock, ...opts.overrides } });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   return { h, clock, seed };
 }
 
@@ -63,7 +63,7 @@ describe('pages and headers', () => {
 describe('sign-in links', () => {
   it('a GET shows a button and uses nothing; the POST signs in once; a second use fails', async () => {
     const { h, seed } = await setup();
-    const link = new URL(h.link(seed.owner.id));
+    const link = new URL(await h.link(seed.owner.id));
     const c = new DashClient(h);
     const page = await c.get(link.pathname + link.search);
     expect(page.res.status).toBe(200);
@@ -90,7 +90,7 @@ describe('sign-in links', () => {
 
   it('expires after 15 minutes and is stored only as a hash', async () => {
     const { h, clock, seed } = await setup();
-    const link = new URL(h.link(seed.owner.id));
+    const link = new URL(await h.link(seed.owner.id));
     const secret = link.searchParams.get('t')!;
     const stored = h.services.db.sqlite.prepare('SELECT token_hash FROM sign_in_links').pluck().all() as string[];
     expect(stored).toHaveLength(1);
@@ -102,7 +102,7 @@ describe('sign-in links', () => {
 
   it('uses the __Host- prefix and Secure when PUBLIC_URL is https', async () => {
     const { h, seed } = await setup({ env: { PUBLIC_URL: 'https://alerts.example.com' } });
-    const link = new URL(h.link(seed.owner.id));
+    const link = new URL(await h.link(seed.owner.id));
     const res = await new DashClient(h).post('/auth/link', { t: link.searchParams.get('t')! });
     expect(res.res.headers.get('set-cookie')).toMatch(/^__Host-ab_session=[^;]+;.*Secure/);
   });
@@ -305,7 +305,7 @@ describe('logs', () => {
     });
     const { h, seed } = await setup({ overrides: { logger: pino({ level: 'trace' }, sink) } });
     const c = new DashClient(h);
-    const link = new URL(h.link(seed.owner.id));
+    const link = new URL(await h.link(seed.owner.id));
     await c.get(link.pathname + link.search);
     await c.post('/auth/link', { t: link.searchParams.get('t')! });
     await c.get('/tokens');

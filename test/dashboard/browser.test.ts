@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { axeViolations, cspViolations, launchBrowser, newPage, screenshots } from '../helpers/browser.js';
+import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { startDashboard, type DashHarness } from './helpers.js';
+import { browserSuite, startDashboard, type DashHarness } from './helpers.js';
 
 /**
  * The dashboard in a real Chromium: what a person does, found by role and
@@ -13,19 +13,12 @@ import { startDashboard, type DashHarness } from './helpers.js';
  */
 let browser: Browser;
 let h: DashHarness;
-let seed: ReturnType<typeof seedWorkspace>;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
-beforeAll(async () => {
-  [browser, h] = await Promise.all([launchBrowser(), startDashboard()]);
-  seed = seedWorkspace(h.services);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
+browserSuite((s) => ({ browser, h, seed } = s));
 
 async function signIn(page: Page, userId: string) {
-  await page.goto(h.link(userId));
+  await page.goto(await h.link(userId));
   await page.getByRole('button', { name: /^Sign in as / }).click();
   // Signing in lands on the feed; these tests are about the settings pages.
   await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
@@ -177,9 +170,9 @@ describe('dashboard in Chromium', () => {
     const clock = new ManualClock(Date.now());
     const h2 = await startDashboard({ overrides: { clock } });
     try {
-      const s2 = seedWorkspace(h2.services);
+      const s2 = await seedWorkspace(h2.services);
       const { context, page } = await newPage(browser);
-      await page.goto(h2.link(s2.owner.id));
+      await page.goto(await h2.link(s2.owner.id));
       await page.getByRole('button', { name: /^Sign in as / }).click();
       await page.getByRole('link', { name: 'Profile' }).click();
       await page.getByLabel('New password', { exact: true }).fill('correct horse battery');

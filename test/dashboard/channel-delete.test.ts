@@ -11,7 +11,7 @@ afterEach(async () => {
 describe('channel deletion', () => {
   it('deletes the channel and its alerts through the alert store; other channels keep theirs', async () => {
     h = await startDashboard({ serve: false });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const post = (token: string, title: string) =>
       h!.app.request(`/api/webhook/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
     expect((await post(seed.general.webhookToken, 'disk full')).status).toBe(201);

@@ -5,11 +5,11 @@ import { DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 /** The feed's server side over real HTTP: the session stream, the per-user read event, deleting alerts. */
 let h: DashHarness;
-let seed: ReturnType<typeof seedWorkspace>;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeAll(async () => {
   h = await startDashboard({ overrides: { live: { pollIntervalMs: 200 } } });
-  seed = seedWorkspace(h.services);
+  seed = await seedWorkspace(h.services);
 });
 afterAll(async () => {
   await h?.close();
@@ -103,7 +103,7 @@ describe('feed server side', () => {
     expect(dash.events.find((e) => e.event === 'card')!.id).toMatch(/^\d+$/);
     expect(other.events.filter((e) => e.event === 'read.updated')).toEqual([]);
     // "Important only": an INFO alert still appears, without a notification.
-    h.services.notifyPrefs.set(seed.owner.id, seed.general.id, 'important');
+    await h.services.notifyPrefs.set(seed.owner.id, seed.general.id, 'important');
     await post(seed.general.webhookToken, { title: 'Disk cleaned', level: 'INFO' });
     await expect.poll(() => dash.events.some((e) => e.event === 'card' && e.data.includes('Disk cleaned')), { timeout: 5_000 }).toBe(true);
     expect(JSON.parse(dash.events.find((e) => e.event === 'card' && e.data.includes('Disk cleaned'))!.data)).toMatchObject({ notify: false });

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, cspViolations, launchBrowser, newPage, screenshots } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { startDashboard, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness } from './helpers.js';
 
 /**
  * The feed in a real Chromium: cards as a reader sees them, found by role and
@@ -10,16 +10,9 @@ import { startDashboard, type DashHarness } from './helpers.js';
  */
 let browser: Browser;
 let h: DashHarness;
-let seed: ReturnType<typeof seedWorkspace>;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
-beforeAll(async () => {
-  [browser, h] = await Promise.all([launchBrowser(), startDashboard()]);
-  seed = seedWorkspace(h.services);
-});
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
+browserSuite((s) => ({ browser, h, seed } = s));
 
 async function post(webhookToken: string, payload: unknown) {
   const res = await fetch(`${h.config.publicUrl}/api/webhook/${webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
@@ -34,7 +27,7 @@ async function api<T>(path: string, token = seed.ownerToken): Promise<T> {
 }
 
 async function signIn(page: Page, userId: string) {
-  await page.goto(h.link(userId));
+  await page.goto(await h.link(userId));
   await page.getByRole('button', { name: /^Sign in as / }).click();
   await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
 }
@@ -164,8 +157,8 @@ describe('the feed in Chromium', () => {
   });
 
   it('reads a chat-connected channel as a conversation with role badges, reply quotes and a members-only filter; j/k/e and ? from the keyboard', async () => {
-    const chat = h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
-    h.services.discordLinks.connect(chat.id, '1200000000000000001');
+    const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
+    await h.services.discordLinks.connect(chat.id, '1200000000000000001');
     const link = { channelId: chat.id, discordChannelId: '1200000000000000001' };
     const t0 = Date.now() - 60_000;
     const author = (id: string, name: string, role: 'owner' | 'bot' | 'member') => ({ id, name, bot: role === 'bot', role });

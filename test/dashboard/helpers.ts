@@ -1,11 +1,14 @@
 import fs from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { SqliteSignInLinkRows } from '../../src/db/auth-rows.js';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
 import { createServices, type ServiceOverrides, type Services } from '../../src/services.js';
-import { listen, tempDir } from '../helpers/harness.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 
 /** Cheap scrypt for tests that sign in with passwords; one test checks the production parameters. */
 export const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
@@ -18,7 +21,9 @@ export interface DashHarness {
   /** The origin the dashboard expects in Origin headers (PUBLIC_URL's). */
   origin: string;
   /** A one-time sign-in link URL for a user, as `admin login-link` prints it. */
-  link(userId: string): string;
+  link(userId: string): Promise<string>;
+  /** Cuts every open connection to the server, as a network drop would (the server keeps listening). */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -49,7 +54,8 @@ export async function startDashboard(opts: { env?: Record<string, string>; overr
     services,
     app,
     origin: new URL(config.publicUrl).origin,
-    link: (userId) => `${config.publicUrl}/auth/link?t=${links.issue(userId).secret}`,
+    link: async (userId) => `${config.publicUrl}/auth/link?t=${(await links.issue(userId)).secret}`,
+    dropConnections: () => (server?.server as { closeAllConnections?: () => void } | undefined)?.closeAllConnections?.(),
     close: async () => {
       await server?.close();
       services.close();
@@ -108,10 +114,34 @@ export class DashClient {
 
   /** Signs in with a one-time link, pressing the confirmation button as a person would. */
   async signInWithLink(userId: string): Promise<void> {
-    const url = new URL(this.h.link(userId));
+    const url = new URL(await this.h.link(userId));
     await this.get(url.pathname + url.search);
     const res = await this.post('/auth/link', { t: url.searchParams.get('t')! }, { csrf: null });
     if (res.res.status !== 303) throw new Error(`sign-in failed: ${res.res.status}`);
     await this.get('/channels');
   }
+}
+
+/** What a browser test file shares: one Chromium, one dashboard, one seeded workspace. */
+export interface BrowserSuite {
+  browser: Browser;
+  h: DashHarness;
+  seed: Awaited<ReturnType<typeof seedWorkspace>>;
+}
+
+/**
+ * Starts Chromium and the dashboard before the file's tests (in parallel),
+ * seeds a workspace, hands them to `ready`, and closes both after the file.
+ */
+export function browserSuite(ready: (s: BrowserSuite) => void): void {
+  let suite: Partial<BrowserSuite> = {};
+  beforeAll(async () => {
+    const [browser, h] = await Promise.all([launchBrowser(), startDashboard()]);
+    suite = { browser, h, seed: await seedWorkspace(h.services) };
+    ready(suite as BrowserSuite);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.h?.close();
+  });
 }

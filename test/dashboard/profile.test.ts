@@ -19,7 +19,7 @@ const linkSecret = (url: string) => new URL(url).searchParams.get('t')!;
 describe('first run', () => {
   it('prints a one-time sign-in link for the owner; without BOOTSTRAP_OWNER_EMAIL the first sign-in asks for the real address', async () => {
     h = await startDashboard({ serve: false });
-    const boot = bootstrapIfEmpty(h.services)!;
+    const boot = (await bootstrapIfEmpty(h.services))!;
     const banner = bootstrapBanner(boot, h.config.publicUrl);
     const url = /Dashboard\s+(\S+)/.exec(banner)![1]!;
     expect(url).toMatch(/\/auth\/link\?t=[A-Za-z0-9_-]{43}$/);
@@ -31,12 +31,12 @@ describe('first run', () => {
     expect(page.html).toContain('Set your real e-mail address first');
     // The placeholder proves nothing, so the change is immediate.
     expect((await c.post('/profile/email', { email: 'boss@example.com' })).res.headers.get('location')).toBe('/profile?email=1');
-    expect(h.services.accounts.findUser(boot.user.id)!.email).toBe('boss@example.com');
+    expect((await h.services.accounts.findUser(boot.user.id))!.email).toBe('boss@example.com');
   });
 
   it('uses BOOTSTRAP_OWNER_EMAIL for the owner', async () => {
     h = await startDashboard({ serve: false, env: { BOOTSTRAP_OWNER_EMAIL: 'ops@example.com' } });
-    const boot = bootstrapIfEmpty(h.services)!;
+    const boot = (await bootstrapIfEmpty(h.services))!;
     expect(boot.user.email).toBe('ops@example.com');
     const res = await new DashClient(h).post('/auth/link', { t: linkSecret(boot.signIn.url) });
     expect(res.res.headers.get('location')).toBe('/');
@@ -47,7 +47,7 @@ describe('profile', () => {
   it('changes the e-mail address only through a link sent to the new address', async () => {
     sink = await SmtpSink.start();
     h = await startDashboard({ serve: false, mailer: new SmtpMailer(`smtp://127.0.0.1:${sink.port}`, 'Alertbridge <ab@test>') });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const c = new DashClient(h);
     await c.signInWithLink(seed.member.id);
     await c.get('/profile');
@@ -56,20 +56,20 @@ describe('profile', () => {
     expect(taken.html).toContain('Another account uses this address');
     const asked = await c.post('/profile/email', { email: 'max@new.example' });
     expect(asked.html).toContain('We sent a confirmation link to max@new.example');
-    expect(h.services.accounts.findUser(seed.member.id)!.email).toBe('member@acme.test');
+    expect((await h.services.accounts.findUser(seed.member.id))!.email).toBe('member@acme.test');
     expect(sink.messages).toHaveLength(1);
     expect(sink.messages[0]!.rcpt).toEqual(['max@new.example']);
     const url = /http:\/\/alertbridge\.test\/auth\/link\?t=\S+/.exec(sink.messages[0]!.text)![0];
     const confirm = await c.get(new URL(url).pathname + new URL(url).search);
     expect(confirm.html).toContain('changes your e-mail address to <strong>max@new.example</strong>');
     expect((await c.post('/auth/link', { t: linkSecret(url) })).res.headers.get('location')).toBe('/profile?email=1');
-    expect(h.services.accounts.findUser(seed.member.id)!.email).toBe('max@new.example');
+    expect((await h.services.accounts.findUser(seed.member.id))!.email).toBe('max@new.example');
   });
 
   it('switches between the workspaces a user belongs to, and never into another one', async () => {
     h = await startDashboard({ serve: false });
-    const seed = seedWorkspace(h.services);
-    h.services.accounts.addMember(seed.other.id, seed.owner.id, 'member');
+    const seed = await seedWorkspace(h.services);
+    await h.services.accounts.addMember(seed.other.id, seed.owner.id, 'member');
     const c = new DashClient(h);
     await c.signInWithLink(seed.owner.id);
     let page = await c.get('/channels');
@@ -79,7 +79,7 @@ describe('profile', () => {
     page = await c.get('/channels');
     expect(page.html).not.toContain('Security');
     expect(page.html).not.toContain('Create a channel'); // a member there
-    const third = h.services.accounts.createWorkspace('Third');
+    const third = await h.services.accounts.createWorkspace('Third');
     await c.post('/workspace', { workspace: third.id });
     page = await c.get('/channels');
     expect(page.html).toContain(`<option value="${seed.other.id}" selected="">Other</option>`);

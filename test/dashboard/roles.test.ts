@@ -19,7 +19,7 @@ afterEach(async () => {
 async function setup(opts: Parameters<typeof startDashboard>[0] = {}) {
   const clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
   h = await startDashboard({ serve: false, ...opts, overrides: { clock } });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   const owner = new DashClient(h);
   await owner.signInWithLink(seed.owner.id);
   const member = new DashClient(h);
@@ -54,7 +54,7 @@ describe('Discord connection', () => {
 describe('roles', () => {
   it('refuses every management endpoint to a member with a 403, and changes nothing', async () => {
     const { h, seed, member } = await setup();
-    const ownerTokenId = h.services.accounts.listTokens(seed.ws.id).find((t) => t.userId === seed.owner.id)!.id;
+    const ownerTokenId = (await h.services.accounts.listTokens(seed.ws.id)).find((t) => t.userId === seed.owner.id)!.id;
     const before = h.services.db.sqlite.prepare('SELECT (SELECT count(*) FROM channels) || (SELECT group_concat(webhook_token) FROM channels) || (SELECT group_concat(role) FROM memberships) || (SELECT count(*) FROM api_tokens WHERE revoked_at IS NULL)').pluck();
     const snapshot = before.get();
     const g = seed.general.id;
@@ -95,15 +95,15 @@ describe('roles', () => {
   it('members revoke their own tokens only; owners revoke anyone’s', async () => {
     const { h, seed, member, owner } = await setup();
     const list = () => h!.services.accounts.listTokens(seed.ws.id);
-    const mine = list().find((t) => t.userId === seed.member.id)!;
+    const mine = (await list()).find((t) => t.userId === seed.member.id)!;
     const page = await member.get('/tokens');
     expect(page.html).toContain('member laptop');
     expect(page.html).not.toContain('owner laptop');
     expect((await member.post(`/tokens/${mine.id}/revoke`)).res.status).toBe(303);
-    const ownerTok = list().find((t) => t.userId === seed.owner.id)!;
+    const ownerTok = (await list()).find((t) => t.userId === seed.owner.id)!;
     expect((await owner.get('/tokens')).html).toContain('owner laptop');
     expect((await owner.post(`/tokens/${ownerTok.id}/revoke`)).res.status).toBe(303);
-    expect(list().map((t) => t.revokedAt !== null)).toEqual([true, true]);
+    expect((await list()).map((t) => t.revokedAt !== null)).toEqual([true, true]);
   });
 
   it('never demotes or removes the last owner', async () => {
@@ -157,7 +157,7 @@ describe('roles', () => {
     sink = await SmtpSink.start();
     const clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
     h = await startDashboard({ serve: false, overrides: { clock }, mailer: new SmtpMailer(`smtp://127.0.0.1:${sink.port}`, 'Alertbridge <ab@test>') });
-    seedWorkspace(h.services);
+    await seedWorkspace(h.services);
     const c = new DashClient(h);
     const known = await c.post('/sign-in/link', { email: 'member@acme.test' });
     const unknown = await c.post('/sign-in/link', { email: 'ghost@acme.test' });

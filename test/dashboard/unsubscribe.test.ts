@@ -13,7 +13,7 @@ afterEach(async () => {
 describe('one-click unsubscribe (RFC 8058)', () => {
   it('a mail provider’s POST, with no session and no Origin, lowers that channel to none for that recipient only', async () => {
     h = await startDashboard({ serve: false });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const links = new UnsubscribeLinks(new SqliteAppSecretRows(h.services.db.sqlite), h.services.clock, h.config.publicUrl);
     const mail = links.forEmail(seed.member.id, seed.general.id);
     expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
@@ -23,17 +23,17 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     // Opening the link (a scanner, or the person) changes nothing.
     const page = await new DashClient(h).get(path);
     expect(page.html).toContain('Stop e-mails from General');
-    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.member.id)!.level).toBe('all');
+    expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.member.id))!.level).toBe('all');
 
     const res = await h.app.request(path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
     expect(res.status).toBe(200);
-    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.member.id)!.level).toBe('none');
-    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.owner.id)!.level).toBe('all');
+    expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.member.id))!.level).toBe('none');
+    expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.owner.id))!.level).toBe('all');
   });
 
   it('refuses a link whose user, channel or signature was changed', async () => {
     h = await startDashboard({ serve: false });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const url = new URL(new UnsubscribeLinks(new SqliteAppSecretRows(h.services.db.sqlite), h.services.clock, h.config.publicUrl).url(seed.member.id, seed.general.id));
     for (const [k, v] of [['u', seed.owner.id], ['c', seed.deploys.id], ['s', 'x' + url.searchParams.get('s')!.slice(1)]] as const) {
       const bad = new URL(url);
@@ -41,7 +41,7 @@ describe('one-click unsubscribe (RFC 8058)', () => {
       const res = await h.app.request(bad.pathname + bad.search, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
       expect(res.status).toBe(404);
     }
-    expect(h.services.notifyPrefs.list(seed.owner.id).every((l) => l.level === 'all')).toBe(true);
+    expect((await h.services.notifyPrefs.list(seed.owner.id)).every((l) => l.level === 'all')).toBe(true);
     // The key lives in the database: a second signer (another process) signs alike.
     const again = new UnsubscribeLinks(new SqliteAppSecretRows(h.services.db.sqlite), h.services.clock, h.config.publicUrl);
     expect(again.url(seed.member.id, seed.general.id)).toBe(url.toString());

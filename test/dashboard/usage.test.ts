@@ -13,7 +13,7 @@ describe('usage page', () => {
   it('shows this month’s billable events and draws alerts per day per visible channel over 30 days', async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
     h = await startDashboard({ serve: false, overrides: { clock } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const post = async (token: string, title: string) => {
       const res = await h!.app.request(`/api/webhook/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title }) });
       expect(res.status).toBe(201);

@@ -189,7 +189,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     env = await BridgeEnv.create({ connect: false });
     const { fake, seed } = env;
     const older = [env.missed({ content: 'old 1' }), env.missed({ content: 'old 2' })];
-    env.links().connect(env.channel.id, seed.channel.id);
+    await env.links().connect(env.channel.id, seed.channel.id);
     // Picked up by the periodic re-read, no restart.
     await eventually(() => env.bridge!.sync.linkOf(seed.channel.id), 'the new link');
     await env.caughtUp();

@@ -30,7 +30,7 @@ export class BridgeEnv {
   seed!: ReturnType<FakeDiscord['seedGuild']>;
   h!: Harness;
   bridge: DiscordBridgeHandle | null = null;
-  ws!: ReturnType<typeof seedWorkspace>;
+  ws!: Awaited<ReturnType<typeof seedWorkspace>>;
   channel!: { id: string; slug: string; webhookToken: string };
   readonly dir = tempDir('alertbridge-discord-');
 
@@ -40,9 +40,9 @@ export class BridgeEnv {
     await env.fake.start();
     env.seed = env.fake.seedGuild('Ops');
     env.h = env.harness();
-    env.ws = seedWorkspace(env.h.services);
-    env.channel = env.h.services.accounts.createChannel({ workspaceId: env.ws.ws.id, name: 'Community', slug: 'community', icon: '💬' });
-    if (opts.connect !== false) env.links().connect(env.channel.id, env.seed.channel.id);
+    env.ws = await seedWorkspace(env.h.services);
+    env.channel = await env.h.services.accounts.createChannel({ workspaceId: env.ws.ws.id, name: 'Community', slug: 'community', icon: '💬' });
+    if (opts.connect !== false) await env.links().connect(env.channel.id, env.seed.channel.id);
     await env.startBridge(opts.bridge);
     return env;
   }

@@ -70,7 +70,7 @@ describe('a chat-connected channel in the read API', () => {
 
   it('shows the connection and the names the bot saw in GET /api/channels', async () => {
     env = await BridgeEnv.create();
-    await eventually(() => env.links().list()[0]?.discordChannelName, 'names');
+    await eventually(async () => (await env.links().list())[0]?.discordChannelName, 'names');
     const channels = await bodyOf.channels(await env.h.call('GET', '/api/channels', { token: env.ws.ownerToken }));
     expect(channels.find((c) => c.id === env.channel.id)!.chat).toEqual({
       platform: 'discord',
@@ -83,7 +83,7 @@ describe('a chat-connected channel in the read API', () => {
 
     // A rename in Discord follows (CHANNEL_UPDATE).
     env.fake.dispatchRaw('CHANNEL_UPDATE', { ...env.fake.channels.get(env.seed.channel.id)!.payload, name: 'support' });
-    await eventually(() => env.links().list()[0]?.discordChannelName === 'support', 'the new name');
+    await eventually(async () => (await env.links().list())[0]?.discordChannelName === 'support', 'the new name');
   });
 });
 

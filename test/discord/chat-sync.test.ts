@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatIngest } from '../../src/domain/chat/ingest.js';
 import { ChatSync, type HistoryPage, type HistorySource } from '../../src/domain/chat/sync.js';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { eventually } from '../helpers/poll.js';
 
 /**
  * ChatSync without discord.js: a scripted history source whose answers the
@@ -56,36 +57,41 @@ let history: ScriptedHistory;
 let channelId: string;
 let ingest: ChatIngest;
 
-/** Resolves after the next call of `ingest[method]` has settled (so the race is staged for real). */
-function settledCall(method: 'remove' | 'edit'): Promise<unknown> {
-  const original = ingest[method].bind(ingest) as (...a: unknown[]) => Promise<unknown>;
-  return new Promise((resolve) => {
-    (ingest as any)[method] = (...args: unknown[]) => {
-      (ingest as any)[method] = original;
-      const p = original(...args);
-      p.then(resolve, resolve);
-      return p;
+/**
+ * Resolves with what the next call of `ingest[method]` settled with (so the race
+ * is staged for real). The spy only watches: the real method runs.
+ */
+async function settledCall(method: 'remove' | 'edit'): Promise<unknown> {
+  const spy = vi.spyOn(ingest, method);
+  try {
+    // The entry is there from the call on, `incomplete` until its promise settles.
+    const settled = () => {
+      const first = spy.mock.settledResults[0];
+      return first?.type === 'incomplete' ? undefined : first;
     };
-  });
+    return (await eventually(settled, `the first ${method} call to settle`)).value;
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 const rows = () =>
   h.services.db.sqlite.prepare('SELECT external_id AS e, message AS m FROM alerts WHERE channel_id = ? ORDER BY id').all(channelId) as { e: string; m: string | null }[];
 const mark = () => (h.services.db.sqlite.prepare('SELECT synced_until AS s FROM discord_links').get() as { s: string | null }).s;
 
-beforeEach(() => {
+beforeEach(async () => {
   h = createHarness();
   const s = h.services;
-  const ws = seedWorkspace(s);
+  const ws = await seedWorkspace(s);
   channelId = ws.general.id;
   const links = s.discordLinks;
-  links.connect(channelId, DISCORD_CHANNEL);
+  await links.connect(channelId, DISCORD_CHANNEL);
   s.db.sqlite.prepare('UPDATE discord_links SET synced_until = ?').run(id(0));
   history = new ScriptedHistory();
   const logger = createLogger('silent');
   ingest = s.chatIngest;
   sync = new ChatSync(ingest, links, history, s.clock, logger, { pageSize: 2 });
-  sync.refresh();
+  await sync.refresh();
 });
 
 afterEach(async () => {

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mapDiscord } from '../../src/domain/formats/discord.js';
 import { mapSlack } from '../../src/domain/formats/slack.js';
 import { png } from '../media/fixtures.js';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { createHarness, listen, seedWorkspace, type Harness, tableCount } from '../helpers/harness.js';
 import { fixture } from './fixture.js';
 
 /**
@@ -26,7 +27,7 @@ afterEach(async () => {
 /** Loopback fetches allowed, so the image origin below counts as a reachable sender host. */
 async function start() {
   h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   server = await listen(h.app.fetch);
   return seed;
 }
@@ -47,10 +48,10 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
 async function readBack(alertId: string, token: string) {
   const res = await fetch(`${server!.url}/api/alerts/${alertId}`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>;
+  return bodyOf.alert(res);
 }
 
-const alertCount = () => (h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+const alertCount = () => tableCount(h, 'alerts');
 
 describe('POST /api/webhook/{token}/slack', () => {
   for (const name of ['text', 'blocks']) {
@@ -146,12 +147,12 @@ describe('POST /api/webhook/{token}/discord', () => {
   it('embeds with ?wait=true: the alert as mapped, and Discord\'s message object as the answer', async () => {
     const seed = await start();
     const base = await imageOrigin();
-    const body = fixture('discord', 'embeds') as { content: string; embeds: Record<string, any>[] };
+    const body = fixture('discord', 'embeds') as { content: string; embeds: Record<string, unknown>[] };
     body.embeds[0]!.image = { url: `${base}/ok.png` };
     body.embeds[0]!.thumbnail = { url: `${base}/missing.png` };
     const res = await post(`/api/webhook/${seed.general.webhookToken}/discord?wait=true`, body);
     expect(res.status).toBe(200);
-    const msg = (await res.json()) as Record<string, any>;
+    const msg = await bodyOf.discordMessage(res);
     expect(msg.id).toMatch(/^\d+$/);
     expect(msg.type).toBe(0);
     expect(msg.channel_id).toMatch(/^\d+$/);
@@ -168,6 +169,28 @@ describe('POST /api/webhook/{token}/discord', () => {
     expect(got.fields).toEqual(want.fields);
     expect(got.message).toBe(`${want.message}\n\n(1 image could not be fetched and was skipped: ${base}/missing.png)`);
     expect(got.attachments).toHaveLength(1);
+  });
+
+  it('a replayed ?wait=true (same Idempotency-Key) answers exactly the first answer, files included', async () => {
+    const seed = await start();
+    const base = await imageOrigin();
+    const body = fixture('discord', 'embeds') as { content: string; embeds: Record<string, unknown>[] };
+    body.embeds[0]!.image = { url: `${base}/ok.png` };
+    const send = () =>
+      fetch(`${server!.url}/api/webhook/${seed.general.webhookToken}/discord?wait=true`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': 'discord-replay-1' },
+        body: JSON.stringify(body),
+      });
+    const first = await send();
+    const firstBody = await bodyOf.discordMessage(first);
+    expect(firstBody.attachments).toHaveLength(1);
+    const replay = await send();
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(replay.headers.get('x-alertbridge-alert-id')).toBe(first.headers.get('x-alertbridge-alert-id'));
+    expect(await replay.json()).toEqual(firstBody);
+    expect(alertCount()).toBe(1);
   });
 
   it('multipart with payload_json and files[0]: the file is attached', async () => {
@@ -188,7 +211,7 @@ describe('POST /api/webhook/{token}/discord', () => {
     form.append('payload', JSON.stringify({ content: 'x' }));
     const res = await fetch(`${server!.url}/api/webhook/${seed.general.webhookToken}/discord`, { method: 'POST', body: form });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { detail: string }).detail).toMatch(/payload_json/);
+    expect((await bodyOf.problem(res)).detail).toMatch(/payload_json/);
     expect(alertCount()).toBe(0);
   });
 });

@@ -1,26 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { githubSignature } from '../../src/domain/formats/github-body.js';
 import { mapGithub } from '../../src/domain/formats/github.js';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
-import { fixture } from './fixture.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { tableCount, type Harness } from '../helpers/harness.js';
+import { fixture, servedHarness } from './fixture.js';
 
 /** GitHub's webhook path over real HTTP with the provider's example deliveries. */
 let h: Harness;
-let server: { url: string; close(): Promise<void> } | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await h?.close();
-});
+let server: { url: string } | undefined;
+const serve = servedHarness();
 
 async function start() {
-  h = createHarness();
-  const seed = seedWorkspace(h.services);
-  server = await listen(h.app.fetch);
+  let seed;
+  ({ h, server, seed } = await serve());
   return seed;
 }
 
-const alertCount = () => (h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+const alertCount = () => tableCount(h, 'alerts');
 
 function deliver(token: string, event: string, body: string, headers: Record<string, string> = {}) {
   return fetch(`${server!.url}/api/webhook/${token}/github`, {
@@ -33,7 +29,7 @@ function deliver(token: string, event: string, body: string, headers: Record<str
 async function readBack(alertId: string, token: string) {
   const res = await fetch(`${server!.url}/api/alerts/${alertId}`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, any>;
+  return bodyOf.alert(res);
 }
 
 describe('POST /api/webhook/{token}/github', () => {
@@ -94,7 +90,7 @@ describe('POST /api/webhook/{token}/github', () => {
   it('with a signing secret: a missing or wrong signature is a 401 problem and stores nothing; the right one is accepted', async () => {
     const seed = await start();
     const secret = 'It-is-a-long-shared-secret';
-    h.services.accounts.setSigningSecret(seed.general.id, secret);
+    await h.services.accounts.setSigningSecret(seed.general.id, secret);
     h.services.webhookChannels.invalidate();
     const body = JSON.stringify(fixture('github', 'issues.opened'));
     const missing = await deliver(seed.general.webhookToken, 'issues', body);

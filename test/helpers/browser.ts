@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
 import { chromium as pw, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -14,8 +15,10 @@ import { chromium as pw, type Browser, type BrowserContext, type Page } from 'pl
  * so cookies never leak between tests.
  */
 export async function launchBrowser(): Promise<Browser> {
+  const executablePath = await chromium.executablePath();
   return pw.launch({
-    executablePath: await chromium.executablePath(),
+    executablePath,
+    env: { ...process.env, ...installEmojiFont() },
     // Without the networking flags Chromium keeps calling Google's hosts, which a closed network refuses slowly.
     // --single-process (a serverless default) makes closing a context kill the whole browser; one browser serves many contexts here.
     args: [...chromium.args.filter((a) => a !== '--single-process'), '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
@@ -29,7 +32,6 @@ export async function newPage(browser: Browser, opts: { colorScheme?: 'light' | 
     colorScheme: opts.colorScheme ?? 'light',
     permissions: ['clipboard-read', 'clipboard-write'],
   });
-  await withEmojiFont(context);
   const page = await context.newPage();
   page.setDefaultTimeout(5_000);
   const violations: string[] = [];
@@ -47,28 +49,66 @@ export function cspViolations(page: Page): string[] {
 }
 
 const require = createRequire(import.meta.url);
-const EMOJI_CSS = require.resolve('@fontsource/noto-emoji/index.css');
-const EMOJI_FILES = path.join(path.dirname(EMOJI_CSS), 'files');
-const FONT_PATH = '/__test-fonts/';
+const EMOJI_FILES = path.join(path.dirname(require.resolve('@fontsource/noto-emoji/index.css')), 'files');
 
 /**
- * This Chromium ships almost no fonts, so channel icons (emoji) would render as
- * boxes in screenshots. The test browser (only) gets Noto Emoji (monochrome:
- * this headless build draws no COLR colour glyphs), under the family name the
- * stylesheet already lists for users' own emoji fonts. The
- * dashboard's stylesheet response is extended with @font-face rules whose files
- * are answered from node_modules, on the page's own origin, so the CSP under
- * test stays exactly as served.
+ * This Chromium ships one font (Open Sans), so emoji (channel icons, alert
+ * emoji) would render as boxes in screenshots. The test browser (only) gets
+ * Noto Emoji (monochrome: this headless build draws no colour glyphs) as a
+ * system font: its WOFF files are converted to TrueType into a directory the
+ * browser's fontconfig reads besides the machine's own fonts (FONTCONFIG_FILE
+ * for the browser process only), so font fallback finds them for every emoji
+ * whatever the page's font stack says, bold text included. The
+ * pages and their CSP are served exactly as users get them.
  */
-async function withEmojiFont(context: BrowserContext): Promise<void> {
-  const faces = fs.readFileSync(EMOJI_CSS, 'utf8').replaceAll('./files/', FONT_PATH).replaceAll("'Noto Emoji'", "'Noto Color Emoji'").replace(/, url\([^)]+\.woff\) format\('woff'\)/g, '');
-  await context.route(/\/assets\/app\.[0-9a-f]+\.css$/, async (route) => {
-    const res = await route.fetch();
-    await route.fulfill({ response: res, body: `${await res.text()}\n${faces}` });
-  });
-  await context.route(new RegExp(`${FONT_PATH}[a-z0-9-]+\\.woff2$`), (route) =>
-    route.fulfill({ body: fs.readFileSync(path.join(EMOJI_FILES, path.basename(new URL(route.request().url()).pathname))), contentType: 'font/woff2' }),
+function installEmojiFont(): Record<string, string> {
+  const dir = path.join(os.tmpdir(), 'alertbridge-test-fonts');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of fs.readdirSync(EMOJI_FILES)) {
+    const target = path.join(dir, f.replace(/\.woff$/, '.ttf'));
+    if (!/-400-normal\.woff$/.test(f) || fs.existsSync(target)) continue;
+    fs.writeFileSync(target, woffToSfnt(fs.readFileSync(path.join(EMOJI_FILES, f))));
+  }
+  // The machine's own configuration (its fonts stay as they are), plus this directory.
+  const conf = path.join(dir, 'fonts.conf');
+  fs.writeFileSync(
+    conf,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n  <dir>${dir}</dir>\n  <cachedir>${path.join(dir, 'cache')}</cachedir>\n</fontconfig>\n`,
   );
+  return { FONTCONFIG_FILE: conf };
+}
+
+/** WOFF 1.0 (a zlib-compressed sfnt, W3C WOFF §4–5) back to the TrueType file fontconfig reads. */
+function woffToSfnt(woff: Buffer): Buffer {
+  if (woff.toString('latin1', 0, 4) !== 'wOFF') throw new Error('not a WOFF 1.0 file');
+  const numTables = woff.readUInt16BE(12);
+  const tables = Array.from({ length: numTables }, (_, i) => {
+    const at = 44 + i * 20;
+    const [offset, compLength, origLength] = [woff.readUInt32BE(at + 4), woff.readUInt32BE(at + 8), woff.readUInt32BE(at + 12)];
+    const raw = woff.subarray(offset, offset + compLength);
+    return { tag: woff.subarray(at, at + 4), checksum: woff.readUInt32BE(at + 16), data: compLength < origLength ? zlib.inflateSync(raw) : raw };
+  });
+  const head = Buffer.alloc(12 + numTables * 16);
+  head.writeUInt32BE(woff.readUInt32BE(4), 0); // flavor: the sfnt version
+  head.writeUInt16BE(numTables, 4);
+  const log2 = Math.floor(Math.log2(numTables));
+  head.writeUInt16BE(16 * 2 ** log2, 6);
+  head.writeUInt16BE(log2, 8);
+  head.writeUInt16BE(numTables * 16 - 16 * 2 ** log2, 10);
+  const body: Buffer[] = [];
+  let offset = head.length;
+  tables.forEach((t, i) => {
+    const at = 12 + i * 16;
+    t.tag.copy(head, at);
+    head.writeUInt32BE(t.checksum, at + 4);
+    head.writeUInt32BE(offset, at + 8);
+    head.writeUInt32BE(t.data.length, at + 12);
+    const padded = Buffer.alloc((t.data.length + 3) & ~3);
+    t.data.copy(padded);
+    body.push(padded);
+    offset += padded.length;
+  });
+  return Buffer.concat([head, ...body]);
 }
 
 /** Serious and critical axe violations, as readable lines (an empty list passes). */
@@ -98,8 +138,6 @@ export async function screenshots(page: Page, name: string, opts: { fullPage?: b
     await page.setViewportSize({ width, height: form === 'phone' ? 812 : 800 });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      // Subsets load lazily (unicode-range): load every emoji face so no glyph is caught mid-download.
-      await page.evaluate(() => Promise.allSettled([...document.fonts].filter((f) => f.family.includes('Emoji')).map((f) => f.load())));
       const file = path.join(screenshotDir, `${name}-${form}-${scheme}.png`);
       await page.screenshot({ path: file, fullPage: opts.fullPage ?? true });
       files.push(file);

@@ -7,6 +7,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/http/app.js';
 import { createServices, type ServiceOverrides, type Services } from '../../src/services.js';
+import { bodyOf, type WebhookAnswer } from './bodies.js';
 
 export interface Harness {
   dir: string;
@@ -74,31 +75,32 @@ export async function listen(fetch: (req: Request) => Response | Promise<Respons
 }
 
 /** A workspace with an owner, a member, an outsider, public and private channels and tokens. */
-export function seedWorkspace(s: Services) {
+export async function seedWorkspace(s: Services) {
   const a = s.accounts;
-  const ws = a.createWorkspace('Acme');
-  const owner = a.createUser('owner@acme.test', 'Olive Owner');
-  const member = a.createUser('member@acme.test', 'Max Member');
-  a.addMember(ws.id, owner.id, 'owner');
-  a.addMember(ws.id, member.id, 'member');
-  const general = a.createChannel({ workspaceId: ws.id, name: 'General', icon: '📢' });
-  const deploys = a.createChannel({ workspaceId: ws.id, name: 'Deploys', icon: '🚀' });
-  const secret = a.createChannel({ workspaceId: ws.id, name: 'Security', slug: 'security', icon: '🔒', isPrivate: true });
-  a.addChannelMember(secret.id, owner.id);
-  const ownerToken = a.createToken(ws.id, owner.id, 'owner laptop').token;
-  const memberToken = a.createToken(ws.id, member.id, 'member laptop').token;
+  const ws = await a.createWorkspace('Acme');
+  const owner = await a.createUser('owner@acme.test', 'Olive Owner');
+  const member = await a.createUser('member@acme.test', 'Max Member');
+  await a.addMember(ws.id, owner.id, 'owner');
+  await a.addMember(ws.id, member.id, 'member');
+  const general = await a.createChannel({ workspaceId: ws.id, name: 'General', icon: '📢' });
+  const deploys = await a.createChannel({ workspaceId: ws.id, name: 'Deploys', icon: '🚀' });
+  const secret = await a.createChannel({ workspaceId: ws.id, name: 'Security', slug: 'security', icon: '🔒', isPrivate: true });
+  await a.addChannelMember(secret.id, owner.id);
+  const ownerToken = (await a.createToken(ws.id, owner.id, 'owner laptop')).token;
+  const memberToken = (await a.createToken(ws.id, member.id, 'member laptop')).token;
   // Another workspace whose channels must never show up.
-  const other = a.createWorkspace('Other');
-  const stranger = a.createUser('stranger@other.test', 'Sam Stranger');
-  a.addMember(other.id, stranger.id, 'owner');
-  const otherChannel = a.createChannel({ workspaceId: other.id, name: 'General' });
-  const strangerToken = a.createToken(other.id, stranger.id).token;
+  const other = await a.createWorkspace('Other');
+  const stranger = await a.createUser('stranger@other.test', 'Sam Stranger');
+  await a.addMember(other.id, stranger.id, 'owner');
+  const otherChannel = await a.createChannel({ workspaceId: other.id, name: 'General' });
+  const strangerToken = (await a.createToken(other.id, stranger.id)).token;
   return { ws, owner, member, general, deploys, secret, ownerToken, memberToken, other, stranger, otherChannel, strangerToken };
 }
 
-export async function postAlert(h: Harness, webhookToken: string, payload: unknown, headers: Record<string, string> = {}) {
+/** POSTs to a webhook; the body is read by the schema its status documents (accepted, or a problem). */
+export async function postAlert(h: Harness, webhookToken: string, payload: unknown, headers: Record<string, string> = {}): Promise<{ res: Response; body: WebhookAnswer }> {
   const res = await h.call('POST', `/api/webhook/${webhookToken}`, { json: payload, headers });
-  return { res, body: (await res.json()) as any };
+  return { res, body: await bodyOf.webhookAnswer(res) };
 }
 
 /** A request with exactly these headers (fetch would not send a false Content-Length). */
@@ -118,4 +120,9 @@ export function rawRequest(base: string, method: string, path: string, headers: 
 /** Closes a test's own origin server, if the test started one. */
 export async function closeServer(server: http.Server | undefined): Promise<void> {
   if (server) await new Promise((r) => server.close(r));
+}
+
+/** Rows in a table of the harness's database, read directly (what was stored, whatever the API says). */
+export function tableCount(h: Harness, table: string): number {
+  return h.services.db.sqlite.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0;
 }

@@ -5,14 +5,14 @@ import type { SseClient } from './sse-client.js';
 /** The services with a seeded workspace behind a real loopback server, for the /api/stream tests. */
 export interface StreamServer {
   h: Harness;
-  seed: ReturnType<typeof seedWorkspace>;
+  seed: Awaited<ReturnType<typeof seedWorkspace>>;
   server: Awaited<ReturnType<typeof listen>>;
 }
 
 /** Short heartbeat and access re-check intervals keep the stream tests fast. */
 export async function openStreamServer(live: NonNullable<ServiceOverrides['live']>): Promise<StreamServer> {
   const h = createHarness({ overrides: { live } });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   return { h, seed, server: await listen(h.app.fetch) };
 }
 

@@ -19,7 +19,7 @@ describe('read API bodies in a type other than JSON', () => {
 
   it.each(types.flatMap((type) => [[type, ''], [type, 'isRead=true']]))('PATCH /api/alerts/{id} with %s and body %j is a 415 problem', async (type, body) => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const { body: created } = await postAlert(h, seed.general.webhookToken, { title: 't' });
     const res = await h.call('PATCH', `/api/alerts/${created.alertId}`, { token: seed.ownerToken, headers: { 'content-type': type }, body });
     expect(res.status).toBe(415);
@@ -33,7 +33,7 @@ describe('read API bodies in a type other than JSON', () => {
 
   it.each(types)('POST /api/alerts/mark-all-read with %s: no body is the spec\'s "no body", a body is a 415', async (type) => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const empty = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': type }, body: '' });
     expect(empty.status).toBe(200);
     const withBody = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': type }, body: 'channelId=general' });
@@ -43,7 +43,7 @@ describe('read API bodies in a type other than JSON', () => {
 
   it('PATCH with JSON that does not parse is the malformed-json problem', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const { body: created } = await postAlert(h, seed.general.webhookToken, { title: 't' });
     const res = await h.call('PATCH', `/api/alerts/${created.alertId}`, { token: seed.ownerToken, headers: { 'content-type': 'application/json' }, body: '{"isRead":' });
     expect(res.status).toBe(400);
@@ -86,7 +86,7 @@ describe('a client that aborts its request', () => {
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
     h = createHarness({ overrides: { logger } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const server = await listen(h.app.fetch);
     try {
       for (const type of ['application/json', 'multipart/form-data; boundary=xyz']) {

@@ -11,10 +11,10 @@ const NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueO
 const VARIANTS = NAMES.flatMap((n) => [n, `:${n}:`, ` ${n} `, `${n}\n`]);
 
 let h: Harness;
-let seed: ReturnType<typeof seedWorkspace>;
-beforeAll(() => {
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+beforeAll(async () => {
   h = createHarness();
-  seed = seedWorkspace(h.services);
+  seed = await seedWorkspace(h.services);
 });
 afterAll(async () => h.close());
 

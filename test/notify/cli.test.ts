@@ -8,10 +8,10 @@ import { seedWorkspace, tempDir } from '../helpers/harness.js';
 let dir: string;
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function setup() {
+async function setup() {
   dir = tempDir();
   const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
-  const seed = seedWorkspace(s);
+  const seed = await seedWorkspace(s);
   s.close();
   const admin = async (...argv: string[]) => {
     const r = await runAdmin(argv, { DATA_DIR: dir });
@@ -22,7 +22,7 @@ function setup() {
 
 describe('npm run admin -- notify', () => {
   it('set and get a preference; unset channels show the default', async () => {
-    const { seed, admin } = setup();
+    const { seed, admin } = await setup();
     const set = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'general', '--level', 'important');
     expect(set.stderr).toBe('');
     expect(set.code).toBe(0);
@@ -40,7 +40,7 @@ describe('npm run admin -- notify', () => {
   });
 
   it('refuses a bad level, and a channel the user cannot see', async () => {
-    const { seed, admin } = setup();
+    const { seed, admin } = await setup();
     const bad = await admin('notify', 'set', '--user', 'member@acme.test', '--channel', 'general', '--level', 'loud');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--level must be one of all, important, none');
@@ -64,9 +64,9 @@ describe('npm run admin -- notify', () => {
   });
 
   it('status shows outbox counts and failures with their reasons', async () => {
-    const { admin } = setup();
+    const { admin } = await setup();
     const r = await admin('notify', 'status');
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ email: 'off (set SMTP_URL)', jobs: {}, deliveries: {}, digests: {}, failures: [] });
+    expect(r.json).toEqual({ email: 'off (set SMTP_URL)', jobs: {}, deliveries: {}, digests: {}, pushes: {}, failures: [] });
   });
 });

@@ -54,7 +54,7 @@ describe('crash and restart', () => {
     const dir = dataDir();
     // First "process": takes webhooks, but stops before its worker ran.
     const h = createHarness({ dir, env: { SMTP_URL: sink.url, MAIL_FROM } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     await postAlert(h, seed.general.webhookToken, { title: 'one' });
     await postAlert(h, seed.general.webhookToken, { title: 'two' });
     h.services.close();
@@ -82,7 +82,7 @@ describe('crash and restart', () => {
     cleanups.push(() => sink.close());
     const dir = dataDir();
     const s1 = servicesOn(dir, sink);
-    const seed = seedWorkspace(s1);
+    const seed = await seedWorkspace(s1);
     // One SMTP conversation at a time, and it never comes back: the process "dies" in the middle of it.
     const stuck: Mailer = { send: () => new Promise(() => {}), close: () => {} };
     const n1 = startNotifier(s1, { mailer: stuck, concurrency: 1 });
@@ -111,7 +111,7 @@ describe('crash and restart', () => {
     cleanups.push(() => sink.close());
     const dir = dataDir();
     const h = createHarness({ dir, env: { SMTP_URL: sink.url, MAIL_FROM } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     h.services.close();
 
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
@@ -161,7 +161,7 @@ describe('crash and restart', () => {
     const clock = new ManualClock();
     const h = createHarness({ env: { SMTP_URL: sink.url, MAIL_FROM }, overrides: { clock, logger } });
     cleanups.push(() => h.close());
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const db = h.services.db.sqlite;
     // A real SQLite error on exactly that write (as a full disk or an I/O error would raise), after the send succeeded.
     db.exec(`CREATE TRIGGER refuse_sent BEFORE UPDATE OF state ON notification_deliveries WHEN NEW.state = 'sent'

@@ -38,8 +38,8 @@ describe('notification e-mails link to the dashboard', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     expect(res.status).toBe(200);
-    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.member.id)!.level).toBe('none');
-    expect(h.services.notifyPrefs.recipient(seed.general.id, seed.owner.id)!.level).toBe('all');
+    expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.member.id))!.level).toBe('none');
+    expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.owner.id))!.level).toBe('all');
 
     // The next alert reaches the owner only.
     const before = t.sink.messages.length;

@@ -42,9 +42,9 @@ describe('recipients', () => {
     t = await notifyHarness();
     const { seed, h } = t;
     await t.notifier.stop();
-    h.services.accounts.addChannelMember(seed.secret.id, seed.member.id);
+    await h.services.accounts.addChannelMember(seed.secret.id, seed.member.id);
     await t.post(seed.secret.webhookToken, { title: 'Queued while the worker was down' });
-    h.services.accounts.removeChannelMember(seed.secret.id, seed.member.id);
+    await h.services.accounts.removeChannelMember(seed.secret.id, seed.member.id);
     t.notifier = startNotifier(h.services, { retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10 } });
     await t.sink.waitFor(1);
     await t.notifier.whenIdle();
@@ -54,8 +54,8 @@ describe('recipients', () => {
   it('preferences: none silences a channel, important lets only warnings and errors through', async () => {
     t = await notifyHarness();
     const { seed, h } = t;
-    h.services.notifyPrefs.set(seed.owner.id, seed.general.id, 'none');
-    h.services.notifyPrefs.set(seed.member.id, seed.general.id, 'important');
+    await h.services.notifyPrefs.set(seed.owner.id, seed.general.id, 'none');
+    await h.services.notifyPrefs.set(seed.member.id, seed.general.id, 'important');
     for (const level of ['info', 'success', 'warning', 'error']) await t.post(seed.general.webhookToken, { title: `level ${level}`, level });
     await t.sink.waitFor(2);
     await t.notifier.whenIdle();
@@ -71,7 +71,7 @@ describe('recipients', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const h: Harness = createHarness({ overrides: { logger } });
     try {
-      const seed = seedWorkspace(h.services);
+      const seed = await seedWorkspace(h.services);
       const notifier = startNotifier(h.services);
       expect(notifier.emailEnabled).toBe(false);
       expect(lines.filter((l) => l.includes('e-mail off: set SMTP_URL'))).toHaveLength(1);

@@ -30,7 +30,7 @@ describe('flood guard', () => {
     await t.post(seed.deploys.webhookToken, { title: 'Elsewhere' });
     await sink.waitFor(2 * FLOOD_LIMIT + 2);
     await notifier.whenIdle();
-    expect(rows(h, "SELECT count(*) AS n FROM notification_deliveries WHERE state = 'folded'")[0].n).toBe(14);
+    expect(rows(h, "SELECT count(*) AS n FROM notification_deliveries WHERE state = 'folded'")).toEqual([{ n: 14 }]);
 
     // The window closes: one digest each, listing the 7 folded alerts.
     clock.advance(FLOOD_WINDOW_MS);

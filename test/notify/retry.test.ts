@@ -37,7 +37,7 @@ describe('retries', () => {
     t.sink.rejectNext(1_000, 451, 'Mailbox busy');
     await t.post(t.seed.general.webhookToken, { title: 'Never arrives' });
     await eventually(() => deliveries(t!).length === 2 && deliveries(t!).every((d) => d.attempts === 1 && d.state === 'pending'), 'first failed attempts');
-    const next = rows(t.h, 'SELECT next_attempt_at AS at FROM notification_deliveries').map((r) => r.at - clock.now());
+    const next = rows<{ at: number }>(t.h, 'SELECT next_attempt_at AS at FROM notification_deliveries').map((r) => r.at - clock.now());
     expect(next).toEqual([10_000, 10_000]); // random() = 1 → the full first delay
 
     clock.advance(9_999);

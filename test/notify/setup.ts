@@ -1,3 +1,4 @@
+import { accepted, type BodyOf } from '../helpers/bodies.js';
 import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import type { Clock } from '../../src/lib/clock.js';
@@ -9,10 +10,11 @@ export const FAST_RETRY = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 80 };
 
 export interface NotifyHarness {
   h: Harness;
-  seed: ReturnType<typeof seedWorkspace>;
+  seed: Awaited<ReturnType<typeof seedWorkspace>>;
   sink: SmtpSink;
   notifier: Notifier;
-  post(webhookToken: string, payload: unknown): Promise<any>;
+  /** Posts to the plain webhook; a refusal fails the test with its status and problem. */
+  post(webhookToken: string, payload: unknown): Promise<BodyOf<'accepted'>>;
   close(): Promise<void>;
 }
 
@@ -20,7 +22,7 @@ export interface NotifyHarness {
 export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<NotifierOptions>; sink?: SmtpSink } = {}): Promise<NotifyHarness> {
   const sink = opts.sink ?? (await SmtpSink.start());
   const h = createHarness({ env: { SMTP_URL: sink.url, MAIL_FROM }, overrides: opts.clock ? { clock: opts.clock } : {} });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   const notifier = startNotifier(h.services, { retry: FAST_RETRY, ...opts.notifier });
   return {
     h,
@@ -30,7 +32,7 @@ export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<No
     post: async (token, payload) => {
       const { res, body } = await postAlert(h, token, payload);
       if (res.status >= 300) throw new Error(`webhook answered ${res.status}: ${JSON.stringify(body)}`);
-      return body;
+      return accepted(body);
     },
     close: async () => {
       await notifier.stop();
@@ -40,7 +42,8 @@ export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<No
   };
 }
 
-export function rows<T = any>(h: Harness, sql: string, ...params: unknown[]): T[] {
+/** Raw rows of a query; name the columns a test computes with in `T` (a small row interface). */
+export function rows<T extends object = Record<string, unknown>>(h: Harness, sql: string, ...params: unknown[]): T[] {
   return h.services.db.sqlite.prepare(sql).all(...params) as T[];
 }
 

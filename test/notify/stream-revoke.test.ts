@@ -33,12 +33,12 @@ async function liveSizeBecomes(n: number, timeoutMs = 10 * POLL_MS): Promise<voi
 
 describe('GET /api/stream closes idle streams that lost access', () => {
   it('a revoked token has its idle stream closed within a few poll intervals, then gets a 401', async () => {
-    const tok = h.services.accounts.createToken(seed.ws.id, seed.member.id, 'stream');
+    const tok = await h.services.accounts.createToken(seed.ws.id, seed.member.id, 'stream');
     const revoked = await connect(tok.token);
     const other = await connect(seed.memberToken); // same user, another token: stays open
     expect(h.services.live.size).toBe(2);
 
-    h.services.accounts.revokeToken(tok.id);
+    await h.services.accounts.revokeToken(tok.id);
     await revoked.until((c) => c.ended, 'the stream to end', 10 * POLL_MS);
     await liveSizeBecomes(1);
     expect(revoked.events).toHaveLength(0);
@@ -53,7 +53,7 @@ describe('GET /api/stream closes idle streams that lost access', () => {
     const owner = await connect(seed.ownerToken);
     expect(h.services.live.size).toBe(2);
 
-    h.services.accounts.removeMember(seed.ws.id, seed.member.id);
+    await h.services.accounts.removeMember(seed.ws.id, seed.member.id);
     await member.until((c) => c.ended, 'the stream to end', 10 * POLL_MS);
     await liveSizeBecomes(1);
     expect(owner.ended).toBe(false);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, postAlert, type Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { closeStreamServer, openStreamServer, type StreamServer } from '../helpers/stream-server.js';
-import { bodyOf } from '../helpers/bodies.js';
+import { accepted, bodyOf } from '../helpers/bodies.js';
 import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
@@ -22,7 +22,7 @@ async function connect(token: string, opts: { query?: string; lastEventId?: stri
 async function post(channel: { webhookToken: string }, payload: object): Promise<string> {
   const { res, body } = await postAlert(h, channel.webhookToken, payload);
   expect(res.status).toBeLessThan(300);
-  return body.alertId;
+  return accepted(body).alertId;
 }
 
 const data = (c: SseClient) => c.events.map((e) => JSON.parse(e.data));
@@ -75,12 +75,12 @@ describe('GET /api/stream', () => {
     await member.waitForEvents(1);
     expect(data(member).map((a) => a.id)).toEqual([pub1]);
 
-    h.services.accounts.addChannelMember(seed.secret.id, seed.member.id);
+    await h.services.accounts.addChannelMember(seed.secret.id, seed.member.id);
     const secret2 = await post(seed.secret, { title: 'secret 2' });
     await member.waitForEvents(2);
     expect(data(member)[1].id).toBe(secret2);
 
-    h.services.accounts.removeChannelMember(seed.secret.id, seed.member.id);
+    await h.services.accounts.removeChannelMember(seed.secret.id, seed.member.id);
     await post(seed.secret, { title: 'secret 3' });
     const pub2 = await post(seed.general, { title: 'public 2' });
     await owner.waitForEvents(5);
@@ -96,7 +96,7 @@ describe('GET /api/stream', () => {
     const member = await connect(seed.memberToken);
     await post(seed.general, { title: 'before' });
     await member.waitForEvents(1);
-    h.services.accounts.removeMember(seed.ws.id, seed.member.id);
+    await h.services.accounts.removeMember(seed.ws.id, seed.member.id);
     await post(seed.general, { title: 'after' });
     await member.until((c) => c.ended, 'the stream to end');
     expect(member.events).toHaveLength(1);
@@ -196,10 +196,10 @@ describe('GET /api/stream', () => {
   });
 
   it('is described in the OpenAPI document as text/event-stream', async () => {
-    const doc = (await (await h.call('GET', '/openapi.json')).json()) as any;
-    const op = doc.paths['/api/stream'].get;
-    expect(Object.keys(op.responses['200'].content)).toEqual(['text/event-stream']);
-    expect(op.security).toEqual([{ bearerAuth: [] }]);
-    expect(op.parameters.map((p: any) => p.name).sort()).toEqual(['channel', 'last-event-id', 'lastEventId']);
+    const doc = await bodyOf.openApi(await h.call('GET', '/openapi.json'));
+    const op = doc.paths['/api/stream']?.get;
+    expect(Object.keys(op?.responses['200']?.content ?? {})).toEqual(['text/event-stream']);
+    expect(op?.security).toEqual([{ bearerAuth: [] }]);
+    expect(op?.parameters?.map((p) => p.name).sort()).toEqual(['channel', 'last-event-id', 'lastEventId']);
   });
 });

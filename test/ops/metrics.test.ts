@@ -14,11 +14,11 @@ afterEach(async () => {
 
 const METRICS_TOKEN = 'mt_0123456789abcdef0123456789abcdef';
 
-function setup(env: Record<string, string>, clock?: ManualClock) {
+async function setup(env: Record<string, string>, clock?: ManualClock) {
   const log = capturedLogger('trace');
   const h: Harness = createHarness({ env, overrides: { logger: log.logger, ...(clock ? { clock } : {}) } });
   cleanup.push(() => h.close());
-  return { h, seed: seedWorkspace(h.services), lines: log.lines };
+  return { h, seed: await seedWorkspace(h.services), lines: log.lines };
 }
 
 /** The value of one sample line, e.g. `name{a="b"}`; undefined when absent. */
@@ -36,14 +36,14 @@ async function scrape(h: Harness, token?: string): Promise<string> {
 
 describe('GET /metrics', () => {
   it('does not exist unless METRICS=1 (the ordinary 404 problem)', async () => {
-    const { h } = setup({});
+    const { h } = await setup({});
     const res = await h.call('GET', '/metrics');
     expect(res.status).toBe(404);
     expect(((await res.json()) as { type: string }).type).toBe('http://alertbridge.test/problems/not-found');
   });
 
   it('with METRICS_TOKEN: 401 without or with a wrong Bearer token, 200 with it; the token is in no log line and not in the output', async () => {
-    const { h, lines } = setup({ METRICS: '1', METRICS_TOKEN });
+    const { h, lines } = await setup({ METRICS: '1', METRICS_TOKEN });
     expect((await h.call('GET', '/metrics')).status).toBe(401);
     const wrong = await h.call('GET', '/metrics', { token: METRICS_TOKEN.slice(0, -1) + '0' });
     expect(wrong.status).toBe(401);
@@ -60,7 +60,7 @@ describe('GET /metrics', () => {
   });
 
   it('counts webhook outcomes by reason, webhook and read-API latency, group-commit batch sizes, media bytes and default process metrics', async () => {
-    const { h, seed } = setup({ METRICS: '1' });
+    const { h, seed } = await setup({ METRICS: '1' });
     const hook = `/api/webhook/${seed.general.webhookToken}`;
     await Promise.all([1, 2, 3].map((i) => h.call('POST', hook, { json: { title: `a${i}` } })));
     const picture = png();
@@ -93,7 +93,7 @@ describe('GET /metrics', () => {
 
   it('reports the outbox backlog from the database at scrape time (stale after 5 minutes due)', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const { h, seed } = setup({ METRICS: '1' }, clock);
+    const { h, seed } = await setup({ METRICS: '1' }, clock);
     for (let i = 0; i < 3; i++) expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: `n${i}` } })).status).toBe(201);
     let text = await scrape(h);
     expect(sample(text, 'alertbridge_outbox_pending_jobs')).toBe(3); // no worker runs in this test
@@ -107,7 +107,7 @@ describe('GET /metrics', () => {
   it('counts SSE clients and e-mail delivery outcomes (the worker started as runtime.ts starts it)', async () => {
     const sink = await SmtpSink.start();
     cleanup.push(() => sink.close());
-    const { h, seed } = setup({ METRICS: '1', SMTP_URL: sink.url });
+    const { h, seed } = await setup({ METRICS: '1', SMTP_URL: sink.url });
     const runtime = await startBackground(h.services);
     cleanup.push(() => runtime.stop());
     const server = await listen(h.app.fetch);
@@ -121,6 +121,8 @@ describe('GET /metrics', () => {
     await sink.waitFor(2); // owner and member
     await expect.poll(async () => sample(await scrape(h), 'alertbridge_notification_deliveries_total{outcome="sent"}')).toBe(2);
     expect(sample(await scrape(h), 'alertbridge_notification_deliveries_total{outcome="failed"}')).toBe(0);
+    // Web Push outcomes are counted apart (no subscription here: nothing pushed, every outcome present at 0).
+    for (const outcome of ['sent', 'retry', 'failed', 'gone']) expect(sample(await scrape(h), `alertbridge_push_deliveries_total{outcome="${outcome}"}`)).toBe(0);
 
     sse.close();
     await expect.poll(async () => sample(await scrape(h), 'alertbridge_sse_clients')).toBe(0);

@@ -10,15 +10,15 @@ afterEach(async () => {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-function setup() {
+async function setup() {
   const log = capturedLogger('debug');
   h = createHarness({ overrides: { logger: log.logger } });
-  return { h, seed: seedWorkspace(h.services), lines: log.lines };
+  return { h, seed: await seedWorkspace(h.services), lines: log.lines };
 }
 
 describe('X-Request-Id', () => {
   it('is generated for every answer: a 201, a problem document (also as `requestId`), the read API 401, /healthz', async () => {
-    const { h, seed } = setup();
+    const { h, seed } = await setup();
     const created = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'hi' } });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-request-id')).toMatch(UUID);
@@ -38,7 +38,7 @@ describe('X-Request-Id', () => {
   });
 
   it("keeps a client's sane id (1–200 of [A-Za-z0-9._:-]) and replaces anything else", async () => {
-    const { h, seed } = setup();
+    const { h, seed } = await setup();
     const send = (rid: string) => h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'x' }, headers: { 'x-request-id': rid } });
     for (const sane of ['abc', 'trace-01.span:7_Z', 'a'.repeat(200)]) {
       expect((await send(sane)).headers.get('x-request-id')).toBe(sane);
@@ -52,7 +52,7 @@ describe('X-Request-Id', () => {
   });
 
   it("appears in the request's log lines, which carry no webhook or API token", async () => {
-    const { h, seed, lines } = setup();
+    const { h, seed, lines } = await setup();
     await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'x' }, headers: { 'x-request-id': 'req-webhook-1' } });
     await h.call('GET', '/api/channels', { token: seed.ownerToken, headers: { 'x-request-id': 'req-read-1' } });
     const entries = lines.map((l) => JSON.parse(l) as { requestId?: string; msg: string; path?: string });

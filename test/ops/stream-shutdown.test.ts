@@ -11,7 +11,7 @@ describe('live stream at shutdown', () => {
   it('an open stream gets `shutdown` as its last event; one opened during the drain gets only that, and both end', async () => {
     const h = createHarness();
     cleanup.push(() => h.close());
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const server = await listen(h.app.fetch);
     cleanup.push(() => server.close());
 

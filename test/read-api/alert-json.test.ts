@@ -23,6 +23,7 @@ const base: AlertRow = {
   authorJson: null,
   replyToJson: null,
   activityKey: 'alt_01M81KVKGV286JF2MCBJ8HQRZ5',
+  seq: 1,
   createdAt: Date.UTC(2026, 10, 22, 12, 0, 0, 123),
   updatedAt: Date.UTC(2026, 10, 22, 12, 0, 0, 123),
 };

@@ -18,7 +18,7 @@ async function seedAlerts(hh: Harness, webhookToken: string, n: number, level = 
 describe('channels', () => {
   it('lists public channels and only the private channels the user belongs to, nothing of other workspaces', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const owner = await bodyOf.channels(await h.call('GET', '/api/channels', { token: seed.ownerToken }));
     expect(owner.map((c) => c.slug)).toEqual(['general', 'deploys', 'security']);
     expect(owner[0]).toEqual({
@@ -39,7 +39,7 @@ describe('channels', () => {
 
   it('answers 404 for a private channel byte-for-byte like a channel that does not exist', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const { body } = await postAlert(h, seed.secret.webhookToken, { title: 'secret' });
     const read = async (path: string) => {
       // The same X-Request-Id each time: it is echoed in the problem body as `requestId`.
@@ -72,7 +72,7 @@ describe('channels', () => {
 describe('alert lists', () => {
   it('walks a channel newest first, exactly once, across pages', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const ids = await seedAlerts(h, seed.general.webhookToken, 23);
     expect(new Set(ids).size).toBe(23);
     const seen: string[] = [];
@@ -95,7 +95,7 @@ describe('alert lists', () => {
 
   it('returns the standard alert shape with ISO timestamps and upper-case level', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const { body } = await postAlert(h, seed.general.webhookToken, {
       title: 'Disk almost full',
       level: 'warning',
@@ -129,7 +129,7 @@ describe('alert lists', () => {
 
   it('polls with after: only strictly newer alerts', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const first = (await seedAlerts(h, seed.general.webhookToken, 3)).sort();
     const newest = first[2]!;
     const none = await bodyOf.page(await h.call('GET', `/api/channels/general/alerts?after=${newest}`, { token: seed.ownerToken }));
@@ -146,7 +146,7 @@ describe('alert lists', () => {
 
   it('filters by level, case-insensitively', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 2, 'info');
     const errors = await seedAlerts(h, seed.general.webhookToken, 3, 'error');
     for (const q of ['error', 'ERROR']) {
@@ -166,7 +166,7 @@ describe('alert lists', () => {
     ['after=1', 'after'],
   ])('rejects %s with a 400 problem naming the parameter', async (query, param) => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const res = await h.call('GET', `/api/channels/general/alerts?${query}`, { token: seed.ownerToken });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
@@ -177,7 +177,7 @@ describe('alert lists', () => {
 
   it('accepts limit=1 and limit=100', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 2);
     const one = await bodyOf.page(await h.call('GET', '/api/channels/general/alerts?limit=1', { token: seed.ownerToken }));
     expect(one.alerts).toHaveLength(1);
@@ -190,7 +190,7 @@ describe('alert lists', () => {
 describe('single alert', () => {
   it("adds the channel's name and slug", async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const { body } = await postAlert(h, seed.deploys.webhookToken, { title: 'Deployed', level: 'success' });
     const res = await h.call('GET', `/api/alerts/${body.alertId}`, { token: seed.memberToken });
     expect(res.status).toBe(200);
@@ -201,7 +201,7 @@ describe('single alert', () => {
 describe('read state', () => {
   it('is per user: PATCH marks read for the caller only, and back to unread', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const [a1, a2] = await seedAlerts(h, seed.general.webhookToken, 2);
     const count = async (token: string) =>
       (await bodyOf.channels(await h.call('GET', '/api/channels', { token }))).find((c) => c.slug === 'general')!._count.alerts;
@@ -224,7 +224,7 @@ describe('read state', () => {
 
   it('rejects a PATCH body that is not {isRead: boolean}', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     for (const body of [{}, { isRead: 'yes' }]) {
       const res = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, json: body });
@@ -238,7 +238,7 @@ describe('read state', () => {
 
   it('mark-all-read is per user, per channel or everywhere, and idempotent', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 3);
     const [d1] = await seedAlerts(h, seed.deploys.webhookToken, 2);
     const counts = async (token: string) =>
@@ -275,7 +275,7 @@ describe('read state', () => {
 describe('bad bodies on the read API', () => {
   it('answers 415 for a body that is not JSON, never a 500', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     for (const [method, path] of [['PATCH', `/api/alerts/${a1}`], ['POST', '/api/alerts/mark-all-read']] as const) {
       const res = await h.call(method, path, { token: seed.ownerToken, body: 'isRead=true', headers: { 'content-type': 'text/plain' } });
@@ -291,7 +291,7 @@ describe('bad bodies on the read API', () => {
 
   it('refuses an over-large body with 413 before reading it, whether its length is declared or it is streamed', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     const server = await listen(h.app.fetch);
     try {
@@ -322,7 +322,7 @@ describe('bad bodies on the read API', () => {
 
   it('accepts a body that starts with a UTF-8 byte order mark, as the webhook does', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     const bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
     const patched = await h.call('PATCH', `/api/alerts/${a1}`, { token: seed.ownerToken, body: bom('{"isRead":true}'), headers: { 'content-type': 'application/json' } });
@@ -337,7 +337,7 @@ describe('bad bodies on the read API', () => {
 describe('mark-all-read without a body', () => {
   it('marks everything read also when the client sends Content-Type: application/json and no body', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 2);
     const res = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(200);

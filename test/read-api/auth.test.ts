@@ -22,7 +22,7 @@ async function get401(headers: Record<string, string>) {
 describe('read API authentication', () => {
   it('names every 401 reason of the spec', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     expect((await get401({})).reason).toBe('no_credentials');
     expect((await get401({ authorization: `Token ${seed.ownerToken}` })).reason).toBe('malformed_authorization_header');
     expect((await get401({ authorization: seed.ownerToken })).reason).toBe('malformed_authorization_header');
@@ -35,20 +35,20 @@ describe('read API authentication', () => {
 
   it('stops a revoked token and a token whose user left the workspace', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     expect((await h.call('GET', '/api/channels', { token: seed.memberToken })).status).toBe(200);
-    h.services.accounts.removeMember(seed.ws.id, seed.member.id);
+    await h.services.accounts.removeMember(seed.ws.id, seed.member.id);
     expect((await get401({ authorization: `Bearer ${seed.memberToken}` })).reason).toBe('not_a_workspace_member');
 
-    const t = h.services.accounts.createToken(seed.ws.id, seed.owner.id, 'temp');
+    const t = await h.services.accounts.createToken(seed.ws.id, seed.owner.id, 'temp');
     expect((await h.call('GET', '/api/channels', { token: t.token })).status).toBe(200);
-    h.services.accounts.revokeToken(t.id);
+    await h.services.accounts.revokeToken(t.id);
     expect((await get401({ authorization: `Bearer ${t.token}` })).reason).toBe('unknown_token');
   });
 
   it('stores only the SHA-256 of a token and records its last use', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const rows = h.services.db.sqlite.prepare('SELECT * FROM api_tokens').all() as Record<string, unknown>[];
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(seed.ownerToken);
@@ -65,7 +65,7 @@ describe('read API authentication', () => {
   it('rate-limits per token with 429, Retry-After and RateLimit headers', async () => {
     const clock = new ManualClock();
     h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' }, overrides: { clock } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     for (let i = 0; i < 3; i++) {
       const ok = await h.call('GET', '/api/channels', { token: seed.ownerToken });
       expect(ok.status).toBe(200);

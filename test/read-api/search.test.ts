@@ -2,17 +2,18 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
+import { accepted, bodyOf } from '../helpers/bodies.js';
 import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 /** GET /api/search over real HTTP, against real SQLite with the migration's index and triggers. */
 
 let h: Harness;
 let server: Awaited<ReturnType<typeof listen>>;
-let seed: ReturnType<typeof seedWorkspace>;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 beforeEach(async () => {
   h = createHarness();
-  seed = seedWorkspace(h.services);
+  seed = await seedWorkspace(h.services);
   server = await listen(h.app.fetch);
 });
 afterEach(async () => {
@@ -20,20 +21,22 @@ afterEach(async () => {
   await h?.close();
 });
 
-async function search(params: Record<string, string>, token = seed.ownerToken): Promise<{ status: number; body: any }> {
+/** GET /api/search; the body read by `read`: a page, or the problem a refusal documents. */
+async function search<T>(params: Record<string, string>, read: (res: Response) => Promise<T>, token = seed.ownerToken): Promise<{ status: number; body: T }> {
   const res = await fetch(`${server.url}/api/search?${new URLSearchParams(params)}`, { headers: { authorization: `Bearer ${token}` } });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  return { status: res.status, body: await read(res) };
 }
+const page = (params: Record<string, string>, token?: string) => search(params, bodyOf.searchPage, token);
 const titles = async (q: string, extra: Record<string, string> = {}, token?: string) => {
-  const r = await search({ q, ...extra }, token);
+  const r = await page({ q, ...extra }, token);
   expect(r.status).toBe(200);
-  return (r.body.alerts as any[]).map((a) => a.title ?? a.message);
+  // A standard alert by its title, a chat message by its text.
+  return r.body.alerts.map((a) => ('title' in a ? a.title : a.message));
 };
 const post = async (token: string, payload: object) => {
   const r = await postAlert(h, token, payload);
   expect(r.res.status).toBeLessThan(300);
-  return r.body.alertId as string;
+  return accepted(r.body).alertId;
 };
 
 describe('GET /api/search', () => {
@@ -46,7 +49,7 @@ describe('GET /api/search', () => {
     expect(await titles('Jane pricing')).toEqual(['New signup']);
     expect(await titles('frankfurt cluster')).toEqual(['Deploy api']);
     expect(await titles('frankfurt nothere')).toEqual([]);
-    const full = await search({ q: 'region' });
+    const full = await page({ q: 'region' });
     expect(full.body).toMatchObject({ nextCursor: null, hasMore: false });
     expect(full.body.alerts[0]).toMatchObject({ title: 'Order placed', fields: [{ label: 'Region', value: 'frankfurt', inline: false }], isRead: false });
   });
@@ -65,7 +68,7 @@ describe('GET /api/search', () => {
     expect(await titles('title:foo')).toEqual(['config key title:foo is wrong']);
     expect(await titles('foo NOT wrong')).toEqual([]);
     for (const q of ['"', '*', 'NEAR(', 'NEAR(a b, 1)', '(x', 'a OR', '^x', '-foo', '{title}:x', '"un"balanced"', '🚀', 'ｆｏｏ', '\u0000x', '%', "'; DROP TABLE alerts; --"]) {
-      const r = await search({ q });
+      const r = await page({ q });
       expect(r.status, q).toBe(200);
       expect(r.body, q).toMatchObject({ hasMore: false });
     }
@@ -82,7 +85,7 @@ describe('GET /api/search', () => {
     [{ q: 'x', limit: '0' }, 'limit'],
     [{ q: 'x', limit: '101' }, 'limit'],
   ])('answers %j with a 400 invalid-query naming %s', async (params, param) => {
-    const r = await search(params as Record<string, string>);
+    const r = await search(params as Record<string, string>, bodyOf.invalid);
     expect(r.status).toBe(400);
     expect(r.body.type).toMatch(/invalid-query$/);
     expect(JSON.stringify(r.body.details)).toContain(param);
@@ -102,11 +105,11 @@ describe('GET /api/search', () => {
     expect(await titles('credential', {}, seed.memberToken)).toEqual(['credential check passed']);
     expect(await titles('credential', {}, seed.ownerToken)).toEqual(['credential check passed', 'leaked credential rotated']);
     expect(await titles('credential', {}, seed.strangerToken)).toEqual([]);
-    const hidden = await search({ q: 'credential', channel: 'security' }, seed.memberToken);
-    const missing = await search({ q: 'credential', channel: 'nope' }, seed.memberToken);
+    const hidden = await search({ q: 'credential', channel: 'security' }, bodyOf.sentProblem, seed.memberToken);
+    const missing = await search({ q: 'credential', channel: 'nope' }, bodyOf.sentProblem, seed.memberToken);
     expect(hidden.status).toBe(404);
-    const { requestId: _a, ...hiddenBody } = hidden.body as Record<string, unknown>;
-    const { requestId: _b, ...missingBody } = missing.body as Record<string, unknown>;
+    const { requestId: _a, ...hiddenBody } = hidden.body;
+    const { requestId: _b, ...missingBody } = missing.body;
     expect(hiddenBody).toEqual(missingBody);
     expect(await titles('credential', { channel: 'security' })).toEqual(['leaked credential rotated']);
     expect(await titles('credential', { channel: seed.general.id })).toEqual(['credential check passed']);
@@ -125,9 +128,9 @@ describe('GET /api/search', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const r = await search({ q: 'batch', limit: '5', ...(cursor ? { cursor } : {}) });
+      const r = await page({ q: 'batch', limit: '5', ...(cursor ? { cursor } : {}) });
       expect(r.status).toBe(200);
-      seen.push(...r.body.alerts.map((a: any) => a.id));
+      seen.push(...r.body.alerts.map((a) => a.id));
       expect(r.body.hasMore).toBe(r.body.nextCursor !== null);
       cursor = r.body.nextCursor;
       // Newer matches arriving mid-walk land before the first page, never in the pages still to come.
@@ -139,17 +142,17 @@ describe('GET /api/search', () => {
   it('keeps the index in step with a workflow run updated in place', async () => {
     const run = { title: 'Nightly export', workflow: { runId: 'r-1', state: 'running', steps: [{ name: 'extract', state: 'running' }] } };
     const id = await post(seed.general.webhookToken, run);
-    expect((await search({ q: 'extract' })).body.alerts.map((a: any) => a.id)).toEqual([id]);
+    expect((await page({ q: 'extract' })).body.alerts.map((a) => a.id)).toEqual([id]);
     await post(seed.general.webhookToken, { ...run, workflow: { runId: 'r-1', state: 'failed', steps: [{ name: 'upload', state: 'failed' }], error: 'bucket quota exceeded' } });
     expect(await titles('extract')).toEqual([]);
     expect(await titles('upload')).toEqual(['Nightly export']);
     expect(await titles('quota')).toEqual(['Nightly export']);
-    expect((await search({ q: 'nightly' })).body.alerts).toHaveLength(1);
+    expect((await page({ q: 'nightly' })).body.alerts).toHaveLength(1);
   });
 
   it('keeps the index in step with chat edits and deletes, and returns chat messages in their chat shape', async () => {
     const link = { channelId: seed.deploys.id, discordChannelId: '1300000000000000000' };
-    h.services.discordLinks.connect(link.channelId, link.discordChannelId);
+    await h.services.discordLinks.connect(link.channelId, link.discordChannelId);
     const msg = (text: string): ChatMessageInput => ({
       messageId: '1300000000004194304',
       createdAt: Date.UTC(2026, 0, 1),
@@ -160,12 +163,12 @@ describe('GET /api/search', () => {
       attachments: [],
     });
     await h.services.chatIngest.store(link, [msg('the export button is broken')]);
-    const found = await search({ q: 'export button' });
+    const found = await page({ q: 'export button' });
     expect(found.body.alerts).toHaveLength(1);
     expect(found.body.alerts[0]).toMatchObject({ message: 'the export button is broken', author: { name: 'Alice Feedback' }, editedAt: null });
     expect(found.body.alerts[0]).not.toHaveProperty('title');
     expect(await titles('alice')).toEqual(['the export button is broken']);
-    expect(await search({ q: 'export', channel: 'deploys', level: 'info' }).then((r) => r.status)).toBe(400);
+    expect(await search({ q: 'export', channel: 'deploys', level: 'info' }, bodyOf.problem).then((r) => r.status)).toBe(400);
 
     await h.services.chatIngest.edit(link, { ...msg('the export button works now'), editedAt: Date.UTC(2026, 0, 1, 0, 5) });
     expect(await titles('broken')).toEqual([]);
@@ -196,6 +199,8 @@ describe('GET /api/search', () => {
     for (const w of ['alpha', 'bravo', 'charlie', 'delta']) await post(seed.general.webhookToken, { title: `${w} probe` });
     const sqlite = h.services.db.sqlite;
     sqlite.prepare("DELETE FROM alerts WHERE title = 'bravo probe'").run();
+    // New alerts are indexed just after their commit (every search first does it): the copy is read raw below.
+    expect(await titles('probe')).toEqual(['delta probe', 'charlie probe', 'alpha probe']);
     const copy = path.join(h.dir, 'copy.db');
     sqlite.prepare('VACUUM INTO ?').run(copy);
     const db = new Database(copy, { readonly: true });

@@ -8,7 +8,7 @@ import { listBackups } from '../../src/ops/backup-scheduler.js';
 import { backupInChildProcess } from '../../src/ops/backup-process.js';
 import { createHarness, listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
-import { runAdminProcess } from './process.js';
+import { runAdminProcess } from '../helpers/spawned-service.js';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -66,7 +66,7 @@ describe('backup while the service runs', () => {
   it('copies a consistent snapshot from another process while webhooks keep arriving over HTTP', async () => {
     const dir = dataDir();
     const { h, url } = await serve(dir);
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const answered: string[] = [];
     let posting = true;
     const poster = async (n: number) => {
@@ -117,7 +117,7 @@ describe('restore', () => {
   it('round trip: back up, keep posting, stop, restore, start, and read back exactly the backed-up alerts', async () => {
     const dir = dataDir();
     const first = await serve(dir);
-    const seed = seedWorkspace(first.h.services);
+    const seed = await seedWorkspace(first.h.services);
     const kept = [];
     for (let i = 0; i < 20; i++) kept.push(await postAlert(first.url, seed.general.webhookToken, `before ${i}`));
     const file = path.join(dataDir(), 'round-trip.db');
@@ -159,7 +159,7 @@ describe('restore', () => {
   it('restores into an empty DATA_DIR (no previous database to keep)', async () => {
     const source = dataDir();
     const { h, stop } = await serve(source);
-    seedWorkspace(h.services);
+    await seedWorkspace(h.services);
     const file = path.join(source, 'b.db');
     expect((await admin(source, 'backup', '--to', file)).code).toBe(0);
     await stop();
@@ -173,7 +173,7 @@ describe('restore', () => {
   it('refuses files that are missing, not databases, damaged, not ours, or from a newer version, and leaves the database alone', async () => {
     const dir = dataDir();
     const { h, stop } = await serve(dir);
-    seedWorkspace(h.services);
+    await seedWorkspace(h.services);
     await stop();
     const dbBefore = fs.readFileSync(path.join(dir, 'alertbridge.db'));
     const other = dataDir();
@@ -231,7 +231,7 @@ describe('stats', () => {
   it('reports database and media bytes, and alerts and media per workspace and channel', async () => {
     const dir = dataDir();
     const { h, url } = await serve(dir);
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const att = (b: Buffer) => [{ data: b.toString('base64') }];
     const post = (token: string, attachments: object[] = []) =>
       fetch(`${url}/api/webhook/${token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 't', attachments }) });
@@ -263,7 +263,7 @@ describe('scheduled backups', () => {
   it('copy and check run in a child process: same result as the CLI, same refusals, no temp file left', async () => {
     const dir = dataDir();
     const { h, url } = await serve(dir);
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     for (let i = 0; i < 5; i++) await postAlert(url, seed.general.webhookToken, `a${i}`);
     const target = path.join(dir, 'copies', 'child.db');
     const result = await backupInChildProcess(h.config.dbFile, target);
@@ -278,7 +278,7 @@ describe('scheduled backups', () => {
     const dir = dataDir();
     // 0.00002 h = 72 ms: a short interval through the real configuration path.
     const { h } = await serve(dir, { BACKUP_INTERVAL_HOURS: '0.00002', BACKUP_KEEP: '2' });
-    seedWorkspace(h.services);
+    await seedWorkspace(h.services);
     const runtime = await startBackground(h.services);
     let stopped = false;
     cleanups.push(() => stopped || runtime.stop());

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createServices } from '../../src/services.js';
 import { seedWorkspace, tempDir } from '../helpers/harness.js';
-import { startService, type ServiceProcess } from './process.js';
+import { startService, type SpawnedService } from '../helpers/spawned-service.js';
 
 /**
  * kill -9 at a random moment under load: every alert answered 201 survives,
@@ -21,12 +21,12 @@ const MAX_RESTART_MS = 15_000;
 
 let dir: string;
 let webhookToken: string;
-let service: ServiceProcess | undefined;
+let service: SpawnedService | undefined;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = tempDir('alertbridge-crash-');
   const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '' }));
-  webhookToken = seedWorkspace(s).general.webhookToken;
+  webhookToken = (await seedWorkspace(s)).general.webhookToken;
   s.close();
 });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bodyOf, type ProblemBody } from '../helpers/bodies.js';
 import { tempDir } from '../helpers/harness.js';
 import { logLines, spawnService, type SpawnedService } from '../helpers/spawned-service.js';
 import { png } from '../media/fixtures.js';
@@ -50,13 +51,12 @@ describe.skipIf(!mounted)('disk full for real (tmpfs, needs root to mount)', () 
 
     const acked: string[] = [];
     const statuses = new Map<number, number>();
-    let refusal: { headers: Headers; body: any } | undefined;
+    let refusal: { headers: Headers; body: ProblemBody } | undefined;
     for (let i = 0; i < 3000 && !refusal; i++) {
       const res = await post({ title: `fill ${i}`, message: `${i} `.padEnd(4900, 'x') });
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      const body = (await res.json()) as any;
-      if (res.status === 201) acked.push(body.alertId);
-      else refusal = { headers: res.headers, body };
+      if (res.status === 201) acked.push((await bodyOf.accepted(res)).alertId);
+      else refusal = { headers: res.headers, body: await bodyOf.problem(res) };
     }
     expect(refusal?.body).toMatchObject({ status: 503, type: expect.stringMatching(/\/problems\/storage-unavailable$/) });
     expect(refusal!.headers.get('retry-after')).toBe('30');
@@ -67,9 +67,9 @@ describe.skipIf(!mounted)('disk full for real (tmpfs, needs root to mount)', () 
     expect(withFile.status).toBe(503);
     expect(fs.readdirSync(path.join(dataDir, 'media'))).toEqual([]);
 
-    const health = (await (await fetch(`${svc.base}/healthz`)).json()) as any;
+    const health = await bodyOf.health(await fetch(`${svc.base}/healthz`));
     expect(health.status).toBe('degraded');
-    expect(health.reasons[0]).toMatch(/^storage: (database or disk is full|no space left on device|disk I\/O error)$/);
+    expect(health.reasons?.[0]).toMatch(/^storage: (database or disk is full|no space left on device|disk I\/O error)$/);
     expect((await fetch(`${svc.base}/readyz`)).status).toBe(503);
     // Reads need no space: a read-API request still answers while writes are refused.
     const list = await fetch(`${svc.base}/api/channels`, { headers: { authorization: `Bearer ${svc.apiToken}` } });
@@ -79,7 +79,7 @@ describe.skipIf(!mounted)('disk full for real (tmpfs, needs root to mount)', () 
     fs.rmSync(filler);
     const after = await post({ title: 'after space returned' });
     expect(after.status).toBe(201);
-    expect(((await (await fetch(`${svc.base}/healthz`)).json()) as any).status).toBe('ok');
+    expect((await bodyOf.health(await fetch(`${svc.base}/healthz`))).status).toBe('ok');
     expect((await fetch(`${svc.base}/readyz`)).status).toBe(200);
 
     svc.child.kill('SIGTERM');

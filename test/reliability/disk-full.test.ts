@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storageFailureOf } from '../../src/ops/storage-health.js';
+import { bodyOf, type ProblemBody } from '../helpers/bodies.js';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
 
@@ -27,17 +28,19 @@ async function start(env: Record<string, string> = {}) {
     }),
   );
   h = createHarness({ env, overrides: { logger } });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   server = await listen(h.app.fetch);
   const base = server.url;
   const post = (payload: unknown) =>
     fetch(`${base}/api/webhook/${seed.general.webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-  const get = async (p: string) => {
+  const get = async <T>(p: string, read: (res: Response) => Promise<T>) => {
     const res = await fetch(`${base}${p}`);
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, body: await read(res) };
   };
+  const health = () => get('/healthz', bodyOf.health);
+  const readiness = () => get('/readyz', bodyOf.readiness);
   const count = (title: string) => h!.services.db.sqlite.prepare('SELECT count(*) FROM alerts WHERE title = ?').pluck().get(title) as number;
-  return { base, seed, post, get, count, lines, sqlite: h.services.db.sqlite };
+  return { base, seed, post, health, readiness, count, lines, sqlite: h.services.db.sqlite };
 }
 
 describe('disk full (SQLite max_page_count) through real HTTP', () => {
@@ -59,7 +62,7 @@ describe('disk full (SQLite max_page_count) through real HTTP', () => {
     expect(refused?.status).toBe(503);
     expect(refused!.headers.get('retry-after')).toBe('30');
     expect(refused!.headers.get('content-type')).toBe('application/problem+json');
-    const problem = (await refused!.json()) as any;
+    const problem = await bodyOf.sentProblem(refused!);
     expect(problem).toMatchObject({
       type: 'http://alertbridge.test/problems/storage-unavailable',
       status: 503,
@@ -69,8 +72,8 @@ describe('disk full (SQLite max_page_count) through real HTTP', () => {
     });
     expect(t.count(title)).toBe(0);
 
-    expect(await t.get('/healthz')).toEqual({ status: 200, body: { status: 'degraded', reasons: ['storage: database or disk is full'] } });
-    const notReady = await t.get('/readyz');
+    expect(await t.health()).toEqual({ status: 200, body: { status: 'degraded', reasons: ['storage: database or disk is full'] } });
+    const notReady = await t.readiness();
     expect(notReady.status).toBe(503);
     expect(notReady.body.status).toBe('not-ready');
     expect(notReady.body.checks.storage).toMatchObject({ status: 'fail', reason: 'database or disk is full' });
@@ -84,8 +87,8 @@ describe('disk full (SQLite max_page_count) through real HTTP', () => {
     const again = await t.post({ title: 'after' });
     expect(again.status).toBe(201);
     expect(t.count('after')).toBe(1);
-    expect(await t.get('/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
-    const ready = await t.get('/readyz');
+    expect(await t.health()).toEqual({ status: 200, body: { status: 'ok' } });
+    const ready = await t.readiness();
     expect(ready.status).toBe(200);
     expect(ready.body.checks.storage).toEqual({ status: 'ok' });
   });
@@ -96,22 +99,22 @@ describe('disk full (SQLite max_page_count) through real HTTP', () => {
     let status = 201;
     for (let i = 0; i < 200 && status === 201; i++) status = (await t.post({ title: `fill ${i}`, message: 'm'.repeat(4000) })).status;
     expect(status).toBe(503);
-    expect((await t.get('/readyz')).status).toBe(503);
+    expect((await t.readiness()).status).toBe(503);
 
     t.sqlite.pragma('max_page_count = 1073741823');
-    expect((await t.get('/readyz')).status).toBe(200); // no write in between
-    expect((await t.get('/healthz')).body).toEqual({ status: 'ok' });
+    expect((await t.readiness()).status).toBe(200); // no write in between
+    expect((await t.health()).body).toEqual({ status: 'ok' });
   });
 
   it('a read-API write on a full database is a 503 too, never a 500', async () => {
     const t = await start();
     // Marking single alerts read writes one exception row each: enough of them need a new page.
     const ids: string[] = [];
-    for (let i = 0; i < 400; i++) ids.push(((await (await t.post({ title: `to read ${i}` })).json()) as { alertId: string }).alertId);
+    for (let i = 0; i < 400; i++) ids.push((await bodyOf.accepted(await t.post({ title: `to read ${i}` }))).alertId);
     t.sqlite.pragma(`max_page_count = ${t.sqlite.pragma('page_count', { simple: true }) as number}`);
     for (let i = 0; i < 200; i++) if ((await t.post({ title: `fill ${i}`, message: 'm'.repeat(4000) })).status === 503) break;
     const statuses: number[] = [];
-    let problem: any;
+    let problem: ProblemBody | undefined;
     for (const id of ids) {
       const r = await fetch(`${t.base}/api/alerts/${id}`, {
         method: 'PATCH',
@@ -120,13 +123,13 @@ describe('disk full (SQLite max_page_count) through real HTTP', () => {
       });
       statuses.push(r.status);
       if (r.status !== 200) {
-        problem = await r.json();
+        problem = await bodyOf.problem(r);
         break;
       }
       await r.body?.cancel();
     }
     expect(statuses.at(-1)).toBe(503);
-    expect(problem.type).toBe('http://alertbridge.test/problems/storage-unavailable');
+    expect(problem?.type).toBe('http://alertbridge.test/problems/storage-unavailable');
     expect(t.lines.filter((l) => l.includes('unhandled error'))).toEqual([]);
   });
 });
@@ -138,24 +141,24 @@ describe('media free-space reserve', () => {
     const res = await t.post({ title: 'with a picture', attachments: [{ data: png().toString('base64'), type: 'image' }] });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('30');
-    const problem = (await res.json()) as any;
+    const problem = await bodyOf.problem(res);
     expect(problem.type).toBe('http://alertbridge.test/problems/storage-unavailable');
     expect(problem.detail).toMatch(/^nothing was stored: free space on the data volume is below the reserve \(\d+ MB free, 100000000 MB kept free\); retry later$/);
     expect(t.count('with a picture')).toBe(0);
     expect(fs.readdirSync(h!.config.mediaDir)).toEqual([]);
 
-    const health = await t.get('/healthz');
+    const health = await t.health();
     expect(health.body.status).toBe('degraded');
-    expect(health.body.reasons[0]).toMatch(/^storage: free space on the data volume is below the reserve/);
-    const ready = await t.get('/readyz');
+    expect(health.body.reasons?.[0]).toMatch(/^storage: free space on the data volume is below the reserve/);
+    const ready = await t.readiness();
     expect(ready.status).toBe(503);
     expect(ready.body.checks.disk).toMatchObject({ status: 'fail', reserveMb: 100000000 });
 
     // An alert without files still fits (the reserve is for media): it is stored and clears `degraded`,
     // while /readyz keeps failing on the disk check until space is freed.
     expect((await t.post({ title: 'text only' })).status).toBe(201);
-    expect((await t.get('/healthz')).body).toEqual({ status: 'ok' });
-    expect((await t.get('/readyz')).status).toBe(503);
+    expect((await t.health()).body).toEqual({ status: 'ok' });
+    expect((await t.readiness()).status).toBe(503);
   });
 
   it('with room above the reserve, the same upload is stored', async () => {

@@ -21,16 +21,16 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 let h: Harness;
 let server: Awaited<ReturnType<typeof listen>>;
 let pool: Pool;
-let seed: ReturnType<typeof seedWorkspace>;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 let revokedToken: string;
 let alertId: string;
 
 beforeAll(async () => {
   // Rate limits off: a 429 is a valid answer, but thousands of them would test nothing else.
   h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' } });
-  seed = seedWorkspace(h.services);
-  const revoked = h.services.accounts.createToken(seed.ws.id, seed.owner.id, 'revoked');
-  h.services.accounts.revokeToken(revoked.id);
+  seed = await seedWorkspace(h.services);
+  const revoked = await h.services.accounts.createToken(seed.ws.id, seed.owner.id, 'revoked');
+  await h.services.accounts.revokeToken(revoked.id);
   revokedToken = revoked.token;
   server = await listen(h.app.fetch);
   pool = new Pool(server.url, { connections: 4, pipelining: 1 });

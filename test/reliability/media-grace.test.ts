@@ -14,10 +14,10 @@ afterEach(async () => {
 const HOUR = 60 * 60 * 1000;
 const b64 = (b: Buffer) => b.toString('base64');
 
-function setup(env: Record<string, string> = {}) {
+async function setup(env: Record<string, string> = {}) {
   const clock = new ManualClock(Date.now());
   h = createHarness({ env, overrides: { clock } });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   const dir = path.join(h.dir, 'media');
   const files = () => fs.readdirSync(dir).filter((f) => !f.startsWith('.')).sort();
   const post = (state: string, attachment: Buffer) =>
@@ -29,7 +29,7 @@ function setup(env: Record<string, string> = {}) {
 
 describe('media grace period', () => {
   it('a replaced attachment stays on disk for 24 h (default), then the maintenance sweep deletes it', async () => {
-    const { clock, files, post, h } = setup();
+    const { clock, files, post, h } = await setup();
     expect((await post('running', png(1))).status).toBe(201);
     const [first] = files();
     expect((await post('passed', jpeg())).status).toBe(201);
@@ -49,7 +49,7 @@ describe('media grace period', () => {
   });
 
   it('a file used again during the grace period is kept; released again, its period restarts', async () => {
-    const { clock, files, post, h, seed } = setup({ MEDIA_ORPHAN_GRACE_HOURS: '2' });
+    const { clock, files, post, h, seed } = await setup({ MEDIA_ORPHAN_GRACE_HOURS: '2' });
     const other = (state: string, attachment: Buffer) =>
       h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
         json: { title: 'Other', workflow: { runId: 'r2', state, steps: [] }, attachments: [{ data: b64(attachment) }] },
@@ -70,7 +70,7 @@ describe('media grace period', () => {
   });
 
   it('an orphan that an alert references again by sweep time is kept and forgotten', async () => {
-    const { clock, files, post, h, seed } = setup({ MEDIA_ORPHAN_GRACE_HOURS: '1' });
+    const { clock, files, post, h, seed } = await setup({ MEDIA_ORPHAN_GRACE_HOURS: '1' });
     expect((await post('running', png(1))).status).toBe(201);
     expect((await post('passed', jpeg())).status).toBe(201);
     const again = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'again', attachments: [{ data: b64(png(1)) }] } });
@@ -82,7 +82,7 @@ describe('media grace period', () => {
   });
 
   it('at start, unreferenced files nothing listed (a crash after a commit, a restored older database) start their grace period', async () => {
-    const { clock, files, post, h } = setup({ MEDIA_ORPHAN_GRACE_HOURS: '1' });
+    const { clock, files, post, h } = await setup({ MEDIA_ORPHAN_GRACE_HOURS: '1' });
     expect((await post('running', png(1))).status).toBe(201);
     const stray = `${'ab'.repeat(32)}.png`;
     fs.writeFileSync(path.join(h.dir, 'media', stray), png(9));
@@ -98,7 +98,7 @@ describe('media grace period', () => {
   });
 
   it('MEDIA_ORPHAN_GRACE_HOURS=0 deletes released files at once', async () => {
-    const { files, post } = setup({ MEDIA_ORPHAN_GRACE_HOURS: '0' });
+    const { files, post } = await setup({ MEDIA_ORPHAN_GRACE_HOURS: '0' });
     expect((await post('running', png(1))).status).toBe(201);
     expect((await post('passed', jpeg())).status).toBe(201);
     expect(files()).toHaveLength(1);

@@ -6,6 +6,7 @@ import { runAdmin } from '../../src/cli/admin.js';
 import type { AttachmentRecord } from '../../src/domain/alert-store.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startBackground } from '../../src/runtime.js';
+import { accepted, bodyOf, type BodyOf } from '../helpers/bodies.js';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
 
@@ -23,18 +24,19 @@ afterEach(async () => {
 async function start(env: Record<string, string> = {}) {
   const clock = new ManualClock(T0);
   h = createHarness({ env, overrides: { clock } });
-  const seed = seedWorkspace(h.services);
+  const seed = await seedWorkspace(h.services);
   const srv = await listen(h.app.fetch);
   stopServer = srv.close;
   const harness = h;
-  const api = async (method: string, p: string, token: string, json?: unknown) => {
+  /** A read-API call that must answer 200; its body read by `read`. */
+  const api = async <T>(method: string, p: string, token: string, read: (res: Response) => Promise<T>, json?: unknown): Promise<T> => {
     const res = await fetch(`${srv.url}/api${p}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
       body: json === undefined ? undefined : JSON.stringify(json),
     });
     expect(res.status, `${method} ${p}`).toBe(200);
-    return (await res.json()) as any;
+    return read(res);
   };
   const post = async (webhookToken: string, payload: unknown) => {
     const res = await fetch(`${srv.url}/api/webhook/${webhookToken}`, {
@@ -42,16 +44,16 @@ async function start(env: Record<string, string> = {}) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(payload),
     });
-    const body = (await res.json()) as any;
+    const body = await bodyOf.webhookAnswer(res);
     expect(res.status, JSON.stringify(body)).toBe(201);
-    return body.alertId as string;
+    return accepted(body).alertId;
   };
   /** Every alert of a channel as the read API lists it (all pages), newest first. */
   const list = async (channel: string, token = seed.ownerToken) => {
-    const all: any[] = [];
+    const all: BodyOf<'page'>['alerts'] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await api('GET', `/channels/${channel}/alerts?limit=100${cursor ? `&cursor=${cursor}` : ''}`, token);
+      const page: BodyOf<'page'> = await api('GET', `/channels/${channel}/alerts?limit=100${cursor ? `&cursor=${cursor}` : ''}`, token, bodyOf.page);
       all.push(...page.alerts);
       cursor = page.nextCursor;
     } while (cursor);
@@ -117,7 +119,7 @@ describe('retention', () => {
   it('runs by itself in the service: at start and every RETENTION_INTERVAL_MS', async () => {
     const { seed, s, post, list } = await start({ RETENTION_INTERVAL_MS: '100' });
     for (let i = 0; i < 5; i++) await post(seed.general.webhookToken, { title: `a${i}` });
-    s.retentionSettings.setChannel(seed.general.id, { maxAlerts: 3 });
+    await s.retentionSettings.setChannel(seed.general.id, { maxAlerts: 3 });
     const background = await startBackground(s);
     try {
       await expect.poll(() => count(h!, seed.general.id)).toBe(3);
@@ -132,7 +134,7 @@ describe('retention', () => {
   it('the max-alerts rule keeps the newest N', async () => {
     const { seed, s, post, list } = await start();
     for (let i = 0; i < 10; i++) await post(seed.deploys.webhookToken, { title: `a${i}` });
-    s.retentionSettings.setChannel(seed.deploys.id, { maxAlerts: 4 });
+    await s.retentionSettings.setChannel(seed.deploys.id, { maxAlerts: 4 });
     const pass = await s.retention.pass();
     expect(pass.deleted).toBe(6);
     expect((await list('deploys')).map((a) => a.title)).toEqual(['a9', 'a8', 'a7', 'a6']);
@@ -187,7 +189,7 @@ describe('retention', () => {
     await post(hook, { title: 'old plain' });
     clock.advance(30 * DAY);
     await post(hook, { title: 'new plain' });
-    s.retentionSettings.setChannel(seed.general.id, { days: 7, maxAlerts: 1 });
+    await s.retentionSettings.setChannel(seed.general.id, { days: 7, maxAlerts: 1 });
 
     await s.retention.pass();
     expect((await list('general')).map((a) => [a.title, a.workflow?.state ?? null])).toEqual([
@@ -210,7 +212,7 @@ describe('retention', () => {
     const file = (key: string) => path.join(h!.config.mediaDir, key);
     expect(fs.existsSync(file(onlyOld)) && fs.existsSync(file(shared))).toBe(true);
 
-    s.retentionSettings.setChannel(seed.general.id, { days: 7 });
+    await s.retentionSettings.setChannel(seed.general.id, { days: 7 });
     expect((await s.retention.pass()).deleted).toBe(2);
     expect(fs.existsSync(file(onlyOld))).toBe(false);
     expect(fs.existsSync(file(shared))).toBe(true);
@@ -219,21 +221,21 @@ describe('retention', () => {
 
   it('keeps every unread count exact (watermarks below and above deleted alerts, read exceptions), drops their exceptions and tells open streams', async () => {
     const { clock, seed, s, api, post, list } = await start();
-    const third = s.accounts.createUser('third@acme.test');
-    s.accounts.addMember(seed.ws.id, third.id);
-    const thirdToken = s.accounts.createToken(seed.ws.id, third.id).token;
+    const third = await s.accounts.createUser('third@acme.test');
+    await s.accounts.addMember(seed.ws.id, third.id);
+    const thirdToken = (await s.accounts.createToken(seed.ws.id, third.id)).token;
     const ch = seed.general.id;
     const hook = seed.general.webhookToken;
     const old: string[] = [];
     for (let i = 0; i < 10; i++) old.push(await post(hook, { title: `old ${i}` }));
-    await api('POST', '/alerts/mark-all-read', seed.ownerToken, { channelId: ch }); // owner's watermark: among the alerts to delete
+    await api('POST', '/alerts/mark-all-read', seed.ownerToken, bodyOf.markedAllRead, { channelId: ch }); // owner's watermark: among the alerts to delete
     for (let i = 10; i < 20; i++) old.push(await post(hook, { title: `old ${i}` }));
     clock.advance(10 * DAY);
     const fresh: string[] = [];
     for (let i = 0; i < 10; i++) fresh.push(await post(hook, { title: `new ${i}` }));
-    await api('POST', '/alerts/mark-all-read', thirdToken, { channelId: ch }); // third's watermark: above everything
+    await api('POST', '/alerts/mark-all-read', thirdToken, bodyOf.markedAllRead, { channelId: ch }); // third's watermark: above everything
     for (let i = 10; i < 15; i++) fresh.push(await post(hook, { title: `new ${i}` }));
-    const mark = (token: string, id: string, isRead: boolean) => api('PATCH', `/alerts/${id}`, token, { isRead });
+    const mark = (token: string, id: string, isRead: boolean) => api('PATCH', `/alerts/${id}`, token, bodyOf.alert, { isRead });
     // Exceptions on alerts that go and on alerts that stay, below and above each watermark.
     await mark(seed.ownerToken, old[2]!, false);
     await mark(seed.ownerToken, old[15]!, true);
@@ -245,12 +247,12 @@ describe('retention', () => {
     await mark(thirdToken, fresh[1]!, false);
 
     const tokens = [seed.ownerToken, seed.memberToken, thirdToken];
-    const unreadCount = async (token: string) => ((await api('GET', '/channels', token)) as any[]).find((c) => c.id === ch)._count.alerts as number;
+    const unreadCount = async (token: string) => (await api('GET', '/channels', token, bodyOf.channels)).find((c) => c.id === ch)?._count.alerts;
     const bruteForce = async (token: string) => (await list(ch, token)).filter((a) => !a.isRead).length;
     for (const t of tokens) expect(await unreadCount(t)).toBe(await bruteForce(t));
     const before = await s.store.changes.headEventId();
 
-    s.retentionSettings.setChannel(ch, { days: 7 });
+    await s.retentionSettings.setChannel(ch, { days: 7 });
     expect((await s.retention.pass()).deleted).toBe(20);
 
     expect(await Promise.all(tokens.map(unreadCount))).toEqual(await Promise.all(tokens.map(bruteForce)));
@@ -269,7 +271,7 @@ describe('retention', () => {
     const { clock, seed, s, url } = await start({ WEBHOOK_RATE_LIMIT_PER_MINUTE: '1000000' });
     await seedDirect(h!, seed.general.id, seed.ws.id, 50_000);
     clock.advance(10 * DAY); // everything seeded is now 10 days old
-    s.retentionSettings.setChannel(seed.general.id, { days: 7 });
+    await s.retentionSettings.setChannel(seed.general.id, { days: 7 });
 
     let pruning: 'before' | 'during' | 'after' = 'before';
     const accepted: string[] = [];
@@ -322,8 +324,8 @@ describe('retention', () => {
     // Read state of two users on the channel: one exception every 50 alerts.
     sqlite
       .prepare(
-        `INSERT INTO read_exceptions (user_id, alert_id, channel_id, activity_key, is_read)
-         SELECT u.id, a.id, a.channel_id, a.activity_key, 1 FROM alerts a, users u
+        `INSERT INTO read_exceptions (user_id, alert_id, channel_id, seq, is_read)
+         SELECT u.id, a.id, a.channel_id, a.seq, 1 FROM alerts a, users u
          WHERE a.channel_id = ? AND u.id IN (?, ?) AND (abs(random()) % 50) = 0`,
       )
       .run(seed.general.id, seed.owner.id, seed.member.id);

@@ -1,13 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
+import { githubSignature } from '../../src/domain/formats/github-body.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import { startBackground } from '../../src/runtime.js';
 import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
+import { eventually } from '../helpers/poll.js';
 import { png } from '../media/fixtures.js';
 import { FAST_RETRY } from '../notify/setup.js';
+import { SqliteSignInLinkRows } from '../../src/db/auth-rows.js';
+import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
+import type { PushWorker } from '../../src/notify/push/push-worker.js';
+import { startPushWorker } from '../../src/notify/push/start.js';
+import { DashClient, type DashHarness } from '../dashboard/helpers.js';
+import { FakePushService } from '../helpers/push-service.js';
 
 /**
  * No secret in any log line, at any level. The service runs at LOG_LEVEL=trace
@@ -20,9 +28,11 @@ import { FAST_RETRY } from '../notify/setup.js';
 interface Ctx {
   h: Harness;
   url: string;
-  seed: ReturnType<typeof seedWorkspace>;
+  seed: Awaited<ReturnType<typeof seedWorkspace>>;
   sink: SmtpSink;
   notifier: Notifier;
+  push: PushWorker;
+  pushService: FakePushService;
   /** Registers a value that must never appear in a log line; returns it. */
   secret(label: string, value: string): string;
   fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
@@ -99,9 +109,9 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
   {
     name: 'read API: revoked, truncated, malformed and foreign tokens (401)',
     run: async (c) => {
-      const revoked = c.h.services.accounts.createToken(c.seed.ws.id, c.seed.owner.id, 'to revoke');
+      const revoked = await c.h.services.accounts.createToken(c.seed.ws.id, c.seed.owner.id, 'to revoke');
       c.secret('revoked API token', revoked.token);
-      c.h.services.accounts.revokeToken(revoked.id);
+      await c.h.services.accounts.revokeToken(revoked.id);
       await expectStatus(c.fetch('/api/channels', { token: revoked.token }), 401);
       await expectStatus(c.fetch('/api/channels', { token: c.seed.ownerToken.slice(0, -1) }), 401);
       await expectStatus(c.fetch('/api/channels', { token: `${c.seed.ownerToken}0` }), 401);
@@ -118,6 +128,71 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect(res.code).toBe(0);
       const token = c.secret('CLI-created API token', (JSON.parse(res.stdout) as { token: string }).token);
       await expectStatus(c.fetch('/api/channels', { token }), 200);
+    },
+  },
+  {
+    name: 'drop-in formats: the signing secret set by the CLI; GitHub signed, wrongly signed and unsigned; the other four paths',
+    run: async (c) => {
+      const secret = c.secret('GitHub signing secret', `gh-${randomBytes(16).toString('hex')}`);
+      const res = await runAdmin(['channel', 'set-signing-secret', '--channel', 'deploys', '--secret', secret], { DATA_DIR: c.h.dir, LOG_LEVEL: 'trace' });
+      expect(res.code).toBe(0);
+      expect(res.stdout + res.stderr).not.toContain(secret);
+      const t = c.seed.deploys.webhookToken;
+      const body = JSON.stringify({ action: 'opened', issue: { number: 1, title: 'x', html_url: 'https://github.com/a/b/issues/1' }, repository: { full_name: 'a/b' } });
+      const gh = (sig?: string) =>
+        c.fetch(`/api/webhook/${t}/github`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': randomBytes(8).toString('hex'), ...(sig ? { 'x-hub-signature-256': sig } : {}) }, body });
+      await expectStatus(gh(githubSignature(body, secret)), 200);
+      await expectStatus(gh(`sha256=${'0'.repeat(64)}`), 401);
+      await expectStatus(gh(), 401);
+      await expectStatus(gh(githubSignature(body, secret).slice(0, -2)), 401);
+      await expectStatus(c.fetch(`/api/webhook/${t}/slack`, json({ text: 'from slack' })), 200);
+      await expectStatus(c.fetch(`/api/webhook/${t}/discord`, json({ content: 'from discord' })), 204);
+      await expectStatus(c.fetch(`/api/webhook/${t}/alertmanager`, json({ groupKey: 'g', status: 'firing', alerts: [{ status: 'firing', labels: { alertname: 'A' } }] })), 200);
+      await expectStatus(c.fetch(`/api/webhook/${t}/grafana`, json({ groupKey: 'g', status: 'firing', title: 'T', alerts: [{ status: 'firing', labels: { alertname: 'A' } }] })), 200);
+      await expectStatus(c.fetch(`/api/webhook/${t}/alertmanager`, json({ nothing: true })), 400);
+      },
+    },
+    {
+    name: 'Web Push: subscribe through the dashboard (201, 400, 403), pushes encrypted and signed, a 503 retried, a 410 removing a subscription',
+    run: async (c) => {
+      const s = c.h.services;
+      c.secret('VAPID private key', s.push.vapid.privateKey);
+      const links = new SignInLinks(new SqliteSignInLinkRows(s.db.sqlite), s.clock);
+      const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
+      const client = new DashClient(dash as unknown as DashHarness);
+      await client.signInWithLink(c.seed.owner.id);
+      for (const [name, value] of client.cookies) c.secret(`session cookie ${name}`, value);
+      c.secret('CSRF token', client.csrf!);
+      const post = async (body: unknown, csrf: string | undefined = client.csrf) =>
+        await c.h.app.request('/push/subscriptions', {
+          method: 'POST',
+          headers: {
+            cookie: [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+            origin: dash.origin,
+            'content-type': 'application/json',
+            accept: 'application/json',
+            ...(csrf ? { 'x-csrf-token': csrf } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      const subs = ['ok', 'flaky', 'gone'].map((n) => c.pushService.subscription(`${n}-${randomBytes(4).toString('hex')}`));
+      for (const sub of subs) {
+        c.secret('push subscription auth secret', sub.keys.auth);
+        c.secret('push subscription p256dh', sub.keys.p256dh);
+        c.secret('push endpoint (the capability URL of one browser)', new URL(sub.endpoint).pathname.slice('/push/'.length));
+        await expectStatus(post({ endpoint: sub.endpoint, keys: sub.keys }), 201);
+      }
+      await expectStatus(post({ endpoint: subs[0]!.endpoint, keys: { ...subs[0]!.keys, auth: 'short' } }), 400);
+      await expectStatus(post({ endpoint: subs[0]!.endpoint, keys: subs[0]!.keys }, 'wrong'), 403);
+      c.pushService.statusFor.set(new URL(subs[1]!.endpoint).pathname, 503);
+      c.pushService.statusFor.set(new URL(subs[2]!.endpoint).pathname, 410);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'push me', level: 'error' })), 201);
+      await c.notifier.whenIdle();
+      await eventually(() => s.push.subscriptions.list(c.seed.owner.id).length === 2, 'the 410 subscription removed');
+      await eventually(() => c.pushService.received.filter((r) => r.path === new URL(subs[1]!.endpoint).pathname).length >= 2, 'a retried push');
+      c.pushService.statusFor.clear();
+      await c.push.whenIdle();
+      expect(c.pushService.received.some((r) => r.payload?.title === '🚨 push me')).toBe(true);
     },
   },
   {
@@ -145,13 +220,18 @@ beforeAll(async () => {
   const sink = await SmtpSink.start({ auth: { user: SMTP_USER, pass: SMTP_PASSWORD } });
   const smtpUrl = `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${sink.port}`;
   const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
-  const h = createHarness({ env: { LOG_LEVEL: 'trace', SMTP_URL: smtpUrl, MAIL_FROM: 'Alertbridge <alerts@alertbridge.test>' }, overrides: { logger } });
-  const seed = seedWorkspace(h.services);
+  const pushService = await FakePushService.start();
+  const h = createHarness({ env: { LOG_LEVEL: 'trace', PUSH_ALLOW_PRIVATE: '1', SMTP_URL: smtpUrl, MAIL_FROM: 'Alertbridge <alerts@alertbridge.test>' }, overrides: { logger } });
+  const seed = await seedWorkspace(h.services);
   // The runtime's own start-up lines (maintenance, e-mail, Discord off) are part of what is checked.
   const runtime = await startBackground(h.services);
   await runtime.parts.find((p) => p.name === 'notifier')?.stop();
   const notifier = startNotifier(h.services, { retry: FAST_RETRY });
+  // The test's push service has a certificate of its own: the worker trusts it (the runtime's stays, stopped, in the scenario's lines).
+  await runtime.parts.find((p) => p.name === 'push')?.stop();
+  const push = startPushWorker(h.services, { retry: FAST_RETRY, ca: pushService.ca });
   stopBackground = async () => {
+    await push.stop();
     await notifier.stop();
     await runtime.stop();
   };
@@ -159,6 +239,7 @@ beforeAll(async () => {
   closeServer = async () => {
     await server.close();
     await sink.close();
+    await pushService.close();
     await h.close();
   };
   ctx = {
@@ -167,6 +248,8 @@ beforeAll(async () => {
     seed,
     sink,
     notifier,
+    push,
+    pushService,
     secret: (label, value) => {
       secrets.set(label, value);
       return value;
@@ -208,11 +291,14 @@ describe('no secret in any log line', () => {
 
   it('the captured log (trace level) holds none of the secrets, nor any 10-character piece of one', async () => {
     await ctx.notifier.whenIdle();
+    await ctx.push.whenIdle();
     // The capture works and saw every path: request lines, the masked webhook path, the e-mail retries.
     expect(lines.length).toBeGreaterThan(30);
     const parsed = lines.map((l) => JSON.parse(l) as { level: number; msg: string; path?: string });
     expect(parsed.some((l) => l.msg === 'request' && l.path === '/api/webhook/****')).toBe(true);
     expect(parsed.some((l) => l.msg === 'e-mail failed; will retry')).toBe(true);
+    expect(parsed.some((l) => l.msg === 'push failed; will retry')).toBe(true);
+    expect(parsed.some((l) => l.msg === 'push subscription expired or unsubscribed; removed')).toBe(true);
     expect(secrets.size).toBeGreaterThanOrEqual(11);
 
     const leaks: string[] = [];

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mp3, mp4, png, svg, wav } from '../media/fixtures.js';
-import { closeServer, createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { bodyOf } from '../helpers/bodies.js';
+import { closeServer, createHarness, listen, seedWorkspace, type Harness, tableCount } from '../helpers/harness.js';
 
 let h: Harness;
 let origin: http.Server | undefined;
@@ -15,7 +16,7 @@ afterEach(async () => {
 });
 
 const mediaFiles = () => (fs.existsSync(path.join(h.dir, 'media')) ? fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.')) : []);
-const alertCount = () => (h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+const alertCount = () => tableCount(h, 'alerts');
 
 async function serveFiles(files: Record<string, { body: Buffer; type: string }>) {
   origin = http.createServer((req, res) => {
@@ -34,19 +35,25 @@ function multipart(payload: object, files: { name: string; filename: string; typ
   return form;
 }
 
+/** A refused request of the table below: multipart files, or a JSON payload's attachments. */
+interface Refused {
+  files?: Parameters<typeof multipart>[1];
+  json?: { attachments: object[] };
+}
+
 describe('webhook attachments', () => {
   it('takes a multipart upload, re-hosts it and lists it on the alert', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const body = multipart({ title: 'Screenshot', attachments: [] }, [{ name: 'file', filename: 'shot.png', type: 'image/png', body: png() }]);
     const res = await h.app.request(`/api/webhook/${seed.general.webhookToken}`, { method: 'POST', body });
     expect(res.status).toBe(201);
-    const { alertId } = (await res.json()) as any;
-    const alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
+    const { alertId } = await bodyOf.accepted(res);
+    const alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert.attachments).toEqual([
       { url: expect.stringMatching(/^http:\/\/alertbridge\.test\/media\/[0-9a-f]{64}\.png$/), mime: 'image/png', type: 'image', name: 'shot.png', size: png().length },
     ]);
-    const served = await h.app.request(new URL(alert.attachments[0].url).pathname);
+    const served = await h.app.request(new URL(alert.attachments[0]!.url).pathname);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer()).equals(png())).toBe(true);
@@ -54,13 +61,13 @@ describe('webhook attachments', () => {
 
   it('a payload part that is not JSON is a malformed-json 400 naming the part, and its uploaded file is not kept', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const form = new FormData();
     form.append('payload', '{"title": ');
     form.append('file', new Blob([new Uint8Array(png())], { type: 'image/png' }), 'shot.png');
     const res = await h.app.request(`/api/webhook/${seed.general.webhookToken}`, { method: 'POST', body: form });
     expect(res.status).toBe(400);
-    const body = (await res.json()) as any;
+    const body = await bodyOf.problem(res);
     expect(body.type).toBe('http://alertbridge.test/problems/malformed-json');
     expect(body.detail).toMatch(/^the payload part is not valid JSON: /);
     expect(body.detail).not.toMatch(/body is not valid JSON/);
@@ -73,7 +80,7 @@ describe('webhook attachments', () => {
       '/clip.mp4': { body: mp4(), type: 'video/mp4' },
     });
     h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
       json: {
         title: 'media',
@@ -86,15 +93,15 @@ describe('webhook attachments', () => {
       },
     });
     expect(res.status).toBe(201);
-    const { alertId } = (await res.json()) as any;
-    const alert = (await (await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken })).json()) as any;
-    expect(alert.attachments.map((a: any) => [a.type, a.mime, a.name])).toEqual([
+    const { alertId } = await bodyOf.accepted(res);
+    const alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
+    expect(alert.attachments.map((a) => [a.type, a.mime, a.name])).toEqual([
       ['image', 'image/png', 'Chart'],
       ['image', 'image/png', null],
       ['video', 'video/mp4', null],
       ['audio', 'audio/mpeg', 'alarm'],
     ]);
-    expect(alert.attachments[0].url).toBe(alert.attachments[1].url); // content-addressed
+    expect(alert.attachments[0]!.url).toBe(alert.attachments[1]!.url); // content-addressed
     expect(JSON.stringify(alert)).not.toContain('127.0.0.1');
     expect(JSON.stringify(alert)).not.toContain('sig=abc');
     expect(mediaFiles()).toHaveLength(3);
@@ -109,18 +116,18 @@ describe('webhook attachments', () => {
     ['an image over 10 MB', () => ({ files: [{ name: 'file', filename: 'big.png', type: 'image/png', body: Buffer.concat([png(), Buffer.alloc(10 * 1024 * 1024 + 10)]) }] }), 413, 'attachment-too-large'],
   ])('refuses %s with a problem document and stores nothing', async (_name, make, status, type) => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
-    const spec = make() as { files?: any[]; json?: object };
+    const seed = await seedWorkspace(h.services);
+    const spec: Refused = make();
     // A valid file goes first, so a half-done request would leave it behind.
     const res = spec.files
       ? await h.app.request(`/api/webhook/${seed.general.webhookToken}`, {
           method: 'POST',
           body: multipart({ title: 't' }, [{ name: 'first', filename: 'ok.mp3', type: 'audio/mpeg', body: mp3() }, ...spec.files]),
         })
-      : await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', ...spec.json, attachments: [{ data: mp3().toString('base64') }, ...((spec.json as any).attachments ?? [])] } });
+      : await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', ...spec.json, attachments: [{ data: mp3().toString('base64') }, ...(spec.json?.attachments ?? [])] } });
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(((await res.json()) as any).type).toBe(`http://alertbridge.test/problems/${type}`);
+    expect((await bodyOf.problem(res)).type).toBe(`http://alertbridge.test/problems/${type}`);
     expect(alertCount()).toBe(0);
     expect(mediaFiles()).toEqual([]);
   });
@@ -128,28 +135,28 @@ describe('webhook attachments', () => {
   it('a URL that cannot be fetched is a 422 with the reason; a private address is refused by default', async () => {
     const base = await serveFiles({});
     h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', attachments: [{ url: `${base}/missing.png` }] } });
     expect(res.status).toBe(422);
-    const body = (await res.json()) as any;
+    const body = await bodyOf.problem(res);
     expect(body.type).toBe('http://alertbridge.test/problems/attachment-fetch-failed');
     expect(body.detail).toMatch(/404/);
     await h.close();
 
     h = createHarness();
-    const seed2 = seedWorkspace(h.services);
+    const seed2 = await seedWorkspace(h.services);
     let connections = 0;
     origin!.on('connection', () => connections++);
     const guarded = await h.call('POST', `/api/webhook/${seed2.general.webhookToken}`, { json: { title: 't', attachments: [{ url: `${base}/x.png` }] } });
     expect(guarded.status).toBe(422);
-    expect(((await guarded.json()) as any).detail).toMatch(/loopback|private|refused|not allowed/i);
+    expect((await bodyOf.problem(guarded)).detail).toMatch(/loopback|private|refused|not allowed/i);
     expect(connections).toBe(0);
     expect(alertCount()).toBe(0);
   });
 
   it('streams a too-large upload over real HTTP and cuts it off early', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const server = await listen(h.app.fetch);
     try {
       const boundary = 'xyzBOUNDARY';

@@ -36,7 +36,7 @@ describe('actor avatars', () => {
   it('are looked up after the answer, stored when found, cached, and never block the webhook', async () => {
     const svc = await avatarService(['jane.doe@acme.com'], 1);
     h = createHarness({ env: { AVATAR_BASE_URL: svc.base } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const post = (email: string) => h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { email } } });
 
     // The avatar service is holding its answer: the webhook still answers at once.
@@ -66,7 +66,7 @@ describe('actor avatars', () => {
   it('with no network at all, alerts are stored and simply get no avatar', async () => {
     // A port nothing listens on, and a very short timeout.
     h = createHarness({ env: { AVATAR_BASE_URL: 'http://127.0.0.1:9/avatar', AVATAR_TIMEOUT_MS: '200' } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: 'jane.doe@acme.com' } });
     expect(res.status).toBe(201);
     const { alertId } = await bodyOf.accepted(res);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { closeServer, createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { closeServer, createHarness, seedWorkspace, type Harness, tableCount } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
 let h: Harness;
@@ -15,13 +15,13 @@ afterEach(async () => {
   slow = undefined;
 });
 
-const count = (table: string) => (h.services.db.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = (table: string) => tableCount(h, table);
 
 describe('Idempotency-Key', () => {
   it('replays the first answer within 24 h, creates nothing, and says so', async () => {
     const clock = new ManualClock();
     h = createHarness({ overrides: { clock } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const send = (body: object, key = 'deploy-42') =>
       h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: body, headers: { 'idempotency-key': key } });
     const first = await send({ title: 'Deploy 42' });
@@ -37,7 +37,7 @@ describe('Idempotency-Key', () => {
     expect(retry.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(count('alerts')).toBe(1);
     expect(count('notification_jobs')).toBe(1);
-    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
+    expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(1);
 
     // Same key, different body: 422, nothing stored.
     const reused = await send({ title: 'Deploy 43' });
@@ -61,7 +61,7 @@ describe('Idempotency-Key', () => {
 
   it('replays a workflow run update as it was answered, without applying it a second time', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const send = (state: string, key: string, title = 'Deploy') =>
       h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
         json: { title, workflow: { runId: 'r1', state, steps: [{ name: 'build', state: state === 'running' ? 'running' : 'done' }] } },
@@ -83,7 +83,7 @@ describe('Idempotency-Key', () => {
 
   it('does not store a rejected request: the corrected retry under the same key succeeds', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const send = (body: object) => h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: body, headers: { 'idempotency-key': 'k1' } });
     expect((await send({ title: '' })).status).toBe(400);
     expect((await send({ title: 'fixed' })).status).toBe(201);
@@ -91,7 +91,7 @@ describe('Idempotency-Key', () => {
 
   it('rejects an unusable key', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't' }, headers: { 'idempotency-key': 'x'.repeat(300) } });
     expect(res.status).toBe(400);
     expect((await res.json()).type).toBe('http://alertbridge.test/problems/invalid-idempotency-key');
@@ -110,7 +110,7 @@ describe('Idempotency-Key', () => {
     await new Promise<void>((r) => slow!.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/chart.png`;
     h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const send = () =>
       h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
         json: { title: 'with chart', attachments: [{ url }] },
@@ -134,7 +134,7 @@ describe('Idempotency-Key', () => {
 
   it('two truly simultaneous requests with one key: one 201, one 409, one alert', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const send = () => h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'once' }, headers: { 'idempotency-key': 'same' } });
     const statuses = (await Promise.all([send(), send()])).map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409]);
@@ -146,7 +146,7 @@ describe('webhook rate limit', () => {
   it('answers 429 with Retry-After past WEBHOOK_RATE_LIMIT_PER_MINUTE per channel, stores nothing, and resets after the window', async () => {
     const clock = new ManualClock();
     h = createHarness({ env: { WEBHOOK_RATE_LIMIT_PER_MINUTE: '2' }, overrides: { clock } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const send = (token: string) => h.call('POST', `/api/webhook/${token}`, { json: { title: 't' } });
     const first = await send(seed.general.webhookToken);
     expect(first.status).toBe(201);

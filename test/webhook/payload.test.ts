@@ -1,27 +1,28 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EMOJI_MAX_CHARS, EMOJI_MAX_SHORTCODE_CHARS } from '../../src/domain/webhook/emoji.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES } from '../../src/http/problems.js';
-import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { accepted, bodyOf, type ProblemBody } from '../helpers/bodies.js';
+import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness, tableCount } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-function setup() {
+async function setup() {
   h = createHarness();
-  return seedWorkspace(h.services);
+  return await seedWorkspace(h.services);
 }
 
-const alertCount = () => (h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get() as { n: number }).n;
+const alertCount = () => tableCount(h, 'alerts');
 
 async function readBack(token: string, alertId: string) {
   const res = await h.call('GET', `/api/alerts/${alertId}`, { token });
   expect(res.status).toBe(200);
-  return (await res.json()) as any;
+  return bodyOf.alert(res);
 }
 
 describe('webhook: success', () => {
   it('answers 201 with the alert id and destination', async () => {
-    const seed = setup();
+    const seed = await setup();
     const { res, body } = await postAlert(h, seed.general.webhookToken, { title: 'Build passed' });
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -33,12 +34,12 @@ describe('webhook: success', () => {
         channel: { id: seed.general.id, name: 'General', slug: 'general' },
       },
     });
-    const a = await readBack(seed.ownerToken, body.alertId);
+    const a = await readBack(seed.ownerToken, accepted(body).alertId);
     expect(a).toMatchObject({ title: 'Build passed', level: 'INFO', emoji: null, message: null, fields: [], linkUrl: null, linkText: null, actor: null, workflow: null, attachments: [] });
   });
 
   it('keeps every field, returns values as strings, ignores unknown keys, keeps metadata out of the alert', async () => {
-    const seed = setup();
+    const seed = await setup();
     const { res, body } = await postAlert(h, seed.general.webhookToken, {
       title: 'New signup',
       level: 'SUCCESS',
@@ -55,7 +56,7 @@ describe('webhook: success', () => {
       somethingElse: { ignored: true },
     });
     expect(res.status).toBe(201);
-    const a = await readBack(seed.ownerToken, body.alertId);
+    const a = await readBack(seed.ownerToken, accepted(body).alertId);
     expect(a).toMatchObject({
       level: 'SUCCESS',
       message: 'A new team joined',
@@ -68,9 +69,9 @@ describe('webhook: success', () => {
       linkText: 'Open team',
       source: 'billing-service',
     });
-    expect(a.metadata).toBeUndefined();
-    expect(a.somethingElse).toBeUndefined();
-    const stored = h.services.db.sqlite.prepare('SELECT metadata_json AS m FROM alerts WHERE id = ?').get(body.alertId) as { m: string };
+    expect(a).not.toHaveProperty('metadata');
+    expect(a).not.toHaveProperty('somethingElse');
+    const stored = h.services.db.sqlite.prepare('SELECT metadata_json AS m FROM alerts WHERE id = ?').get(accepted(body).alertId) as { m: string };
     expect(JSON.parse(stored.m)).toEqual({ teamId: 42, tags: ['a', 'b'] });
   });
 
@@ -91,15 +92,15 @@ describe('webhook: success', () => {
     ['🇫🇷', '🇫🇷'],
     ['🔥'.repeat(10), '🔥'.repeat(10)], // exactly the 10-character limit (counted in characters, not UTF-16 units)
   ])('translates emoji %s', async (input, expected) => {
-    const seed = setup();
+    const seed = await setup();
     const { res, body } = await postAlert(h, seed.general.webhookToken, { title: 't', emoji: input });
     expect(res.status).toBe(201);
-    expect((await readBack(seed.ownerToken, body.alertId)).emoji).toBe(expected);
+    expect((await readBack(seed.ownerToken, accepted(body).alertId)).emoji).toBe(expected);
   });
 
   it('accepts an actor as an object, a string, or under the name user, and derives from an e-mail', async () => {
-    const seed = setup();
-    const post = async (payload: object) => readBack(seed.ownerToken, (await postAlert(h, seed.general.webhookToken, { title: 't', ...payload })).body.alertId);
+    const seed = await setup();
+    const post = async (payload: object) => readBack(seed.ownerToken, accepted((await postAlert(h, seed.general.webhookToken, { title: 't', ...payload })).body).alertId);
     expect((await post({ actor: { email: 'jane.doe@acme.com' } })).actor).toEqual({ email: 'jane.doe@acme.com', name: 'Jane Doe', initials: 'JD', company: 'Acme' });
     expect((await post({ user: 'john.smith+test@gmail.com' })).actor).toEqual({ email: 'john.smith+test@gmail.com', name: 'John Smith', initials: 'JS' });
     expect((await post({ actor: 'deploy-bot' })).actor).toEqual({ name: 'deploy-bot', initials: 'D' });
@@ -117,10 +118,10 @@ describe('webhook: success', () => {
 const send = (token: string, payload: unknown) => h.call('POST', `/api/webhook/${token}`, { json: payload });
 
 describe('webhook: errors', () => {
-  const expectProblem = async (res: Response, status: number, name: string) => {
+  const checkedProblem = <P extends ProblemBody>(read: (res: Response) => Promise<P>) => async (res: Response, status: number, name: string) => {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const body = (await res.json()) as any;
+    const body = await read(res);
     expect(body.type).toBe(`http://alertbridge.test/problems/${name}`);
     expect(body.status).toBe(status);
     expect(body.error).toBe(body.title);
@@ -129,14 +130,17 @@ describe('webhook: errors', () => {
     expect(body.instance).toBe('/api/webhook/****');
     return body;
   };
+  const expectProblem = checkedProblem(bodyOf.problem);
+  /** A schema validation 400: its `details` in the spec's shape. */
+  const expectInvalid = async (res: Response) => checkedProblem(bodyOf.invalid)(res, 400, 'invalid-payload');
 
   it('400 for an empty title, with exactly the spec keys in details', async () => {
-    const seed = setup();
+    const seed = await setup();
     const res = await send(seed.general.webhookToken, { title: '' });
-    const body = await expectProblem(res, 400, 'invalid-payload');
+    const body = await expectInvalid(res);
     expect(body.title).toBe('invalid payload');
     expect(body.details).toHaveLength(1);
-    expect(Object.keys(body.details[0]).sort()).toEqual(['code', 'exact', 'inclusive', 'message', 'minimum', 'path', 'type']);
+    expect(Object.keys(body.details[0]!).sort()).toEqual(['code', 'exact', 'inclusive', 'message', 'minimum', 'path', 'type']);
     expect(body.details[0]).toMatchObject({ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, path: ['title'] });
     expect(alertCount()).toBe(0);
   });
@@ -173,22 +177,18 @@ describe('webhook: errors', () => {
     ['workflow step state unknown', { title: 't', workflow: { runId: 'r', state: 'running', steps: [{ name: 's', state: 'ok' }] } }, ['workflow', 'steps', 0, 'state']],
     ['workflow without steps', { title: 't', workflow: { runId: 'r', state: 'running' } }, ['workflow', 'steps']],
   ])('400 for %s', async (_name, payload, path) => {
-    const seed = setup();
+    const seed = await setup();
     const res = await send(seed.general.webhookToken, payload);
-    const body = await expectProblem(res, 400, 'invalid-payload');
+    const body = await expectInvalid(res);
     expect(body.error).toBe('invalid payload');
-    expect(body.details.map((d: any) => d.path)).toContainEqual(path);
+    expect(body.details.map((d) => d.path)).toContainEqual(path);
     for (const d of body.details) expect(typeof d.message).toBe('string');
     expect(alertCount()).toBe(0);
   });
 
   it('an issue inside one option of a choice (actor string or object, field value string or number) names that option\'s rule, not "Invalid input"', async () => {
-    const seed = setup();
-    const body = await expectProblem(
-      await send(seed.general.webhookToken, { title: 't', actor: '', fields: [{ label: 'l', value: 'x'.repeat(1001) }] }),
-      400,
-      'invalid-payload',
-    );
+    const seed = await setup();
+    const body = await expectInvalid(await send(seed.general.webhookToken, { title: 't', actor: '', fields: [{ label: 'l', value: 'x'.repeat(1001) }] }));
     expect(body.details).toEqual([
       { code: 'too_big', maximum: 1000, type: 'string', inclusive: true, exact: false, message: 'value must be at most 1000 characters', path: ['fields', 0, 'value'] },
       { code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, message: 'actor must not be empty', path: ['actor'] },
@@ -196,15 +196,15 @@ describe('webhook: errors', () => {
   });
 
   it('lists every issue at once', async () => {
-    const seed = setup();
+    const seed = await setup();
     const res = await send(seed.general.webhookToken, { title: '', level: 'nope', message: 5 });
-    const body = await expectProblem(res, 400, 'invalid-payload');
-    expect(body.details.map((d: any) => d.path[0]).sort()).toEqual(['level', 'message', 'title']);
+    const body = await expectInvalid(res);
+    expect(body.details.map((d) => d.path[0]).sort()).toEqual(['level', 'message', 'title']);
   });
 
   it('refuses an unknown emoji name over 10 characters like any other over-long field', async () => {
-    const seed = setup();
-    const body = await expectProblem(await send(seed.general.webhookToken, { title: 't', emoji: 'abcdefghijk' }), 400, 'invalid-payload');
+    const seed = await setup();
+    const body = await expectInvalid(await send(seed.general.webhookToken, { title: 't', emoji: 'abcdefghijk' }));
     expect(body.details).toEqual([
       {
         code: 'too_big',
@@ -217,30 +217,30 @@ describe('webhook: errors', () => {
       },
     ]);
     // The same shape as the spec's other length rules, e.g. the title's.
-    const title = await expectProblem(await send(seed.general.webhookToken, { title: 'x'.repeat(201) }), 400, 'invalid-payload');
-    expect(Object.keys(title.details[0]).sort()).toEqual(Object.keys(body.details[0]).sort());
+    const title = await expectInvalid(await send(seed.general.webhookToken, { title: 'x'.repeat(201) }));
+    expect(Object.keys(title.details[0]!).sort()).toEqual(Object.keys(body.details[0]!).sort());
     expect(alertCount()).toBe(0);
   });
 
   it('never rejects a recognised shortcode for its length', async () => {
-    const seed = setup();
+    const seed = await setup();
     expect((await send(seed.general.webhookToken, { title: 't', emoji: ':megaphone:' })).status).toBe(201);
   });
 
   it('404 problem for an unknown token, also after rotation', async () => {
-    const seed = setup();
+    const seed = await setup();
     const res = await send('whk_nope', { title: 't' });
     const body = await expectProblem(res, 404, 'unknown-token');
     expect(body.title).toBe('invalid webhook token');
     expect(body.error).toBe('invalid webhook token');
     expect((await send(seed.general.webhookToken, { title: 'before rotation' })).status).toBe(201); // now cached
-    const rotated = h.services.accounts.rotateWebhook(seed.general.id);
+    const rotated = await h.services.accounts.rotateWebhook(seed.general.id);
     await expectProblem(await send(seed.general.webhookToken, { title: 't' }), 404, 'unknown-token');
     expect((await send(rotated.webhookToken, { title: 't' })).status).toBe(201);
   });
 
   it('400 problem for malformed JSON, 415 for a wrong content type, 413 for an over-large body', async () => {
-    const seed = setup();
+    const seed = await setup();
     const url = `/api/webhook/${seed.general.webhookToken}`;
     const bad = await h.call('POST', url, { body: '{"title": "x",', headers: { 'content-type': 'application/json' } });
     const badBody = await expectProblem(bad, 400, 'malformed-json');
@@ -266,7 +266,7 @@ describe('webhook: errors', () => {
   });
 
   it('accepts a body that starts with a UTF-8 byte order mark (PowerShell 5 writes one), as RFC 8259 allows', async () => {
-    const seed = setup();
+    const seed = await setup();
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"title":"Nightly backup done"}')]);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { body, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(201);
@@ -274,7 +274,7 @@ describe('webhook: errors', () => {
   });
 
   it('serves a human page for every problem type', async () => {
-    setup();
+    await setup();
     const names = [...Object.keys(PROBLEM_TYPES), ...Object.keys(AUTH_MESSAGES)];
     expect(names.length).toBeGreaterThan(20);
     for (const name of names) {
@@ -288,7 +288,7 @@ describe('webhook: errors', () => {
   });
 
   it('500 is a problem document that leaks nothing internal', async () => {
-    const seed = setup();
+    const seed = await setup();
     h.services.db.sqlite.exec('DROP TABLE usage_counters');
     const res = await send(seed.general.webhookToken, { title: 't' });
     const body = await res.json();
@@ -308,11 +308,11 @@ describe('webhook: errors', () => {
 
 describe('webhook: hostile JSON', () => {
   it('refuses JSON nested deeper than 64 levels with a 400, not a stack overflow', async () => {
-    const seed = setup();
+    const seed = await setup();
     const body = '{"title":"x","metadata":' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}';
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { body, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(400);
-    const problem = (await res.json()) as any;
+    const problem = await bodyOf.problem(res);
     expect(problem.type).toBe('http://alertbridge.test/problems/invalid-payload');
     expect(problem.detail).toMatch(/deeper than 64/);
     expect(alertCount()).toBe(0);
@@ -338,19 +338,19 @@ describe('webhook: names every JavaScript object knows', () => {
     [': __proto__ :', 400],
     ['CONSTRUCTOR', 400],
   ])('emoji %j answers %i, never a 500', async (emoji, status) => {
-    const seed = setup();
+    const seed = await setup();
     const res = await send(seed.general.webhookToken, { title: 't', emoji });
     expect(res.status).toBe(status);
     if (status === 201) {
       const { alertId } = (await res.json()) as { alertId: string };
       expect((await readBack(seed.ownerToken, alertId)).emoji).toBeNull();
     } else {
-      expect(((await res.json()) as any).details).toEqual([expect.objectContaining({ code: 'too_big', path: ['emoji'] })]);
+      expect((await bodyOf.invalid(res)).details).toEqual([expect.objectContaining({ code: 'too_big', path: ['emoji'] })]);
     }
   });
 
   it('keeps a metadata key named __proto__ as sent', async () => {
-    const seed = setup();
+    const seed = await setup();
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
       body: '{"title":"t","metadata":{"__proto__":{"admin":true},"b":2}}',
       headers: { 'content-type': 'application/json' },
@@ -363,14 +363,14 @@ describe('webhook: names every JavaScript object knows', () => {
 
 describe('webhook: channel changes take effect at once', () => {
   it('a channel connected to Discord after a webhook refuses the next one (409), and accepts again once disconnected', async () => {
-    const seed = setup();
+    const seed = await setup();
     expect((await send(seed.general.webhookToken, { title: 'before' })).status).toBe(201);
     const links = h.services.discordLinks;
-    links.connect(seed.general.id, '1329057501282304000');
+    await links.connect(seed.general.id, '1329057501282304000');
     const refused = await send(seed.general.webhookToken, { title: 'during' });
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as any).type).toBe('http://alertbridge.test/problems/channel-is-chat-connected');
-    links.disconnect(seed.general.id);
+    expect((await bodyOf.problem(refused)).type).toBe('http://alertbridge.test/problems/channel-is-chat-connected');
+    await links.disconnect(seed.general.id);
     expect((await send(seed.general.webhookToken, { title: 'after' })).status).toBe(201);
   });
 });

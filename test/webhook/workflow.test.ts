@@ -12,7 +12,7 @@ const steps = (...states: string[]) =>
 describe('workflow runs', () => {
   it('create → silent free running updates → passed: one alert, one billable event, resurfaced unread, two notifications', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const post = (state: string, s: object[], extra: object = {}) =>
       h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, {
         json: { title: 'Deploy api v1.4', level: 'error', workflow: { runId: 'run-77', state, steps: s }, ...extra },
@@ -72,7 +72,7 @@ describe('workflow runs', () => {
     expect((await bodyOf.problem(reopen)).type).toBe('http://alertbridge.test/problems/workflow-run-finished');
 
     expect(h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get()).toEqual({ n: 1 });
-    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
+    expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(1);
     // Still one alert in the list.
     const page = await bodyOf.page(await h.call('GET', '/api/channels/deploys/alerts', { token: seed.ownerToken }));
     expect(page.alerts).toHaveLength(1);
@@ -80,7 +80,7 @@ describe('workflow runs', () => {
 
   it('a failed run shows ERROR with its log tail, whatever level is sent', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const post = (body: object) => h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: body });
     const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').pluck().all();
     const { alertId } = await bodyOf.accepted(await post({ title: 'Deploy web', workflow: { runId: 'r2', state: 'running', steps: steps('running') } }));
@@ -89,7 +89,7 @@ describe('workflow runs', () => {
     expect(failed.status).toBe(201);
     expect((await bodyOf.accepted(failed)).workflow).toEqual({ runId: 'r2', state: 'failed', created: false });
     expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
-    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(1);
+    expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(1);
     const alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert.isRead).toBe(false); // resurfaced for the owner who had read it
     expect(alert.level).toBe('ERROR');
@@ -100,17 +100,17 @@ describe('workflow runs', () => {
 
   it('runs are per channel and count once each; plain alerts count one each', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const wf = { runId: 'same-id', state: 'running', steps: [] };
     expect((await h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'a', workflow: wf } })).status).toBe(201);
     expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'b', workflow: wf } })).status).toBe(201);
     expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'c' } })).status).toBe(201);
-    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(3);
+    expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(3);
   });
 
   it('a refused run update committed in the same batch as other webhooks fails alone, leaving nothing half-stored', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const channel = h.services.webhookChannels.find(seed.deploys.webhookToken)!;
     const wf = (state: string) => ({ runId: 'r9', state, steps: steps(state === 'running' ? 'running' : 'done') });
     await h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'run', workflow: wf('passed') }), []);
@@ -133,12 +133,12 @@ describe('workflow runs', () => {
     expect(count('SELECT count(*) FROM notification_jobs')).toBe(before.jobs + 2);
     expect(count('SELECT count(*) FROM alert_events')).toBe(before.events + 2);
     expect(count('SELECT count(*) FROM alerts')).toBe(before.alerts + 2);
-    expect(h.services.usage.report(seed.ws.id).months[0]!.events).toBe(3);
+    expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(3);
   });
 
   it('a run first reported already finished notifies once', async () => {
     h = createHarness();
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'nightly', workflow: { runId: 'n1', state: 'passed', steps: steps('done') } } });
     expect(res.status).toBe(201);
     expect(h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs').all()).toEqual([{ kind: 'workflow.finished' }]);
@@ -152,7 +152,7 @@ describe('workflow runs with attachments', () => {
     const { png, jpeg } = await import('../media/fixtures.js');
     // Grace 0: released files go at once (test/reliability/media-grace.test.ts covers the grace period).
     h = createHarness({ env: { MEDIA_ORPHAN_GRACE_HOURS: '0' } });
-    const seed = seedWorkspace(h.services);
+    const seed = await seedWorkspace(h.services);
     const files = () => fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.')).sort();
     const post = (state: string, attachments?: object[]) =>
       h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'Deploy', workflow: { runId: 'r-media', state, steps: [] }, ...(attachments ? { attachments } : {}) } });

@@ -25,10 +25,10 @@ export const coreCommands: Command[] = [
       user: { type: 'string', value: 'U', required: true },
       role: { type: 'string', value: ROLES.join('|') },
     },
-    run: (ctx, f) => {
+    run: async (ctx, f) => {
       const role = f.role ?? 'member';
       if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-      return ctx.accounts().addMember(f.workspace, f.user, role);
+      return await ctx.accounts().addMember(f.workspace, f.user, role);
     },
   }),
   defineCommand({
@@ -41,7 +41,7 @@ export const coreCommands: Command[] = [
     name: 'member list',
     summary: 'list the members of a workspace',
     flags: { workspace: { type: 'string', value: 'W', required: true } },
-    run: (ctx, f) => ({ workspaceId: f.workspace, members: ctx.accounts().listMembers(f.workspace) }),
+    run: async (ctx, f) => ({ workspaceId: f.workspace, members: await ctx.accounts().listMembers(f.workspace) }),
   }),
   defineCommand({
     name: 'channel create',
@@ -53,8 +53,8 @@ export const coreCommands: Command[] = [
       icon: { type: 'string', value: 'EMOJI' },
       private: { type: 'boolean' },
     },
-    run: (ctx, f) => {
-      const { id, name, slug, icon, isPrivate, webhookToken } = ctx
+    run: async (ctx, f) => {
+      const { id, name, slug, icon, isPrivate, webhookToken } = await ctx
         .accounts()
         .createChannel({ workspaceId: f.workspace, name: f.name, slug: f.slug, icon: f.icon, isPrivate: f.private });
       return { id, name, slug, icon, isPrivate, webhookToken };
@@ -86,8 +86,8 @@ export const coreCommands: Command[] = [
       user: { type: 'string', value: 'U', required: true },
       name: { type: 'string', value: 'L' },
     },
-    run: (ctx, f) => {
-      const t = ctx.accounts().createToken(f.workspace, f.user, f.name);
+    run: async (ctx, f) => {
+      const t = await ctx.accounts().createToken(f.workspace, f.user, f.name);
       return { id: t.id, token: t.token };
     },
   }),
@@ -95,7 +95,7 @@ export const coreCommands: Command[] = [
     name: 'token list',
     summary: 'list tokens (never the secret itself)',
     flags: { workspace: { type: 'string', value: 'W', required: true } },
-    run: (ctx, f) => ({ workspaceId: f.workspace, tokens: ctx.accounts().listTokens(f.workspace) }),
+    run: async (ctx, f) => ({ workspaceId: f.workspace, tokens: await ctx.accounts().listTokens(f.workspace) }),
   }),
   defineCommand({
     name: 'token revoke',

@@ -13,9 +13,9 @@ export const dashboardCommands: Command[] = [
     name: 'login-link',
     summary: 'print a one-time dashboard sign-in link (valid 15 minutes)',
     flags: { email: { type: 'string', value: 'E', required: true } },
-    run: (ctx, f) => {
-      const user = ctx.accounts().requireUser(f.email);
-      const { secret, expiresAt } = new SignInLinks(new SqliteSignInLinkRows(ctx.db().sqlite), ctx.clock).issue(user.id);
+    run: async (ctx, f) => {
+      const user = await ctx.accounts().requireUser(f.email);
+      const { secret, expiresAt } = await new SignInLinks(new SqliteSignInLinkRows(ctx.db().sqlite), ctx.clock).issue(user.id);
       return { url: signInUrl(ctx.config.publicUrl, secret), expiresAt: new Date(expiresAt).toISOString() };
     },
   }),
@@ -23,13 +23,13 @@ export const dashboardCommands: Command[] = [
     name: 'audit',
     summary: "print a workspace's audit log (newest first)",
     flags: { workspace: { type: 'string', value: 'W', required: true }, limit: { type: 'string', value: 'N' } },
-    run: (ctx, f) => {
+    run: async (ctx, f) => {
       const limit = f.limit === undefined ? AUDIT_LIMIT.default : Number(f.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT.max) {
         throw new AppError('invalid-query', `--limit must be a whole number from 1 to ${AUDIT_LIMIT.max}`);
       }
-      const ws = ctx.accounts().requireWorkspace(f.workspace);
-      return { workspaceId: ws.id, entries: new AuditLog(new SqliteAuditRows(ctx.db().sqlite), ctx.clock).list(ws.id, limit) };
+      const ws = await ctx.accounts().requireWorkspace(f.workspace);
+      return { workspaceId: ws.id, entries: await new AuditLog(new SqliteAuditRows(ctx.db().sqlite), ctx.clock).list(ws.id, limit) };
     },
   }),
 ];

@@ -6,9 +6,9 @@ export const discordCommands: Command[] = [
     name: 'channel connect-discord',
     summary: 'mirror a Discord text channel into a channel (names show once the bot has seen it)',
     flags: { channel: { type: 'string', value: 'C', required: true }, 'discord-channel': { type: 'string', value: '<snowflake>', required: true } },
-    run: (ctx, f) => {
+    run: async (ctx, f) => {
       // Connecting the same pair again changes nothing and prints the same link: `created` is not part of it.
-      const { created: _created, ...link } = ctx.discordLinks().connect(f.channel, f['discord-channel']);
+      const { created: _created, ...link } = await ctx.discordLinks().connect(f.channel, f['discord-channel']);
       return link;
     },
   }),

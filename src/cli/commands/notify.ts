@@ -13,25 +13,25 @@ export const notifyCommands: Command[] = [
       channel: { type: 'string', value: 'C', required: true },
       level: { type: 'string', value: NOTIFY_LEVELS.join('|'), required: true },
     },
-    run: (ctx, f) => {
+    run: async (ctx, f) => {
       if (!isLevel(f.level)) throw new UsageError(`--level must be one of ${NOTIFY_LEVELS.join(', ')}`);
       const accounts = ctx.accounts();
-      const user = accounts.requireUser(f.user);
-      const channel = accounts.requireChannelOfUser(user.id, f.channel);
-      return { ...ctx.notifyPreferences().set(user.id, channel.id, f.level), channelSlug: channel.slug, email: user.email };
+      const user = await accounts.requireUser(f.user);
+      const channel = await accounts.requireChannelOfUser(user.id, f.channel);
+      return { ...(await ctx.notifyPreferences().set(user.id, channel.id, f.level)), channelSlug: channel.slug, email: user.email };
     },
   }),
   defineCommand({
     name: 'notify get',
     summary: "a user's e-mail level for every channel they can see (isDefault: nothing set)",
     flags: { user: { type: 'string', value: 'U', required: true } },
-    run: (ctx, f) => {
-      const user = ctx.accounts().requireUser(f.user);
+    run: async (ctx, f) => {
+      const user = await ctx.accounts().requireUser(f.user);
       return {
         userId: user.id,
         email: user.email,
         defaults: { channel: DEFAULT_LEVEL, chatConnectedChannel: CHAT_CHANNEL_DEFAULT_LEVEL },
-        channels: ctx.notifyPreferences().list(user.id),
+        channels: await ctx.notifyPreferences().list(user.id),
       };
     },
   }),

@@ -75,4 +75,23 @@
   document.addEventListener('htmx:afterSwap', fit);
 
   document.querySelectorAll('.js-hide').forEach(function (el) { el.hidden = true; });
+
+  // "/" focuses the frame's search box (keys typed into a field are left alone).
+  var searchBox = document.querySelector('[data-search-box]');
+  document.addEventListener('keydown', function (e) {
+    if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || !searchBox) return;
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (document.querySelector('dialog[open]')) return;
+    e.preventDefault();
+    searchBox.focus();
+    searchBox.select();
+  });
+  // The search page answers a refused query with 400 and the reason: htmx shows it instead of dropping it.
+  document.addEventListener('htmx:beforeSwap', function (e) {
+    if (e.detail.xhr.status === 400 && e.detail.target && e.detail.target.id === 'search-results') {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
 })();

@@ -1,4 +1,4 @@
-import type { AlertLevel } from '../../domain/alert-store.js';
+import type { AlertLevel, AlertReads, AlertRow } from '../../domain/alert-store.js';
 import type { AlertView } from '../../domain/alert-view.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { Principal } from '../../domain/tokens.js';
@@ -44,8 +44,7 @@ export async function feedPage(services: Services, p: Principal, f: FeedFilter):
     const batch = filtered ? Math.max(f.limit, 50) : f.limit;
     // The level filter does not apply to chat channels (their messages have no level), as in the API.
     const channels = f.level ? f.channels.filter((c) => !c.chat) : f.channels;
-    const pages = await Promise.all(channels.map((c) => reads.page({ channelId: c.id, level: f.level, cursor, limit: batch + 1 })));
-    const rows = pages.flat().sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const rows = await newestAcross(reads, channels.map((c) => c.id), f.level, cursor, batch + 1);
     const taken = rows.slice(0, batch);
     const more = rows.length > batch;
     // Rendered per channel: the read state and attachments are two queries per channel.
@@ -72,5 +71,37 @@ export async function feedPage(services: Services, p: Principal, f: FeedFilter):
     if (!more || !last) return { items, nextCursor: null };
     cursor = last.id;
     if (scanned >= UNREAD_SCAN_ROWS) return { items, nextCursor: cursor };
+  }
+}
+
+const newestFirst = (a: AlertRow, b: AlertRow) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/**
+ * The `want` newest rows across channels (older than `cursor`), merged by id.
+ * Each channel is first asked for its share and a little more; a channel is
+ * asked again only while its next row could still be newer than the cut (its
+ * oldest fetched row is above the want-th newest overall). On a feed whose
+ * channels interleave, one round reads about `want` rows plus two per channel,
+ * instead of `want` rows from every channel.
+ */
+export async function newestAcross(reads: Pick<AlertReads, 'page'>, channelIds: string[], level: AlertLevel | undefined, cursor: string | undefined, want: number): Promise<AlertRow[]> {
+  if (channelIds.length === 0) return [];
+  const share = channelIds.length === 1 ? want : Math.ceil(want / channelIds.length) + 2;
+  const state = channelIds.map((channelId) => ({ channelId, rows: [] as AlertRow[], cursor, done: false, ask: share }));
+  let pending = state;
+  for (;;) {
+    await Promise.all(
+      pending.map(async (ch) => {
+        const got = await reads.page({ channelId: ch.channelId, level, cursor: ch.cursor, limit: ch.ask });
+        ch.rows.push(...got);
+        ch.done = got.length < ch.ask;
+        if (got.length) ch.cursor = got[got.length - 1]!.id;
+        ch.ask = Math.min(want, ch.ask * 2);
+      }),
+    );
+    const merged = state.flatMap((ch) => ch.rows).sort(newestFirst);
+    const cut = merged.length >= want ? merged[want - 1]!.id : null;
+    pending = state.filter((ch) => !ch.done && (cut === null || ch.cursor! > cut));
+    if (pending.length === 0) return merged.slice(0, want);
   }
 }

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 
 /** The session's CSRF token: derived from the cookie secret, so nothing more is stored and it dies with the session. */
@@ -28,12 +28,30 @@ export function sameOrigin(c: Context, expectedOrigin: string): boolean {
 }
 
 /**
- * The second wall, for cookie-authenticated requests: the per-session token in
- * a form field or the X-CSRF-Token header (htmx and JSON bodies).
+ * The token as one response carries it: a fresh random pad followed by the
+ * token XOR the pad. Every masking verifies, but no two responses carry the
+ * same bytes, so a compressed page that also reflects input (the search query,
+ * an alert's text) leaks nothing about the token through its size (BREACH).
+ */
+export function maskToken(token: string): string {
+  const raw = Buffer.from(token, 'base64url');
+  const pad = randomBytes(raw.length);
+  const masked = Buffer.alloc(raw.length);
+  for (let i = 0; i < raw.length; i++) masked[i] = raw[i]! ^ pad[i]!;
+  return Buffer.concat([pad, masked]).toString('base64url');
+}
+
+/**
+ * The second wall, for cookie-authenticated requests: the per-session token
+ * (any masking of it, see maskToken) in a form field or the X-CSRF-Token
+ * header (htmx and JSON bodies).
  */
 export function tokenMatches(presented: string | undefined, expected: string): boolean {
-  if (!presented) return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  if (!presented || !/^[A-Za-z0-9_-]{1,200}$/.test(presented)) return false;
+  const want = Buffer.from(expected, 'base64url');
+  const got = Buffer.from(presented, 'base64url');
+  if (got.length !== want.length * 2) return false;
+  const unmasked = Buffer.alloc(want.length);
+  for (let i = 0; i < want.length; i++) unmasked[i] = got[i]! ^ got[i + want.length]!;
+  return timingSafeEqual(unmasked, want);
 }

@@ -13,14 +13,14 @@ export async function requireRecentSignIn(c: Context<DashEnv>, deps: DashboardDe
   if (deps.sessions.isRecentlyAuthenticated(session)) return;
   const { confirm_password: password, _csrf: _ignored, ...fields } = form;
   if (password !== undefined && (await deps.passwords.verify(c.get('viewer').id, password))) {
-    deps.sessions.reauthenticated(session);
+    await deps.sessions.reauthenticated(session);
     return;
   }
   throw new ReauthRequired(fields, password !== undefined);
 }
 
 /** One audit entry for the current workspace, actor and client address. */
-export function audit(c: Context<DashEnv>, deps: DashboardDeps, action: string, target: string): void {
+export async function audit(c: Context<DashEnv>, deps: DashboardDeps, action: string, target: string): Promise<void> {
   const ws = c.get('workspace');
-  if (ws) deps.audit.record(ws.id, c.get('viewer').id, action, target, c.get('clientAddress'));
+  if (ws) await deps.audit.record(ws.id, c.get('viewer').id, action, target, c.get('clientAddress'));
 }

@@ -5,7 +5,7 @@ import { readBodyCapped } from '../../http/body.js';
 import type { DashboardDeps } from '../deps.js';
 import type { Role } from '../ports.js';
 import { clientAddress } from './client-address.js';
-import { CSRF_FIELD, CSRF_HEADER, csrfTokenFor, isStateChanging, sameOrigin, tokenMatches } from './csrf.js';
+import { CSRF_FIELD, CSRF_HEADER, csrfTokenFor, isStateChanging, maskToken, sameOrigin, tokenMatches } from './csrf.js';
 import type { DashEnv } from './env.js';
 import { CrossSiteRefused, Forbidden } from './errors.js';
 
@@ -62,8 +62,8 @@ export function originGuard(deps: DashboardDeps): MiddlewareHandler {
 export function requireSession(deps: DashboardDeps): MiddlewareHandler<DashEnv> {
   return async (c, next) => {
     const secret = getCookie(c, deps.cookieName);
-    const session = secret ? deps.sessions.resolve(secret) : undefined;
-    const user = session ? deps.accounts.findUser(session.userId) : undefined;
+    const session = secret ? await deps.sessions.resolve(secret) : undefined;
+    const user = session ? await deps.accounts.findUser(session.userId) : undefined;
     if (!secret || !session || !user) {
       if (secret) clearSessionCookie(c, deps);
       if (isStateChanging(c.req.method)) throw new CrossSiteRefused('your session has ended: sign in again');
@@ -76,16 +76,17 @@ export function requireSession(deps: DashboardDeps): MiddlewareHandler<DashEnv> 
       const presented = c.req.header(CSRF_HEADER) ?? (await formOf(c))[CSRF_FIELD];
       if (!tokenMatches(presented, csrf)) throw new CrossSiteRefused('the form is out of date or did not come from this site');
     }
-    const workspaces = deps.accounts.workspacesOf(user.id);
+    const workspaces = await deps.accounts.workspacesOf(user.id);
     const workspace = workspaces.find((w) => w.id === session.workspaceId) ?? workspaces[0];
-    if (workspace && workspace.id !== session.workspaceId) deps.sessions.switchWorkspace(session, workspace.id);
+    if (workspace && workspace.id !== session.workspaceId) await deps.sessions.switchWorkspace(session, workspace.id);
     c.set('dash', deps);
     c.set('session', session);
     c.set('sessionSecret', secret);
     c.set('viewer', user);
     c.set('workspace', workspace);
     c.set('workspaces', workspaces);
-    c.set('csrfToken', csrf);
+    // Masked afresh for each response (BREACH: pages are compressed and reflect input).
+    c.set('csrfToken', maskToken(csrf));
     c.set('clientAddress', clientAddress(c, deps.services.config.trustProxy));
     await next();
   };

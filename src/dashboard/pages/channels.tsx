@@ -5,6 +5,7 @@ import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';
 import { DiscordSection } from './channel-discord.js';
+import { SigningSecretSection } from './channel-signing.js';
 import { CopyBox, Field, Notice } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 import { page } from '../views/render.js';
@@ -72,6 +73,8 @@ export function channelsPage(
 
 export interface SettingsExtra {
   discord?: { status: DiscordStatus; inviteUrl?: string; botRunning: boolean };
+  /** Whether the channel has a GitHub signing secret (shown to managers only). */
+  signingSecretSet?: boolean;
   reveal?: boolean;
   notice?: string;
   errors?: FieldErrors;
@@ -112,6 +115,8 @@ export function channelSettingsPage(
       {o.notice ? <Notice>{o.notice}</Notice> : null}
       {c.req.query('saved') ? <Notice>Channel saved.</Notice> : null}
       {c.req.query('notifications') ? <Notice>Notification level saved.</Notice> : null}
+      {c.req.query('signing') === 'set' ? <Notice>Signing secret saved.</Notice> : null}
+      {c.req.query('signing') === 'cleared' ? <Notice>Signing secret removed.</Notice> : null}
 
       <section class="card" aria-labelledby="webhook-title">
         <h2 id="webhook-title">Webhook</h2>
@@ -179,6 +184,10 @@ export function channelSettingsPage(
 
       {o.discord ? (
         <DiscordSection channelId={ch.id} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
+      ) : null}
+
+      {manager && o.signingSecretSet !== undefined ? (
+        <SigningSecretSection channelId={ch.id} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
       ) : null}
 
       {manager ? (

@@ -5,7 +5,7 @@ import type { AuditEntry } from '../../domain/auth/audit.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import type { UserRef } from '../ports.js';
-import { CopyBox, Field, Notice, Time } from '../views/components.js';
+import { ActionsColumn, CopyBox, Field, Notice, Time } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 import { page } from '../views/render.js';
 
@@ -47,9 +47,7 @@ export function membersPage(
               <th scope="col">E-mail</th>
               <th scope="col">Role</th>
               {manager ? (
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
+                <ActionsColumn />
               ) : null}
             </tr>
           </thead>

@@ -6,6 +6,7 @@ import type { NotifyLevel } from '../../notify/preferences.js';
 import type { DashEnv } from '../http/env.js';
 import { Field, Notice } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
+import { PushDevicesSection, type PushSettings } from '../views/push-devices.js';
 import { page } from '../views/render.js';
 
 const DAY = 86_400_000;
@@ -20,6 +21,7 @@ export function profilePage(
     emailValue?: string;
     emailSentTo?: string;
     levels: { channelId: string; name: string; level: NotifyLevel; isDefault: boolean }[];
+    push: PushSettings;
   },
   status: ContentfulStatusCode = 200,
 ) {
@@ -108,6 +110,7 @@ export function profilePage(
           </ul>
         )}
       </section>
+      <PushDevicesSection push={o.push} csrf={csrf} removed={Boolean(c.req.query('push-removed'))} />
       <section class="card" aria-labelledby="sessions-title">
         <h2 id="sessions-title">Sessions</h2>
         <p>

@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import type { TokenRow } from '../ports.js';
-import { CopyBox, Field, Notice, Time } from '../views/components.js';
+import { ActionsColumn, CopyBox, Field, Notice, Time } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 import { page } from '../views/render.js';
 
@@ -61,9 +61,7 @@ export function tokensPage(
                   <th scope="col">Last four</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
+                  <ActionsColumn />
                 </tr>
               </thead>
               <tbody>

@@ -17,18 +17,18 @@ export function safeNext(raw: string | undefined): string {
 }
 
 /** A new session (new id at every sign-in) for a proven user; records a sign-in from a new device. */
-function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link'): void {
+async function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link'): Promise<void> {
   const from = clientAddress(c, deps.services.config.trustProxy);
-  const workspaces = deps.accounts.workspacesOf(userId);
+  const workspaces = await deps.accounts.workspacesOf(userId);
   // A session the browser already had is ended: one browser, one session.
   const old = getCookie(c, deps.cookieName);
-  const previous = old ? deps.sessions.resolve(old) : undefined;
-  if (previous) deps.sessions.end(previous);
-  const { secret, newDevice } = deps.sessions.create(userId, workspaces[0]?.id ?? null, { clientAddress: from, userAgent: c.req.header('user-agent') });
+  const previous = old ? await deps.sessions.resolve(old) : undefined;
+  if (previous) await deps.sessions.end(previous);
+  const { secret, newDevice } = await deps.sessions.create(userId, workspaces[0]?.id ?? null, { clientAddress: from, userAgent: c.req.header('user-agent') });
   setSessionCookie(c, deps, secret);
-  deps.sessions.prune();
-  deps.links.prune();
-  if (newDevice) for (const w of workspaces) deps.audit.record(w.id, userId, 'sign-in.new-device', `by ${how}`, from);
+  await deps.sessions.prune();
+  await deps.links.prune();
+  if (newDevice) for (const w of workspaces) await deps.audit.record(w.id, userId, 'sign-in.new-device', `by ${how}`, from);
 }
 
 function limitSignIn(c: Context, deps: DashboardDeps, email: string): void {
@@ -44,9 +44,9 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const signedIn = requireSession(deps);
   const mailEnabled = deps.mailer !== null;
 
-  r.get('/sign-in', (c) => {
+  r.get('/sign-in', async (c) => {
     const secret = getCookie(c, deps.cookieName);
-    if (secret && deps.sessions.resolve(secret)) return c.redirect(safeNext(c.req.query('next')), 303);
+    if (secret && (await deps.sessions.resolve(secret))) return c.redirect(safeNext(c.req.query('next')), 303);
     return signInPage(c, { next: safeNext(c.req.query('next')), mailEnabled, ended: c.req.query('ended') === '1' });
   });
 
@@ -55,12 +55,12 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const email = (f.email ?? '').trim();
     const next = safeNext(f.next);
     limitSignIn(c, deps, email);
-    const user = email ? deps.accounts.findUser(email) : undefined;
+    const user = email ? await deps.accounts.findUser(email) : undefined;
     // Same answer and (roughly) the same time whether the address is unknown, has no password or a wrong one.
     if (!(await deps.passwords.verify(user?.id, f.password ?? '')) || !user) {
       return signInPage(c, { next, email, mailEnabled, error: 'That e-mail and password do not match an account with a password.' });
     }
-    startSession(c, deps, user.id, 'password');
+    await startSession(c, deps, user.id, 'password');
     return c.redirect(next, 303);
   });
 
@@ -68,9 +68,9 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const f = await formOf(c);
     const email = (f.email ?? '').trim();
     limitSignIn(c, deps, email);
-    const user = email ? deps.accounts.findUser(email) : undefined;
+    const user = email ? await deps.accounts.findUser(email) : undefined;
     if (user && deps.mailer) {
-      const { secret, expiresAt } = deps.links.issue(user.id);
+      const { secret, expiresAt } = await deps.links.issue(user.id);
       try {
         await mailSignInLink(deps.mailer, user.email, signInUrl(deps.services.config.publicUrl, secret), expiresAt);
       } catch (err) {
@@ -82,40 +82,40 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   });
 
   // GET never signs in: mail scanners prefetch links. The page's button POSTs.
-  r.get('/auth/link', (c) => {
+  r.get('/auth/link', async (c) => {
     const secret = c.req.query('t') ?? '';
-    return linkPage(c, secret, secret ? deps.links.peek(secret) : undefined);
+    return linkPage(c, secret, secret ? await deps.links.peek(secret) : undefined);
   });
 
   r.post('/auth/link', guard, async (c) => {
     const f = await formOf(c);
-    const link = f.t ? deps.links.consume(f.t) : undefined;
+    const link = f.t ? await deps.links.consume(f.t) : undefined;
     if (!link) return linkPage(c, '', undefined);
-    if (link.newEmail && !deps.accounts.changeEmail(link.userId, link.newEmail)) {
+    if (link.newEmail && !await deps.accounts.changeEmail(link.userId, link.newEmail)) {
       return errorPage(c, 409, 'Address taken', `Another account uses ${link.newEmail} now. Your e-mail address was not changed.`);
     }
-    startSession(c, deps, link.userId, 'link');
+    await startSession(c, deps, link.userId, 'link');
     if (link.newEmail) return c.redirect('/profile?email=1', 303);
     if (link.invite) return c.redirect('/profile?invited=1', 303);
     // The first-run owner without BOOTSTRAP_OWNER_EMAIL is asked for a real address first.
-    const user = deps.accounts.findUser(link.userId);
+    const user = await deps.accounts.findUser(link.userId);
     return c.redirect(user?.email === BOOTSTRAP_PLACEHOLDER_EMAIL ? '/profile?welcome=1' : '/', 303);
   });
 
-  r.post('/sign-out', signedIn, (c) => {
-    deps.sessions.end(c.get('session'));
+  r.post('/sign-out', signedIn, async (c) => {
+    await deps.sessions.end(c.get('session'));
     clearSessionCookie(c, deps);
     return c.redirect('/sign-in', 303);
   });
 
-  r.post('/sign-out/everywhere', signedIn, (c) => {
-    deps.sessions.endAll(c.get('viewer').id);
+  r.post('/sign-out/everywhere', signedIn, async (c) => {
+    await deps.sessions.endAll(c.get('viewer').id);
     clearSessionCookie(c, deps);
     return c.redirect('/sign-in', 303);
   });
 
-  r.post('/sign-in/again', signedIn, (c) => {
-    deps.sessions.end(c.get('session'));
+  r.post('/sign-in/again', signedIn, async (c) => {
+    await deps.sessions.end(c.get('session'));
     clearSessionCookie(c, deps);
     return c.redirect('/sign-in?ended=1', 303);
   });
@@ -123,7 +123,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.post('/workspace', signedIn, async (c) => {
     const id = (await formOf(c)).workspace;
     const target = c.get('workspaces').find((w) => w.id === id);
-    if (target) deps.sessions.switchWorkspace(c.get('session'), target.id);
+    if (target) await deps.sessions.switchWorkspace(c.get('session'), target.id);
     return c.redirect('/channels', 303);
   });
 

@@ -6,7 +6,8 @@ import { NOTIFY_LEVELS, type NotifyLevel } from '../../notify/preferences.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { audit, requireRecentSignIn } from '../http/guards.js';
-import { formOf, requireRole, requireSession } from '../http/session.js';
+import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
+import { SIGNING_SECRET_MAX_CHARS, SIGNING_SECRET_MIN_CHARS } from '../../domain/formats/github-body.js';
 import { channelSettingsPage, channelsPage, type FieldErrors, type SettingsExtra } from '../pages/channels.js';
 import type { ChannelRecord } from '../ports.js';
 import { botInviteUrl } from '../pages/channel-discord.js';
@@ -41,147 +42,174 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const list = (c: Context<DashEnv>) => deps.accounts.visibleChannels(requireRole(c).id, c.get('viewer').id);
 
   /** A channel the viewer can see (a private one they are not in is "not found", as in the API). */
-  const visibleChannel = (c: Context<DashEnv>): ChannelRecord | undefined => {
+  const visibleChannel = async (c: Context<DashEnv>): Promise<ChannelRecord | undefined> => {
     const id = c.req.param('id');
-    return list(c).find((ch) => ch.id === id);
+    return (await list(c)).find((ch) => ch.id === id);
   };
 
-  const settings = (c: Context<DashEnv>, ch: ChannelRecord, extra: SettingsExtra = {}) => {
+  const settings = async (c: Context<DashEnv>, ch: ChannelRecord, extra: SettingsExtra = {}) => {
     const ws = requireRole(c);
-    const level = deps.services.notifyPrefs.recipient(ch.id, c.get('viewer').id)?.level ?? 'none';
+    const level = (await deps.services.notifyPrefs.recipient(ch.id, c.get('viewer').id))?.level ?? 'none';
     return channelSettingsPage(c, {
       channel: ch,
       publicUrl: base,
       level,
-      members: ch.isPrivate ? deps.accounts.channelMembers(ch.id) : [],
-      workspaceMembers: deps.accounts.listMembers(ws.id),
-      discord: { status: deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
+      members: ch.isPrivate ? await deps.accounts.channelMembers(ch.id) : [],
+      workspaceMembers: await deps.accounts.listMembers(ws.id),
+      discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
+      signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
       ...extra,
     }, extra.errors ? 400 : 200);
   };
 
-  r.get('/channels', (c) => channelsPage(c, { channels: list(c) }));
+  r.get('/channels', async (c) => channelsPage(c, { channels: await list(c) }));
 
   r.post('/channels', async (c) => {
     const ws = requireRole(c, MANAGERS);
     const form = await formOf(c);
     const parsed = channelFormSchema.safeParse({ name: form.name ?? '', slug: form.slug ?? '', icon: form.icon ?? '', isPrivate: form.private === 'on' });
-    if (!parsed.success) return channelsPage(c, { channels: list(c), errors: errorsOf(parsed.error), values: form }, 400);
+    if (!parsed.success) return channelsPage(c, { channels: await list(c), errors: errorsOf(parsed.error), values: form }, 400);
     let ch: ChannelRecord;
     try {
-      ch = deps.accounts.createChannel({ workspaceId: ws.id, ...parsed.data });
+      ch = await deps.accounts.createChannel({ workspaceId: ws.id, ...parsed.data });
     } catch (err) {
       if (err instanceof AppError && err.code === 'invalid-body' && /slug/.test(err.detail ?? '')) {
-        return channelsPage(c, { channels: list(c), errors: { slug: 'Another channel already uses this slug' }, values: form }, 400);
+        return channelsPage(c, { channels: await list(c), errors: { slug: 'Another channel already uses this slug' }, values: form }, 400);
       }
       throw err;
     }
     // The creator of a private channel is its first member, or they would lock themselves out.
-    if (ch.isPrivate) deps.accounts.addChannelMember(ch.id, c.get('viewer').id);
-    audit(c, deps, 'channel.created', `${ch.name} (${ch.id})`);
+    if (ch.isPrivate) await deps.accounts.addChannelMember(ch.id, c.get('viewer').id);
+    await audit(c, deps, 'channel.created', `${ch.name} (${ch.id})`);
     return c.redirect(`/channels/${ch.id}`, 303);
   });
 
-  r.get('/channels/:id', (c) => {
-    const ch = visibleChannel(c);
+  r.get('/channels/:id', async (c) => {
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     return settings(c, ch);
   });
 
   // The webhook URL is a secret: only owners and admins may see it, and only on request (htmx fragment or ?reveal=1).
-  r.get('/channels/:id/webhook', (c) => {
+  r.get('/channels/:id/webhook', async (c) => {
     requireRole(c, MANAGERS);
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     return settings(c, ch, { reveal: true });
   });
 
   r.post('/channels/:id/rotate', async (c) => {
     requireRole(c, MANAGERS);
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     const form = await formOf(c);
     if (form.confirm !== 'on') return settings(c, ch, { errors: { confirm: 'Tick the box to confirm: the current URL stops working at once' } });
     await requireRecentSignIn(c, deps, form);
-    deps.accounts.rotateWebhook(ch.id);
-    audit(c, deps, 'channel.webhook-rotated', `${ch.name} (${ch.id})`);
-    return settings(c, { ...ch, ...deps.accounts.channel(ch.workspaceId, ch.id) }, { reveal: true, notice: 'Webhook URL rotated. The old URL now answers 404.' });
+    await deps.accounts.rotateWebhook(ch.id);
+    await audit(c, deps, 'channel.webhook-rotated', `${ch.name} (${ch.id})`);
+    return settings(c, { ...ch, ...(await deps.accounts.channel(ch.workspaceId, ch.id)) }, { reveal: true, notice: 'Webhook URL rotated. The old URL now answers 404.' });
   });
 
   r.post('/channels/:id/settings', async (c) => {
     requireRole(c, MANAGERS);
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     const form = await formOf(c);
     const parsed = channelFormSchema.pick({ name: true, icon: true }).safeParse({ name: form.name ?? '', icon: form.icon ?? '' });
     if (!parsed.success) return settings(c, ch, { errors: errorsOf(parsed.error), values: form });
-    deps.accounts.updateChannel(ch.id, parsed.data);
-    audit(c, deps, 'channel.changed', `${parsed.data.name} (${ch.id})`);
+    await deps.accounts.updateChannel(ch.id, parsed.data);
+    await audit(c, deps, 'channel.changed', `${parsed.data.name} (${ch.id})`);
     return c.redirect(`/channels/${ch.id}?saved=1`, 303);
   });
 
   r.post('/channels/:id/notifications', async (c) => {
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     const level = (await formOf(c)).level as NotifyLevel;
     if (!NOTIFY_LEVELS.includes(level)) return settings(c, ch, { errors: { level: 'Choose all, important or none' } });
-    deps.services.notifyPrefs.set(c.get('viewer').id, ch.id, level);
+    await deps.services.notifyPrefs.set(c.get('viewer').id, ch.id, level);
     return c.redirect(`/channels/${ch.id}?notifications=1`, 303);
   });
 
   r.post('/channels/:id/members', async (c) => {
     requireRole(c, MANAGERS);
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     const form = await formOf(c);
     const ws = requireRole(c);
-    const user = deps.accounts.listMembers(ws.id).find((m) => m.id === form.user);
+    const user = (await deps.accounts.listMembers(ws.id)).find((m) => m.id === form.user);
     if (!ch.isPrivate || !user) return settings(c, ch, { errors: { user: 'Choose a member of this workspace' } });
     if (form.action === 'remove') {
-      deps.accounts.removeChannelMember(ch.id, user.id);
-      audit(c, deps, 'channel.member-removed', `${user.email} from ${ch.name}`);
+      await deps.accounts.removeChannelMember(ch.id, user.id);
+      await audit(c, deps, 'channel.member-removed', `${user.email} from ${ch.name}`);
     } else {
-      deps.accounts.addChannelMember(ch.id, user.id);
-      audit(c, deps, 'channel.member-added', `${user.email} to ${ch.name}`);
+      await deps.accounts.addChannelMember(ch.id, user.id);
+      await audit(c, deps, 'channel.member-added', `${user.email} to ${ch.name}`);
     }
     return c.redirect(`/channels/${ch.id}`, 303);
   });
 
   r.post('/channels/:id/discord', async (c) => {
     requireRole(c, MANAGERS);
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     const id = (await formOf(c)).discord_channel ?? '';
     try {
-      deps.accounts.connectDiscord(ch.id, id);
+      await deps.accounts.connectDiscord(ch.id, id);
     } catch (err) {
       // The domain's rule (a snowflake; one Discord channel feeds one channel) becomes the field's error.
       if (err instanceof AppError && err.code === 'invalid-body') return settings(c, ch, { errors: { discord_channel: err.detail } });
       throw err;
     }
-    audit(c, deps, 'channel.discord-connected', `${ch.name} ← Discord ${id.trim()}`);
+    await audit(c, deps, 'channel.discord-connected', `${ch.name} ← Discord ${id.trim()}`);
     return c.redirect(`/channels/${ch.id}?saved=1`, 303);
   });
 
-  r.post('/channels/:id/discord/disconnect', (c) => {
+  r.post('/channels/:id/discord/disconnect', async (c) => {
     requireRole(c, MANAGERS);
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
-    deps.accounts.disconnectDiscord(ch.id);
-    audit(c, deps, 'channel.discord-disconnected', ch.name);
+    await deps.accounts.disconnectDiscord(ch.id);
+    await audit(c, deps, 'channel.discord-disconnected', ch.name);
     return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+  });
+
+  // GitHub's signing secret: set or replaced here (never shown back), removed below; the CLI stores it the same way.
+  r.post('/channels/:id/signing-secret', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = await visibleChannel(c);
+    if (!ch) return c.notFound();
+    const secret = (await formOf(c)).signing_secret ?? '';
+    if (secret.length < SIGNING_SECRET_MIN_CHARS || secret.length > SIGNING_SECRET_MAX_CHARS) {
+      return settings(c, ch, { errors: { signing_secret: `Use ${SIGNING_SECRET_MIN_CHARS} to ${SIGNING_SECRET_MAX_CHARS} characters` } });
+    }
+    const replaced = await deps.accounts.hasSigningSecret(ch.id);
+    await deps.accounts.setSigningSecret(ch.id, secret);
+    await audit(c, deps, replaced ? 'channel.signing-secret-replaced' : 'channel.signing-secret-set', `${ch.name} (${ch.id})`);
+    return c.redirect(`/channels/${ch.id}?signing=set`, 303);
+  });
+
+  r.post('/channels/:id/signing-secret/clear', async (c) => {
+    requireRole(c, MANAGERS);
+    const ch = await visibleChannel(c);
+    if (!ch) return c.notFound();
+    // Removing the check weakens the channel: a recent sign-in, as for rotating the webhook URL.
+    await requireRecentSignIn(c, deps, await formOf(c));
+    await deps.accounts.setSigningSecret(ch.id, null);
+    await audit(c, deps, 'channel.signing-secret-cleared', `${ch.name} (${ch.id})`);
+    return c.redirect(`/channels/${ch.id}?signing=cleared`, 303);
   });
 
   r.post('/channels/:id/delete', async (c) => {
     requireRole(c, MANAGERS);
-    const ch = visibleChannel(c);
+    const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     const form = await formOf(c);
     if ((form.confirm_name ?? '').trim() !== ch.name) {
       return settings(c, ch, { errors: { confirm_name: `Type the channel name, ${ch.name}, to delete it` } });
     }
     await deps.accounts.deleteChannel(ch.id);
-    audit(c, deps, 'channel.deleted', `${ch.name} (${ch.id})`);
+    await audit(c, deps, 'channel.deleted', `${ch.name} (${ch.id})`);
     return c.redirect('/channels?deleted=1', 303);
   });
 

@@ -55,7 +55,7 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const rawLast = (c.req.header('last-event-id') ?? '').trim();
     if (rawLast !== '' && !EVENT_ID.test(rawLast)) throw new AppError('invalid-query', 'Last-Event-ID must be the id of an event of this stream (a whole number)');
     const idHash = c.get('session').idHash;
-    const authorized = () => deps.sessions.isLive(idHash) && deps.accounts.workspacesOf(p.userId).some((w) => w.id === p.workspaceId);
+    const authorized = async () => (await deps.sessions.isLive(idHash)) && (await deps.accounts.workspacesOf(p.userId)).some((w) => w.id === p.workspaceId);
     const sub = await services.live.open(p, { lastEventId: rawLast === '' ? undefined : Number(rawLast), authorized });
     const csrf = c.get('csrfToken');
     const manager = isManager(c.get('workspace')?.role);
@@ -74,8 +74,8 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
     };
 
     // The same per-channel level as e-mail (channel settings): chat messages have no level, so only "all" passes them.
-    const wantsNotification = (alert: AlertView) => {
-      const pref = services.notifyPrefs.recipient(alert.channelId, p.userId)?.level ?? 'none';
+    const wantsNotification = async (alert: AlertView) => {
+      const pref = (await services.notifyPrefs.recipient(alert.channelId, p.userId))?.level ?? 'none';
       return 'level' in alert ? levelAllows(pref, alert.level) : pref === 'all';
     };
 
@@ -101,7 +101,7 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
       const alert = JSON.parse(ev.data) as AlertView;
       const channel = await channelOf(alert.channelId);
       if (!channel) return null;
-      const html = String(<FeedEntry alert={alert} channel={channel} showChannel={true} csrfToken={csrf} manager={manager} />);
+      const html = String(<FeedEntry alert={alert} channel={channel} csrfToken={csrf} manager={manager} />);
       const out: DashboardCardEvent = {
         type,
         id: alert.id,
@@ -111,7 +111,7 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
         role: 'author' in alert ? alert.author.role : null,
         unread: await unreadOf(alert.channelId),
         html,
-        notify: type === 'alert.created' && wantsNotification(alert),
+        notify: type === 'alert.created' && (await wantsNotification(alert)),
         summary: 'title' in alert ? alert.title : `${alert.author.name}: ${(alert.message ?? '').slice(0, 140)}`,
       };
       return { event: 'card', id: ev.id, data: JSON.stringify(out) };

@@ -31,7 +31,7 @@ function queryIssue(detail: string, path: string): AppError {
 
 /** A local path to go back to after a form post (never another site). */
 function backTo(raw: string | undefined): string {
-  return raw && /^\/feed(?:[/?]|$)/.test(raw) ? raw : '/feed';
+  return raw && /^\/(?:feed|search)(?:[/?]|$)/.test(raw) ? raw : '/feed';
 }
 
 export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
@@ -83,7 +83,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (c.req.header('hx-request') !== 'true') return c.redirect(backTo(form.back), 303);
     const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
     c.header('HX-Trigger', JSON.stringify({ 'ab-unread': { channelId: channel.id, unread: channel._count.alerts } }));
-    return c.html(<FeedEntry alert={alert} channel={channel} showChannel={form.single !== '1'} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
+    return c.html(<FeedEntry alert={alert} channel={channel} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
   });
 
   r.post('/feed/read-all', async (c) => {
@@ -107,7 +107,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const p = sessionPrincipal(c);
     const form = await formOf(c);
     const done = await alertDeletion(services).deleteAlert(c.req.param('alertId'), p);
-    audit(c, deps, 'alert.deleted', done.id);
+    await audit(c, deps, 'alert.deleted', done.id);
     const back = backTo(form.back);
     return c.redirect(`${back}${back.includes('?') ? '&' : '?'}deleted=1`, 303);
   });

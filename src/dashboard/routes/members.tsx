@@ -19,7 +19,7 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
   for (const p of ['/members', '/members/*', '/audit']) r.use(p, requireSession(deps));
 
-  r.get('/members', (c) => membersPage(c, { members: deps.accounts.listMembers(requireRole(c).id), mailEnabled: deps.mailer !== null }));
+  r.get('/members', async (c) => membersPage(c, { members: await deps.accounts.listMembers(requireRole(c).id), mailEnabled: deps.mailer !== null }));
 
   r.post('/members/invite', async (c) => {
     const ws = requireRole(c, MANAGERS);
@@ -28,18 +28,18 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const members = () => deps.accounts.listMembers(ws.id);
     if (!parsed.success) {
       const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-      return membersPage(c, { members: members(), mailEnabled: deps.mailer !== null, errors, values: form }, 400);
+      return membersPage(c, { members: await members(), mailEnabled: deps.mailer !== null, errors, values: form }, 400);
     }
     const { email, role } = parsed.data;
     // Only an owner may make owners: an admin must not be able to promote past themselves.
     if (role === 'owner' && ws.role !== 'owner') throw new Forbidden('only owners can invite owners');
-    const user = deps.accounts.findUser(email) ?? deps.accounts.createUser(email);
-    if (members().some((m) => m.id === user.id)) {
-      return membersPage(c, { members: members(), mailEnabled: deps.mailer !== null, errors: { email: 'Already a member' }, values: form }, 400);
+    const user = await deps.accounts.findUser(email) ?? await deps.accounts.createUser(email);
+    if ((await members()).some((m) => m.id === user.id)) {
+      return membersPage(c, { members: await members(), mailEnabled: deps.mailer !== null, errors: { email: 'Already a member' }, values: form }, 400);
     }
-    deps.accounts.addMember(ws.id, user.id, role);
-    audit(c, deps, 'member.invited', `${user.email} as ${role}`);
-    const { secret, expiresAt } = deps.links.issue(user.id, { invite: true });
+    await deps.accounts.addMember(ws.id, user.id, role);
+    await audit(c, deps, 'member.invited', `${user.email} as ${role}`);
+    const { secret, expiresAt } = await deps.links.issue(user.id, { invite: true });
     const url = signInUrl(deps.services.config.publicUrl, secret);
     let mailed = false;
     if (deps.mailer) {
@@ -50,20 +50,20 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
         deps.services.logger.warn({ userId: user.id, err: (err as Error).message }, 'invitation e-mail failed');
       }
     }
-    return membersPage(c, { members: members(), mailEnabled: deps.mailer !== null, invited: { email: user.email, url: mailed ? undefined : url } }, 201);
+    return membersPage(c, { members: await members(), mailEnabled: deps.mailer !== null, invited: { email: user.email, url: mailed ? undefined : url } }, 201);
   });
 
   /** Role changes and removals: managers only, never leaving the workspace without an owner. */
-  const target = (c: Parameters<typeof requireRole>[0], userId: string) => {
+  const target = async (c: Parameters<typeof requireRole>[0], userId: string) => {
     const ws = requireRole(c, MANAGERS);
-    const members = deps.accounts.listMembers(ws.id);
+    const members = await deps.accounts.listMembers(ws.id);
     const m = members.find((x) => x.id === userId);
     const owners = members.filter((x) => x.role === 'owner').length;
     return { ws, m, lastOwner: m?.role === 'owner' && owners === 1 };
   };
 
   r.post('/members/:id/role', async (c) => {
-    const { ws, m, lastOwner } = target(c, c.req.param('id'));
+    const { ws, m, lastOwner } = await target(c, c.req.param('id'));
     if (!m) return c.notFound();
     const form = await formOf(c);
     const role = form.role as Role;
@@ -71,23 +71,23 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if ((role === 'owner' || m.role === 'owner') && ws.role !== 'owner') throw new Forbidden('only owners can make or unmake owners');
     if (lastOwner && role !== 'owner') throw new Forbidden('the last owner cannot be demoted: make someone else owner first');
     await requireRecentSignIn(c, deps, form);
-    deps.accounts.addMember(ws.id, m.id, role);
-    audit(c, deps, 'member.role-changed', `${m.email}: ${m.role} → ${role}`);
+    await deps.accounts.addMember(ws.id, m.id, role);
+    await audit(c, deps, 'member.role-changed', `${m.email}: ${m.role} → ${role}`);
     return c.redirect('/members?changed=1', 303);
   });
 
   r.post('/members/:id/remove', async (c) => {
-    const { ws, m, lastOwner } = target(c, c.req.param('id'));
+    const { ws, m, lastOwner } = await target(c, c.req.param('id'));
     if (!m) return c.notFound();
     if (m.role === 'owner' && ws.role !== 'owner') throw new Forbidden('only owners can remove owners');
     if (lastOwner) throw new Forbidden('the last owner cannot be removed');
     await requireRecentSignIn(c, deps, await formOf(c));
-    deps.accounts.removeMember(ws.id, m.id);
-    audit(c, deps, 'member.removed', m.email);
+    await deps.accounts.removeMember(ws.id, m.id);
+    await audit(c, deps, 'member.removed', m.email);
     return c.redirect('/members?removed=1', 303);
   });
 
-  r.get('/audit', (c) => auditPage(c, deps.audit.list(requireRole(c, MANAGERS).id)));
+  r.get('/audit', async (c) => auditPage(c, await deps.audit.list(requireRole(c, MANAGERS).id)));
 
   return r;
 }

@@ -16,39 +16,38 @@ export function tokenRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.use('/tokens/*', requireSession(deps));
 
   /** Members see their own tokens; owners and admins see everyone's. */
-  const visibleTokens = (c: Parameters<typeof requireRole>[0]) => {
+  const visibleTokens = async (c: Parameters<typeof requireRole>[0]) => {
     const ws = requireRole(c);
     const me = c.get('viewer').id;
-    const names = new Map(deps.accounts.listMembers(ws.id).map((m) => [m.id, m.name]));
-    return deps.accounts
-      .listTokens(ws.id)
+    const names = new Map((await deps.accounts.listMembers(ws.id)).map((m) => [m.id, m.name]));
+    return (await deps.accounts.listTokens(ws.id))
       .filter((t) => isManager(ws.role) || t.userId === me)
       .map((t) => ({ ...t, ownerName: names.get(t.userId) ?? 'former member' }));
   };
 
-  r.get('/tokens', (c) => tokensPage(c, { tokens: visibleTokens(c), publicUrl: deps.services.config.publicUrl }));
+  r.get('/tokens', async (c) => tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl }));
 
   r.post('/tokens', async (c) => {
     const ws = requireRole(c);
     const form = await formOf(c);
     const name = tokenNameSchema.safeParse(form.name ?? '');
     if (!name.success) {
-      return tokensPage(c, { tokens: visibleTokens(c), publicUrl: deps.services.config.publicUrl, nameError: name.error.issues[0]?.message, name: form.name }, 400);
+      return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, nameError: name.error.issues[0]?.message, name: form.name }, 400);
     }
     await requireRecentSignIn(c, deps, form);
-    const created = deps.accounts.createToken(ws.id, c.get('viewer').id, name.data);
-    audit(c, deps, 'token.created', `${name.data} (${created.id})`);
+    const created = await deps.accounts.createToken(ws.id, c.get('viewer').id, name.data);
+    await audit(c, deps, 'token.created', `${name.data} (${created.id})`);
     // Rendered, not redirected: this response is the only place the token ever appears.
-    return tokensPage(c, { tokens: visibleTokens(c), publicUrl: deps.services.config.publicUrl, created: { name: name.data, token: created.token } }, 201);
+    return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, created: { name: name.data, token: created.token } }, 201);
   });
 
-  r.post('/tokens/:id/revoke', (c) => {
+  r.post('/tokens/:id/revoke', async (c) => {
     const ws = requireRole(c);
-    const token = deps.accounts.listTokens(ws.id).find((t) => t.id === c.req.param('id'));
+    const token = (await deps.accounts.listTokens(ws.id)).find((t) => t.id === c.req.param('id'));
     if (!token) return c.notFound();
     if (token.userId !== c.get('viewer').id && !isManager(ws.role)) throw new Forbidden("only owners and admins may revoke another member's token");
-    deps.accounts.revokeToken(token.id);
-    audit(c, deps, 'token.revoked', `${token.name} (${token.id})`);
+    await deps.accounts.revokeToken(token.id);
+    await audit(c, deps, 'token.revoked', `${token.name} (${token.id})`);
     return c.redirect('/tokens?revoked=1', 303);
   });
 

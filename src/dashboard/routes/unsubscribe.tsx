@@ -10,18 +10,18 @@ import { publicPage } from '../views/render.js';
 export function unsubscribeRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
   const params = (c: Context) => ({ u: c.req.query('u') ?? '', ch: c.req.query('c') ?? '', s: c.req.query('s') ?? '' });
-  const channelName = (id: string): string | undefined => {
+  const channelName = async (id: string): Promise<string | undefined> => {
     try {
-      return deps.services.accounts.requireChannel(id).name;
+      return (await deps.services.accounts.requireChannel(id)).name;
     } catch {
       return undefined; // a channel deleted since the e-mail was sent: the link is no longer valid
     }
   };
   const invalid = (c: Context) => errorPage(c, 404, 'Link not valid', 'This unsubscribe link is incomplete or was changed. Manage e-mails in the channel settings instead.');
 
-  r.get('/unsubscribe', (c) => {
+  r.get('/unsubscribe', async (c) => {
     const { u, ch, s } = params(c);
-    const name = channelName(ch);
+    const name = await channelName(ch);
     if (!deps.unsubscribe.verify(u, ch, s) || !name) return invalid(c);
     return publicPage(
       c,
@@ -42,10 +42,10 @@ export function unsubscribeRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.post('/unsubscribe', async (c) => {
     const { u, ch, s } = params(c);
     await formOf(c);
-    const name = channelName(ch);
+    const name = await channelName(ch);
     if (!deps.unsubscribe.verify(u, ch, s) || !name) return invalid(c);
     // Someone who can no longer see the channel gets no mail from it anyway: done either way.
-    if (deps.services.notifyPrefs.recipient(ch, u)) deps.services.notifyPrefs.set(u, ch, 'none');
+    if (await deps.services.notifyPrefs.recipient(ch, u)) await deps.services.notifyPrefs.set(u, ch, 'none');
     return publicPage(
       c,
       'Unsubscribed',

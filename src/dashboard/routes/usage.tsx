@@ -16,11 +16,11 @@ export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const today = Math.floor(now / DAY) * DAY;
     const since = today - (CHART_DAYS - 1) * DAY;
     const days = Array.from({ length: CHART_DAYS }, (_, i) => new Date(since + i * DAY).toISOString().slice(0, 10));
-    const channels = deps.accounts.visibleChannels(ws.id, c.get('viewer').id);
+    const channels = await deps.accounts.visibleChannels(ws.id, c.get('viewer').id);
     const visible = new Set(channels.map((ch) => ch.id));
     // Counts of channels the viewer cannot see would leak their activity.
     const rows = (await deps.accounts.alertsPerDay(ws.id, since)).filter((x) => visible.has(x.channelId));
-    const months = deps.accounts.usageByMonth(ws.id);
+    const months = await deps.accounts.usageByMonth(ws.id);
     const thisMonth = new Date(now).toISOString().slice(0, 7);
     return usagePage(c, {
       days,

@@ -76,3 +76,26 @@ export function Time(props: { iso: string | null; empty?: string }) {
   if (!props.iso) return <span class="muted">{props.empty ?? 'never'}</span>;
   return <time datetime={props.iso}>{props.iso.slice(0, 16).replace('T', ' ')} UTC</time>;
 }
+
+/**
+ * The last item of a paged list: a link to the next page (works without JS)
+ * that htmx loads in its place when it scrolls into view or is clicked.
+ */
+export function LoadMore(props: { href: string; fragmentHref: string; label: string }) {
+  return (
+    <li class="feed-more">
+      <a class="button load-older" href={props.href} hx-get={props.fragmentHref} hx-trigger="revealed, click" hx-target="closest li" hx-swap="outerHTML">
+        {props.label}
+      </a>
+    </li>
+  );
+}
+
+/** The header cell of a table's action buttons: named for screen readers, empty on screen. */
+export function ActionsColumn() {
+  return (
+    <th scope="col">
+      <span class="visually-hidden">Actions</span>
+    </th>
+  );
+}

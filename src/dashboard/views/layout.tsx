@@ -1,6 +1,7 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { Viewer, WorkspaceView } from '../http/env.js';
+import { SearchBox, type SearchBoxState } from './search-box.js';
 
 export type NavKey = 'feed' | 'channels' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
 
@@ -13,6 +14,8 @@ export interface PageChrome {
   workspace?: WorkspaceView;
   workspaces?: WorkspaceView[];
   nav?: NavKey;
+  /** The frame's search box on the search page (its query and filters). */
+  search?: SearchBoxState;
 }
 
 const NAV: { key: NavKey; href: string; label: string; managersOnly?: boolean }[] = [
@@ -88,6 +91,7 @@ export function Layout(props: { chrome: PageChrome; children?: Child }) {
               <span aria-hidden="true">🔔</span> Alertbridge
             </a>
             <WorkspaceSwitcher chrome={c} />
+            {c.viewer && c.workspace ? <SearchBox state={c.search} /> : null}
             <div class="top-actions">
               <button type="button" class="button ghost small" id="theme-toggle" aria-pressed="false">
                 Dark theme

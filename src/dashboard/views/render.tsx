@@ -13,7 +13,7 @@ export function assets(): Assets {
 export const asset = (name: string) => assets().url(name);
 
 /** A page for a signed-in viewer (chrome from the session middleware's variables). */
-export function page(c: Context<DashEnv>, title: string, nav: NavKey, body: Child, status: ContentfulStatusCode = 200) {
+export function page(c: Context<DashEnv>, title: string, nav: NavKey, body: Child, status: ContentfulStatusCode = 200, extra: Pick<PageChrome, 'search'> = {}) {
   const chrome: PageChrome = {
     title,
     asset,
@@ -22,6 +22,7 @@ export function page(c: Context<DashEnv>, title: string, nav: NavKey, body: Chil
     viewer: c.get('viewer'),
     workspace: c.get('workspace'),
     workspaces: c.get('workspaces'),
+    ...extra,
   };
   return c.html(<Layout chrome={chrome}>{body}</Layout>, status);
 }

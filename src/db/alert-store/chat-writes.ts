@@ -3,6 +3,7 @@ import type { AttachmentRecord, AttachmentRow, ChatLinkRef, ChatMessageWrites, N
 import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
 import type { SqliteChangeLog } from './change-log.js';
+import type { SearchIndexer } from './search-indexer.js';
 import { ATTACHMENT_COLUMNS } from './rows.js';
 
 /** Chat-message rows (`kind = 'chat'`). Each write is one group-commit unit and resolves after COMMIT. */
@@ -14,15 +15,18 @@ export class SqliteChatWrites implements ChatMessageWrites {
     private readonly batcher: WriteBatcher,
     private readonly changes: SqliteChangeLog,
     private readonly files: AttachmentRows,
+    /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
+    private readonly indexer: Pick<SearchIndexer, 'schedule'>,
   ) {
     this.s = {
       // The link check makes a message that arrives while its channel is being
       // disconnected a no-op instead of a row in a channel that no longer mirrors it.
       // Positional parameters: measurably cheaper than named ones on this hot path.
-      insert: sqlite.prepare<[string, string, string | null, string, string, string | null, string, number, number, string, string]>(
+      // seq: the channel's next read-order number, so a backfilled old message is still unread.
+      insert: sqlite.prepare<[string, string, string | null, string, string, string | null, string, number, number, string, string, string]>(
         `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, external_id, author_json, reply_to_json,
-           activity_key, created_at, updated_at)
-         SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?
+           activity_key, created_at, updated_at, seq)
+         SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?, COALESCE((SELECT seq_max FROM channel_stats WHERE channel_id = ?), 0) + 1
          WHERE EXISTS (SELECT 1 FROM discord_links WHERE channel_id = ? AND discord_channel_id = ?)
          ON CONFLICT DO NOTHING`,
       ),
@@ -56,13 +60,14 @@ export class SqliteChatWrites implements ChatMessageWrites {
         const inserted =
           this.s.insert.run(
             m.alertId, link.channelId, m.text, m.messageId, m.authorJson, m.replyJson?.(parent) ?? null, m.activityKey,
-            m.createdAt, m.updatedAt, link.channelId, link.discordChannelId,
+            m.createdAt, m.updatedAt, link.channelId, link.channelId, link.discordChannelId,
           ).changes > 0;
         if (!inserted) {
           if (m.attachments.length) skippedWithFiles++;
           continue;
         }
         this.files.insert(m.alertId, m.attachments);
+        this.indexer.schedule();
         this.changes.event(link.channelId, m.alertId, 'alert.created', now);
         created++;
       }

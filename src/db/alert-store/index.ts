@@ -9,7 +9,9 @@ import { SqliteOutbox } from './outbox.js';
 import { SqliteAlertReads } from './reads.js';
 import { SqliteAlertRetention } from './retention.js';
 import { SqliteAlertSearch } from './search.js';
+import { SearchIndexer } from './search-indexer.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
+import { SqliteGroupWrites } from './group-writes.js';
 import { SqliteAlertReports } from './reports.js';
 import { SqliteChannelRemoval } from './channel-removal.js';
 
@@ -24,10 +26,14 @@ export class SqliteAlertStore implements AlertStore {
   readonly removal: SqliteAlertRemoval;
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
+  /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
+  readonly groups: SqliteGroupWrites;
   readonly chat: SqliteChatWrites;
   readonly outbox: SqliteOutbox;
   readonly retention: SqliteAlertRetention;
   readonly search: SqliteAlertSearch;
+  /** Indexes new alerts for search after their commit (see search-indexer.ts); the inserting writers schedule it. */
+  readonly searchIndexer: SearchIndexer;
   readonly reports: SqliteAlertReports;
   readonly channels: SqliteChannelRemoval;
   private readonly referenced: Database.Statement<[string], number>;
@@ -37,22 +43,19 @@ export class SqliteAlertStore implements AlertStore {
     this.reads = new SqliteAlertReads(sqlite);
     this.changes = new SqliteChangeLog(sqlite);
     const attachments = new AttachmentRows(sqlite);
-    this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes, attachments);
-    this.chat = new SqliteChatWrites(sqlite, batcher, this.changes, attachments);
+    this.searchIndexer = new SearchIndexer(sqlite);
+    this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes, attachments, this.searchIndexer);
+    this.groups = new SqliteGroupWrites(sqlite, batcher, this.changes, attachments, this.webhook);
+    this.chat = new SqliteChatWrites(sqlite, batcher, this.changes, attachments, this.searchIndexer);
     this.outbox = new SqliteOutbox(sqlite);
     this.retention = new SqliteAlertRetention(sqlite, batcher, this.changes);
-    this.search = new SqliteAlertSearch(sqlite);
+    this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
     this.reports = new SqliteAlertReports(sqlite);
     this.channels = new SqliteChannelRemoval(sqlite, batcher);
     this.removal = new SqliteAlertRemoval(sqlite, batcher, this.changes, attachments);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
-    // Index lookups only: the newest alert id, and the newest activity key of each channel.
-    this.newestKey = sqlite
-      .prepare<[], string | null>(
-        `SELECT max(k) FROM (SELECT max(id) AS k FROM alerts
-         UNION ALL SELECT (SELECT max(activity_key) FROM alerts a WHERE a.channel_id = c.id) FROM channels c)`,
-      )
-      .pluck();
+    // The primary key's last entry. Activity keys are not compared any more (read state orders by alerts.seq), so only ids must keep sorting.
+    this.newestKey = sqlite.prepare<[], string | null>('SELECT max(id) FROM alerts').pluck();
   }
 
   /**
@@ -64,7 +67,7 @@ export class SqliteAlertStore implements AlertStore {
     return this.referenced.get(key) !== undefined;
   }
 
-  /** The newest alert id or activity key (start-up only: seeds the id generator so ids keep sorting after a restart). */
+  /** The newest alert id (start-up only: seeds the id generator so ids keep sorting after a restart). */
   newestAlertKey(): string | null {
     return this.newestKey.get() ?? null;
   }

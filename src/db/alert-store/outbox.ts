@@ -64,6 +64,11 @@ export class SqliteOutbox implements Outbox {
         `INSERT OR IGNORE INTO notification_deliveries (job_id, user_id, channel_id, alert_id, state, attempts, next_attempt_at, created_at, updated_at)
          VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
       ),
+      // Web Push: one row per subscription of the user, in the fan-out's transaction (src/db/push-rows.ts sends them).
+      insertPush: sqlite.prepare<[number, string, string, string, number, number, number, string]>(
+        `INSERT OR IGNORE INTO push_deliveries (job_id, subscription_id, user_id, channel_id, alert_id, kind, state, attempts, next_attempt_at, created_at, updated_at)
+         SELECT ?, s.id, s.user_id, ?, ?, ?, 'pending', 0, ?, ?, ? FROM push_subscriptions s WHERE s.user_id = ?`,
+      ),
       dueDeliveries: sqlite.prepare<[number, number], { jobId: number; userId: string }>(
         `SELECT job_id AS jobId, user_id AS userId FROM notification_deliveries
          WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at, job_id LIMIT ?`,
@@ -235,8 +240,9 @@ export class SqliteOutbox implements Outbox {
   private fanOutUnit(jobId: number, now: number, plan: (job: OutboxJob, alert: Pick<AlertRow, 'level'> | undefined) => FanOutPlan): void {
     const job = this.s.job.get(jobId);
     if (!job) return;
-    const { deliverTo, note } = plan(job, this.s.alertLevel.get(job.alertId));
+    const { deliverTo, note, pushTo = [] } = plan(job, this.s.alertLevel.get(job.alertId));
     for (const userId of deliverTo) this.s.insertDelivery.run(jobId, userId, job.channelId, job.alertId, now, now, now);
+    for (const userId of pushTo) this.s.insertPush.run(jobId, job.channelId, job.alertId, job.kind, now, now, now, userId);
     this.s.jobDone.run(note, jobId);
   }
 

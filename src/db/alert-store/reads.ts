@@ -1,39 +1,28 @@
 import type Database from 'better-sqlite3';
-import type { AlertReads, AlertRow, AttachmentRow, ChannelRecord, PageQuery, ReadContext } from '../../domain/alert-store.js';
+import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext } from '../../domain/alert-store.js';
 import type { Principal } from '../../domain/tokens.js';
 import { VISIBLE_TO_PRINCIPAL } from '../../domain/visibility.js';
-import { ALERT_COLUMNS, ATTACHMENT_COLUMNS, rawAlertRows } from './rows.js';
-
-interface ChannelSqlRow {
-  id: string;
-  name: string;
-  slug: string;
-  icon: string;
-  isPrivate: number;
-  webhookToken: string;
-  discordChannelId: string | null;
-  guildId: string | null;
-  guildName: string | null;
-  discordChannelName: string | null;
-}
+import { ALERT_COLUMNS, ATTACHMENT_COLUMNS, channelRecordOf, rawAlertRows, type ChannelJoinRow } from './rows.js';
 
 const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS isPrivate, c.webhook_token AS webhookToken,
   dl.discord_channel_id AS discordChannelId, dl.guild_id AS guildId, dl.guild_name AS guildName,
   dl.discord_channel_name AS discordChannelName`;
 
 /**
- * Unread = newer than the user's watermark, corrected by per-alert exceptions
- * that still match the alert's activity key. Costs index range counts, never a
- * row per alert per user; a channel the user never read costs nothing (the
- * trigger-kept channel_stats count). See the README's "Read state".
+ * Unread, in constant time whatever the reader's lag: the channel's sequence
+ * numbers above the watermark (seq_max - watermark_seq) less those that no
+ * longer hold an alert (gone_above, kept by triggers), corrected by the user's
+ * per-alert exceptions that still match their alert's number (a few rows, one
+ * index range). A channel the user never marked read counts every alert
+ * (channel_stats.alert_count). See the README's "Read state that scales".
  */
 const UNREAD_COUNT = `(
-  (CASE WHEN rm.watermark IS NULL THEN COALESCE(cs.alert_count, 0)
-        ELSE (SELECT count(*) FROM alerts a WHERE a.channel_id = c.id AND a.activity_key > rm.watermark) END)
-  - (SELECT count(*) FROM read_exceptions e JOIN alerts a ON a.id = e.alert_id AND a.activity_key = e.activity_key
-     WHERE e.user_id = @userId AND e.channel_id = c.id AND e.is_read = 1 AND a.activity_key > COALESCE(rm.watermark, ''))
-  + (SELECT count(*) FROM read_exceptions e JOIN alerts a ON a.id = e.alert_id AND a.activity_key = e.activity_key
-     WHERE e.user_id = @userId AND e.channel_id = c.id AND e.is_read = 0 AND a.activity_key <= COALESCE(rm.watermark, ''))
+  (CASE WHEN rm.user_id IS NULL THEN COALESCE(cs.alert_count, 0)
+        ELSE COALESCE(cs.seq_max, 0) - rm.watermark_seq - rm.gone_above END)
+  + (SELECT COALESCE(sum(CASE WHEN e.is_read = 1 THEN -(e.seq > COALESCE(rm.watermark_seq, 0))
+                              ELSE (e.seq <= COALESCE(rm.watermark_seq, 0)) END), 0)
+     FROM read_exceptions e JOIN alerts a ON a.id = e.alert_id AND a.seq = e.seq
+     WHERE e.user_id = @userId AND e.channel_id = c.id)
 )`;
 
 type PrincipalParams = Pick<Principal, 'userId' | 'workspaceId'>;
@@ -46,7 +35,7 @@ export class SqliteAlertReads implements AlertReads {
 
   constructor(private readonly sqlite: Database.Database) {
     this.s = {
-      channels: sqlite.prepare<PrincipalParams, ChannelSqlRow & { unread: number }>(
+      channels: sqlite.prepare<PrincipalParams, ChannelJoinRow & { unread: number }>(
         `SELECT ${CHANNEL_COLUMNS}, ${UNREAD_COUNT} AS unread
          FROM channels c
          LEFT JOIN read_marks rm ON rm.user_id = @userId AND rm.channel_id = c.id
@@ -54,7 +43,7 @@ export class SqliteAlertReads implements AlertReads {
          LEFT JOIN discord_links dl ON dl.channel_id = c.id
          WHERE ${VISIBLE_TO_PRINCIPAL} ORDER BY c.created_at, c.id`,
       ),
-      channel: sqlite.prepare<PrincipalParams & { ref: string }, ChannelSqlRow>(
+      channel: sqlite.prepare<PrincipalParams & { ref: string }, ChannelJoinRow>(
         `SELECT ${CHANNEL_COLUMNS} FROM channels c LEFT JOIN discord_links dl ON dl.channel_id = c.id
          WHERE (c.id = @ref OR c.slug = @ref) AND ${VISIBLE_TO_PRINCIPAL}`,
       ),
@@ -64,23 +53,31 @@ export class SqliteAlertReads implements AlertReads {
          FROM alerts a JOIN channels c ON c.id = a.channel_id WHERE a.id = @alertId AND ${VISIBLE_TO_PRINCIPAL}`,
       ),
       alert: sqlite.prepare<[string], AlertRow>(`SELECT ${ALERT_COLUMNS} FROM alerts a WHERE a.id = ?`),
-      watermark: sqlite.prepare<[string, string], string>('SELECT watermark FROM read_marks WHERE user_id = ? AND channel_id = ?').pluck(),
-      upsertException: sqlite.prepare<[string, string, string, string, number]>(
-        `INSERT INTO read_exceptions (user_id, alert_id, channel_id, activity_key, is_read) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (user_id, alert_id) DO UPDATE SET activity_key = excluded.activity_key, is_read = excluded.is_read`,
+      watermark: sqlite
+        .prepare<[string, string], number>('SELECT watermark_seq FROM read_marks WHERE user_id = ? AND channel_id = ?')
+        .pluck(),
+      // One statement for a page's read state: most users have no exceptions in a channel, and then the per-id look-ups are skipped.
+      pageState: sqlite.prepare<[string, string, string, string], { watermark: number | null; hasExceptions: number }>(
+        `SELECT (SELECT watermark_seq FROM read_marks WHERE user_id = ? AND channel_id = ?) AS watermark,
+                EXISTS (SELECT 1 FROM read_exceptions WHERE user_id = ? AND channel_id = ?) AS hasExceptions`,
+      ),
+      upsertException: sqlite.prepare<[string, string, string, number, number]>(
+        `INSERT INTO read_exceptions (user_id, alert_id, channel_id, seq, is_read) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (user_id, alert_id) DO UPDATE SET seq = excluded.seq, is_read = excluded.is_read`,
       ),
       deleteException: sqlite.prepare<[string, string]>('DELETE FROM read_exceptions WHERE user_id = ? AND alert_id = ?'),
-      maxActivity: sqlite.prepare<[string], string | null>('SELECT max(activity_key) FROM alerts WHERE channel_id = ?').pluck(),
-      upsertMark: sqlite.prepare<[string, string, string, number]>(
-        `INSERT INTO read_marks (user_id, channel_id, watermark, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (user_id, channel_id) DO UPDATE SET watermark = max(watermark, excluded.watermark), updated_at = excluded.updated_at`,
+      // The watermark moves to the channel's last number: nothing above it, so nothing gone above it.
+      upsertMark: sqlite.prepare<[string, number, string]>(
+        `INSERT INTO read_marks (user_id, channel_id, watermark_seq, gone_above, updated_at)
+           SELECT ?, channel_id, seq_max, 0, ? FROM channel_stats WHERE channel_id = ? AND seq_max > 0
+         ON CONFLICT (user_id, channel_id) DO UPDATE SET watermark_seq = excluded.watermark_seq, gone_above = 0, updated_at = excluded.updated_at`,
       ),
       clearExceptions: sqlite.prepare<[string, string]>('DELETE FROM read_exceptions WHERE user_id = ? AND channel_id = ?'),
       // The page's ids go in as one JSON array: a constant prepared statement,
       // and only this page's rows are read (an id range would also sweep in
       // every other channel's alerts created in the same span).
-      exceptionsForPage: sqlite.prepare<[string, string], { alertId: string; activityKey: string; isRead: number }>(
-        `SELECT alert_id AS alertId, activity_key AS activityKey, is_read AS isRead FROM read_exceptions
+      exceptionsForPage: sqlite.prepare<[string, string], { alertId: string; seq: number; isRead: number }>(
+        `SELECT alert_id AS alertId, seq, is_read AS isRead FROM read_exceptions
          WHERE user_id = ? AND alert_id IN (SELECT value FROM json_each(?))`,
       ),
       attachmentsForPage: sqlite.prepare<[string], AttachmentRow>(
@@ -89,8 +86,7 @@ export class SqliteAlertReads implements AlertReads {
     };
     const tx = sqlite.transaction((userId: string, channelIds: string[], now: number) => {
       for (const id of channelIds) {
-        const max = this.s.maxActivity.get(id);
-        if (max !== null && max !== undefined) this.s.upsertMark.run(userId, id, max, now);
+        this.s.upsertMark.run(userId, now, id);
         this.s.clearExceptions.run(userId, id);
       }
     });
@@ -98,12 +94,12 @@ export class SqliteAlertReads implements AlertReads {
   }
 
   async visibleChannels(p: Principal) {
-    return this.s.channels.all(p).map((r) => ({ ...channelRecord(r), unread: r.unread }));
+    return this.s.channels.all(p).map((r) => ({ ...channelRecordOf(r), unread: r.unread }));
   }
 
   async visibleChannel(p: Principal, ref: string) {
     const row = this.s.channel.get({ userId: p.userId, workspaceId: p.workspaceId, ref });
-    return row && channelRecord(row);
+    return row && channelRecordOf(row);
   }
 
   async visibleChannelIds(p: Principal) {
@@ -124,21 +120,24 @@ export class SqliteAlertReads implements AlertReads {
 
   async readContext(userId: string, channelId: string, alertIds: string[]): Promise<ReadContext> {
     const ids = JSON.stringify(alertIds);
+    const state = this.s.pageState.get(userId, channelId, userId, channelId);
     const exceptions: ReadContext['exceptions'] = new Map();
-    for (const e of this.s.exceptionsForPage.all(userId, ids)) exceptions.set(e.alertId, { activityKey: e.activityKey, isRead: e.isRead === 1 });
+    if (state?.hasExceptions) {
+      for (const e of this.s.exceptionsForPage.all(userId, ids)) exceptions.set(e.alertId, { seq: e.seq, isRead: e.isRead === 1 });
+    }
     const attachments: ReadContext['attachments'] = new Map();
     for (const a of this.s.attachmentsForPage.all(ids)) {
       const list = attachments.get(a.alertId);
       if (list) list.push(a);
       else attachments.set(a.alertId, [a]);
     }
-    return { watermark: this.s.watermark.get(userId, channelId) ?? '', exceptions, attachments };
+    return { watermark: state?.watermark ?? 0, exceptions, attachments };
   }
 
-  async setRead(userId: string, alert: Pick<AlertRow, 'id' | 'channelId' | 'activityKey'>, isRead: boolean) {
-    const coveredByWatermark = alert.activityKey <= (this.s.watermark.get(userId, alert.channelId) ?? '');
+  async setRead(userId: string, alert: Pick<AlertRow, 'id' | 'channelId' | 'seq'>, isRead: boolean) {
+    const coveredByWatermark = alert.seq <= (this.s.watermark.get(userId, alert.channelId) ?? 0);
     if (isRead === coveredByWatermark) this.s.deleteException.run(userId, alert.id);
-    else this.s.upsertException.run(userId, alert.id, alert.channelId, alert.activityKey, isRead ? 1 : 0);
+    else this.s.upsertException.run(userId, alert.id, alert.channelId, alert.seq, isRead ? 1 : 0);
   }
 
   async markAllRead(userId: string, channelIds: string[], now: number) {
@@ -164,18 +163,4 @@ export class SqliteAlertReads implements AlertReads {
     }
     return run;
   }
-}
-
-function channelRecord(r: ChannelSqlRow): ChannelRecord {
-  return {
-    id: r.id,
-    name: r.name,
-    slug: r.slug,
-    icon: r.icon,
-    isPrivate: r.isPrivate === 1,
-    webhookToken: r.webhookToken,
-    discord: r.discordChannelId
-      ? { channelId: r.discordChannelId, guildId: r.guildId, guildName: r.guildName, channelName: r.discordChannelName }
-      : null,
-  };
 }

@@ -19,7 +19,7 @@ export class SqliteAlertReports implements AlertReports {
            FROM alert_attachments att JOIN alerts a ON a.id = att.alert_id JOIN channels c ON c.id = a.channel_id)
          GROUP BY owner`,
       );
-    const byState = (table: 'notification_jobs' | 'notification_deliveries' | 'notification_digests') =>
+    const byState = (table: 'notification_jobs' | 'notification_deliveries' | 'notification_digests' | 'push_deliveries') =>
       sqlite.prepare<[], { state: string; n: number }>(`SELECT state, count(*) AS n FROM ${table} GROUP BY state`);
     this.s = {
       perChannel: sqlite.prepare<[], { channelId: string; n: number }>('SELECT channel_id AS channelId, count(*) AS n FROM alerts GROUP BY channel_id'),
@@ -38,6 +38,7 @@ export class SqliteAlertReports implements AlertReports {
       jobs: byState('notification_jobs'),
       deliveries: byState('notification_deliveries'),
       digests: byState('notification_digests'),
+      pushes: byState('push_deliveries'),
       failures: sqlite.prepare<[number], FailureRow>(
         `SELECT 'delivery' AS what, d.job_id AS jobId, NULL AS digestId, d.user_id AS userId, u.email, d.alert_id AS alertId, d.attempts, d.last_error AS lastError, d.updated_at AS at
          FROM notification_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.state = 'failed'
@@ -45,6 +46,8 @@ export class SqliteAlertReports implements AlertReports {
          SELECT 'digest', NULL, g.id, g.user_id, u.email, NULL, g.attempts, g.last_error, g.updated_at
          FROM notification_digests g LEFT JOIN users u ON u.id = g.user_id WHERE g.state = 'failed'
          UNION ALL
+         SELECT 'push', p.job_id, NULL, p.user_id, u.email, p.alert_id, p.attempts, p.last_error, p.updated_at
+         FROM push_deliveries p LEFT JOIN users u ON u.id = p.user_id WHERE p.state = 'failed'         UNION ALL
          SELECT 'job', j.id, NULL, NULL, NULL, j.alert_id, j.attempts, j.last_error, j.created_at
          FROM notification_jobs j WHERE j.state = 'failed'
          ORDER BY at DESC LIMIT ?`,
@@ -81,6 +84,7 @@ export class SqliteAlertReports implements AlertReports {
       jobs: count(this.s.jobs),
       deliveries: count(this.s.deliveries),
       digests: count(this.s.digests),
+      pushes: count(this.s.pushes),
       failures: this.s.failures.all(failureLimit).map((r) => ({ ...r, at: new Date(r.at).toISOString() })),
     };
   }

@@ -16,9 +16,9 @@ const NOT_RUNNING = "(workflow_state IS NULL OR workflow_state <> 'running')";
  * runs inside the prefix are stepped over by each batch (a row lookup each):
  * cheap while stuck runs are few, which they are.
  *
- * Unread counts stay exact without any bookkeeping here: they are computed from
- * the alert rows at read time (src/db/alert-store/reads.ts), the channel_stats
- * count is kept by the delete trigger, and read exceptions cascade with their
+ * Unread counts stay exact without any bookkeeping here: the delete trigger
+ * keeps channel_stats.alert_count and each watermark's gone_above (migration
+ * 0011, src/db/alert-store/reads.ts), and read exceptions cascade with their
  * alert (indexed on alert_id, so the cascade is a lookup, not a table scan).
  */
 export class SqliteAlertRetention implements AlertRetention {

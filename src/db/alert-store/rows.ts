@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { alertAttachments, alerts } from '../schema/alerts.js';
-import type { AlertRow } from '../../domain/alert-store.js';
+import type { AlertRow, ChannelRecord } from '../../domain/alert-store.js';
 
 /**
  * The alert row's keys in SELECT order. The one spelling of the column list:
@@ -11,7 +11,7 @@ import type { AlertRow } from '../../domain/alert-store.js';
 export const ALERT_ROW_KEYS = [
   'id', 'channelId', 'kind', 'title', 'level', 'emoji', 'message', 'fieldsJson', 'linkUrl', 'linkText', 'source', 'actorJson',
   'workflowRunId', 'workflowState', 'workflowStepsJson', 'workflowError', 'externalId', 'authorJson', 'replyToJson',
-  'activityKey', 'createdAt', 'updatedAt',
+  'activityKey', 'seq', 'createdAt', 'updatedAt',
 ] as const satisfies readonly (keyof AlertRow)[];
 
 type Missing = Exclude<keyof AlertRow, (typeof ALERT_ROW_KEYS)[number]>;
@@ -31,7 +31,7 @@ export const ATTACHMENT_COLUMNS = (['alertId', 'position', 'mediaKey', 'mime', '
  * fixed shape at once, where assigning the keys in a loop cost ~15 % of a
  * 50-alert page in the read bench.
  */
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from the constant key list above, see the comment
+// `new Function` on purpose: generated from the constant key list above (see the comment), never from input.
 const rowOf = new Function('r', `return { ${ALERT_ROW_KEYS.map((k, i) => `${k}: r[${i}]`).join(', ')} };`) as (raw: unknown[]) => AlertRow;
 
 /**
@@ -47,4 +47,33 @@ export function rawAlertRows<P extends unknown[]>(stmt: Database.Statement<P, un
     throw new Error(`statement columns ${names.join(',')} do not match ALERT_COLUMNS`);
   }
   return (...params) => stmt.all(...params).map(rowOf);
+}
+
+/** A channel joined with its Discord link, as both engines' reads select it (`isPrivate` as the engine stores it). */
+export interface ChannelJoinRow {
+  id: string;
+  name: string;
+  slug: string;
+  icon: string;
+  isPrivate: number | boolean;
+  webhookToken: string;
+  discordChannelId: string | null;
+  guildId: string | null;
+  guildName: string | null;
+  discordChannelName: string | null;
+}
+
+/** The domain's channel record from a joined row, on either engine (SQLite stores booleans as 0/1). */
+export function channelRecordOf(r: ChannelJoinRow): ChannelRecord {
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    icon: r.icon,
+    isPrivate: r.isPrivate === true || r.isPrivate === 1,
+    webhookToken: r.webhookToken,
+    discord: r.discordChannelId
+      ? { channelId: r.discordChannelId, guildId: r.guildId, guildName: r.guildName, channelName: r.discordChannelName }
+      : null,
+  };
 }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { AlertSearch, HighlightedText, SearchHighlights, SearchHit, SearchQuery, SearchTermInput } from '../../domain/alert-store.js';
 import { AppError, type ValidationIssue } from '../../domain/errors.js';
 import { ALERT_COLUMNS } from './rows.js';
+import type { SearchIndexer } from './search-indexer.js';
 
 /**
  * The index's MATCH expression: each term becomes one quoted string (internal
@@ -37,9 +38,11 @@ interface HighlightSqlRow {
 }
 
 /**
- * Full-text search over the FTS5 table `alerts_fts` (migration 0006): its
- * content is the view `alerts_search_source`, and triggers on `alerts` keep
- * it in step with every insert, update and delete, whoever runs them.
+ * Full-text search over the FTS5 table `alerts_fts` (migration 0007): its
+ * content is the view `alerts_search_source`; triggers on `alerts` keep it in
+ * step with every update and delete, whoever runs them, and new alerts are
+ * indexed by the SearchIndexer, which every search first brings up to date
+ * (migration 0011).
  *
  * The search key is the alert's rowid. It grows with insertion order, and
  * an alert keeps its rowid (UPDATE keeps it; VACUUM and VACUUM INTO copy the
@@ -52,7 +55,10 @@ export class SqliteAlertSearch implements AlertSearch {
   private readonly statements = new Map<string, Database.Statement<Record<string, unknown>, SearchHit>>();
   private readonly highlightStmt: Database.Statement<[string, string, string], HighlightSqlRow>;
 
-  constructor(private readonly sqlite: Database.Database) {
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly indexer: SearchIndexer,
+  ) {
     this.highlightStmt = sqlite.prepare<[string, string, string], HighlightSqlRow>(
       `SELECT a.id AS alertId,
          highlight(alerts_fts, 0, '${OPEN}', '${CLOSE}') AS title,
@@ -68,6 +74,7 @@ export class SqliteAlertSearch implements AlertSearch {
 
   async search(q: SearchQuery): Promise<SearchHit[]> {
     if (q.terms.length === 0 || q.channelIds.length === 0) return [];
+    this.indexer.catchUp();
     return unreadable(() =>
       this.statement(q.level !== undefined).all({
         match: toMatchExpression(q.terms),
@@ -81,6 +88,7 @@ export class SqliteAlertSearch implements AlertSearch {
 
   async highlights(terms: readonly SearchTermInput[], alertIds: readonly string[], channelIds: readonly string[]): Promise<SearchHighlights[]> {
     if (terms.length === 0 || alertIds.length === 0 || channelIds.length === 0) return [];
+    this.indexer.catchUp();
     const rows = unreadable(() => this.highlightStmt.all(toMatchExpression(terms), JSON.stringify(alertIds), JSON.stringify(channelIds)));
     const order = new Map(alertIds.map((id, i) => [id, i]));
     rows.sort((x, y) => order.get(x.alertId)! - order.get(y.alertId)!);

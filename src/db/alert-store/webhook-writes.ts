@@ -10,6 +10,7 @@ import type {
 import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
 import type { SqliteChangeLog } from './change-log.js';
+import type { SearchIndexer } from './search-indexer.js';
 
 const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
@@ -29,24 +30,29 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
     private readonly batcher: WriteBatcher,
     private readonly changes: SqliteChangeLog,
     private readonly attachments: AttachmentRows,
+    /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
+    private readonly indexer: Pick<SearchIndexer, 'schedule'>,
   ) {
     this.s = {
       // Positional parameters: binding an object by name costs ~2x on this, the hottest statement.
       insertAlert: sqlite.prepare<
         [string, string, string, string, string, string | null, string | null, string | null, string | null, string | null,
-          string | null, string | null, string | null, string | null, string | null, string | null, string, number, number]
+          string | null, string | null, string | null, string | null, string | null, string | null, string, number, number, string]
       >(
+        // seq: the channel's next read-order number (the insert trigger records it as seq_max).
         `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
-           metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at)
-         VALUES (?, ?, 'standard', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at, seq)
+         VALUES (?, ?, 'standard', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+           COALESCE((SELECT seq_max FROM channel_stats WHERE channel_id = ?), 0) + 1)`,
       ),
       findRun: sqlite.prepare<[string, string], { id: string; workflowState: RunState }>(
         'SELECT id, workflow_state AS workflowState FROM alerts WHERE channel_id = ? AND workflow_run_id = ?',
       ),
+      // A null steps value keeps the stored steps (GitHub's workflow_run update: its steps come from workflow_job events).
       updateRun: sqlite.prepare<Record<string, string | number | null>>(
         `UPDATE alerts SET title = @title, level = @level, emoji = @emoji, message = @message, fields_json = @fieldsJson,
            link_url = @linkUrl, link_text = @linkText, source = @source, metadata_json = @metadataJson, actor_json = @actorJson,
-           workflow_state = @workflowState, workflow_steps_json = @workflowStepsJson, workflow_error = @workflowError,
+           workflow_state = @workflowState, workflow_steps_json = COALESCE(@workflowStepsJson, workflow_steps_json), workflow_error = @workflowError,
            activity_key = COALESCE(@resurfaceAs, activity_key), updated_at = @now
          WHERE id = @id`,
       ),
@@ -114,13 +120,15 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
     return this.s.pruneAnswers.run(before, prefix, prefix, long?.before ?? before).changes;
   }
 
-  private insertUnit(a: NewStandardAlert): StoredRun {
+  /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group-writes.ts shares it). */
+  insertUnit(a: NewStandardAlert): StoredRun {
     const c = a.content;
     this.s.insertAlert.run(
       a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
-      c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.alertId, a.now, a.now,
+      c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.alertId, a.now, a.now, a.channelId,
     );
     this.attachments.insert(a.alertId, a.attachments);
+    this.indexer.schedule();
     this.s.countUsage.run(a.workspaceId, monthOf(a.now));
     this.changes.notification(a.channelId, a.alertId, a.notify, a.now);
     this.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
@@ -129,7 +137,8 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
     return stored;
   }
 
-  private saveAnswer(a: NewStandardAlert, stored: StoredRun): void {
+  /** Inside a unit. */
+  saveAnswer(a: NewStandardAlert, stored: StoredRun): void {
     const idem = a.idempotency;
     if (idem) this.s.saveAnswer.run(a.channelId, idem.key, idem.hash, ACCEPTED, JSON.stringify(idem.answer(stored)), a.now);
   }

@@ -38,13 +38,20 @@ export const alerts = sqliteTable(
     authorJson: text('author_json'),
     replyToJson: text('reply_to_json'),
     activityKey: text('activity_key').notNull(),
+    /**
+     * Position in the channel's read order: assigned at insert from
+     * `channel_stats.seq_max + 1` and moved to a fresh one when the alert
+     * resurfaces. Read state and unread counts are arithmetic on it (README
+     * "Read state that scales"); 0 only transiently, for an INSERT that did not
+     * give one (the insert trigger assigns it then).
+     */
+    seq: integer('seq').notNull().default(0),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
   },
   (t) => [
     index('alerts_channel_id_idx').on(t.channelId, t.id),
     index('alerts_channel_level_id_idx').on(t.channelId, t.level, t.id),
-    index('alerts_channel_activity_idx').on(t.channelId, t.activityKey),
     uniqueIndex('alerts_channel_run_uq')
       .on(t.channelId, t.workflowRunId)
       .where(sql`${t.workflowRunId} IS NOT NULL`),
@@ -72,9 +79,12 @@ export const alertAttachments = sqliteTable(
 );
 
 /**
- * Read state is a per-(user, channel) watermark over `alerts.activity_key`
- * plus per-alert exceptions. An exception only counts while its
- * `activity_key` equals the alert's, so resurfacing an alert voids it.
+ * Read state is a per-(user, channel) watermark over `alerts.seq` plus
+ * per-alert exceptions. An exception only counts while its `seq` equals the
+ * alert's, so resurfacing an alert voids it. `gone_above` counts the sequence
+ * numbers above the watermark that no longer hold an alert (deleted, or moved
+ * by resurfacing), kept by triggers on `alerts`, so that the unread count is
+ * `seq_max - watermark_seq - gone_above` plus the exceptions.
  */
 export const readMarks = sqliteTable(
   'read_marks',
@@ -85,10 +95,12 @@ export const readMarks = sqliteTable(
     channelId: text('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
-    watermark: text('watermark').notNull(),
+    watermarkSeq: integer('watermark_seq').notNull().default(0),
+    goneAbove: integer('gone_above').notNull().default(0),
     updatedAt: integer('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.channelId] })],
+  // The channel index serves the triggers that bump gone_above when an alert leaves.
+  (t) => [primaryKey({ columns: [t.userId, t.channelId] }), index('read_marks_channel_idx').on(t.channelId, t.watermarkSeq)],
 );
 
 export const readExceptions = sqliteTable(
@@ -101,7 +113,7 @@ export const readExceptions = sqliteTable(
       .notNull()
       .references(() => alerts.id, { onDelete: 'cascade' }),
     channelId: text('channel_id').notNull(),
-    activityKey: text('activity_key').notNull(),
+    seq: integer('seq').notNull().default(0),
     isRead: integer('is_read', { mode: 'boolean' }).notNull(),
   },
   (t) => [
@@ -188,4 +200,6 @@ export const channelStats = sqliteTable('channel_stats', {
     .primaryKey()
     .references(() => channels.id, { onDelete: 'cascade' }),
   alertCount: integer('alert_count').notNull().default(0),
+  /** The last `alerts.seq` handed out in the channel (never decreases). */
+  seqMax: integer('seq_max').notNull().default(0),
 });

@@ -4,3 +4,5 @@ export * from './alerts.js';
 export * from './notify.js';
 export * from './ops.js';
 export * from './auth.js';
+export * from './alert-groups.js';
+export * from './push.js';

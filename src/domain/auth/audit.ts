@@ -22,8 +22,8 @@ export interface AuditRow {
 
 /** The audit_log rows (src/db/auth-rows.ts). */
 export interface AuditRows {
-  insert(workspaceId: string, actorUserId: string | null, action: string, target: string | null, clientAddress: string | null, now: number): void;
-  list(workspaceId: string, limit: number): AuditRow[];
+  insert(workspaceId: string, actorUserId: string | null, action: string, target: string | null, clientAddress: string | null, now: number): Promise<void>;
+  list(workspaceId: string, limit: number): Promise<AuditRow[]>;
 }
 
 /** Management actions: who, what, when and from where. Never a secret in `target`. */
@@ -33,12 +33,12 @@ export class AuditLog {
     private readonly clock: Clock,
   ) {}
 
-  record(workspaceId: string, actorUserId: string | null, action: string, target: string | null, clientAddress: string | null): void {
-    this.rows.insert(workspaceId, actorUserId, action, target, clientAddress, this.clock.now());
+  record(workspaceId: string, actorUserId: string | null, action: string, target: string | null, clientAddress: string | null): Promise<void> {
+    return this.rows.insert(workspaceId, actorUserId, action, target, clientAddress, this.clock.now());
   }
 
-  list(workspaceId: string, limit = 200): AuditEntry[] {
-    return this.rows.list(workspaceId, limit).map((r) => ({
+  async list(workspaceId: string, limit = 200): Promise<AuditEntry[]> {
+    return (await this.rows.list(workspaceId, limit)).map((r) => ({
       id: r.id,
       at: new Date(r.createdAt).toISOString(),
       actor: { id: r.actorId, email: r.actorEmail },

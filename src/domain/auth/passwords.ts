@@ -27,9 +27,9 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
 
 /** The user_passwords rows (src/db/auth-rows.ts). */
 export interface PasswordRows {
-  hash(userId: string): string | undefined;
-  upsert(userId: string, hash: string, now: number): void;
-  remove(userId: string): void;
+  hash(userId: string): Promise<string | undefined>;
+  upsert(userId: string, hash: string, now: number): Promise<void>;
+  remove(userId: string): Promise<void>;
 }
 
 /**
@@ -46,8 +46,8 @@ export class Passwords {
     private readonly params: ScryptParams = OWASP_SCRYPT,
   ) {}
 
-  hasPassword(userId: string): boolean {
-    return this.rows.hash(userId) !== undefined;
+  async hasPassword(userId: string): Promise<boolean> {
+    return (await this.rows.hash(userId)) !== undefined;
   }
 
   async set(userId: string, password: string): Promise<void> {
@@ -57,11 +57,11 @@ export class Passwords {
     const salt = randomBytes(16);
     const key = await this.queue.add(() => derive(password, salt, this.params));
     const { N, r, p } = this.params;
-    this.rows.upsert(userId, `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`, this.clock.now());
+    await this.rows.upsert(userId, `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`, this.clock.now());
   }
 
-  remove(userId: string): void {
-    this.rows.remove(userId);
+  remove(userId: string): Promise<void> {
+    return this.rows.remove(userId);
   }
 
   /**
@@ -70,7 +70,7 @@ export class Passwords {
    */
   async verify(userId: string | undefined, password: string): Promise<boolean> {
     if (password.length > MAX_PASSWORD_LENGTH) return false;
-    const stored = userId ? this.rows.hash(userId) : undefined;
+    const stored = userId ? await this.rows.hash(userId) : undefined;
     const parts = stored?.split('$');
     if (!parts || parts.length !== 6 || parts[0] !== 'scrypt') {
       await this.queue.add(() => derive(password, randomBytes(16), this.params));

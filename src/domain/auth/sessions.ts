@@ -40,16 +40,16 @@ export interface NewSessionRow {
 
 /** The sessions rows (src/db/auth-rows.ts). */
 export interface SessionRows {
-  insert(row: NewSessionRow): void;
-  get(idHash: string): Session | undefined;
+  insert(row: NewSessionRow): Promise<void>;
+  get(idHash: string): Promise<Session | undefined>;
   /** Whether one of the user's sessions came from this user agent and address. */
-  seenFrom(userId: string, userAgent: string | null, clientAddress: string | null): boolean;
-  touch(idHash: string, now: number): void;
-  setAuthenticatedAt(idHash: string, at: number): void;
-  setWorkspace(idHash: string, workspaceId: string): void;
-  delete(idHash: string): void;
-  deleteUser(userId: string): number;
-  prune(expiredBefore: number, idleBefore: number): number;
+  seenFrom(userId: string, userAgent: string | null, clientAddress: string | null): Promise<boolean>;
+  touch(idHash: string, now: number): Promise<void>;
+  setAuthenticatedAt(idHash: string, at: number): Promise<void>;
+  setWorkspace(idHash: string, workspaceId: string): Promise<void>;
+  delete(idHash: string): Promise<void>;
+  deleteUser(userId: string): Promise<number>;
+  prune(expiredBefore: number, idleBefore: number): Promise<number>;
 }
 
 /**
@@ -67,10 +67,10 @@ export class Sessions {
    * before sign-in is worthless). `newDevice` tells whether this user agent and
    * address were seen in one of the user's live sessions, for the audit log.
    */
-  create(userId: string, workspaceId: string | null, origin: SessionOrigin = {}): { secret: string; session: Session; newDevice: boolean } {
+  async create(userId: string, workspaceId: string | null, origin: SessionOrigin = {}): Promise<{ secret: string; session: Session; newDevice: boolean }> {
     const secret = newSecret();
     const now = this.clock.now();
-    const newDevice = !this.rows.seenFrom(userId, origin.userAgent ?? null, origin.clientAddress ?? null);
+    const newDevice = !(await this.rows.seenFrom(userId, origin.userAgent ?? null, origin.clientAddress ?? null));
     const row: NewSessionRow = {
       idHash: digest(secret),
       userId,
@@ -80,7 +80,7 @@ export class Sessions {
       clientAddress: origin.clientAddress ?? null,
       userAgent: origin.userAgent?.slice(0, 300) ?? null,
     };
-    this.rows.insert(row);
+    await this.rows.insert(row);
     return {
       secret,
       newDevice,
@@ -89,25 +89,25 @@ export class Sessions {
   }
 
   /** The live session for a cookie secret, or undefined (unknown, idle too long, or past its absolute end). */
-  resolve(secret: string): Session | undefined {
+  async resolve(secret: string): Promise<Session | undefined> {
     const idHash = digest(secret);
-    const row = this.rows.get(idHash);
+    const row = await this.rows.get(idHash);
     if (!row) return undefined;
     const now = this.clock.now();
     if (now >= row.expiresAt || now - row.lastSeenAt >= SESSION_IDLE_MS) {
-      this.rows.delete(idHash);
+      await this.rows.delete(idHash);
       return undefined;
     }
     if (now - row.lastSeenAt >= TOUCH_RESOLUTION_MS) {
-      this.rows.touch(idHash, now);
+      await this.rows.touch(idHash, now);
       row.lastSeenAt = now;
     }
     return row;
   }
 
   /** Whether a session still holds, without counting as activity: an open live stream is not the user being active. */
-  isLive(idHash: string): boolean {
-    const row = this.rows.get(idHash);
+  async isLive(idHash: string): Promise<boolean> {
+    const row = await this.rows.get(idHash);
     const now = this.clock.now();
     return Boolean(row && now < row.expiresAt && now - row.lastSeenAt < SESSION_IDLE_MS);
   }
@@ -117,26 +117,26 @@ export class Sessions {
   }
 
   /** The user proved their identity again (password confirmation). */
-  reauthenticated(session: Session): void {
+  async reauthenticated(session: Session): Promise<void> {
     session.authenticatedAt = this.clock.now();
-    this.rows.setAuthenticatedAt(session.idHash, session.authenticatedAt);
+    await this.rows.setAuthenticatedAt(session.idHash, session.authenticatedAt);
   }
 
-  switchWorkspace(session: Session, workspaceId: string): void {
-    this.rows.setWorkspace(session.idHash, workspaceId);
+  async switchWorkspace(session: Session, workspaceId: string): Promise<void> {
+    await this.rows.setWorkspace(session.idHash, workspaceId);
     session.workspaceId = workspaceId;
   }
 
-  end(session: Session): void {
-    this.rows.delete(session.idHash);
+  async end(session: Session): Promise<void> {
+    await this.rows.delete(session.idHash);
   }
 
   /** "Sign out everywhere": every session of the user, this one included. */
-  endAll(userId: string): number {
+  endAll(userId: string): Promise<number> {
     return this.rows.deleteUser(userId);
   }
 
-  prune(): number {
+  prune(): Promise<number> {
     const now = this.clock.now();
     return this.rows.prune(now, now - SESSION_IDLE_MS);
   }

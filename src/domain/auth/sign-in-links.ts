@@ -11,14 +11,20 @@ export interface LinkOwner {
   newEmail: string | null;
 }
 
+export interface ClaimedLink {
+  userId: string;
+  newEmail: string | null;
+  invite: boolean;
+}
+
 /** The sign_in_links rows (src/db/auth-rows.ts). */
 export interface SignInLinkRows {
-  insert(tokenHash: string, userId: string, now: number, expiresAt: number, newEmail: string | null, invite: boolean): void;
+  insert(tokenHash: string, userId: string, now: number, expiresAt: number, newEmail: string | null, invite: boolean): Promise<void>;
   /** The owner of an unused link still valid at `now`. */
-  peek(tokenHash: string, now: number): LinkOwner | undefined;
-  /** Marks an unused, unexpired link used; of two concurrent claims only one gets the row. */
-  claim(tokenHash: string, now: number): { userId: string; newEmail: string | null; invite: boolean } | undefined;
-  prune(now: number): number;
+  peek(tokenHash: string, now: number): Promise<LinkOwner | undefined>;
+  /** Marks an unused, unexpired link used in one statement; of two concurrent claims (on any nodes) only one gets the row. */
+  claim(tokenHash: string, now: number): Promise<ClaimedLink | undefined>;
+  prune(now: number): Promise<number>;
 }
 
 /**
@@ -35,26 +41,26 @@ export class SignInLinks {
    * With `newEmail`, using the link also moves the user to that address (send
    * it there). An `invite` link leads to a welcome that asks for a name.
    */
-  issue(userId: string, opts: { newEmail?: string; invite?: boolean } = {}): { secret: string; expiresAt: number } {
+  async issue(userId: string, opts: { newEmail?: string; invite?: boolean } = {}): Promise<{ secret: string; expiresAt: number }> {
     const secret = newSecret();
     const now = this.clock.now();
     const expiresAt = now + SIGN_IN_LINK_TTL_MS;
-    this.rows.insert(digest(secret), userId, now, expiresAt, opts.newEmail ?? null, opts.invite === true);
+    await this.rows.insert(digest(secret), userId, now, expiresAt, opts.newEmail ?? null, opts.invite === true);
     return { secret, expiresAt };
   }
 
   /** Who a still-valid link is for, without using it (the confirmation page). */
-  peek(secret: string): LinkOwner | undefined {
+  peek(secret: string): Promise<LinkOwner | undefined> {
     return this.rows.peek(digest(secret), this.clock.now());
   }
 
   /** Uses the link: its user (and e-mail change) once, undefined for an unknown, used or expired link. */
-  consume(secret: string): { userId: string; newEmail: string | null; invite: boolean } | undefined {
+  consume(secret: string): Promise<ClaimedLink | undefined> {
     return this.rows.claim(digest(secret), this.clock.now());
   }
 
   /** Used and expired links are dead weight: pruned at sign-ins. */
-  prune(): number {
+  prune(): Promise<number> {
     return this.rows.prune(this.clock.now());
   }
 }

@@ -8,7 +8,7 @@ import type { MediaBatch, MediaStore } from '../../media/store.js';
 import type { AttachmentRecord, AttachmentRow, ChatMessageWrites, NewChatMessage, ReplyParent } from '../alert-store.js';
 import type { ChangeBus } from '../changes.js';
 import { AppError } from '../errors.js';
-import type { DiscordLinks } from './links.js';
+import type { DiscordLinkUnitWrites } from './links.js';
 import { excerpt } from './text.js';
 import type { ChatAttachmentInput, ChatMessageInput, DiscordLink } from './types.js';
 
@@ -22,7 +22,8 @@ export interface ChatIngestDeps {
   media: Pick<MediaStore, 'batch'>;
   fetcher: Pick<MediaFetcher, 'fetchInto'>;
   logger: Logger;
-  links: Pick<DiscordLinks, 'advanceMark' | 'setNames'>;
+  /** Run inside this ingest's store units (synchronous: see DiscordLinkUnitWrites). */
+  links: DiscordLinkUnitWrites;
   /** Deletes media files no alert references any more (after COMMIT). */
   releaseMedia: (keys: string[]) => void;
   /** Whether any alert still uses a media key (services.ts builds the one check). */

@@ -6,15 +6,29 @@ import type { DiscordLink } from './types.js';
 
 type LinkKey = Pick<DiscordLink, 'channelId' | 'discordChannelId'>;
 
-/** The `discord_links` rows (src/db/discord-link-rows.ts). Synchronous: the CLI and the group-commit units call it. */
+/** The `discord_links` rows (src/db/discord-link-rows.ts on SQLite, src/db/pg/discord-link-rows.ts on PostgreSQL). */
 export interface DiscordLinkRows {
-  all(): DiscordLink[];
-  byChannel(channelId: string): DiscordLink | undefined;
-  /** One transaction: `decide` sees the channel's link and the Discord channel's; 'insert' creates the link and returns it. */
-  connect<R>(channelId: string, discordChannelId: string, now: number, decide: (current: DiscordLink | undefined, other: DiscordLink | undefined) => R | 'insert'): R | DiscordLink;
-  remove(channelId: string): void;
-  chatMessageCount(channelId: string): number;
-  setNames(link: LinkKey, names: { guildId: string | null; guildName: string | null; channelName: string | null }): boolean;
+  all(): Promise<DiscordLink[]>;
+  byChannel(channelId: string): Promise<DiscordLink | undefined>;
+  /**
+   * One transaction, serialised with every other connect: `decide` sees the channel's link and the
+   * Discord channel's; 'insert' creates the link and returns it; a throw leaves nothing written.
+   */
+  connect<R>(channelId: string, discordChannelId: string, now: number, decide: (current: DiscordLink | undefined, other: DiscordLink | undefined) => R | 'insert'): Promise<R | DiscordLink>;
+  remove(channelId: string): Promise<void>;
+  chatMessageCount(channelId: string): Promise<number>;
+}
+
+export type LinkNames = { guildId: string | null; guildName: string | null; channelName: string | null };
+
+/**
+ * The bridge's writes to a link (the names it saw, the sync mark). Synchronous on purpose: they run
+ * inside the chat ingest's store units (the SQLite group commit), the mark in the same unit as the
+ * messages it covers, so they are the alert store's writes, not a use case's. Only the SQLite rows
+ * provide them; on PostgreSQL the alert store's chat units will write them in their transaction.
+ */
+export interface DiscordLinkUnitWrites {
+  setNames(link: LinkKey, names: LinkNames): boolean;
   advanceMark(link: LinkKey, messageId: string): boolean;
 }
 
@@ -41,7 +55,7 @@ export class DiscordLinks {
     private readonly clock: Clock,
   ) {}
 
-  list(): DiscordLink[] {
+  list(): Promise<DiscordLink[]> {
     return this.rows.all();
   }
 
@@ -50,13 +64,13 @@ export class DiscordLinks {
    * refuses a Discord channel that already feeds another channel, and a channel
    * that is already bound to another Discord channel (disconnect it first).
    */
-  connect(channelRef: string, discordChannelId: string): LinkSummary & { created: boolean } {
+  async connect(channelRef: string, discordChannelId: string): Promise<LinkSummary & { created: boolean }> {
     const id = discordChannelId.trim();
     if (!isSnowflake(id)) {
       throw new AppError('invalid-body', `--discord-channel must be a Discord channel id (a 17-20 digit snowflake; right-click the channel, Copy Channel ID), got "${discordChannelId}"`);
     }
-    const channel = this.accounts.requireChannel(channelRef);
-    const result = this.rows.connect(channel.id, id, this.clock.now(), (current, other) => {
+    const channel = await this.accounts.requireChannel(channelRef);
+    const result = await this.rows.connect(channel.id, id, this.clock.now(), (current, other) => {
       if (current) {
         if (current.discordChannelId === id) return { ...summary(current, channel.slug), created: false };
         throw new AppError('discord-link-taken', `channel ${channel.slug} is already connected to Discord channel ${current.discordChannelId}; run "channel disconnect-discord --channel ${channel.slug}" first`);
@@ -71,36 +85,26 @@ export class DiscordLinks {
   }
 
   /** Unbinds a channel. The messages already stored stay readable. */
-  disconnect(channelRef: string): { channelId: string; discordChannelId: string; disconnected: true; messagesKept: number } {
-    const channel = this.accounts.requireChannel(channelRef);
-    const current = this.rows.byChannel(channel.id);
+  async disconnect(channelRef: string): Promise<{ channelId: string; discordChannelId: string; disconnected: true; messagesKept: number }> {
+    const channel = await this.accounts.requireChannel(channelRef);
+    const current = await this.rows.byChannel(channel.id);
     if (!current) throw new AppError('not-found', `channel ${channel.slug} is not connected to Discord`);
-    this.rows.remove(channel.id);
+    await this.rows.remove(channel.id);
     this.accounts.channelsChanged();
     return {
       channelId: channel.id,
       discordChannelId: current.discordChannelId,
       disconnected: true,
-      messagesKept: this.rows.chatMessageCount(channel.id),
+      messagesKept: await this.rows.chatMessageCount(channel.id),
     };
   }
 
-  status(channelRef: string) {
-    const channel = this.accounts.requireChannel(channelRef);
-    const link = this.rows.byChannel(channel.id);
-    const messages = this.rows.chatMessageCount(channel.id);
+  async status(channelRef: string) {
+    const channel = await this.accounts.requireChannel(channelRef);
+    const link = await this.rows.byChannel(channel.id);
+    const messages = await this.rows.chatMessageCount(channel.id);
     if (!link) return { channelId: channel.id, channelSlug: channel.slug, connected: false, messages };
     return { ...summary(link, channel.slug), connected: true, syncedUntil: link.syncedUntil, messages };
-  }
-
-  /** Records the names the bot saw; true when something changed. Call inside a write (batcher). */
-  setNames(link: Pick<DiscordLink, 'channelId' | 'discordChannelId'>, names: { guildId: string | null; guildName: string | null; channelName: string | null }): boolean {
-    return this.rows.setNames(link, names);
-  }
-
-  /** Moves `synced_until` forward (never back). Call inside a write (batcher). */
-  advanceMark(link: Pick<DiscordLink, 'channelId' | 'discordChannelId'>, messageId: string): boolean {
-    return this.rows.advanceMark(link, messageId);
   }
 }
 

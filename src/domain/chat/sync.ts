@@ -57,6 +57,9 @@ export class ChatSync {
   private readonly retry: RetryPolicy;
   private connected = false;
   private stopped = false;
+  /** Re-reads of `discord_links` started, and the newest one applied. */
+  private reads = 0;
+  private applied = 0;
 
   constructor(
     private readonly ingest: ChatIngest,
@@ -94,8 +97,12 @@ export class ChatSync {
    * Re-reads `discord_links`: a new connection (from the CLI, while the bot
    * runs) gets a first pass; a removed one is dropped. Returns the new links.
    */
-  refresh(): DiscordLink[] {
-    const rows = this.links.list();
+  async refresh(): Promise<DiscordLink[]> {
+    const read = ++this.reads;
+    const rows = await this.links.list();
+    // Two re-reads can overlap (the timer and a gateway reconnect): an older answer must not undo a newer one.
+    if (read < this.applied) return [];
+    this.applied = read;
     const seen = new Set<string>();
     const added: DiscordLink[] = [];
     for (const link of rows) {
@@ -130,9 +137,10 @@ export class ChatSync {
   }
 
   /** Periodic: pick up new connections, retry failed passes. */
-  tick(): void {
+  async tick(): Promise<void> {
     if (this.stopped) return;
-    this.refresh();
+    await this.refresh();
+    if (this.stopped) return;
     this.runDuePasses();
   }
 

@@ -1,6 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
 
+/** A signing secret shorter than this is guessable offline from one signed delivery. */
+export const SIGNING_SECRET_MIN_CHARS = 16;
+/** GitHub's own form takes long secrets; this bounds what we store and hash per request. */
+export const SIGNING_SECRET_MAX_CHARS = 256;
+
 /**
  * Reads a GitHub webhook body: `application/json`, or the form encoding
  * (`application/x-www-form-urlencoded`, the JSON in a `payload` field) that a

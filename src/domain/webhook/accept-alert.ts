@@ -5,7 +5,8 @@ import { Idempotency } from '../idempotency.js';
 import type { WebhookAnswer, WebhookChannel, WebhookIngest } from './ingest.js';
 import type { Actor } from '../alert-view.js';
 import { PAYLOAD_LIMITS, WebhookPayload, type AttachmentInput, type WebhookAlert } from './payload.js';
-import type { AlertDraft } from '../formats/command.js';
+import type { AlertDraft, GroupCommand, JobCommand } from '../formats/command.js';
+import type { FormatIngest, JobOutcome } from './ingest-formats.js';
 import { cut } from '../formats/text.js';
 
 /**
@@ -39,14 +40,17 @@ export interface AcceptAlertDeps {
   limiter: { hit(key: string): RateDecision };
   idempotency: Pick<Idempotency, 'begin'>;
   ingest: Pick<WebhookIngest, 'ingest'>;
+  formats: Pick<FormatIngest, 'ingestGroup' | 'mergeJob'>;
   avatars: { afterIngest(alertId: string, actor: Actor | null | undefined): unknown };
 }
+
+/** The answer stored for an Idempotency-Key, to be repeated as it was. */
+export type Replayed = { replayed: true; answerJson: string };
 
 export type AcceptedAlert =
   /** Stored now. */
   | { replayed: false; answer: WebhookAnswer; attachments: AttachmentRecord[] }
-  /** The answer stored for this Idempotency-Key, to be repeated as it was. */
-  | { replayed: true; answerJson: string };
+  | Replayed;
 
 /**
  * "Accept a webhook alert", in two steps around reading the body (which is
@@ -82,29 +86,71 @@ export class AcceptWebhookAlert {
 
   /** Resolves after COMMIT. Whatever happens, the body's files are settled (kept only when the alert committed). */
   accept(channel: WebhookChannel, alert: WebhookAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
-    return this.run(channel, body, idempotencyKey, undefined, async () => ({ alert, attachments: await body.resolveAttachments(alert.attachments) }));
+    return this.run(channel, body, idempotencyKey, undefined, async (idem) => {
+      const attachments = await body.resolveAttachments(alert.attachments);
+      const answer = await this.d.ingest.ingest(channel, alert, attachments, idem);
+      this.d.avatars.afterIngest(answer.alertId, alert.actor);
+      return { replayed: false, answer, attachments };
+    });
   }
 
   /**
    * The same path for a drop-in format's mapped alert: its media URLs are
    * fetched after the idempotency claim (a replay fetches nothing), and the
    * ones that fail are skipped and named at the end of the message.
+   * `keepSteps`: a GitHub run's update keeps the steps its job events stored.
    */
-  acceptMapped(channel: WebhookChannel, mapped: MappedAlert, body: ReceivedWebhookBody, idempotencyKey?: string, idempotencyWindowMs?: number): Promise<AcceptedAlert> {
-    return this.run(channel, body, idempotencyKey, idempotencyWindowMs, async () => {
-      const { attachments, skipped } = await body.fetchSkipping(mapped.attachmentUrls);
-      const alert = WebhookPayload.parse(withSkippedNote(mapped.payload, skipped));
-      return { alert, attachments };
+  acceptMapped(
+    channel: WebhookChannel,
+    mapped: MappedAlert,
+    body: ReceivedWebhookBody,
+    idempotencyKey?: string,
+    idempotencyWindowMs?: number,
+    opts: { keepSteps?: boolean } = {},
+  ): Promise<AcceptedAlert> {
+    return this.run(channel, body, idempotencyKey, idempotencyWindowMs, async (idem) => {
+      const { alert, attachments } = await this.prepare(mapped, body);
+      const answer = await this.d.ingest.ingest(channel, alert, attachments, idem, opts);
+      this.d.avatars.afterIngest(answer.alertId, alert.actor);
+      return { replayed: false, answer, attachments };
     });
   }
 
-  private async run(
+  /** An Alertmanager or Grafana notification: the group's alert, created or updated in place. */
+  acceptGroup(channel: WebhookChannel, cmd: GroupCommand, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
+    return this.run(channel, body, idempotencyKey, undefined, async (idem) => {
+      const { alert, attachments } = await this.prepare(cmd, body);
+      const answer = await this.d.formats.ingestGroup(channel, alert, attachments, { key: cmd.groupKey, status: cmd.status, stateFingerprint: cmd.stateFingerprint }, idem);
+      return { replayed: false, answer, attachments };
+    });
+  }
+
+  /** A GitHub workflow_job event: its step merged into the run (created when not stored yet), or ignored after the run finished. */
+  acceptJob(channel: WebhookChannel, cmd: JobCommand, body: ReceivedWebhookBody, idempotencyKey?: string, idempotencyWindowMs?: number): Promise<JobOutcome | Replayed> {
+    return this.run(channel, body, idempotencyKey, idempotencyWindowMs, async (idem) => {
+      const alert = WebhookPayload.parse(cmd.runPayload);
+      const outcome = await this.d.formats.mergeJob(channel, alert, cmd.step, idem);
+      if (!outcome.ignored && outcome.answer.workflow?.created) this.d.avatars.afterIngest(outcome.answer.alertId, alert.actor);
+      return outcome;
+    });
+  }
+
+  private async prepare(mapped: MappedAlert, body: ReceivedWebhookBody) {
+    const { attachments, skipped } = await body.fetchSkipping(mapped.attachmentUrls);
+    return { alert: WebhookPayload.parse(withSkippedNote(mapped.payload, skipped)), attachments };
+  }
+
+  /**
+   * Claims the Idempotency-Key (or replays its answer), does the work, then
+   * keeps the body's files; on any failure the files are discarded.
+   */
+  private async run<T>(
     channel: WebhookChannel,
     body: ReceivedWebhookBody,
     idempotencyKey: string | undefined,
     idempotencyWindowMs: number | undefined,
-    prepare: () => Promise<{ alert: WebhookAlert; attachments: AttachmentRecord[] }>,
-  ): Promise<AcceptedAlert> {
+    work: (idem: { key: string; hash: string } | undefined) => Promise<T>,
+  ): Promise<T | Replayed> {
     try {
       let idem: { key: string; hash: string } | undefined;
       let release: (() => void) | undefined;
@@ -119,11 +165,9 @@ export class AcceptWebhookAlert {
         idem = { key: idempotencyKey, hash };
       }
       try {
-        const { alert, attachments } = await prepare();
-        const answer = await this.d.ingest.ingest(channel, alert, attachments, idem);
+        const result = await work(idem);
         await body.commit();
-        this.d.avatars.afterIngest(answer.alertId, alert.actor);
-        return { replayed: false, answer, attachments };
+        return result;
       } finally {
         release?.();
       }

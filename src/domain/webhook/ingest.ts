@@ -25,6 +25,8 @@ export interface WebhookAnswer {
   alertId: string;
   destination: { workspace: { id: string; name: string }; channel: { id: string; name: string; slug: string } };
   workflow?: { runId: string; state: RunState; created: boolean };
+  /** Alertmanager and Grafana: the group's state now; `repeat` when nothing changed (src/domain/webhook/ingest-formats.ts). */
+  group?: { status: 'firing' | 'resolved'; created: boolean; repeat: boolean };
 }
 
 /** The level a run state shows: a failed run can never look like a success. */
@@ -54,6 +56,7 @@ export class WebhookIngest {
     alert: WebhookAlert,
     attachments: AttachmentRecord[],
     idem?: { key: string; hash: string },
+    opts: { keepSteps?: boolean } = {},
   ): Promise<WebhookAnswer> {
     const wf = alert.workflow;
     const answer = (stored: StoredRun) => answerOf(stored, channel, wf ? { runId: wf.runId, state: wf.state } : undefined);
@@ -61,7 +64,8 @@ export class WebhookIngest {
       alertId: this.d.ids.next('alt'),
       channelId: channel.id,
       workspaceId: channel.workspaceId,
-      content: contentOf(alert),
+      // GitHub's workflow_run carries no steps (they come from workflow_job): null keeps the stored ones.
+      content: { ...contentOf(alert), ...(opts.keepSteps && wf ? { workflowStepsJson: null } : {}) },
       attachments,
       notify: wf ? (wf.state === 'running' ? 'workflow.started' : 'workflow.finished') : 'alert.created',
       idempotency: idem && { ...idem, answer },
@@ -98,7 +102,7 @@ export class WebhookIngest {
 }
 
 /** The stored columns of an alert; a run's level follows its state. */
-function contentOf(alert: WebhookAlert): AlertContent {
+export function contentOf(alert: WebhookAlert): AlertContent {
   const wf = alert.workflow;
   return {
     title: alert.title,
@@ -119,7 +123,7 @@ function contentOf(alert: WebhookAlert): AlertContent {
 }
 
 /** `workflow.created` tells a new run from an update. */
-function answerOf(stored: StoredRun, channel: WebhookChannel, run?: { runId: string; state: RunState }): WebhookAnswer {
+export function answerOf(stored: StoredRun, channel: WebhookChannel, run?: { runId: string; state: RunState }): WebhookAnswer {
   return {
     success: true,
     alertId: stored.alertId,

@@ -21,7 +21,7 @@ type Ctx = Context<AppEnv>;
  * Admits the request (channel, chat-connected refusal, rate limit) before a byte
  * of the body is read, exactly as the plain webhook does, then reads the body.
  */
-async function admitAndRead(c: Ctx, opts: { multipart: boolean; payloadPart?: string }) {
+export async function admitAndRead(c: Ctx, opts: { multipart: boolean; payloadPart?: string }) {
   const { acceptAlert, webhookBody } = c.var.services;
   const key = c.req.header('idempotency-key');
   const channel = acceptAlert.admit(c.req.param('token')!, key, (d) => setRateHeaders(c, d));
@@ -31,7 +31,7 @@ async function admitAndRead(c: Ctx, opts: { multipart: boolean; payloadPart?: st
 }
 
 /** Maps with the body's files settled on a refusal (a 400 keeps no upload). */
-async function mapOrDiscard<T>(received: ReceivedWebhookBody, map: () => T): Promise<T> {
+export async function mapOrDiscard<T>(received: ReceivedWebhookBody, map: () => T): Promise<T> {
   try {
     return map();
   } catch (err) {
@@ -40,9 +40,19 @@ async function mapOrDiscard<T>(received: ReceivedWebhookBody, map: () => T): Pro
   }
 }
 
-/** The alert id of an answer, the replayed one included (its stored JSON is the plain webhook's answer). */
+/** A stored answer (the plain webhook's JSON, written by this server): only its alert id is read back. */
+const StoredAnswer = z.object({ alertId: z.string() });
+
+/** The alert id of an answer, the replayed one included. */
 function alertIdOf(accepted: AcceptedAlert): string {
-  return accepted.replayed ? (JSON.parse(accepted.answerJson) as { alertId: string }).alertId : accepted.answer.alertId;
+  return accepted.replayed ? StoredAnswer.parse(JSON.parse(accepted.answerJson)).alertId : accepted.answer.alertId;
+}
+
+/** A replay of a JSON answer as it was first sent (Alertmanager, Grafana, GitHub): 200, the stored body, the alert id header. */
+export function replayStoredAnswer(c: Ctx, answerJson: string): Response {
+  c.header('Idempotency-Replayed', 'true');
+  c.header(ALERT_ID_HEADER, StoredAnswer.parse(JSON.parse(answerJson)).alertId);
+  return c.body(answerJson, 200, { 'content-type': 'application/json' });
 }
 
 async function acceptCommand(c: Ctx, channel: WebhookChannel, cmd: AlertCommand, received: ReceivedWebhookBody, key: string | undefined) {
@@ -87,7 +97,8 @@ async function waitAnswer(c: Ctx, channel: WebhookChannel, accepted: AcceptedAle
   const alertId = alertIdOf(accepted);
   const row = await store.reads.alert(alertId);
   const body = DiscordBody.parse(json);
-  const stored = accepted.replayed ? [] : accepted.attachments;
+  // A replay answers the files the first answer named: a Discord alert's files never change after it is stored.
+  const stored = accepted.replayed ? ((await store.reads.readContext('', channel.id, [alertId])).attachments.get(alertId) ?? []) : accepted.attachments;
   return discordMessage({
     alertId,
     createdAt: row?.createdAt ?? Date.now(),

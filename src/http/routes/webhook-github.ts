@@ -7,7 +7,7 @@ import { LONG_KEY_PREFIX, LONG_WINDOW_MS } from '../../domain/idempotency.js';
 import type { AppEnv } from '../env.js';
 import { jsonText, readBodyCapped } from '../body.js';
 import { setRateHeaders } from '../rate-limit.js';
-import { ALERT_ID_HEADER, FORMAT_PROBLEMS } from './webhook-formats.js';
+import { ALERT_ID_HEADER, FORMAT_PROBLEMS, replayStoredAnswer } from './webhook-formats.js';
 
 /** GitHub caps a delivery at 25 MB; a push with many commits comes close. */
 const MAX_GITHUB_BODY_BYTES = 25 * 1024 * 1024;
@@ -22,9 +22,9 @@ export function registerWebhookGithub(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/api/webhook/{token}/github',
-    summary: 'Take a GitHub webhook delivery (push, pull_request, issues, release, workflow_run; ping; others ignored)',
+    summary: 'Take a GitHub webhook delivery (push, pull_request, issues, release, workflow_run, workflow_job; ping; others ignored)',
     description:
-      '`X-GitHub-Event` selects the mapping; `X-GitHub-Delivery` is the idempotency key, kept 7 days. When the channel has a signing secret, `X-Hub-Signature-256` is required. `workflow_job` is answered as ignored for now.',
+      '`X-GitHub-Event` selects the mapping; `X-GitHub-Delivery` is the idempotency key, kept 7 days. When the channel has a signing secret, `X-Hub-Signature-256` is required. `workflow_job` merges one step per job (keyed by job name) into its run. An event for a run that already completed is answered 200 `{"ignored": event}`.',
     request: {
       params: z.object({ token: z.string().openapi({ param: { name: 'token', in: 'path' }, description: "The channel's webhook token" }) }),
       headers: z.object({ 'x-github-event': z.string(), 'x-github-delivery': z.string().optional(), 'x-hub-signature-256': z.string().optional() }),
@@ -56,6 +56,7 @@ export function registerWebhookGithub(app: OpenAPIHono<AppEnv>) {
         throw new AppError('invalid-signature', why[check.reason]);
       }
     }
+    const replay = (answerJson: string) => replayStoredAnswer(c, answerJson);
     const json = parseGithubBody(jsonText(bytes), c.req.header('content-type'));
     const cmd = mapGithub(c.req.header('x-github-event'), json);
     switch (cmd.kind) {
@@ -63,9 +64,15 @@ export function registerWebhookGithub(app: OpenAPIHono<AppEnv>) {
         return c.json({ ok: true }, 200);
       case 'ignored':
         return c.json({ ignored: cmd.event }, 200);
-      case 'job':
-        // Merging jobs into the run's steps is not served yet: answered as ignored so GitHub's log stays green.
-        return c.json({ ignored: 'workflow_job' }, 200);
+      case 'job': {
+        const received = webhookBody.fromBytes(c.req.raw, json, bytes);
+        const outcome = await acceptAlert.acceptJob(channel, cmd, received, key, LONG_WINDOW_MS);
+        if (outcome.replayed) return replay(outcome.answerJson);
+        // A job after its run completed (GitHub does not order deliveries) is answered 200 and ignored (issue 14).
+        if (outcome.ignored) return c.json({ ignored: 'workflow_job', reason: 'the run already completed' }, 200);
+        c.header(ALERT_ID_HEADER, outcome.answer.alertId);
+        return c.json(outcome.answer, 200);
+      }
       case 'group':
         throw new AppError('internal', 'a GitHub event mapped to an alert group');
       case 'alert':
@@ -73,12 +80,9 @@ export function registerWebhookGithub(app: OpenAPIHono<AppEnv>) {
         const mapped = cmd.kind === 'alert' ? cmd : { payload: cmd.payload, attachmentUrls: [] };
         const received = webhookBody.fromBytes(c.req.raw, json, bytes);
         try {
-          const accepted = await acceptAlert.acceptMapped(channel, mapped, received, key, LONG_WINDOW_MS);
-          if (accepted.replayed) {
-            c.header('Idempotency-Replayed', 'true');
-            c.header(ALERT_ID_HEADER, (JSON.parse(accepted.answerJson) as { alertId: string }).alertId);
-            return c.body(accepted.answerJson, 200, { 'content-type': 'application/json' });
-          }
+          // A run's update keeps the steps its workflow_job events stored.
+          const accepted = await acceptAlert.acceptMapped(channel, mapped, received, key, LONG_WINDOW_MS, { keepSteps: cmd.kind === 'run' });
+          if (accepted.replayed) return replay(accepted.answerJson);
           c.header(ALERT_ID_HEADER, accepted.answer.alertId);
           return c.json(accepted.answer, 200);
         } catch (err) {

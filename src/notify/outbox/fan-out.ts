@@ -3,14 +3,15 @@ import { LEVEL_OF_RUN_STATE } from '../../domain/webhook/ingest.js';
 import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { describeError } from '../mailer.js';
-import { levelAllows, type NotificationPreferences } from '../preferences.js';
+import { levelAllows, type UnitRecipientRule } from '../preferences.js';
 
 /** Jobs fanned out per pass; a full batch asks for another pass at once. */
 export const FAN_OUT_BATCH = 200;
 
 export interface FanOutDeps {
   outbox: Pick<Outbox, 'dueJobs' | 'fanOut' | 'retryJob'>;
-  prefs: Pick<NotificationPreferences, 'recipients'>;
+  /** Read inside the fan-out's store unit, synchronously (UnitRecipientRule). */
+  prefs: Pick<UnitRecipientRule, 'recipientsInUnit'>;
   logger: Logger;
   retry: RetryPolicy;
   random: () => number;
@@ -36,14 +37,15 @@ export class FanOut {
     for (const id of ids) {
       try {
         await this.d.outbox.fanOut(id, now, (job, alert) => {
-          if (!emailOn) return { deliverTo: [], note: 'e-mail off (no SMTP_URL): nothing sent' };
           if (!alert) return { deliverTo: [], note: 'alert deleted before delivery' };
           const level = effectiveLevel(job.kind, alert.level);
-          const deliverTo = this.d.prefs
-            .recipients(job.channelId)
+          const recipients = this.d.prefs
+            .recipientsInUnit(job.channelId)
             .filter((r) => levelAllows(r.level, level))
             .map((r) => r.userId);
-          return { deliverTo, note: null };
+          // One decision for both paths: Web Push reaches the same recipients as e-mail, e-mail on or off.
+          if (!emailOn) return { deliverTo: [], pushTo: recipients, note: 'e-mail off (no SMTP_URL): nothing sent' };
+          return { deliverTo: recipients, pushTo: recipients, note: null };
         });
       } catch (err) {
         await this.fail(id, err, now);

@@ -4,7 +4,7 @@ import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { renderAlertEmail, renderDigestEmail, type EmailLinks, type RenderedEmail } from '../email-render.js';
 import { describeError, isPermanentSmtpError, type Mailer, type MailMessage } from '../mailer.js';
-import { levelAllows, type NotificationPreferences, type Recipient } from '../preferences.js';
+import { levelAllows, type Recipient, type UnitRecipientRule } from '../preferences.js';
 import { effectiveLevel } from './fan-out.js';
 import { floodStep } from './flood-guard.js';
 
@@ -23,7 +23,8 @@ interface DigestClaim {
 
 export interface SenderDeps {
   outbox: Pick<Outbox, 'claimDelivery' | 'claimDigest' | 'startedMessageId' | 'attachmentsOf' | 'recordSent' | 'recordFailed' | 'recordRetry'>;
-  prefs: Pick<NotificationPreferences, 'recipient'>;
+  /** Read inside the claims' store units, synchronously (UnitRecipientRule). */
+  prefs: Pick<UnitRecipientRule, 'recipientInUnit'>;
   mailer: Mailer;
   logger: Logger;
   now: () => number;
@@ -57,7 +58,7 @@ export class OutboxSender {
     const now = this.d.now();
     const claim = await this.d.outbox.claimDelivery<DeliveryClaim>(jobId, userId, now, ({ delivery, alert, channel, window }) => {
       if (!alert) return { skip: 'alert deleted before delivery' };
-      const recipient = this.d.prefs.recipient(delivery.channelId, userId);
+      const recipient = this.d.prefs.recipientInUnit(delivery.channelId, userId);
       if (!recipient) return { skip: 'recipient can no longer see the channel' };
       const kind = delivery.kind ?? 'alert.created';
       if (!levelAllows(recipient.level, effectiveLevel(kind, alert.level))) return { skip: `preference is now "${recipient.level}"` };
@@ -84,7 +85,7 @@ export class OutboxSender {
 
   async sendDigest(id: number): Promise<void> {
     const claim = await this.d.outbox.claimDigest<DigestClaim>(id, this.d.now(), ({ digest, channel, alerts }) => {
-      const recipient = this.d.prefs.recipient(digest.channelId, digest.userId);
+      const recipient = this.d.prefs.recipientInUnit(digest.channelId, digest.userId);
       if (!recipient) return { skip: 'recipient can no longer see the channel' };
       if (!channel) return { skip: 'channel deleted' };
       const rows = alerts.filter((r) => levelAllows(recipient.level, r.level));

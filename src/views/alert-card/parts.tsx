@@ -52,7 +52,9 @@ export function HeaderMeta(props: { styling: Styling; channel?: ChannelLabel | u
   const { channel } = props;
   return (
     <>
-      {channel ? `${channel.icon} #${channel.slug} · ` : ''}
+      {/* Its own element, so a page can hide it where the channel is obvious (a single channel's feed) without re-rendering. */}
+      {channel && props.styling === 'classes' ? <span {...look(props.styling, 'channelLabel')}>{`${channel.icon} #${channel.slug} · `}</span> : null}
+      {channel && props.styling === 'inline' ? `${channel.icon} #${channel.slug} · ` : null}
       {channel?.workspaceName ? `${channel.workspaceName} · ` : ''}
       <Time styling={props.styling} time={props.time} />
       {props.edited ? (

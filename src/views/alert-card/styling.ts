@@ -81,6 +81,7 @@ const PARTS = {
   roleBadge: (t: ToneColors) =>
     `display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;background-color:${t.tint};color:${t.color};font-size:11px;line-height:16px;font-weight:700;vertical-align:middle;`,
   edited: 'color:#6b7280;font-size:12px;',
+  channelLabel: '',
   replyQuote: 'margin:0 0 8px;padding:4px 10px;border-left:3px solid #d1d5db;color:#4b5563;font-size:14px;line-height:20px;',
   replyAuthor: 'font-weight:700;',
 } satisfies Record<string, string | ((t: ToneColors) => string)>;

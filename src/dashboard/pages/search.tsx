@@ -1,0 +1,216 @@
+import type { Context } from 'hono';
+import { raw } from 'hono/html';
+import type { AlertLevel, HighlightedText, SearchHighlights } from '../../domain/alert-store.js';
+import type { AlertView } from '../../domain/alert-view.js';
+import type { ChannelView } from '../../domain/read-api.js';
+import { highlightHtml } from '../../domain/search-highlight.js';
+import { AlertCard, toCardModel } from '../../views/alert-card/index.js';
+import type { DashEnv } from '../http/env.js';
+import { LoadMore, Notice } from '../views/components.js';
+import { Csrf } from '../views/layout.js';
+import { page } from '../views/render.js';
+import { LEVELS } from './feed.js';
+import { FeedAssets, Sidebar } from './feed-sidebar.js';
+import { ShortcutsDialog } from './shortcuts.js';
+
+export interface SearchState {
+  q: string;
+  level?: AlertLevel | undefined;
+  /** The channel filter (a visible channel), or every channel. */
+  channel?: ChannelView | undefined;
+}
+
+export interface SearchResults {
+  hits: { alert: AlertView; channel: ChannelView; highlights: SearchHighlights | undefined }[];
+  nextCursor: string | null;
+}
+
+/** The search page's URL for a state: filters are query parameters, so every result page is a plain link. */
+export function searchUrl(s: SearchState, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams({ q: s.q });
+  if (s.level) q.set('level', s.level);
+  if (s.channel) q.set('channel', s.channel.slug);
+  for (const [k, v] of Object.entries(extra)) q.set(k, v);
+  return `/search?${q.toString()}`;
+}
+
+const levelName = (l: string) => l[0] + l.slice(1).toLowerCase();
+
+/** Highlighted text from the index (escaped, found words in <mark>), or the plain text when the index gave none. */
+function Marked(props: { h: HighlightedText | undefined; fallback: string }) {
+  if (props.h && props.h.text !== '') return <>{raw(highlightHtml(props.h))}</>;
+  return <>{props.fallback}</>;
+}
+
+/**
+ * One result: where and when, the title, an excerpt and the actor with the
+ * found words marked, and the whole card (with its read control) one click away.
+ */
+function SearchHit(props: { hit: SearchResults['hits'][number]; csrfToken: string; back: string }) {
+  const { alert, channel, highlights: h } = props.hit;
+  const card = toCardModel(alert);
+  const chat = 'author' in alert;
+  // A chat message has no title: its author (where the index marks a found name) heads the result.
+  const title = chat ? <Marked h={h?.actor} fallback={alert.author.name} /> : <Marked h={h?.title} fallback={alert.title} />;
+  // The actor only when a word was found there (the card shows it in full).
+  const actor = !chat && h && h.actor.ranges.length > 0 ? h.actor : undefined;
+  return (
+    <li class={`feed-entry search-hit tone-${card.kind === 'alert' ? card.tone : 'neutral'}`} id={`alert-${alert.id}`} data-alert-id={alert.id} data-channel-id={channel.id} data-read={alert.isRead ? 'true' : 'false'} tabindex={-1}>
+      <p class="search-meta">
+        <span aria-hidden="true">{channel.icon}</span> #{channel.slug} · <time datetime={card.createdAt.iso} title={card.createdAt.text}>{card.createdAt.text}</time>
+        {'level' in alert ? <span class="search-level">{levelName(alert.level)}</span> : <span class="search-level">{alert.author.role}</span>}
+        {alert.isRead ? null : <span class="search-unread">unread</span>}
+      </p>
+      <h2 class="search-title">{title}</h2>
+      {h && h.body.text !== '' ? (
+        <p class="search-excerpt">
+          <Marked h={h.body} fallback="" />
+        </p>
+      ) : null}
+      {actor ? (
+        <p class="search-actor">
+          by <Marked h={actor} fallback="" />
+        </p>
+      ) : null}
+      <details class="search-card">
+        <summary>Show the whole alert</summary>
+        <AlertCard card={card} styling="classes" channel={{ icon: channel.icon, slug: channel.slug }} />
+        <form method="post" action={`/feed/read/${alert.id}`} class="feed-read">
+          <Csrf token={props.csrfToken} />
+          <input type="hidden" name="read" value={alert.isRead ? '0' : '1'} />
+          <input type="hidden" name="back" value={props.back} />
+          <button type="submit" class="button ghost small" data-action="toggle-read">
+            {alert.isRead ? 'Mark unread' : 'Mark read'}
+          </button>
+        </form>
+      </details>
+    </li>
+  );
+}
+
+/** A page of results and the "Older results" link that loads the next (htmx swaps it for the page, like the feed). */
+export function SearchItems(props: { results: SearchResults; state: SearchState; csrfToken: string }) {
+  const next = props.results.nextCursor;
+  return (
+    <>
+      {props.results.hits.map((hit) => (
+        <SearchHit hit={hit} csrfToken={props.csrfToken} back={searchUrl(props.state)} />
+      ))}
+      {next ? <LoadMore href={searchUrl(props.state, { cursor: next })} fragmentHref={searchUrl(props.state, { cursor: next, fragment: '1' })} label="Older results" /> : null}
+    </>
+  );
+}
+
+function SyntaxHelp() {
+  return (
+    <section class="search-help" aria-labelledby="search-help-title">
+      <h2 id="search-help-title">How to search</h2>
+      <ul>
+        <li>
+          Every word must occur: <code>deploy frankfurt</code> finds alerts with both words, in the title, message, fields, actor or chat text.
+        </li>
+        <li>
+          A trailing <code>*</code> finds words that start with it: <code>pay*</code> finds payment and payout.
+        </li>
+        <li>
+          Quotes find a phrase, word for word: <code>"payment failed"</code>.
+        </li>
+        <li>Case and accents do not matter; everything else is plain text (no operators).</li>
+      </ul>
+    </section>
+  );
+}
+
+function Filters(props: { state: SearchState; channels: ChannelView[] }) {
+  const s = props.state;
+  return (
+    <form
+      method="get"
+      action="/search"
+      class="feed-filters"
+      hx-get="/search"
+      hx-target="#search-results"
+      hx-select="#search-results"
+      hx-swap="outerHTML"
+      hx-push-url="true"
+      hx-select-oob="#top-search"
+    >
+      <input type="hidden" name="q" value={s.q} />
+      <span class="filter-pair">
+        <label for="search-level">Level</label>
+        <select id="search-level" name="level" data-autosubmit disabled={Boolean(s.channel?.chat)}>
+          <option value="">All levels</option>
+          {LEVELS.map((l) => (
+            <option value={l} selected={s.level === l}>
+              {levelName(l)}
+            </option>
+          ))}
+        </select>
+      </span>
+      <span class="filter-pair">
+        <label for="search-channel">Channel</label>
+        <select id="search-channel" name="channel" data-autosubmit>
+          <option value="">All channels</option>
+          {props.channels.map((ch) => (
+            <option value={ch.slug} selected={s.channel?.id === ch.id}>
+              {ch.name}
+            </option>
+          ))}
+        </select>
+      </span>
+      <button type="submit" class="button small js-hide">
+        Apply
+      </button>
+    </form>
+  );
+}
+
+export function searchPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; state: SearchState; results: SearchResults | null; error?: string | undefined }, status: 200 | 400 = 200) {
+  const total = o.channels.reduce((n, ch) => n + ch._count.alerts, 0);
+  const s = o.state;
+  const csrf = c.get('csrfToken');
+  const searched = o.results !== null;
+  const keep: Record<string, string> = {};
+  if (s.level) keep.level = s.level;
+  if (s.channel) keep.channel = s.channel.slug;
+  const heading = s.q.trim() ? `Search: ${s.q}` : 'Search';
+  return page(
+    c,
+    total > 0 ? `(${total}) ${heading}` : heading,
+    'feed',
+    <>
+      <FeedAssets />
+      <div class="feed-layout search-layout">
+        <Sidebar channels={o.channels} total={total} />
+        <section class="feed-main" aria-labelledby="feed-heading">
+          <div class="feed-head">
+            <h1 id="feed-heading">{s.q.trim() ? <>Results for “{s.q}”</> : 'Search'}</h1>
+          </div>
+          {s.q.trim() ? <Filters state={s} channels={o.channels} /> : null}
+          <div id="search-results">
+            {o.error ? <Notice kind="error">{o.error}</Notice> : null}
+            {searched && o.results!.hits.length === 0 ? (
+              <p class="feed-empty search-empty">
+                Nothing found{s.level || s.channel ? ' with these filters' : ''}. Try fewer words, a prefix such as <code>deploy*</code>
+                {s.level || s.channel ? (
+                  <>
+                    , or <a href={searchUrl({ q: s.q })}>search every channel and level</a>
+                  </>
+                ) : null}
+                .
+              </p>
+            ) : null}
+            {/* Always there (even empty): feed.js binds the keyboard to it. */}
+            <ol class="feed-list" aria-label="Search results, newest first">
+              {o.results ? <SearchItems results={o.results} state={s} csrfToken={csrf} /> : null}
+            </ol>
+            {!searched || o.results!.hits.length === 0 ? <SyntaxHelp /> : null}
+          </div>
+        </section>
+      </div>
+      <ShortcutsDialog />
+    </>,
+    status,
+    { search: { q: s.q, keep } },
+  );
+}

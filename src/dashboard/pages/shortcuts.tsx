@@ -1,0 +1,33 @@
+/** The keyboard shortcuts (`?` opens it; feed.js handles the keys), on the feed and search pages. */
+export function ShortcutsDialog() {
+  return (
+    <dialog id="shortcuts" class="shortcuts" aria-labelledby="shortcuts-title">
+      <h2 id="shortcuts-title">Keyboard shortcuts</h2>
+      <dl>
+        <dt>
+          <kbd>j</kbd> / <kbd>k</kbd>
+        </dt>
+        <dd>Next / previous card</dd>
+        <dt>
+          <kbd>o</kbd>
+        </dt>
+        <dd>Open the card's link (and mark it read)</dd>
+        <dt>
+          <kbd>e</kbd>
+        </dt>
+        <dd>Mark read / unread</dd>
+        <dt>
+          <kbd>/</kbd>
+        </dt>
+        <dd>Search</dd>
+        <dt>
+          <kbd>?</kbd>
+        </dt>
+        <dd>This list</dd>
+      </dl>
+      <button type="button" class="button small" data-close>
+        Close
+      </button>
+    </dialog>
+  );
+}

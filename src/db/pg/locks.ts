@@ -1,0 +1,32 @@
+/**
+ * PostgreSQL advisory lock keys, one place so that no two uses collide. Each is a constant bigint
+ * in Alertbridge's own range (0x414c4252 = "ALBR" in the high 32 bits), far from other
+ * applications sharing the server that pick small numbers.
+ */
+const BASE = 0x414c4252n << 32n;
+
+/** Session-level, held while one node applies migrations at start-up (src/db/pg/migrate.ts). */
+export const MIGRATION_LOCK = String(BASE + 1n);
+
+/**
+ * Transaction-level, around every append to `alert_events` (the live stream's change log): see the
+ * comment on `alertEvents` in src/db/pg/schema/alerts.ts. Not used yet: the PostgreSQL write path
+ * is not built.
+ */
+export const CHANGE_LOG_LOCK = String(BASE + 2n);
+
+/** Transaction-level, held by `admin import` into PostgreSQL, so two imports cannot interleave. */
+export const IMPORT_LOCK = String(BASE + 3n);
+
+/**
+ * Session-level, held by the one node that runs the singletons (Discord gateway, pruning, retention,
+ * digests): src/db/pg/leader.ts. Not wired yet.
+ */
+export const LEADER_LOCK = String(BASE + 4n);
+
+/**
+ * Transaction-level, around connecting a channel to Discord (src/db/pg/discord-link-rows.ts): the
+ * check ("is either side linked already?") and the insert happen as one step across nodes, as
+ * SQLite's BEGIN IMMEDIATE makes them on one file.
+ */
+export const DISCORD_LINK_LOCK = String(BASE + 5n);

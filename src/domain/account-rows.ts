@@ -1,0 +1,85 @@
+/**
+ * What the account use cases (src/domain/accounts.ts) need from storage:
+ * workspaces, users, memberships, channels, channel members and API tokens.
+ * Implemented in SQLite by src/db/account-rows.ts (synchronous inside, resolved Promises
+ * outside) and on PostgreSQL by src/db/pg/account-rows.ts. No rule lives here: a
+ * method stores or reads rows, and reports a unique-key clash as a value
+ * (`'taken'`) so the domain decides what it means without knowing the driver.
+ */
+
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface ChannelRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  slug: string;
+  icon: string;
+  isPrivate: boolean;
+  webhookToken: string;
+}
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  name: string;
+}
+
+export interface TokenRecord {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  name: string;
+  hint: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface AccountRows {
+  insertWorkspace(row: { id: string; name: string; createdAt: number }): Promise<void>;
+  workspace(id: string): Promise<{ id: string; name: string } | undefined>;
+  /** The user's workspaces with their role, oldest membership first. */
+  workspacesOf(userId: string): Promise<{ id: string; name: string; role: Role }[]>;
+
+  /** `'taken'` when another user has the address (case-insensitive). */
+  insertUser(row: UserRecord & { createdAt: number }): Promise<'ok' | 'taken'>;
+  /** By id, or by e-mail case-insensitively. */
+  user(idOrEmail: string): Promise<UserRecord | undefined>;
+  renameUser(userId: string, name: string): Promise<void>;
+  /** False when another user already has the address. */
+  changeEmail(userId: string, email: string): Promise<boolean>;
+
+  role(workspaceId: string, userId: string): Promise<Role | undefined>;
+  upsertMembership(row: { workspaceId: string; userId: string; role: Role; createdAt: number }): Promise<void>;
+  /** Drops the membership and the user's private-channel memberships in that workspace, in one transaction; false when there was none. */
+  removeMembership(workspaceId: string, userId: string): Promise<boolean>;
+  /** Members with their role, oldest membership first. */
+  members(workspaceId: string): Promise<(UserRecord & { role: Role })[]>;
+
+  /** `'taken'` when the workspace already has a channel with this slug. */
+  insertChannel(row: ChannelRecord & { createdAt: number }): Promise<'ok' | 'taken'>;
+  /** The channel id holding `slug` in the workspace. */
+  channelIdBySlug(workspaceId: string, slug: string): Promise<string | undefined>;
+  /** Channels whose id is `ref`, or whose slug is `ref` (in `workspaceId` when given). */
+  channelsByRef(ref: string, workspaceId?: string): Promise<ChannelRecord[]>;
+  /** Ids of channels whose id or slug is `ref`, in the workspaces the user belongs to. */
+  channelIdsOfUser(userId: string, ref: string): Promise<string[]>;
+  channelInWorkspace(workspaceId: string, channelId: string): Promise<ChannelRecord | undefined>;
+  /** The workspace's channels the user can see (public, or private with the user as member), oldest first, with their alert count. */
+  visibleChannels(workspaceId: string, userId: string): Promise<(ChannelRecord & { alertCount: number })[]>;
+  /** Whether the channel has a GitHub signing secret (the secret itself is never read back here). */
+  hasSigningSecret(channelId: string): Promise<boolean>;
+  updateChannel(channelId: string, change: { name?: string; icon?: string; webhookToken?: string; signingSecret?: string | null }): Promise<void>;
+
+  addChannelMember(row: { channelId: string; userId: string; createdAt: number }): Promise<void>;
+  /** False when the user was not a member. */
+  removeChannelMember(channelId: string, userId: string): Promise<boolean>;
+  channelMembers(channelId: string): Promise<UserRecord[]>;
+
+  insertToken(row: Omit<TokenRecord, 'lastUsedAt' | 'revokedAt'> & { tokenHash: string }): Promise<void>;
+  tokens(workspaceId: string): Promise<TokenRecord[]>;
+  token(id: string): Promise<TokenRecord | undefined>;
+  revokeToken(id: string, revokedAt: number): Promise<void>;
+}

@@ -1,0 +1,126 @@
+import type { AlertRow, AttachmentRow, NotificationKind } from './alert-rows.js';
+
+/**
+ * The outbox side of the alert store (`notification_jobs`, deliveries, digests,
+ * flood windows): what the e-mail and push workers (src/notify/) claim, send
+ * and record. Implemented by src/db/alert-store/outbox.ts; re-exported by
+ * alert-store.ts, the store's one entry point.
+ */
+
+export interface OutboxJob {
+  id: number;
+  alertId: string;
+  channelId: string;
+  kind: NotificationKind;
+}
+
+/** What fanning a job out does: the recipients' delivery rows, and the note the job is closed with. */
+export interface FanOutPlan {
+  deliverTo: string[];
+  note: string | null;
+  /** Users whose Web Push subscriptions each get a push delivery row (src/notify/push/). */
+  pushTo?: string[];
+}
+
+/** A failed job attempt: back to pending at `at`, or failed for good. */
+export interface JobRetry {
+  giveUp: boolean;
+  at: number;
+  reason: string;
+}
+
+export interface OutboxDelivery {
+  jobId: number;
+  userId: string;
+  channelId: string;
+  alertId: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  /** Null when the job row was pruned meanwhile. */
+  kind: NotificationKind | null;
+}
+
+export interface OutboxDigest {
+  id: number;
+  userId: string;
+  channelId: string;
+  windowStart: number;
+  windowEnd: number;
+  attempts: number;
+}
+
+export interface OutboxChannel {
+  name: string;
+  slug: string;
+  icon: string;
+  workspaceName: string;
+}
+
+/** A recipient's flood window on a channel, as stored. */
+export interface FloodWindow {
+  windowStart: number;
+  windowEnd: number;
+  sent: number;
+  digestId: number | null;
+  /** The state of the window's digest, when it has one. */
+  digestState: string | null;
+}
+
+/** What the flood guard decided for one e-mail (src/notify/outbox/flood-guard.ts). */
+export type FloodStep =
+  | { kind: 'open'; windowStart: number; windowEnd: number }
+  | { kind: 'count' }
+  | { kind: 'fold'; digestId: number }
+  | { kind: 'new-digest'; windowStart: number; windowEnd: number };
+
+export type ClaimDecision<T> = { skip: string } | { send: T; flood: FloodStep | null };
+
+/** A delivery row or a digest row: they share the send path and its outcomes. */
+export type OutboxTarget = { jobId: number; userId: string } | { digestId: number };
+
+/**
+ * The outbox beyond its jobs: delivery rows per recipient, flood windows and
+ * digests. Each method is one transaction; the decisions inside (who gets it,
+ * the flood guard) are the worker's, passed in as plain functions.
+ */
+export interface Outbox {
+  /** Rows left `sending` by a crash: recorded failed with `reason`, never resent. How many. */
+  recoverInterrupted(reason: string, now: number): Promise<number>;
+  dueJobs(now: number, limit: number): Promise<number[]>;
+  /** The job's delivery rows and its `done`, in one transaction; nothing when the job is no longer pending. */
+  fanOut(jobId: number, now: number, plan: (job: OutboxJob, alert: Pick<AlertRow, 'level'> | undefined) => FanOutPlan): Promise<void>;
+  /** Records a failed fan-out; `retry` gets the attempts so far (this one included). */
+  retryJob(jobId: number, retry: (attempts: number) => JobRetry): Promise<{ attempts: number; giveUp: boolean } | undefined>;
+  dueDeliveries(now: number, limit: number): Promise<{ jobId: number; userId: string }[]>;
+  dueDigests(now: number, limit: number): Promise<number[]>;
+  /**
+   * One transaction: re-reads the delivery, its alert and channel (and the
+   * flood window on a first attempt), lets `decide` skip it or send it, applies
+   * the flood step, then marks the row `sending`. Null when skipped, folded
+   * into a digest, or no longer pending.
+   */
+  claimDelivery<T>(
+    jobId: number,
+    userId: string,
+    now: number,
+    decide: (c: { delivery: OutboxDelivery; alert: AlertRow | undefined; channel: OutboxChannel | undefined; window: FloodWindow | undefined }) => ClaimDecision<T>,
+  ): Promise<{ value: T; attempts: number } | null>;
+  /** The digest's counterpart: `decide` sees its alerts (oldest first). */
+  claimDigest<T>(
+    digestId: number,
+    now: number,
+    decide: (c: { digest: OutboxDigest; channel: OutboxChannel | undefined; alerts: AlertRow[] }) => { skip: string } | { send: T },
+  ): Promise<{ value: T; digest: OutboxDigest; attempts: number } | null>;
+  /** The Message-ID of the `workflow.started` e-mail a recipient got for this alert (for References). */
+  startedMessageId(alertId: string, userId: string): Promise<string | undefined>;
+  attachmentsOf(alertId: string): Promise<AttachmentRow[]>;
+  recordSent(target: OutboxTarget, messageId: string, now: number): Promise<void>;
+  recordFailed(target: OutboxTarget, reason: string, now: number): Promise<void>;
+  recordRetry(target: OutboxTarget, at: number, reason: string, now: number): Promise<void>;
+  /** The earliest due time of pending work (deliveries and digests only when `mail`), or null. */
+  nextDue(mail: boolean): Promise<number | null>;
+  anythingDue(now: number, mail: boolean): Promise<boolean>;
+  /** Drops finished rows created before `before` and flood windows that ended before `windowsBefore` (one transaction). */
+  prune(before: number, windowsBefore: number): Promise<void>;
+}
+

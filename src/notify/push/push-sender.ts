@@ -1,0 +1,99 @@
+import type { RetryPolicy } from '../../lib/backoff.js';
+import { backoffDelay } from '../../lib/backoff.js';
+import type { Logger } from '../../lib/logger.js';
+import { effectiveLevel } from '../outbox/fan-out.js';
+import { levelAllows, type UnitRecipientRule } from '../preferences.js';
+import { alertPayload, floodPayload, type PushPayload } from './payload.js';
+import type { PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from './ports.js';
+import type { PushTransport } from './transport.js';
+
+export interface PushSenderDeps {
+  outbox: PushOutbox;
+  /** Read inside the claim's store unit, synchronously (UnitRecipientRule). */
+  prefs: Pick<UnitRecipientRule, 'recipientInUnit'>;
+  transport: PushTransport;
+  logger: Logger;
+  now: () => number;
+  publicUrl: string;
+  retry: RetryPolicy;
+  random: () => number;
+  /** The e-mail flood guard's numbers (src/notify/outbox/flood-guard.ts). */
+  flood: { limit: number; windowMs: number };
+  onOutcome?: (outcome: 'sent' | 'retry' | 'failed' | 'gone') => void;
+}
+
+interface PushClaim {
+  to: PushEndpoint;
+  payload: PushPayload;
+  urgency: 'normal' | 'high';
+}
+
+/**
+ * The push flood guard: the e-mail's fixed windows per (user, channel). The
+ * first `limit` pushes in a window notify; the rest update one quiet summary
+ * notification per channel (same tag, no sound) instead of buzzing each.
+ */
+export function pushFloodStep(window: PushWindow | undefined, now: number, limit: number, windowMs: number): PushFloodStep {
+  if (!window || now >= window.windowEnd) return { kind: 'open', windowStart: now, windowEnd: now + windowMs };
+  return window.sent < limit ? { kind: 'count' } : { kind: 'fold' };
+}
+
+/**
+ * Sends one push delivery. The rules are the e-mail's, re-checked inside the
+ * claim's transaction (alert still there, the user still sees the channel,
+ * their level lets it through), then the row is `sending` before the request:
+ * a crash mid-request leaves it `sending`, recorded as failed at the next
+ * start and never sent twice.
+ */
+export class PushSender {
+  constructor(private readonly d: PushSenderDeps) {}
+
+  async send(target: PushTarget): Promise<void> {
+    const now = this.d.now();
+    const { limit, windowMs } = this.d.flood;
+    const claim = await this.d.outbox.claim<PushClaim>(target, now, ({ delivery, alert, channel, subscription, window }) => {
+      if (!subscription) return { skip: 'subscription removed' };
+      if (!alert) return { skip: 'alert deleted before delivery' };
+      const recipient = this.d.prefs.recipientInUnit(delivery.channelId, delivery.userId);
+      if (!recipient) return { skip: 'recipient can no longer see the channel' };
+      const level = effectiveLevel(delivery.kind, alert.level);
+      if (!levelAllows(recipient.level, level)) return { skip: `preference is now "${recipient.level}"` };
+      if (!channel) return { skip: 'channel deleted' };
+      const flood = delivery.attempts === 0 ? pushFloodStep(window, now, limit, windowMs) : null;
+      const payload =
+        flood?.kind === 'fold'
+          ? floodPayload(alert, channel, (window?.folded ?? 0) + 1, this.d.publicUrl)
+          : alertPayload(alert, delivery.kind, channel, this.d.publicUrl);
+      return { send: { to: subscription, payload, urgency: level === 'ERROR' && alert.kind !== 'chat' ? 'high' : 'normal' }, flood };
+    });
+    if (!claim) return;
+    const { to, payload, urgency } = claim.value;
+    // A flood summary replaces the one still queued at the push service (Topic), not only on the screen (tag).
+    const topic = payload.tag.startsWith('flood-') ? payload.tag.slice('flood-'.length).replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32) : undefined;
+    const outcome = await this.d.transport.send(to, JSON.stringify(payload), { urgency, topic });
+    const at = this.d.now();
+    const log = { jobId: target.jobId, subscriptionId: target.subscriptionId, attempts: claim.attempts };
+    if (outcome.ok) {
+      this.d.onOutcome?.('sent');
+      await this.d.outbox.recordSent(target, at);
+      return;
+    }
+    if (outcome.gone) {
+      this.d.onOutcome?.('gone');
+      await this.d.outbox.removeSubscription(target.subscriptionId);
+      this.d.logger.info({ ...log, reason: outcome.reason }, 'push subscription expired or unsubscribed; removed');
+      return;
+    }
+    if (outcome.retry && claim.attempts < this.d.retry.maxAttempts) {
+      const next = at + backoffDelay(this.d.retry, claim.attempts, this.d.random);
+      this.d.onOutcome?.('retry');
+      await this.d.outbox.recordRetry(target, next, outcome.reason, at);
+      this.d.logger.warn({ ...log, reason: outcome.reason, retryInMs: next - at }, 'push failed; will retry');
+      return;
+    }
+    const why = outcome.retry ? `gave up after ${claim.attempts} attempts: ${outcome.reason}` : `permanent failure: ${outcome.reason}`;
+    this.d.onOutcome?.('failed');
+    await this.d.outbox.recordFailed(target, why, at);
+    this.d.logger.error({ ...log, reason: why }, 'push failed for good');
+  }
+}

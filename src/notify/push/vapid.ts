@@ -1,0 +1,48 @@
+import webpush from 'web-push';
+import { z } from 'zod';
+import type { AppSecretRows } from '../../domain/auth/app-secrets.js';
+import type { Clock } from '../../lib/clock.js';
+
+/** The app_secrets row holding both VAPID keys, as one value so two nodes starting at once agree on one pair. */
+export const VAPID_SECRET_NAME = 'vapid-keys';
+
+const stored = z.object({ publicKey: z.string().min(80).max(100), privateKey: z.string().min(40).max(50) });
+
+export interface VapidKeys {
+  /** base64url of the uncompressed P-256 point: the page's applicationServerKey. */
+  publicKey: string;
+  /** Signs the VAPID JWT. Never logged, never sent. */
+  privateKey: string;
+}
+
+/**
+ * The server's VAPID key pair (RFC 8292): generated on first use and kept in
+ * the database, so every process on the same data (a second node, a restart)
+ * signs alike and existing browser subscriptions stay valid.
+ */
+export function loadVapidKeys(rows: AppSecretRows, clock: Clock): VapidKeys {
+  const fresh = webpush.generateVAPIDKeys();
+  rows.insertIfAbsent(VAPID_SECRET_NAME, JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey }), clock.now());
+  const value = rows.get(VAPID_SECRET_NAME);
+  if (value === undefined) throw new Error('the VAPID keys vanished from app_secrets');
+  const parsed = stored.safeParse(JSON.parse(value));
+  // The message never includes the value: it holds the private key.
+  if (!parsed.success) throw new Error(`the stored VAPID keys (app_secrets "${VAPID_SECRET_NAME}") are malformed`);
+  return parsed.data;
+}
+
+/**
+ * The JWT's `sub`: push services contact the operator through it. PUBLIC_URL
+ * when it is https (and not localhost, which push services refuse), else a
+ * mailto: of MAIL_FROM's address.
+ */
+export function vapidSubject(publicUrl: string, mailFrom: string): string {
+  try {
+    const u = new URL(publicUrl);
+    if (u.protocol === 'https:' && u.hostname !== 'localhost') return u.origin;
+  } catch {
+    // fall through
+  }
+  const address = /<([^<>@\s]+@[^<>\s]+)>/.exec(mailFrom)?.[1] ?? (/^[^<>@\s]+@[^<>\s]+$/.test(mailFrom.trim()) ? mailFrom.trim() : 'alertbridge@localhost');
+  return `mailto:${address}`;
+}

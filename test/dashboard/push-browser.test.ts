@@ -1,0 +1,102 @@
+import { createECDH, randomBytes } from 'node:crypto';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
+import { seedWorkspace } from '../helpers/harness.js';
+import { browserSuite, type DashHarness } from './helpers.js';
+
+/**
+ * Profile's push section in a real Chromium. Headless Chromium answers
+ * Notification.permission with "denied" whatever the context grants, and
+ * PushManager.subscribe() needs the vendor's push service, which is out of
+ * reach here: the first test checks what such a browser shows; the second
+ * stands in for the browser's push service only (PushManager and the
+ * permission, with keys the test makes) so our page script, the CSRF-protected
+ * endpoint and the device list run for real. Delivery itself is tested
+ * against a real encrypted push in test/notify/push.test.ts.
+ */
+let browser: Browser;
+let h: DashHarness;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+
+browserSuite((s) => ({ browser, h, seed } = s));
+
+async function signIn(page: Page, userId: string) {
+  await page.goto(await h.link(userId));
+  await page.getByRole('button', { name: /^Sign in as / }).click();
+  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
+}
+
+const state = (page: Page) => page.locator('[data-push-settings]').getAttribute('data-state');
+
+describe('push notifications in Chromium', () => {
+  it('registers the service worker at the root scope, and says when the browser blocks notifications', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.owner.id);
+    await page.goto(`${h.origin}/profile`);
+    await page.locator('[data-push-settings][data-state]').waitFor();
+    expect(await state(page)).toBe('denied');
+    await page.getByText('Notifications are blocked for this site').waitFor();
+    expect(await page.getByRole('button', { name: 'Turn on for this browser' }).isDisabled()).toBe(true);
+    // The worker script passes a real browser's checks (MIME type, scope, CSP) and installs.
+    const scope = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.register('/push-sw.js', { scope: '/' });
+      await navigator.serviceWorker.ready;
+      return reg.scope;
+    });
+    expect(scope).toBe(`${h.origin}/`);
+    expect(cspViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('turns push on and off for this browser through the page', async () => {
+    const { context, page } = await newPage(browser);
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const fake = {
+      endpoint: `https://push.example.net/send/${randomBytes(9).toString('base64url')}`,
+      p256dh: ecdh.getPublicKey().toString('base64url'),
+      auth: randomBytes(16).toString('base64url'),
+    };
+    // The browser's push service, stood in for: permission granted, subscribe() answers with the test's keys.
+    await context.addInitScript((f) => {
+      Object.defineProperty(Notification, 'permission', { get: () => 'granted' });
+      Notification.requestPermission = async () => 'granted';
+      const make = () => ({
+        endpoint: f.endpoint,
+        toJSON: () => ({ endpoint: f.endpoint, expirationTime: null, keys: { p256dh: f.p256dh, auth: f.auth } }),
+        unsubscribe: async () => {
+          sessionStorage.removeItem('fake-push');
+          return true;
+        },
+      });
+      PushManager.prototype.subscribe = async function (opts?: PushSubscriptionOptionsInit) {
+        const key = new Uint8Array(opts!.applicationServerKey as ArrayBuffer);
+        sessionStorage.setItem('fake-push', btoa(String.fromCharCode(...key)));
+        return make() as unknown as PushSubscription;
+      };
+      PushManager.prototype.getSubscription = async () => (sessionStorage.getItem('fake-push') ? (make() as unknown as PushSubscription) : null);
+    }, fake);
+    await signIn(page, seed.member.id);
+    await page.goto(`${h.origin}/profile`);
+    await page.getByText('This browser does not get push notifications.').waitFor();
+    await page.getByRole('button', { name: 'Turn on for this browser' }).click();
+    await page.getByText('This browser gets push notifications.').waitFor();
+    // The page subscribed with the server's VAPID public key.
+    const key = await page.evaluate(() => sessionStorage.getItem('fake-push'));
+    expect(Buffer.from(key!, 'base64').toString('base64url')).toBe(h.services.push.vapid.publicKey);
+    const row = page.getByRole('row', { name: /Chrome on Linux/ });
+    await row.waitFor();
+    expect(h.services.push.subscriptions.list(seed.member.id)).toHaveLength(1);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(cspViolations(page)).toEqual([]);
+    await page.locator('#push').scrollIntoViewIfNeeded();
+    await screenshots(page, 'push-settings');
+
+    await page.getByRole('button', { name: 'Turn off for this browser' }).click();
+    await page.getByText('This browser does not get push notifications.').waitFor();
+    await page.getByText('No device gets push notifications yet.').waitFor();
+    expect(h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
+    await context.close();
+  });
+});

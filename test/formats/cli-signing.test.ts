@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { runAdmin } from '../../src/cli/admin.js';
+import { githubSignature } from '../../src/domain/formats/github-body.js';
+import { fixture, servedHarness } from './fixture.js';
+
+/** `channel set-signing-secret` against the running service's data directory, checked through GitHub's path over real HTTP. */
+const serve = servedHarness();
+
+const SECRET = 'a-github-webhook-secret-0123';
+
+describe('admin CLI: channel set-signing-secret', () => {
+  it('sets, answers "set" without printing it back, is enforced on /github, and --clear lifts it', async () => {
+    const { h, server, seed } = await serve();
+    const admin = (...argv: string[]) => runAdmin(argv, { DATA_DIR: h.dir, LOG_LEVEL: 'silent' });
+    const body = JSON.stringify(fixture('github', 'issues.opened'));
+    const deliver = (headers: Record<string, string> = {}) =>
+      fetch(`${server.url}/api/webhook/${seed.deploys.webhookToken}/github`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', ...headers }, body });
+
+    expect((await deliver()).status).toBe(200);
+    const set = await admin('channel', 'set-signing-secret', '--channel', 'deploys', '--secret', SECRET);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ id: seed.deploys.id, signingSecret: 'set' });
+    expect(set.stdout + set.stderr).not.toContain(SECRET);
+
+    const unsigned = await deliver();
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as { detail: string }).detail).toMatch(/X-Hub-Signature-256 header is missing/);
+    expect((await deliver({ 'x-hub-signature-256': githubSignature(body, 'another-secret-of-16+') })).status).toBe(401);
+    expect((await deliver({ 'x-hub-signature-256': githubSignature(body, SECRET) })).status).toBe(200);
+
+    const cleared = await admin('channel', 'set-signing-secret', '--channel', seed.deploys.id, '--clear');
+    expect(cleared.code).toBe(0);
+    expect(JSON.parse(cleared.stdout)).toEqual({ id: seed.deploys.id, signingSecret: 'cleared' });
+    expect((await deliver()).status).toBe(200);
+  });
+
+  it('refuses a short secret, both flags, neither flag (exit 2) and an unknown channel (exit 1); nothing is set', async () => {
+    const { h } = await serve();
+    const admin = (...argv: string[]) => runAdmin(argv, { DATA_DIR: h.dir, LOG_LEVEL: 'silent' });
+    for (const [code, argv] of [
+      [2, ['--channel', 'deploys', '--secret', 'short']],
+      [2, ['--channel', 'deploys', '--secret', SECRET, '--clear']],
+      [2, ['--channel', 'deploys']],
+      [1, ['--channel', 'no-such-channel', '--secret', SECRET]],
+    ] as const) {
+      const r = await admin('channel', 'set-signing-secret', ...argv);
+      expect({ argv, code: r.code, stdout: r.stdout }).toEqual({ argv, code, stdout: '' });
+      expect(r.stderr).not.toBe('');
+      expect(r.stderr).not.toContain(SECRET);
+    }
+    const stored = h.services.db.sqlite.prepare('SELECT count(*) FROM channels WHERE signing_secret IS NOT NULL').pluck().get();
+    expect(stored).toBe(0);
+  });
+});
