@@ -55,7 +55,7 @@ export class SqliteAlertReports implements AlertReports {
       perDay: sqlite.prepare<[string, number], { day: string; channelId: string; count: number }>(
         `SELECT strftime('%Y-%m-%d', al.created_at / 1000, 'unixepoch') AS day, al.channel_id AS channelId, count(*) AS count
          FROM alerts al JOIN channels c ON c.id = al.channel_id
-         WHERE c.workspace_id = ? AND al.created_at >= ? GROUP BY day, al.channel_id ORDER BY day`,
+         WHERE c.workspace_id = ? AND al.created_at >= ? GROUP BY day, al.channel_id ORDER BY day, channelId`,
       ),
     };
   }
