@@ -5,6 +5,7 @@ import { startRetentionScheduler } from './ops/retention-scheduler.js';
 import type { Services } from './services.js';
 
 import type { BackgroundPart } from './lib/background-part.js';
+import { soleNode, whileLeader, type Leadership } from './lib/singletons.js';
 
 export type { BackgroundPart } from './lib/background-part.js';
 
@@ -14,9 +15,22 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
  * Starts everything that runs beside the HTTP server. Each part rebuilds its
  * state from the database at start (the database is the queue), so a restart
  * loses nothing. Returns one stop() that stops the parts in reverse order.
+ * The singletons (maintenance, retention, the Discord gateway) run while this
+ * node leads (src/lib/singletons.ts): always, for the one process on SQLite.
  */
-export async function startBackground(s: Services): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
+export async function startBackground(s: Services, leadership: Leadership = soleNode()): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
   const parts: BackgroundPart[] = [];
+  /** A part only the leader runs (one process on SQLite always leads): started before this returns when this node leads. */
+  const singleton = async (name: string, start: () => Promise<BackgroundPart | null> | BackgroundPart | null) => {
+    const part = whileLeader(leadership, name, start, s.logger);
+    parts.push(part);
+    await part.settled;
+  };
+
+  // Temp files left by a crash mid-upload: never served (they do not match the key
+  // pattern), removed here before any request can be writing new ones.
+  const swept = await s.media.sweepTemp();
+  if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
 
   const maintenance = async () => {
     try {
@@ -26,16 +40,14 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
       s.logger.error({ err }, 'maintenance failed');
     }
   };
-  await maintenance();
-  // Temp files left by a crash mid-upload: never served (they do not match the key
-  // pattern), removed here before any request can be writing new ones.
-  const swept = await s.media.sweepTemp();
-  if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
-  // Unreferenced files nothing listed (a crash right after a commit, a restored older database) start their grace period now.
-  const strays = await s.mediaOrphans.adoptStrays();
-  if (strays) s.logger.info({ strays }, 'unreferenced media files found; deleted after the grace period');
-  const timer = setInterval(() => void maintenance(), MAINTENANCE_INTERVAL_MS).unref();
-  parts.push({ name: 'maintenance', stop: () => clearInterval(timer) });
+  await singleton('maintenance', async () => {
+    await maintenance();
+    // Unreferenced files nothing listed (a crash right after a commit, a restored older database) start their grace period now.
+    const strays = await s.mediaOrphans.adoptStrays();
+    if (strays) s.logger.info({ strays }, 'unreferenced media files found; deleted after the grace period');
+    const timer = setInterval(() => void maintenance(), MAINTENANCE_INTERVAL_MS).unref();
+    return { name: 'maintenance', stop: () => clearInterval(timer) };
+  });
 
   if (s.config.backupIntervalMs > 0) {
     const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = s.config;
@@ -43,7 +55,7 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   }
 
   // Retention: batches of deletes between other writes (README: Operations, Retention).
-  parts.push(startRetentionScheduler(s.retention, s.logger, s.config.retentionIntervalMs));
+  await singleton('retention', () => startRetentionScheduler(s.retention, s.logger, s.config.retentionIntervalMs));
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o) }));
@@ -51,22 +63,26 @@ export async function startBackground(s: Services): Promise<{ parts: BackgroundP
   parts.push(startPushWorker(s, { onOutcome: (o) => s.ops.metrics?.push(o) }));
 
   if (s.config.discordToken) {
-    // A refused token or intent is logged with advice; the HTTP service keeps running without the bridge.
-    try {
-      // Imported only here: discord.js costs ~44 MB of RSS, which a service without Discord does not pay.
-      const { startDiscordBridge } = await import('./discord/index.js');
-      const bridge = await startDiscordBridge(s);
-      s.ops.attachDiscord(bridge);
-      parts.push({
-        name: 'discord',
-        stop: () => {
-          s.ops.attachDiscord(null);
-          return bridge.stop();
-        },
-      });
-    } catch (err) {
-      s.logger.error({ err }, (err as Error).message);
-    }
+    // One gateway connection per bot token: the leader's.
+    await singleton('discord', async () => {
+      // A refused token or intent is logged with advice; the HTTP service keeps running without the bridge.
+      try {
+        // Imported only here: discord.js costs ~44 MB of RSS, which a service without Discord does not pay.
+        const { startDiscordBridge } = await import('./discord/index.js');
+        const bridge = await startDiscordBridge(s);
+        s.ops.attachDiscord(bridge);
+        return {
+          name: 'discord',
+          stop: () => {
+            s.ops.attachDiscord(null);
+            return bridge.stop();
+          },
+        };
+      } catch (err) {
+        s.logger.error({ err }, (err as Error).message);
+        return null;
+      }
+    });
   } else {
     s.logger.info('Discord bridge off: set DISCORD_TOKEN to connect a server');
   }
