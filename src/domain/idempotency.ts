@@ -17,19 +17,48 @@ export const LONG_KEY_PREFIX = 'github-delivery:';
 export const LONG_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 const KEY_RE = new RegExp(`^[\\x21-\\x7e][\\x20-\\x7e]{0,${IDEMPOTENCY_KEY_MAX_CHARS - 1}}$`);
 
+/** A request's hold on an Idempotency-Key while it runs. */
+export interface IdempotencyClaim {
+  release(): Promise<void> | void;
+}
+
+/**
+ * Who holds which key right now. A key held by a running request is refused to
+ * the next with `idempotency-key-in-use` (409) at once, never waited for.
+ */
+export interface IdempotencyClaims {
+  /** Claims (channel, key) or throws `idempotency-key-in-use`. */
+  claim(channelId: string, key: string): Promise<IdempotencyClaim>;
+}
+
+/**
+ * The claims of one process (SQLite: one process serves the file). The check and
+ * the claim happen in one synchronous step, so no second request slips between.
+ */
+export class InProcessClaims implements IdempotencyClaims {
+  private readonly inFlight = new Set<string>();
+
+  async claim(channelId: string, key: string): Promise<IdempotencyClaim> {
+    const id = `${channelId}\0${key}`;
+    if (this.inFlight.has(id)) throw new AppError('idempotency-key-in-use');
+    this.inFlight.add(id);
+    return { release: () => void this.inFlight.delete(id) };
+  }
+}
+
 /**
  * Idempotency-Key handling for the webhook, scoped per channel (the webhook
- * token's channel). In-flight keys live in memory (one process), finished
- * answers in the alert store, written in the same unit as the alert. Only
- * successful answers are stored: a rejected request may be corrected and
+ * token's channel). In-flight keys are held by `claims` (in this process on
+ * SQLite; cluster-wide on PostgreSQL: src/db/pg/alert-store/idempotency-claims.ts),
+ * finished answers in the alert store, written in the same unit as the alert.
+ * Only successful answers are stored: a rejected request may be corrected and
  * retried under the same key, as with Stripe.
  */
 export class Idempotency {
-  private readonly inFlight = new Set<string>();
-
   constructor(
     private readonly store: Pick<WebhookAlertWrites, 'idempotentAnswer' | 'pruneIdempotentAnswers'>,
     private readonly clock: Clock,
+    private readonly claims: IdempotencyClaims = new InProcessClaims(),
   ) {}
 
   static validateKey(key: string): void {
@@ -46,21 +75,26 @@ export class Idempotency {
    * Claims the key for this request. Returns the stored answer's JSON to replay, or a
    * release function to call when the request ends (success or failure).
    */
-  async begin(channelId: string, key: string, requestHash: string, windowMs = IDEMPOTENCY_WINDOW_MS): Promise<{ replayJson: string } | { release: () => void }> {
-    const id = `${channelId}\0${key}`;
-    if (this.inFlight.has(id)) throw new AppError('idempotency-key-in-use');
-    // Claimed before the lookup resolves, so a second request with the key cannot slip in meanwhile.
-    this.inFlight.add(id);
-    const release = () => void this.inFlight.delete(id);
+  async begin(
+    channelId: string,
+    key: string,
+    requestHash: string,
+    windowMs = IDEMPOTENCY_WINDOW_MS,
+  ): Promise<{ replayJson: string } | { release: () => Promise<void> }> {
+    // Claimed before the lookup, so a second request with the key cannot slip in meanwhile.
+    const claim = await this.claims.claim(channelId, key);
+    const release = async () => {
+      await claim.release();
+    };
     try {
       const stored = await this.store.idempotentAnswer(channelId, key);
       if (stored && this.clock.now() - stored.createdAt < windowMs) {
         if (stored.requestHash !== requestHash) throw new AppError('idempotency-key-reused');
-        release();
+        await release();
         return { replayJson: stored.json };
       }
     } catch (err) {
-      release();
+      await release();
       throw err;
     }
     return { release };

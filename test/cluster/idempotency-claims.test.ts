@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PgIdempotencyClaims } from '../../src/db/pg/alert-store/idempotency-claims.js';
 import { PgWebhookWrites } from '../../src/db/pg/alert-store/webhook-writes.js';
+import { Idempotency } from '../../src/domain/idempotency.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { describePg } from '../helpers/pg.js';
 import { eventually } from '../helpers/poll.js';
 import { pgEngine, type Fixture } from './engines.js';
@@ -52,6 +54,26 @@ describePg('Idempotency-Key claims across nodes (PostgreSQL)', () => {
     await b.release();
     await b.release();
     await (await nodeA.claim('ch1', 'deploy-42')).release();
+  });
+
+  it('through the real Idempotency on two nodes: 409 while in flight elsewhere, the stored answer replayed after', async () => {
+    const clock = new ManualClock(NOW + 1000);
+    const onA = new Idempotency(new PgWebhookWrites(e.db.pool), clock, nodeA);
+    const onB = new Idempotency(new PgWebhookWrites(e.other.pool), clock, nodeB);
+    const first = await onA.begin('ch1', 'release-7', 'hash-7');
+    if (!('release' in first)) throw new Error('a fresh key was answered from the store');
+    await expect(onB.begin('ch1', 'release-7', 'hash-7')).rejects.toMatchObject({ code: 'idempotency-key-in-use' });
+    await new PgWebhookWrites(e.db.pool).insertAlert({
+      alertId: 'alt_07', channelId: 'ch1', workspaceId: 'w1', attachments: [], notify: 'alert.created', now: NOW,
+      content: { title: 't', level: 'INFO', emoji: '', message: null, fieldsJson: '[]', linkUrl: null, linkText: null, source: null,
+        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, metadataJson: null },
+      idempotency: { key: 'release-7', hash: 'hash-7', answer: (s) => ({ id: s.alertId }) },
+    });
+    await first.release();
+    expect(await onB.begin('ch1', 'release-7', 'hash-7')).toEqual({ replayJson: '{"id":"alt_07"}' });
+    await expect(onB.begin('ch1', 'release-7', 'another body')).rejects.toMatchObject({ code: 'idempotency-key-reused' });
+    // A refused request holds nothing: the key is free on both nodes afterwards.
+    expect(await onA.begin('ch1', 'release-7', 'hash-7')).toEqual({ replayJson: '{"id":"alt_07"}' });
   });
 
   it('releases every claim of a node whose session ends, and the node claims again on a new session', async () => {

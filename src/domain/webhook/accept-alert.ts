@@ -153,7 +153,7 @@ export class AcceptWebhookAlert {
   ): Promise<T | Replayed> {
     try {
       let idem: { key: string; hash: string } | undefined;
-      let release: (() => void) | undefined;
+      let release: (() => Promise<void>) | undefined;
       if (idempotencyKey !== undefined) {
         const hash = Idempotency.fingerprint(body.fingerprintParts);
         const claim = await this.d.idempotency.begin(channel.id, idempotencyKey, hash, idempotencyWindowMs);
@@ -169,7 +169,7 @@ export class AcceptWebhookAlert {
         await body.commit();
         return result;
       } finally {
-        release?.();
+        await release?.();
       }
     } catch (err) {
       await body.discard();

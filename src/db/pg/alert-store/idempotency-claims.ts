@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { AppError } from '../../../domain/errors.js';
+import type { IdempotencyClaims } from '../../../domain/idempotency.js';
 
 /**
  * The two-key advisory lock space's first key for Idempotency-Key claims: "ALBR" as an int4. The
@@ -23,7 +24,7 @@ const CLAIM_SPACE = 0x414c4252;
  * the next claim opens a new connection. Two different keys whose 32-bit hashes collide refuse each
  * other while both are in flight (a spurious 409 the client retries): a trade for fixed-size locks.
  */
-export class PgIdempotencyClaims {
+export class PgIdempotencyClaims implements IdempotencyClaims {
   private readonly local = new Set<string>();
   private client: Promise<pg.Client> | null = null;
   /** The client `client` resolves to, known before it resolves. */
