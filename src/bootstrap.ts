@@ -1,5 +1,6 @@
 import { signInUrl } from './dashboard/sign-in-link.js';
 import { SqliteSignInLinkRows } from './db/auth-rows.js';
+import { Accounts } from './domain/accounts.js';
 import { SignInLinks } from './domain/auth/sign-in-links.js';
 import type { Services } from './services.js';
 
@@ -26,30 +27,20 @@ export interface BootstrapResult {
  * `admin login-link` gives the owner one.
  */
 export async function bootstrapIfEmpty(s: Services): Promise<BootstrapResult | null> {
-  // IMMEDIATE: the check and the writes hold the write lock together, so two
-  // processes started on one data directory cannot both set it up. The account
-  // use cases return Promises (the PostgreSQL seam), so the transaction is opened
-  // by hand around them; this runs at start-up, before the node serves anything,
-  // so no other statement of this process lands inside it.
-  const sqlite = s.db.sqlite;
-  sqlite.exec('BEGIN IMMEDIATE');
-  let made: Omit<BootstrapResult, 'signIn'> | null;
-  try {
-    made = await (async () => {
-      if (sqlite.prepare('SELECT 1 FROM workspaces LIMIT 1').get()) return null;
-      const workspace = await s.accounts.createWorkspace('My workspace');
-      const user = await s.accounts.createUser(s.config.bootstrapOwnerEmail ?? BOOTSTRAP_PLACEHOLDER_EMAIL, 'Owner');
-      await s.accounts.addMember(workspace.id, user.id, 'owner');
-      const channel = await s.accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
-      const { token } = await s.accounts.createToken(workspace.id, user.id, 'bootstrap');
-      return { workspace, user, channel, token };
-    })();
-    sqlite.exec('COMMIT');
-  } catch (err) {
-    if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
-    throw err;
-  }
+  // One unit (src/db/account-rows.ts, src/db/pg/account-rows.ts): two processes or nodes started
+  // on one empty database cannot both set it up, and a failure half-way leaves nothing.
+  const made = await s.firstStart.ifEmpty(async (rows) => {
+    const accounts = new Accounts(rows, s.ids, s.clock, s.config.tokenPrefix);
+    const workspace = await accounts.createWorkspace('My workspace');
+    const user = await accounts.createUser(s.config.bootstrapOwnerEmail ?? BOOTSTRAP_PLACEHOLDER_EMAIL, 'Owner');
+    await accounts.addMember(workspace.id, user.id, 'owner');
+    const channel = await accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
+    const { token } = await accounts.createToken(workspace.id, user.id, 'bootstrap');
+    return { workspace, user, channel, token };
+  });
   if (!made) return null;
+  // Written by an Accounts bound to the unit, not the service's: the webhook look-up forgets what it cached.
+  s.webhookChannels.invalidate();
   const link = await new SignInLinks(new SqliteSignInLinkRows(s.db.sqlite), s.clock).issue(made.user.id);
   return { ...made, signIn: { url: signInUrl(s.config.publicUrl, link.secret), expiresAt: link.expiresAt } };
 }

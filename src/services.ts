@@ -9,7 +9,8 @@ import { SqliteUsageRows } from './db/usage-rows.js';
 import { SqliteWebhookChannels } from './db/webhook-channels.js';
 import { WriteBatcher } from './db/write-batcher.js';
 import { Accounts } from './domain/accounts.js';
-import { SqliteAccountRows } from './db/account-rows.js';
+import { SqliteAccountRows, SqliteFirstStart } from './db/account-rows.js';
+import type { FirstStartUnit } from './domain/account-rows.js';
 import type { AlertStore } from './domain/alert-store.js';
 import { ChangeBus } from './domain/changes.js';
 import { ChatIngest } from './domain/chat/ingest.js';
@@ -61,6 +62,8 @@ export interface Services {
   /** Every read and write of alert rows, attachments, change log and outbox. */
   store: AlertStore;
   accounts: Accounts;
+  /** The first start's set-up unit (src/bootstrap.ts). */
+  firstStart: FirstStartUnit;
   auth: TokenAuthenticator;
   readApi: ReadApi;
   search: SearchAlerts;
@@ -195,6 +198,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     batcher,
     store,
     accounts,
+    firstStart: new SqliteFirstStart(db),
     auth,
     readApi,
     search,

@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { AccountRows, ChannelRecord, Role, TokenRecord, UserRecord } from '../domain/account-rows.js';
+import type { AccountRows, ChannelRecord, FirstStartUnit, Role, TokenRecord, UserRecord } from '../domain/account-rows.js';
 import type { Db } from './connection.js';
 import { apiTokens, channelMembers, channels, memberships, users, workspaces } from './schema/index.js';
 
@@ -223,3 +223,26 @@ const TOKEN_COLUMNS = {
   lastUsedAt: apiTokens.lastUsedAt,
   revokedAt: apiTokens.revokedAt,
 };
+
+/**
+ * The first start on SQLite: BEGIN IMMEDIATE, so the emptiness check and the writes hold the write
+ * lock together and two processes started on one data directory cannot both set it up. The account
+ * rows return Promises, so the transaction is opened by hand around them; this runs at start-up,
+ * before the process serves anything, so no other statement of the process lands inside it.
+ */
+export class SqliteFirstStart implements FirstStartUnit {
+  constructor(private readonly db: Db) {}
+
+  async ifEmpty<T>(body: (rows: AccountRows) => Promise<T>): Promise<T | null> {
+    const sqlite = this.db.sqlite;
+    sqlite.exec('BEGIN IMMEDIATE');
+    try {
+      const result = sqlite.prepare('SELECT 1 FROM workspaces LIMIT 1').get() ? null : await body(new SqliteAccountRows(this.db));
+      sqlite.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
+      throw err;
+    }
+  }
+}

@@ -83,3 +83,12 @@ export interface AccountRows {
   token(id: string): Promise<TokenRecord | undefined>;
   revokeToken(id: string, revokedAt: number): Promise<void>;
 }
+
+/**
+ * The first start's set-up as one unit: when the installation has no workspace yet, `body` runs
+ * with account rows bound to the unit and everything it writes commits together; otherwise it does
+ * not run (null). Two processes or nodes starting together on an empty database set it up once.
+ */
+export interface FirstStartUnit {
+  ifEmpty<T>(body: (rows: AccountRows) => Promise<T>): Promise<T | null>;
+}

@@ -1,5 +1,7 @@
 import type pg from 'pg';
-import type { AccountRows, ChannelRecord, Role, TokenRecord, UserRecord } from '../../domain/account-rows.js';
+import type { AccountRows, ChannelRecord, FirstStartUnit, Role, TokenRecord, UserRecord } from '../../domain/account-rows.js';
+import { FIRST_START_LOCK } from './locks.js';
+import { inTransaction } from './transaction.js';
 
 /**
  * Whether `err` is PostgreSQL's unique violation (SQLSTATE 23505) on `constraint`, the index name
@@ -21,7 +23,8 @@ const TOKEN_COLUMNS = `id, workspace_id AS "workspaceId", user_id AS "userId", n
  * node a moment ago) comes back as `'taken'`, as on SQLite, so the use case answers it the same way.
  */
 export class PgAccountRows implements AccountRows {
-  constructor(private readonly pool: pg.Pool) {}
+  /** A pool, or one client inside a transaction (the first start's unit). */
+  constructor(private readonly pool: pg.Pool | pg.PoolClient) {}
 
   async insertWorkspace(row: { id: string; name: string; createdAt: number }): Promise<void> {
     await this.pool.query('INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3)', [row.id, row.name, row.createdAt]);
@@ -211,5 +214,23 @@ export class PgAccountRows implements AccountRows {
 
   async revokeToken(id: string, revokedAt: number): Promise<void> {
     await this.pool.query('UPDATE api_tokens SET revoked_at = $1 WHERE id = $2', [revokedAt, id]);
+  }
+}
+
+/**
+ * The first start on PostgreSQL: one transaction under a transaction-level advisory lock, so of
+ * several nodes starting together on an empty database one sets it up and the others, waiting for
+ * the lock, find a workspace and skip. The rows are bound to the transaction's client, so a failure
+ * half-way leaves nothing.
+ */
+export class PgFirstStart implements FirstStartUnit {
+  constructor(private readonly pool: pg.Pool) {}
+
+  ifEmpty<T>(body: (rows: AccountRows) => Promise<T>): Promise<T | null> {
+    return inTransaction(this.pool, async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [FIRST_START_LOCK]);
+      const { rows } = await tx.query('SELECT 1 FROM workspaces LIMIT 1');
+      return rows.length > 0 ? null : body(new PgAccountRows(tx));
+    });
   }
 }
