@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import { channelVisibleTo } from '../domain/visibility.js';
+import { channelVisibleTo } from './visibility.js';
 import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, type NotifyLevel, type PreferenceRow, type PreferenceRows, type Recipient, type UnitRecipientRule } from '../notify/preferences.js';
 
 /**
- * Who can see a channel, by the one visibility rule (src/domain/visibility.ts): every workspace member for a public channel; for a private one the
+ * Who can see a channel, by the one visibility rule (src/db/visibility.ts): every workspace member for a public channel; for a private one the
  * explicit channel members who are STILL workspace members (a removed member's
  * stale channel row must not keep mail flowing).
  */

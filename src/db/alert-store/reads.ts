@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext } from '../../domain/alert-store.js';
 import type { Principal } from '../../domain/tokens.js';
-import { VISIBLE_TO_PRINCIPAL } from '../../domain/visibility.js';
+import { VISIBLE_TO_PRINCIPAL } from '../visibility.js';
 import { ALERT_COLUMNS, ATTACHMENT_COLUMNS, channelRecordOf, rawAlertRows, type ChannelJoinRow } from './rows.js';
 
 const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS isPrivate, c.webhook_token AS webhookToken,

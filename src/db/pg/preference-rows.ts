@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, type NotifyLevel, type PreferenceRow, type PreferenceRows, type Recipient } from '../../notify/preferences.js';
 
-/** The channel visibility rule of src/domain/visibility.ts for a user expression (a boolean column here). */
+/** The channel visibility rule of src/db/visibility.ts for a user expression (a boolean column here). */
 const visibleTo = (userExpr: string) =>
   `(NOT c.is_private OR EXISTS (SELECT 1 FROM channel_members cm WHERE cm.channel_id = c.id AND cm.user_id = ${userExpr}))`;
 

@@ -13,7 +13,7 @@ export const PG_ATTACHMENT_COLUMNS = (['alertId', 'position', 'mediaKey', 'mime'
   .join(', ');
 
 /**
- * The channel visibility rule of src/domain/visibility.ts for PostgreSQL (a boolean column, numbered
+ * The channel visibility rule of src/db/visibility.ts for PostgreSQL (a boolean column, numbered
  * parameters): the workspace is `$1`, the user `$2`. The contract test runs the same visibility
  * cases on both engines.
  */
