@@ -4,6 +4,7 @@ import { openDb, type Db } from './db/connection.js';
 import { SqliteAppSecretRows } from './db/auth-rows.js';
 import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
 import { SqliteTokenRows } from './db/token-rows.js';
+import { SqliteProbe } from './db/probe.js';
 import { SqlitePreferenceRows } from './db/preference-rows.js';
 import { SqliteUsageRows } from './db/usage-rows.js';
 import { SqliteWebhookChannels } from './db/webhook-channels.js';
@@ -126,7 +127,7 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   ids.seed(store.newestAlertKey());
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
   const idempotency = new Idempotency(store.webhook, clock);
-  const ops = new Operations({ config, sqlite: db.sqlite, reports: store.reports, logger, clock });
+  const ops = new Operations({ config, database: new SqliteProbe(db.sqlite), reports: store.reports, logger, clock });
   const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,

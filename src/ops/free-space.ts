@@ -1,5 +1,4 @@
 import fsp from 'node:fs/promises';
-import type Database from 'better-sqlite3';
 import { storageUnavailable, type StorageHealth } from './storage-health.js';
 
 const MB = 1024 * 1024;
@@ -8,18 +7,6 @@ const MB = 1024 * 1024;
 export async function freeBytes(dir: string): Promise<number> {
   const st = await fsp.statfs(dir);
   return st.bavail * st.bsize;
-}
-
-/**
- * Whether SQLite may still allocate a page: the file is below its page limit
- * (PRAGMA max_page_count, what tests use to simulate a full disk) or has free
- * pages to reuse. A real full disk shows up in statfs instead.
- */
-export function databaseHasRoom(sqlite: Database.Database): boolean {
-  const pages = sqlite.pragma('page_count', { simple: true }) as number;
-  const max = sqlite.pragma('max_page_count', { simple: true }) as number;
-  const free = sqlite.pragma('freelist_count', { simple: true }) as number;
-  return pages < max || free > 0;
 }
 
 /**

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { AlertReports } from '../domain/alert-reports.js';
 import type { Config } from '../config.js';
+import type { DatabaseProbe } from '../db/probe.js';
 import type { BatchObserver } from '../db/write-batcher.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -15,8 +15,8 @@ const MEDIA_BYTES_TTL_MS = 60_000;
 
 export interface OperationsDeps {
   config: Config;
-  /** Readiness only checks that the database answers; every alert-table count comes from the alert store. */
-  sqlite: Database.Database;
+  /** Readiness asks the database whether it answers and can take writes; every alert-table count comes from the alert store. */
+  database: DatabaseProbe;
   reports: Pick<AlertReports, 'outboxBacklog' | 'mediaBytes'>;
   logger: Logger;
   clock: Clock;
@@ -86,7 +86,7 @@ export class Operations {
   readiness(): Promise<Readiness> {
     return checkReadiness({
       config: this.d.config,
-      sqlite: this.d.sqlite,
+      database: this.d.database,
       storage: this.storage,
       outbox: (now) => this.d.reports.outboxBacklog(now),
       discord: () => this.#discord,

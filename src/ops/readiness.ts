@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import type { Config } from '../config.js';
 import { discordStatus, type DiscordBridgeView } from './discord-status.js';
-import { databaseHasRoom, freeBytes } from './free-space.js';
+import { freeBytes } from './free-space.js';
+import type { DatabaseProbe } from '../db/probe.js';
 import type { OutboxBacklog } from '../domain/alert-reports.js';
 import type { StorageHealth } from './storage-health.js';
 
@@ -23,7 +23,7 @@ export interface Readiness {
 
 export interface ReadinessDeps {
   config: Pick<Config, 'dataDir' | 'mediaFreeSpaceReserveBytes' | 'discordToken'>;
-  sqlite: Database.Database;
+  database: DatabaseProbe;
   storage: StorageHealth;
   outbox: (now: number) => Promise<OutboxBacklog>;
   discord: () => DiscordBridgeView | null;
@@ -37,14 +37,9 @@ const MB = 1024 * 1024;
 export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
   const checks: Record<string, Check> = {};
 
-  let dbRoom = false;
-  try {
-    d.sqlite.prepare('SELECT 1').get();
-    dbRoom = databaseHasRoom(d.sqlite);
-    checks.database = dbRoom ? { status: 'ok' } : { status: 'fail', reason: 'the database reached its page limit (max_page_count)' };
-  } catch (err) {
-    checks.database = { status: 'fail', reason: (err as Error).message };
-  }
+  const db = await d.database.probe();
+  const dbRoom = db.ok;
+  checks.database = db.ok ? { status: 'ok' } : { status: 'fail', reason: db.reason };
 
   const reserve = d.config.mediaFreeSpaceReserveBytes;
   let diskOk = false;
