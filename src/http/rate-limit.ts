@@ -1,14 +1,14 @@
 import type { Context } from 'hono';
 import { AppError } from '../domain/errors.js';
-import type { RateDecision, RateLimiter } from '../lib/rate-limiter.js';
+import type { Limiter, RateDecision } from '../lib/rate-limiter.js';
 
 /**
  * Counts one request against `key` and sets the RateLimit-* headers (IETF
  * draft), on success and on the 429 alike. Over the limit it throws the
  * `rate-limited` problem; its Retry-After header comes from `retryAfter`.
  */
-export function enforceRateLimit(c: Context, limiter: RateLimiter, key: string, detail: (d: RateDecision) => string): void {
-  const d = limiter.hit(key);
+export async function enforceRateLimit(c: Context, limiter: Limiter, key: string, detail: (d: RateDecision) => string): Promise<void> {
+  const d = await limiter.hit(key);
   setRateHeaders(c, d);
   if (!d.allowed) throw new AppError('rate-limited', detail(d), { retryAfter: d.resetSeconds });
 }
