@@ -113,4 +113,17 @@ describePg('notifications between the nodes of a cluster', () => {
     expect(heard).toEqual(['one', 'two']);
     await expect(a.publish('late', 'x'.repeat(8_000))).rejects.toThrow(/payload/);
   });
+
+  it('a server it cannot reach leaves the node not listening (and retrying) without failing the process', async () => {
+    const url = new URL(fresh.url);
+    url.port = '1';
+    const unreachable = new PgNotifyBus({ url: url.toString(), pool: nodeA.pool, reconnectMs: 20 });
+    const log: string[] = [];
+    unreachable.subscribe('probe', { message: () => log.push('message'), resumed: () => log.push('resumed') });
+    await unreachable.start();
+    expect(unreachable.isListening('probe')).toBe(false);
+    expect(unreachable.backendPid).toBeUndefined();
+    await unreachable.stop();
+    expect(log).toEqual([]);
+  });
 });

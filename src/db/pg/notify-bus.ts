@@ -124,7 +124,13 @@ export class PgNotifyBus {
 
   private async connect(): Promise<void> {
     if (this.stopped || this.client) return;
-    const client = new pg.Client({ connectionString: this.opts.url, keepAlive: true, keepAliveInitialDelayMillis: 5_000 });
+    // A connection attempt that hangs (unreachable server) fails after the check timeout and is retried.
+    const client = new pg.Client({
+      connectionString: this.opts.url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 5_000,
+      connectionTimeoutMillis: this.opts.checkTimeoutMs ?? 5_000,
+    });
     this.client = client;
     this.pid = undefined;
     client.on('error', () => void this.lost(client));
