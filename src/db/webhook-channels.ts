@@ -1,7 +1,18 @@
 import type Database from 'better-sqlite3';
 import type { WebhookChannel } from '../domain/webhook/ingest.js';
 
-const CHANNEL_CACHE_MAX = 10_000;
+export const CHANNEL_CACHE_MAX = 10_000;
+
+/**
+ * The channel behind a webhook token, cached by both engines: SqliteWebhookChannels (one node; the
+ * SQLite file's data_version catches the admin CLI) and src/db/pg/webhook-channels.ts (every node
+ * drops its cache when any node or the CLI commits a channel change).
+ */
+export interface WebhookChannels {
+  find(webhookToken: string): WebhookChannel | undefined | Promise<WebhookChannel | undefined>;
+  /** Drops this node's cache (the PostgreSQL one also hears other nodes' changes by itself). */
+  invalidate(): void;
+}
 
 /**
  * The channel behind a webhook token. Found channels are cached: the lookup
@@ -11,7 +22,7 @@ const CHANNEL_CACHE_MAX = 10_000;
  * most once a millisecond (it was ~5 % of a webhook's CPU per request): a
  * token the CLI rotated stops working within a millisecond of the CLI's commit.
  */
-export class SqliteWebhookChannels {
+export class SqliteWebhookChannels implements WebhookChannels {
   private readonly byToken: Database.Statement<[string], Omit<WebhookChannel, 'chatConnected'> & { chatConnected: number }>;
   private readonly dataVersion: Database.Statement<[], number>;
   private readonly cache = new Map<string, WebhookChannel>();

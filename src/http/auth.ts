@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { RateLimiter } from '../lib/rate-limiter.js';
+import type { Limiter } from '../lib/rate-limiter.js';
 import { enforceRateLimit } from './rate-limit.js';
 import type { AppEnv } from './env.js';
 
@@ -7,10 +7,10 @@ import type { AppEnv } from './env.js';
  * Bearer authentication followed by the per-token rate limit. Failures throw,
  * and the app's one error handler renders them (401 body or 429 problem).
  */
-export function requireToken(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
+export function requireToken(limiter: Limiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = await c.var.services.auth.authenticate(c.req.header('authorization'));
-    enforceRateLimit(c, limiter, principal.tokenId, (d) => `limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`);
+    await enforceRateLimit(c, limiter, principal.tokenId, (d) => `limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`);
     c.set('principal', principal);
     await next();
   };

@@ -1,14 +1,23 @@
 import type { Context } from 'hono';
 import { AppError } from '../domain/errors.js';
-import type { RateDecision, RateLimiter } from '../lib/rate-limiter.js';
+import type { Limiter, RateDecision } from '../lib/rate-limiter.js';
 
 /**
  * Counts one request against `key` and sets the RateLimit-* headers (IETF
  * draft), on success and on the 429 alike. Over the limit it throws the
  * `rate-limited` problem; its Retry-After header comes from `retryAfter`.
+ * A limiter that answers synchronously (in memory) is enforced synchronously;
+ * a shared one (PostgreSQL) returns the promise to await.
  */
-export function enforceRateLimit(c: Context, limiter: RateLimiter, key: string, detail: (d: RateDecision) => string): void {
+export function enforceRateLimit(c: Context, limiter: { hit(key: string): RateDecision }, key: string, detail: (d: RateDecision) => string): void;
+export function enforceRateLimit(c: Context, limiter: Limiter, key: string, detail: (d: RateDecision) => string): void | Promise<void>;
+export function enforceRateLimit(c: Context, limiter: Limiter, key: string, detail: (d: RateDecision) => string): void | Promise<void> {
   const d = limiter.hit(key);
+  if (d instanceof Promise) return d.then((decided) => enforce(c, decided, detail));
+  enforce(c, d, detail);
+}
+
+function enforce(c: Context, d: RateDecision, detail: (d: RateDecision) => string): void {
   setRateHeaders(c, d);
   if (!d.allowed) throw new AppError('rate-limited', detail(d), { retryAfter: d.resetSeconds });
 }

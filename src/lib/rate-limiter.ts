@@ -9,10 +9,20 @@ export interface RateDecision {
 }
 
 /**
- * Fixed one-minute windows per key (a token id, or a webhook's channel id). In memory: the service is
- * one process, and a restart forgiving a minute of counts is harmless.
+ * Counts one request against a key (a token id, a webhook's channel id) in fixed one-minute
+ * windows. Two implementations: `RateLimiter` below, in memory, for a single node; and
+ * src/db/pg/rate-limits.ts, one shared count per key in PostgreSQL, so a cluster's nodes spend one
+ * budget. The in-memory one answers synchronously; callers await either.
  */
-export class RateLimiter {
+export interface Limiter {
+  hit(key: string): RateDecision | Promise<RateDecision>;
+}
+
+/**
+ * Fixed one-minute windows per key, in memory: for one process, where a restart forgiving a minute
+ * of counts is harmless.
+ */
+export class RateLimiter implements Limiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
   private lastSweep = 0;
 

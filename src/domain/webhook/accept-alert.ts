@@ -1,4 +1,4 @@
-import type { RateDecision } from '../../lib/rate-limiter.js';
+import type { Limiter, RateDecision } from '../../lib/rate-limiter.js';
 import type { AttachmentRecord } from '../alert-store.js';
 import { AppError } from '../errors.js';
 import { Idempotency } from '../idempotency.js';
@@ -35,9 +35,10 @@ export interface ReceivedWebhookBody {
 }
 
 export interface AcceptAlertDeps {
-  channels: { find(webhookToken: string): WebhookChannel | undefined };
-  /** Per webhook channel, so one runaway sender cannot monopolise the service. */
-  limiter: { hit(key: string): RateDecision };
+  /** Answers from memory on SQLite, through a query on PostgreSQL (src/db/webhook-channels.ts). */
+  channels: { find(webhookToken: string): WebhookChannel | undefined | Promise<WebhookChannel | undefined> };
+  /** Per webhook channel, so one runaway sender cannot monopolise the service (shared by the nodes of a cluster). */
+  limiter: Limiter;
   idempotency: Pick<Idempotency, 'begin'>;
   ingest: Pick<WebhookIngest, 'ingest'>;
   formats: Pick<FormatIngest, 'ingestGroup' | 'mergeJob'>;
@@ -67,13 +68,13 @@ export class AcceptWebhookAlert {
    * refuse webhooks; then the rate limit (`onRate` sees every decision, the
    * refused one too, so the transport can report the window).
    */
-  admit(webhookToken: string, idempotencyKey: string | undefined, onRate: (d: RateDecision) => void): WebhookChannel {
-    const channel = this.d.channels.find(webhookToken);
+  async admit(webhookToken: string, idempotencyKey: string | undefined, onRate: (d: RateDecision) => void): Promise<WebhookChannel> {
+    const channel = await this.d.channels.find(webhookToken);
     if (!channel) throw new AppError('unknown-token');
     if (channel.chatConnected) {
       throw new AppError('channel-is-chat-connected', `#${channel.slug} mirrors a Discord channel; webhook alerts are not accepted there`);
     }
-    const rate = this.d.limiter.hit(channel.id);
+    const rate = await this.d.limiter.hit(channel.id);
     onRate(rate);
     if (!rate.allowed) {
       throw new AppError('rate-limited', `this webhook accepts ${rate.limit} requests per minute; retry in ${rate.resetSeconds} s`, {

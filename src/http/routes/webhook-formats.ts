@@ -24,7 +24,7 @@ type Ctx = Context<AppEnv>;
 export async function admitAndRead(c: Ctx, opts: { multipart: boolean; payloadPart?: string }) {
   const { acceptAlert, webhookBody } = c.var.services;
   const key = c.req.header('idempotency-key');
-  const channel = acceptAlert.admit(c.req.param('token')!, key, (d) => setRateHeaders(c, d));
+  const channel = await acceptAlert.admit(c.req.param('token')!, key, (d) => setRateHeaders(c, d));
   const kind = requireBodyType(c.req.header('content-type'), { multipart: opts.multipart });
   const received = await webhookBody.read(c.req.raw, kind, opts.payloadPart);
   return { channel, key, received };

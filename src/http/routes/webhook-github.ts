@@ -46,7 +46,7 @@ export function registerWebhookGithub(app: OpenAPIHono<AppEnv>) {
     const { acceptAlert, webhookBody } = c.var.services;
     const delivery = c.req.header('x-github-delivery')?.trim() || undefined;
     const key = delivery === undefined ? undefined : `${LONG_KEY_PREFIX}${delivery}`;
-    const channel = acceptAlert.admit(c.req.param('token'), key, (d) => setRateHeaders(c, d));
+    const channel = await acceptAlert.admit(c.req.param('token'), key, (d) => setRateHeaders(c, d));
     const bytes = await readBodyCapped(c.req.raw, MAX_GITHUB_BODY_BYTES);
     // Before parsing: a forged body is refused without being looked at.
     if (channel.signingSecret) {

@@ -68,7 +68,7 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
   app.post('/api/webhook/:token', async (c) => {
     const { acceptAlert, webhookBody } = c.var.services;
     const key = c.req.header('idempotency-key');
-    const channel = acceptAlert.admit(c.req.param('token'), key, (d) => setRateHeaders(c, d));
+    const channel = await acceptAlert.admit(c.req.param('token'), key, (d) => setRateHeaders(c, d));
     const kind = requireBodyType(c.req.header('content-type'), { multipart: true });
     const received = await webhookBody.read(c.req.raw, kind);
     const parsed = WebhookPayload.safeParse(received.json);

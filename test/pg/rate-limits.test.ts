@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openPg, type PgDb } from '../../src/db/pg/connection.js';
+import { PgRateLimiter } from '../../src/db/pg/rate-limits.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { RateLimiter, type RateDecision } from '../../src/lib/rate-limiter.js';
+import { eventually } from '../helpers/poll.js';
+import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
+
+/** Rate limits in cluster mode: two nodes (two pools) spend one budget per key, exactly. */
+describePg('rate limits shared by the nodes of a cluster', () => {
+  let fresh: FreshDatabase;
+  let nodeA: PgDb;
+  let nodeB: PgDb;
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    nodeA = await openPg(fresh.url);
+    nodeB = await openPg(fresh.url, { migrate: false });
+  });
+  afterAll(async () => {
+    await nodeA.close();
+    await nodeB.close();
+    await fresh.drop();
+  });
+
+  const count = async (key: string) =>
+    (await nodeA.pool.query<{ n: number }>('SELECT coalesce(sum(count), 0)::int AS n FROM rate_limits WHERE key = $1', [key])).rows[0]?.n;
+  const brief = (d: RateDecision) => `${d.allowed ? 'ok' : 'no'} ${d.remaining}/${d.limit} ${d.resetSeconds}s`;
+
+  it('hits alternating between two nodes share one budget, and decide exactly as the in-memory limiter does', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+    const a = new PgRateLimiter(nodeA.pool, 'api', 3, clock);
+    const b = new PgRateLimiter(nodeB.pool, 'api', 3, clock);
+    const memory = new RateLimiter(3, clock);
+    const seen: string[] = [];
+    const expected: string[] = [];
+    for (const node of [a, b, a, b, b]) {
+      seen.push(brief(await node.hit('tok_1')));
+      expected.push(brief(memory.hit('tok_1')));
+      clock.advance(10_000);
+    }
+    expect(seen).toEqual(['ok 2/3 60s', 'ok 1/3 50s', 'ok 0/3 40s', 'no 0/3 30s', 'no 0/3 20s']);
+    expect(seen).toEqual(expected);
+    // Refused requests are not counted: the row stops at the limit.
+    expect(await count('api:tok_1')).toBe(3);
+    // Another key, and the same key in another scope, have budgets of their own.
+    expect(brief(await b.hit('tok_2'))).toBe('ok 2/3 10s');
+    expect(brief(await new PgRateLimiter(nodeB.pool, 'webhook', 3, clock).hit('tok_1'))).toBe('ok 2/3 10s');
+    // The next window starts afresh on both nodes.
+    clock.advance(10_000);
+    expect(brief(await a.hit('tok_1'))).toBe('ok 2/3 60s');
+    expect(brief(await b.hit('tok_1'))).toBe('ok 1/3 60s');
+  });
+
+  it('concurrent hits on two nodes never get more than the limit through', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 13, 0, 30));
+    const limit = 25;
+    const nodes = [new PgRateLimiter(nodeA.pool, 'webhook', limit, clock), new PgRateLimiter(nodeB.pool, 'webhook', limit, clock)];
+    const decisions = await Promise.all(Array.from({ length: 120 }, (_, i) => nodes[i % 2]!.hit('ch_busy')));
+    const allowed = decisions.filter((d) => d.allowed);
+    expect(allowed).toHaveLength(limit);
+    // Each allowed request took its own place in the budget.
+    expect(allowed.map((d) => d.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: limit }, (_, i) => i));
+    expect(decisions.filter((d) => !d.allowed).every((d) => d.remaining === 0 && d.resetSeconds === 30)).toBe(true);
+    expect(await count('webhook:ch_busy')).toBe(limit);
+  });
+
+  it('windows that ended are pruned, per scope, by the next window\'s first hit', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 2, 0, 0, 0));
+    const api = new PgRateLimiter(nodeA.pool, 'prune', 5, clock);
+    const other = new PgRateLimiter(nodeA.pool, 'keep', 5, clock, 3_600_000);
+    await api.hit('k1');
+    await other.hit('k1');
+    clock.advance(60_000);
+    await api.hit('k2');
+    const rows = async () => (await nodeA.pool.query<{ key: string }>("SELECT key FROM rate_limits WHERE key LIKE 'prune:%' OR key LIKE 'keep:%' ORDER BY key")).rows.map((r) => r.key);
+    // The previous window stays (a node whose clock lags may still count in it).
+    expect(await rows()).toEqual(['keep:k1', 'prune:k1', 'prune:k2']);
+    clock.advance(60_000);
+    await api.hit('k3');
+    // Gone two windows later; the hour-long limiter's window is not this limiter's to prune.
+    await eventually(async () => (await rows()).join() === 'keep:k1,prune:k2,prune:k3', 'the ended window to be pruned', { seen: () => 'rows' });
+  });
+});
