@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
 import { PgNotifyBus, TOPICS } from '../../src/db/pg/notify-bus.js';
+import { PgWebhookWrites } from '../../src/db/pg/alert-store/webhook-writes.js';
 import { inTransaction } from '../../src/db/pg/transaction.js';
 import { eventually } from '../helpers/poll.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
@@ -125,5 +126,29 @@ describePg('notifications between the nodes of a cluster', () => {
     expect(unreachable.backendPid).toBeUndefined();
     await unreachable.stop();
     expect(log).toEqual([]);
+  });
+
+  it('an alert written through the webhook\'s store on one node wakes the other node\'s streams at COMMIT, a failed write does not', async () => {
+    const [a, b] = [bus(nodeA), bus(nodeB)];
+    const onB = record(b, [TOPICS.alertEvents]);
+    await Promise.all([a.start(), b.start()]);
+    await nodeA.pool.query(`INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'W', 1) ON CONFLICT DO NOTHING`);
+    await nodeA.pool.query(`INSERT INTO channels (id, workspace_id, name, slug, icon, webhook_token, created_at) VALUES ('c1', 'w1', 'C', 'c', 'x', 'tok', 1) ON CONFLICT DO NOTHING`);
+    const writes = new PgWebhookWrites(nodeA.pool);
+    const alert = (id: string) => ({
+      alertId: id, channelId: 'c1', workspaceId: 'w1', attachments: [], notify: 'alert.created' as const, now: 1,
+      content: { title: 't', level: 'INFO' as const, emoji: '', message: null, fieldsJson: '[]', linkUrl: null, linkText: null, source: null,
+        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, metadataJson: null },
+    });
+    await writes.insertAlert(alert('alt_bus_1'));
+    await eventually(() => onB.includes(`${TOPICS.alertEvents}:`), 'the wake-up on node B', { seen: () => onB });
+    onB.length = 0;
+    // The same id again: the unit fails on the primary key and rolls back, so nobody is woken.
+    await expect(writes.insertAlert(alert('alt_bus_1'))).rejects.toThrow();
+    b.subscribe('probe', { message: (p) => onB.push(`probe:${p}`) });
+    await eventually(() => b.isListening('probe'), 'node B listening to the probe');
+    await a.publish('probe', 'after');
+    await eventually(() => onB.includes('probe:after'), 'the probe sent after the failed write', { seen: () => onB });
+    expect(onB).not.toContain(`${TOPICS.alertEvents}:`);
   });
 });

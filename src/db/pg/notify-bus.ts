@@ -21,6 +21,15 @@ const MAX_CHANNEL_BYTES = 63;
 /** PostgreSQL refuses a payload of 8000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7_999;
 
+/**
+ * Sends a notification on `topic` through `via`: inside a transaction, at its COMMIT (and not at
+ * all on ROLLBACK). For writers that hold a transaction but no bus (the change log's appends).
+ */
+export async function publishVia(via: Queryable, topic: string, payload = ''): Promise<void> {
+  if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`notification payload over ${MAX_PAYLOAD_BYTES} bytes`);
+  await via.query('SELECT pg_notify($1, $2)', [channelOf(topic), payload]);
+}
+
 /** A pool or a client inside a transaction: what `publish` sends `pg_notify` through. */
 export interface Queryable {
   query(text: string, values: string[]): Promise<unknown>;
@@ -117,9 +126,8 @@ export class PgNotifyBus {
    * transaction it is sent at COMMIT, and not at all on ROLLBACK; identical notifications of one
    * transaction are folded into one.
    */
-  async publish(topic: string, payload = '', via: Queryable = this.opts.pool): Promise<void> {
-    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) throw new Error(`notification payload over ${MAX_PAYLOAD_BYTES} bytes`);
-    await via.query('SELECT pg_notify($1, $2)', [channelOf(topic), payload]);
+  publish(topic: string, payload = '', via: Queryable = this.opts.pool): Promise<void> {
+    return publishVia(via, topic, payload);
   }
 
   private async connect(): Promise<void> {

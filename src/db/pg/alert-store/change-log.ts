@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { AlertEventType, ChangeEvent, ChangeLog } from '../../../domain/alert-store.js';
 import { CHANGE_LOG_LOCK } from '../locks.js';
+import { publishVia, TOPICS } from '../notify-bus.js';
 import { inTransaction } from '../transaction.js';
 
 export interface NewChangeEvent {
@@ -30,6 +31,9 @@ export async function appendChangeEvents(tx: pg.PoolClient, events: readonly New
     return `($${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
   });
   const { rows } = await tx.query<{ id: number }>(`INSERT INTO alert_events (channel_id, alert_id, type, created_at) VALUES ${tuples.join(', ')} RETURNING id`, values);
+  // Live streams on every node read the log at this COMMIT rather than at their next poll (one
+  // notification per transaction: PostgreSQL folds identical ones).
+  await publishVia(tx, TOPICS.alertEvents);
   return rows.map((r) => r.id);
 }
 
