@@ -25,7 +25,9 @@ RETURN (SELECT coalesce(string_agg(format('''%s'':%s%s', u.w, u.n, weight), ' ')
         WHERE u.w <> '' AND octet_length(u.w) < 2048);
 --> statement-breakpoint
 -- Stored JSON read leniently: text that is not JSON indexes as nothing rather than failing the write.
-CREATE FUNCTION alertbridge_search_json(t text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE STRICT AS $$
+-- PARALLEL RESTRICTED (and so every function calling it): the exception block is a subtransaction,
+-- which a parallel worker cannot start.
+CREATE FUNCTION alertbridge_search_json(t text) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE PARALLEL RESTRICTED STRICT AS $$
 BEGIN
   RETURN t::jsonb;
 EXCEPTION WHEN others THEN
@@ -35,7 +37,7 @@ $$;
 --> statement-breakpoint
 -- The searched text of an alert, part by part, as the SQLite view alerts_search_source defines it.
 CREATE FUNCTION alertbridge_search_body(message text, fields_json text, steps_json text, workflow_error text, link_text text, source text)
-RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURNS text LANGUAGE sql IMMUTABLE PARALLEL RESTRICTED
 RETURN btrim(
   coalesce(message, '') || ' ' ||
   coalesce((SELECT string_agg(coalesce(f.v ->> 'label', '') || ' ' || coalesce(f.v ->> 'value', ''), ' ' ORDER BY f.n)
@@ -46,7 +48,7 @@ RETURN btrim(
               WITH ORDINALITY AS s(v, n)), '') || ' ' ||
   coalesce(workflow_error, '') || ' ' || coalesce(link_text, '') || ' ' || coalesce(source, ''));
 --> statement-breakpoint
-CREATE FUNCTION alertbridge_search_actor(actor_json text, author_json text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+CREATE FUNCTION alertbridge_search_actor(actor_json text, author_json text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL RESTRICTED
 RETURN btrim(
   coalesce(alertbridge_search_json(actor_json) ->> 'name', '') || ' ' || coalesce(alertbridge_search_json(actor_json) ->> 'email', '') || ' ' ||
   coalesce(alertbridge_search_json(actor_json) ->> 'company', '') || ' ' || coalesce(alertbridge_search_json(author_json) ->> 'name', ''));
@@ -55,7 +57,7 @@ RETURN btrim(
 -- column), which the query expresses as the same phrase under each weight.
 CREATE FUNCTION alertbridge_search_document(title text, message text, fields_json text, steps_json text, workflow_error text,
   link_text text, source text, actor_json text, author_json text)
-RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL RESTRICTED
 RETURN alertbridge_search_part(title, 'A')
   || alertbridge_search_part(alertbridge_search_body(message, fields_json, steps_json, workflow_error, link_text, source), 'B')
   || alertbridge_search_part(alertbridge_search_actor(actor_json, author_json), 'C');

@@ -145,6 +145,15 @@ function contract(open: () => Promise<Engine>, results: Map<string, unknown>) {
     record('page deploy', walked);
   });
 
+  it('follows every write, whoever makes it: an edit is found by its new words only, a deleted alert no more', async () => {
+    await e.exec('UPDATE alerts SET title = ?, actor_json = ? WHERE id = ?', ['Zebra crossing', JSON.stringify({ name: 'Quokka' }), 'alt_02']);
+    expect(await ids('zebra quokka')).toEqual(['alt_02']);
+    expect(await ids('creme')).toEqual([]);
+    await e.exec('DELETE FROM alerts WHERE id = ?', ['alt_02']);
+    expect(await ids('zebra')).toEqual([]);
+    expect(await ids('payout')).toEqual([]);
+  });
+
   it('marks the found words in the title, a body excerpt and the actor, as the other engine does', async () => {
     const [h] = await e.search.highlights(terms('frankfurt ada pay*'), ['alt_01'], ['ch1']);
     expect(h).toEqual({
