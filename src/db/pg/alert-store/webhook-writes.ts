@@ -19,7 +19,7 @@ const ACCEPTED = 201;
 const UNIQUE_VIOLATION = '23505';
 
 /** What one unit writes besides its own statements: appended at its end, so the change-log lock is held as briefly as possible. */
-interface Unit {
+export interface Unit {
   tx: pg.PoolClient;
   events: NewChangeEvent[];
   jobs: { channelId: string; alertId: string; kind: NotificationKind; now: number }[];
@@ -54,7 +54,7 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
 }
 
 /** Inserts an alert's files, positions in the given order (one statement). */
-async function insertAttachments(tx: pg.PoolClient, alertId: string, files: AttachmentRecord[]): Promise<void> {
+export async function insertAttachments(tx: pg.PoolClient, alertId: string, files: AttachmentRecord[]): Promise<void> {
   if (files.length === 0) return;
   const values: unknown[] = [];
   const tuples = files.map((f, i) => {
@@ -161,8 +161,8 @@ export class PgWebhookWrites implements WebhookAlertWrites {
     return res.rowCount ?? 0;
   }
 
-  /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer. */
-  private async insertIn(u: Unit, a: NewStandardAlert): Promise<StoredRun> {
+  /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group writes insert through it too). */
+  async insertIn(u: Unit, a: NewStandardAlert): Promise<StoredRun> {
     const c = a.content;
     await u.tx.query(
       `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
@@ -184,7 +184,8 @@ export class PgWebhookWrites implements WebhookAlertWrites {
     return stored;
   }
 
-  private async saveAnswer(tx: pg.PoolClient, a: NewStandardAlert, stored: StoredRun): Promise<void> {
+  /** Inside a unit: the Idempotency-Key answer (group writes store theirs through it too). */
+  async saveAnswer(tx: pg.PoolClient, a: NewStandardAlert, stored: StoredRun): Promise<void> {
     const idem = a.idempotency;
     if (!idem) return;
     await tx.query(

@@ -1,0 +1,120 @@
+import pg from 'pg';
+import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../../domain/alert-groups.js';
+import type { NewStandardAlert, RunState } from '../../../domain/alert-store.js';
+import { inUnit, insertAttachments, type PgWebhookWrites } from './webhook-writes.js';
+
+const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Runs a unit once more when it lost a race to create a row another node created at the same
+ * moment: the unique key made its INSERT wait for the other's COMMIT and then fail, which rolled
+ * the unit back; run again, it finds the committed row and updates it, as SQLite's single writer
+ * would have done.
+ */
+async function retryOnce<T>(constraint: string, unit: () => Promise<T>): Promise<T> {
+  try {
+    return await unit();
+  } catch (err) {
+    if (!(err instanceof pg.DatabaseError && err.code === UNIQUE_VIOLATION && err.constraint === constraint)) throw err;
+    return unit();
+  }
+}
+
+/**
+ * Alertmanager/Grafana groups (`alert_groups`, one alert per channel and group key) and GitHub job
+ * steps merged into a stored run, on PostgreSQL, behind the interface the SQLite store implements
+ * (src/db/alert-store/group-writes.ts; test/cluster/group-writes-contract.test.ts runs the same
+ * cases on both). Each public method is one transaction; the stored row is read `FOR UPDATE`, so
+ * two nodes updating one group take turns, each deciding from the state the other committed.
+ * Inserts share the webhook path's unit (alert, files, usage, outbox, change event, idempotency).
+ */
+export class PgGroupWrites implements AlertGroupWrites {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly webhook: PgWebhookWrites,
+  ) {}
+
+  /** A new group is inserted with a plain INSERT of its group row: a second node creating it at once fails on the key and retries. */
+  saveGroup(a: NewStandardAlert, group: { key: string } & StoredGroupState, decide: (stored: StoredGroupState) => GroupUpdate): Promise<SavedGroup> {
+    return retryOnce('alert_groups_channel_id_group_key_pk', () => this.saveGroupUnit(a, group, decide));
+  }
+
+  private saveGroupUnit(a: NewStandardAlert, group: { key: string } & StoredGroupState, decide: (stored: StoredGroupState) => GroupUpdate): Promise<SavedGroup> {
+    return inUnit(this.pool, async (u): Promise<SavedGroup> => {
+      const { rows } = await u.tx.query<{ alertId: string } & StoredGroupState>(
+        `SELECT alert_id AS "alertId", status, state_fingerprint AS "stateFingerprint" FROM alert_groups
+         WHERE channel_id = $1 AND group_key = $2 FOR UPDATE`,
+        [a.channelId, group.key],
+      );
+      const existing = rows[0];
+      if (!existing) {
+        const stored = await this.webhook.insertIn(u, a);
+        await u.tx.query(
+          `INSERT INTO alert_groups (channel_id, group_key, alert_id, status, state_fingerprint, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+          [a.channelId, group.key, a.alertId, group.status, group.stateFingerprint, a.now],
+        );
+        return { ...stored, changed: true, notified: true, released: [] };
+      }
+      const update = decide({ status: existing.status, stateFingerprint: existing.stateFingerprint });
+      const stored = { alertId: existing.alertId, created: false };
+      if (update.repeat) {
+        // Nothing changes; files fetched for the repeat are released unless the alert already uses them.
+        await this.webhook.saveAnswer(u.tx, a, stored);
+        return { ...stored, changed: false, notified: false, released: a.attachments.map((f) => f.mediaKey) };
+      }
+      const c = a.content;
+      // A fresh activity key resurfaces the alert (its trigger gives it the channel's next seq).
+      await u.tx.query(
+        `UPDATE alerts SET title = $1, level = $2, emoji = $3, message = $4, fields_json = $5, link_url = $6, link_text = $7, source = $8,
+           metadata_json = $9, actor_json = $10, activity_key = COALESCE($11, activity_key), updated_at = $12
+         WHERE id = $13`,
+        [c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson, c.actorJson,
+          update.resurfaceAs, a.now, existing.alertId],
+      );
+      let released: string[] = [];
+      if (a.attachments.length > 0) {
+        const old = await u.tx.query<{ key: string }>('DELETE FROM alert_attachments WHERE alert_id = $1 RETURNING media_key AS key', [existing.alertId]);
+        released = old.rows.map((r) => r.key);
+        await insertAttachments(u.tx, existing.alertId, a.attachments);
+      }
+      await u.tx.query(
+        'UPDATE alert_groups SET status = $1, state_fingerprint = $2, updated_at = $3 WHERE channel_id = $4 AND group_key = $5',
+        [group.status, group.stateFingerprint, a.now, a.channelId, group.key],
+      );
+      if (update.countUsage) {
+        await u.tx.query(
+          `INSERT INTO usage_counters (workspace_id, month, events) VALUES ($1, $2, 1)
+           ON CONFLICT (workspace_id, month) DO UPDATE SET events = usage_counters.events + 1`,
+          [a.workspaceId, monthOf(a.now)],
+        );
+      }
+      if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.alertId, kind: update.notify, now: a.now });
+      u.events.push({ channelId: a.channelId, alertId: existing.alertId, type: 'alert.updated', now: a.now });
+      await this.webhook.saveAnswer(u.tx, a, stored);
+      return { ...stored, changed: true, notified: update.notify !== null, released };
+    });
+  }
+
+  /** A run not stored yet is inserted; a second node inserting it at once fails on (channel, run id) and retries, merging instead. */
+  mergeRunStep(a: NewStandardAlert, merge: (stored: StoredRunSteps) => string | null): Promise<MergedJob> {
+    return retryOnce('alerts_channel_run_uq', () =>
+      inUnit(this.pool, async (u): Promise<MergedJob> => {
+        const { rows } = await u.tx.query<{ id: string; state: RunState; stepsJson: string | null }>(
+          `SELECT id, workflow_state AS state, workflow_steps_json AS "stepsJson" FROM alerts
+           WHERE channel_id = $1 AND workflow_run_id = $2 FOR UPDATE`,
+          [a.channelId, a.content.workflowRunId ?? ''],
+        );
+        const existing = rows[0];
+        if (!existing) return { ...(await this.webhook.insertIn(u, a)), ignored: false };
+        const steps = merge({ state: existing.state, stepsJson: existing.stepsJson });
+        if (steps === null) return { ignored: true, alertId: existing.id, state: existing.state };
+        await u.tx.query('UPDATE alerts SET workflow_steps_json = $1, updated_at = $2 WHERE id = $3', [steps, a.now, existing.id]);
+        u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });
+        const stored = { alertId: existing.id, created: false };
+        await this.webhook.saveAnswer(u.tx, a, stored);
+        return { ...stored, ignored: false };
+      }),
+    );
+  }
+}
