@@ -35,13 +35,15 @@ describePg('PostgreSQL clients held for a transaction or a lock', () => {
     db = await openPg(fresh.url, { max: 1 });
     const held = await holdClient(db.pool);
     const pid = (await held.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+    // Listening before the termination: the connection may end before the terminating call returns.
+    const ended = new Promise<void>((resolve) => held.client.once('end', () => resolve()));
     const other = await openPg(fresh.url, { max: 1, migrate: false });
     try {
       await other.pool.query('SELECT pg_terminate_backend($1)', [pid]);
     } finally {
       await other.close();
     }
-    await new Promise<void>((resolve) => held.client.once('end', () => resolve()));
+    await ended;
     held.release();
     // The pool's one slot is free again, on a new connection.
     const next = (await db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
