@@ -30,3 +30,13 @@ export const LEADER_LOCK = String(BASE + 4n);
  * SQLite's BEGIN IMMEDIATE makes them on one file.
  */
 export const DISCORD_LINK_LOCK = String(BASE + 5n);
+
+/**
+ * Transaction-level, two-key form `pg_advisory_xact_lock(FLOOD_WINDOW_LOCK_CLASS, hashtext(...))`
+ * (a key space apart from the single-key locks above): taken by a claim that reads and moves a
+ * recipient's flood window (e-mail or push), so two nodes claiming for the same (user, channel)
+ * decide in turn, the second from the window the first committed. A row lock cannot do it: the
+ * window row may not exist yet. The hashed text starts with `mail:` or `push:`; two windows
+ * hashing alike only wait for each other.
+ */
+export const FLOOD_WINDOW_LOCK_CLASS = 0x414c4252;
