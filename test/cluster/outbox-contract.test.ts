@@ -39,10 +39,9 @@ const OUTBOX_FIXTURE: Fixture = [
     { ...delivery(4, 'u1', 'a2'), state: 'sent', attempts: 1, message_id: '<s@x>' },
     delivery(5, 'u3', 'a1'), delivery(6, 'u3', 'a2'), delivery(7, 'u3', 'a3'),
   ]],
-  ['push_subscriptions', ['ps1:u1', 'ps2:u1', 'ps3:u2'].map((s) => {
-    const [id, user] = s.split(':');
-    return { id, user_id: user, endpoint: `https://push.test/${id}`, p256dh: 'p', auth: 'a', device: 'Firefox on Linux', created_at: 1 };
-  })],
+  ['push_subscriptions', [['ps1', 'u1'], ['ps2', 'u1'], ['ps3', 'u2']].map(([id, user]) => ({
+    id: id!, user_id: user!, endpoint: `https://push.test/${id}`, p256dh: 'p', auth: 'a', device: 'Firefox on Linux', created_at: 1,
+  }))],
 ];
 
 interface OutboxEngine extends EngineHandle {
