@@ -34,7 +34,7 @@ type Queryable = Pick<pg.PoolClient, 'query'>;
  */
 export const MAIL_SEND_LEASE_MS = 30 * 60_000;
 
-export const PG_CHANNEL_OF = `SELECT c.name, c.slug, c.icon, w.name AS "workspaceName" FROM channels c JOIN workspaces w ON w.id = c.workspace_id WHERE c.id = $1`;
+const PG_CHANNEL_OF = `SELECT c.name, c.slug, c.icon, w.name AS "workspaceName" FROM channels c JOIN workspaces w ON w.id = c.workspace_id WHERE c.id = $1`;
 
 /** Serializes flood-window decisions for one (user, channel) across nodes until COMMIT (src/db/pg/locks.ts). */
 export async function lockFloodWindow(tx: Queryable, kind: 'mail' | 'push', userId: string, channelId: string): Promise<void> {
