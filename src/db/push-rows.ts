@@ -30,7 +30,7 @@ export class SqlitePushSubscriptionRows implements PushSubscriptionRows {
     };
   }
 
-  upsert(row: NewPushSubscription, max: number): { id: string; created: boolean } | 'limit' {
+  async upsert(row: NewPushSubscription, max: number): Promise<{ id: string; created: boolean } | 'limit'> {
     return this.tx(() => {
       const existing = this.s.byEndpoint.get(row.endpoint);
       const full = this.s.count.get(row.userId)! >= max;
@@ -46,15 +46,15 @@ export class SqlitePushSubscriptionRows implements PushSubscriptionRows {
     });
   }
 
-  list(userId: string): PushDevice[] {
+  async list(userId: string): Promise<PushDevice[]> {
     return this.s.list.all(userId);
   }
 
-  remove(userId: string, id: string): boolean {
+  async remove(userId: string, id: string): Promise<boolean> {
     return this.s.remove.run(userId, id).changes > 0;
   }
 
-  removeEndpoint(userId: string, endpoint: string): boolean {
+  async removeEndpoint(userId: string, endpoint: string): Promise<boolean> {
     return this.s.removeEndpoint.run(userId, endpoint).changes > 0;
   }
 }

@@ -84,7 +84,11 @@ export type OutboxTarget = { jobId: number; userId: string } | { digestId: numbe
  * the flood guard) are the worker's, passed in as plain functions.
  */
 export interface Outbox {
-  /** Rows left `sending` by a crash: recorded failed with `reason`, never resent. How many. */
+  /**
+   * Rows left `sending` by a crash: recorded failed with `reason`, never resent. How many. With
+   * several nodes (PostgreSQL) only rows claimed longer ago than the send lease: a younger one may
+   * be in another live node's send right now.
+   */
   recoverInterrupted(reason: string, now: number): Promise<number>;
   dueJobs(now: number, limit: number): Promise<number[]>;
   /** The job's delivery rows and its `done`, in one transaction; nothing when the job is no longer pending. */

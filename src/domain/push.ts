@@ -29,17 +29,17 @@ export interface NewPushSubscription {
   createdAt: number;
 }
 
-/** The push_subscriptions rows (src/db/push-rows.ts). */
+/** The push_subscriptions rows (src/db/push-rows.ts on SQLite, src/db/pg/push-rows.ts on PostgreSQL). */
 export interface PushSubscriptionRows {
   /**
    * One transaction: an endpoint already stored (the same browser subscribing
    * again, perhaps for another user) is replaced; otherwise a new row, unless
    * the user already has `max`.
    */
-  upsert(row: NewPushSubscription, max: number): { id: string; created: boolean } | 'limit';
-  list(userId: string): PushDevice[];
-  remove(userId: string, id: string): boolean;
-  removeEndpoint(userId: string, endpoint: string): boolean;
+  upsert(row: NewPushSubscription, max: number): Promise<{ id: string; created: boolean } | 'limit'>;
+  list(userId: string): Promise<PushDevice[]>;
+  remove(userId: string, id: string): Promise<boolean>;
+  removeEndpoint(userId: string, endpoint: string): Promise<boolean>;
 }
 
 const b64url = (bytes: number, what: string) =>
@@ -132,7 +132,7 @@ export class PushSubscriptions {
     private readonly allowPrivate: boolean,
   ) {}
 
-  subscribe(userId: string, body: unknown, userAgent: string | undefined): { id: string; device: string; created: boolean } {
+  async subscribe(userId: string, body: unknown, userAgent: string | undefined): Promise<{ id: string; device: string; created: boolean }> {
     const parsed = pushSubscriptionInput.safeParse(body);
     if (!parsed.success) {
       throw invalid(parsed.error.issues.map((i) => ({ code: i.code, message: i.message, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) })));
@@ -142,7 +142,7 @@ export class PushSubscriptions {
     if (refused) throw invalid([{ code: 'invalid_endpoint', message: refused, path: ['endpoint'] }]);
     const device = deviceLabel(userAgent);
     const row = { id: this.ids.next('psub'), userId, endpoint, p256dh: keys.p256dh, auth: keys.auth, device, createdAt: this.clock.now() };
-    const r = this.rows.upsert(row, MAX_PUSH_SUBSCRIPTIONS_PER_USER);
+    const r = await this.rows.upsert(row, MAX_PUSH_SUBSCRIPTIONS_PER_USER);
     if (r === 'limit') {
       throw new AppError('invalid-body', `At most ${MAX_PUSH_SUBSCRIPTIONS_PER_USER} devices get push notifications; remove one first`, {
         details: [{ code: 'too_many_subscriptions', message: `at most ${MAX_PUSH_SUBSCRIPTIONS_PER_USER}`, path: [] }],
@@ -151,15 +151,15 @@ export class PushSubscriptions {
     return { id: r.id, device, created: r.created };
   }
 
-  list(userId: string): PushDevice[] {
+  list(userId: string): Promise<PushDevice[]> {
     return this.rows.list(userId);
   }
 
-  remove(userId: string, id: string): boolean {
+  remove(userId: string, id: string): Promise<boolean> {
     return this.rows.remove(userId, id);
   }
 
-  removeEndpoint(userId: string, endpoint: unknown): boolean {
+  async removeEndpoint(userId: string, endpoint: unknown): Promise<boolean> {
     if (typeof endpoint !== 'string' || endpoint.length > MAX_PUSH_ENDPOINT_LENGTH) return false;
     return this.rows.removeEndpoint(userId, endpoint);
   }

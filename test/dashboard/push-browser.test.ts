@@ -87,7 +87,7 @@ describe('push notifications in Chromium', () => {
     expect(Buffer.from(key!, 'base64').toString('base64url')).toBe(h.services.push.vapid.publicKey);
     const row = page.getByRole('row', { name: /Chrome on Linux/ });
     await row.waitFor();
-    expect(h.services.push.subscriptions.list(seed.member.id)).toHaveLength(1);
+    expect(await h.services.push.subscriptions.list(seed.member.id)).toHaveLength(1);
     expect(await axeViolations(page)).toEqual([]);
     expect(cspViolations(page)).toEqual([]);
     await page.locator('#push').scrollIntoViewIfNeeded();
@@ -96,7 +96,7 @@ describe('push notifications in Chromium', () => {
     await page.getByRole('button', { name: 'Turn off for this browser' }).click();
     await page.getByText('This browser does not get push notifications.').waitFor();
     await page.getByText('No device gets push notifications yet.').waitFor();
-    expect(h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
+    expect(await h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
     await context.close();
   });
 });

@@ -85,16 +85,16 @@ describe('push subscriptions in Profile', () => {
     await other.signInWithLink(seed.owner.id);
     await other.get('/profile');
     expect((await other.post(`/push/devices/${first.body.id}/delete`)).res.status).toBe(303);
-    expect(h.services.push.subscriptions.list(seed.member.id)).toHaveLength(1);
+    expect(await h.services.push.subscriptions.list(seed.member.id)).toHaveLength(1);
 
     const removed = await c.post(`/push/devices/${first.body.id}/delete`);
     expect(removed.res.headers.get('location')).toBe('/profile?push-removed=1#push');
-    expect(h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
+    expect(await h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
 
     await postJson(h, c, '/push/subscriptions', sub);
     const off = await postJson(h, c, '/push/unsubscribe', { endpoint: sub.endpoint });
     expect(off.body).toEqual({ removed: true });
-    expect(h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
+    expect(await h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
   });
 
   it('refuses a missing CSRF token, another origin and a signed-out browser, and stores nothing', async () => {
@@ -103,7 +103,7 @@ describe('push subscriptions in Profile', () => {
     expect((await postJson(h, c, '/push/subscriptions', sub, { csrf: null })).res.status).toBe(403);
     expect((await postJson(h, c, '/push/subscriptions', sub, { origin: 'https://evil.example' })).res.status).toBe(403);
     expect((await postJson(h, new DashClient(h), '/push/subscriptions', sub, { csrf: 'x' })).res.status).toBe(403);
-    expect(h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
+    expect(await h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
   });
 
   it('guards the endpoint against SSRF and answers bad bodies with problem documents', async () => {
@@ -128,6 +128,6 @@ describe('push subscriptions in Profile', () => {
     }
     expect((await postJson(h, c, '/push/subscriptions', 'endpoint=x', { type: 'application/x-www-form-urlencoded' })).res.status).toBe(415);
     expect((await postJson(h, c, '/push/subscriptions', JSON.stringify({ pad: 'x'.repeat(5000) }))).res.status).toBe(413);
-    expect(h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
+    expect(await h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
   });
 });

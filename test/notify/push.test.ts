@@ -50,7 +50,7 @@ async function post(channel: { webhookToken: string }, payload: unknown) {
 describe('Web Push delivery', () => {
   it('encrypts the alert to the subscription (aes128gcm) and signs the request with the stored VAPID key', async () => {
     const sub = svc.subscription(`a-${Date.now()}`);
-    subscribe(seed.owner.id, sub);
+    await subscribe(seed.owner.id, sub);
     const { alertId } = await post(seed.general, { title: 'Deploy failed', level: 'ERROR', message: 'api crashed\nin   frankfurt' });
     const [got] = await eventually(() => (svc.received.length > 0 ? svc.received : null), 'the push', { seen: () => rows(h, 'SELECT * FROM push_deliveries') });
     expect(got!.path).toBe(new URL(sub.endpoint).pathname);
@@ -72,20 +72,20 @@ describe('Web Push delivery', () => {
     expect(claims.exp * 1000).toBeGreaterThan(Date.now());
     expect(claims.exp * 1000).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
     // The settings page shows the device's last success.
-    await eventually(() => h.services.push.subscriptions.list(seed.owner.id)[0]?.lastSuccessAt, 'last success recorded');
-    expect(h.services.push.subscriptions.list(seed.owner.id)[0]!.device).toBe('Chrome on Linux');
+    await eventually(async () => (await h.services.push.subscriptions.list(seed.owner.id))[0]?.lastSuccessAt, 'last success recorded');
+    expect((await h.services.push.subscriptions.list(seed.owner.id))[0]!.device).toBe('Chrome on Linux');
   });
 
   it('a push service answering 410 deletes the subscription; the user\'s other device still gets it', async () => {
     const gone = svc.subscription(`gone-${Date.now()}`);
     const phone = svc.subscription(`phone-${Date.now()}`);
     svc.statusFor.set(new URL(gone.endpoint).pathname, 410);
-    subscribe(seed.owner.id, gone);
-    subscribe(seed.owner.id, phone);
+    await subscribe(seed.owner.id, gone);
+    await subscribe(seed.owner.id, phone);
     await post(seed.general, { title: 'Disk full', level: 'WARNING' });
     await eventually(() => svc.to(new URL(phone.endpoint).pathname.slice(6)).length === 1, 'the phone push');
-    await eventually(() => h.services.push.subscriptions.list(seed.owner.id).length === 1, 'the 410 subscription deleted', {
-      seen: () => h.services.push.subscriptions.list(seed.owner.id),
+    await eventually(async () => (await h.services.push.subscriptions.list(seed.owner.id)).length === 1, 'the 410 subscription deleted', {
+      seen: () => rows(h, 'SELECT id FROM push_subscriptions'),
     });
     expect(svc.to(new URL(gone.endpoint).pathname.slice(6))).toHaveLength(1);
     expect(rows(h, 'SELECT endpoint FROM push_subscriptions')).toEqual([{ endpoint: phone.endpoint }]);
@@ -95,7 +95,7 @@ describe('Web Push delivery', () => {
     const sub = svc.subscription(`flaky-${Date.now()}`);
     const path = new URL(sub.endpoint).pathname;
     svc.statusFor.set(path, 503);
-    subscribe(seed.owner.id, sub);
+    await subscribe(seed.owner.id, sub);
     await post(seed.general, { title: 'Queue backlog', level: 'INFO' });
     await eventually(() => svc.received.length >= 1, 'the first attempt');
     svc.statusFor.delete(path);
@@ -111,7 +111,7 @@ describe('Web Push delivery', () => {
     push = startPushWorker(h.services, { ca: svc.ca, retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 20 }, onOutcome: (o) => outcomes.push(o) });
     const sub = svc.subscription(`down-${Date.now()}`);
     svc.statusFor.set(new URL(sub.endpoint).pathname, 503);
-    subscribe(seed.owner.id, sub);
+    await subscribe(seed.owner.id, sub);
     const { alertId } = await post(seed.general, { title: 'Never delivered', level: 'ERROR' });
     await eventually(() => outcomes.length === 3, 'three attempts');
     await push.whenIdle();
@@ -126,8 +126,8 @@ describe('Web Push delivery', () => {
   it('follows the e-mail rules: visibility and the per-channel level', async () => {
     const owner = svc.subscription(`o-${Date.now()}`);
     const member = svc.subscription(`m-${Date.now()}`);
-    subscribe(seed.owner.id, owner);
-    subscribe(seed.member.id, member);
+    await subscribe(seed.owner.id, owner);
+    await subscribe(seed.member.id, member);
     await h.services.notifyPrefs.set(seed.member.id, seed.general.id, 'important');
     await post(seed.secret, { title: 'Private incident', level: 'ERROR' }); // the member cannot see #security
     await post(seed.general, { title: 'FYI', level: 'INFO' }); // below the member's level
@@ -141,7 +141,7 @@ describe('Web Push delivery', () => {
 
   it('past the flood limit, pushes become one quiet summary per channel', async () => {
     const sub = svc.subscription(`flood-${Date.now()}`);
-    subscribe(seed.owner.id, sub);
+    await subscribe(seed.owner.id, sub);
     for (let i = 1; i <= 7; i++) await post(seed.deploys, { title: `Build ${i}`, level: 'INFO' });
     await notifier.whenIdle();
     await push.whenIdle();
@@ -174,7 +174,7 @@ describe('crash safety', () => {
   it('a push cut off mid-send by a crash is recorded failed at the next start and never sent twice', async () => {
     await push.stop();
     const sub = svc.subscription(`crash-${Date.now()}`);
-    subscribe(seed.owner.id, sub);
+    await subscribe(seed.owner.id, sub);
     await post(seed.general, { title: 'Mid-send', level: 'ERROR' });
     await notifier.whenIdle();
     // The fan-out wrote the row in its transaction; the crash happened after the claim, during the request.
@@ -190,20 +190,20 @@ describe('crash safety', () => {
 describe('subscriptions', () => {
   const body = (sub: TestSubscription) => ({ endpoint: sub.endpoint, keys: sub.keys });
 
-  it('one row per endpoint, at most the limit per user, and keys that are real P-256 points', () => {
+  it('one row per endpoint, at most the limit per user, and keys that are real P-256 points', async () => {
     const subs = h.services.push.subscriptions;
     const first = svc.subscription('same');
-    const a = subs.subscribe(seed.owner.id, body(first), UA);
-    const again = subs.subscribe(seed.owner.id, body(first), UA);
+    const a = await subs.subscribe(seed.owner.id, body(first), UA);
+    const again = await subs.subscribe(seed.owner.id, body(first), UA);
     expect(again).toMatchObject({ id: a.id, created: false });
-    for (let i = 1; i < MAX_PUSH_SUBSCRIPTIONS_PER_USER; i++) subs.subscribe(seed.owner.id, body(svc.subscription(`n${i}`)), UA);
-    expect(() => subs.subscribe(seed.owner.id, body(svc.subscription('one-too-many')), UA)).toThrow(/At most 10 devices/);
-    expect(subs.list(seed.owner.id)).toHaveLength(MAX_PUSH_SUBSCRIPTIONS_PER_USER);
-    expect(() => subs.subscribe(seed.member.id, { endpoint: first.endpoint, keys: { p256dh: 'AAAA', auth: first.keys.auth } }, UA)).toThrow(/p256dh/);
+    for (let i = 1; i < MAX_PUSH_SUBSCRIPTIONS_PER_USER; i++) await subs.subscribe(seed.owner.id, body(svc.subscription(`n${i}`)), UA);
+    await expect(subs.subscribe(seed.owner.id, body(svc.subscription('one-too-many')), UA)).rejects.toThrow(/At most 10 devices/);
+    expect(await subs.list(seed.owner.id)).toHaveLength(MAX_PUSH_SUBSCRIPTIONS_PER_USER);
+    await expect(subs.subscribe(seed.member.id, { endpoint: first.endpoint, keys: { p256dh: 'AAAA', auth: first.keys.auth } }, UA)).rejects.toThrow(/p256dh/);
     // Another user signing in on the same browser takes the endpoint over.
-    expect(subs.subscribe(seed.member.id, body(first), UA)).toMatchObject({ id: a.id, created: false });
-    expect(subs.list(seed.owner.id)).toHaveLength(MAX_PUSH_SUBSCRIPTIONS_PER_USER - 1);
-    expect(subs.remove(seed.owner.id, a.id)).toBe(false);
-    expect(subs.remove(seed.member.id, a.id)).toBe(true);
+    expect(await subs.subscribe(seed.member.id, body(first), UA)).toMatchObject({ id: a.id, created: false });
+    expect(await subs.list(seed.owner.id)).toHaveLength(MAX_PUSH_SUBSCRIPTIONS_PER_USER - 1);
+    expect(await subs.remove(seed.owner.id, a.id)).toBe(false);
+    expect(await subs.remove(seed.member.id, a.id)).toBe(true);
   });
 });

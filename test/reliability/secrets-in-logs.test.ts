@@ -188,7 +188,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       c.pushService.statusFor.set(new URL(subs[2]!.endpoint).pathname, 410);
       await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'push me', level: 'error' })), 201);
       await c.notifier.whenIdle();
-      await eventually(() => s.push.subscriptions.list(c.seed.owner.id).length === 2, 'the 410 subscription removed');
+      await eventually(async () => (await s.push.subscriptions.list(c.seed.owner.id)).length === 2, 'the 410 subscription removed');
       await eventually(() => c.pushService.received.filter((r) => r.path === new URL(subs[1]!.endpoint).pathname).length >= 2, 'a retried push');
       c.pushService.statusFor.clear();
       await c.push.whenIdle();

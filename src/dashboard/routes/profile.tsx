@@ -17,7 +17,7 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const view = async (c: Parameters<typeof profilePage>[0]) => ({
     hasPassword: await deps.passwords.hasPassword(c.get('viewer').id),
     levels: (await deps.services.notifyPrefs.list(c.get('viewer').id)).filter((l) => l.workspace.id === c.get('workspace')?.id),
-    push: { publicKey: deps.services.push.vapid.publicKey, devices: deps.services.push.subscriptions.list(c.get('viewer').id) },
+    push: { publicKey: deps.services.push.vapid.publicKey, devices: await deps.services.push.subscriptions.list(c.get('viewer').id) },
   });
 
   r.get('/profile', async (c) => profilePage(c, await view(c)));

@@ -43,19 +43,19 @@ export function pushRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   r.post('/push/subscriptions', async (c) => {
     const body = await jsonBody(c);
-    const out = subs.subscribe(c.get('viewer').id, body, c.req.header('user-agent'));
+    const out = await subs.subscribe(c.get('viewer').id, body, c.req.header('user-agent'));
     return c.json(out, out.created ? 201 : 200);
   });
 
   r.post('/push/unsubscribe', async (c) => {
     const body = await jsonBody(c);
     const endpoint = body && typeof body === 'object' && 'endpoint' in body ? body.endpoint : undefined;
-    return c.json({ removed: subs.removeEndpoint(c.get('viewer').id, endpoint) });
+    return c.json({ removed: await subs.removeEndpoint(c.get('viewer').id, endpoint) });
   });
 
-  r.post('/push/devices/:id/delete', (c) => {
+  r.post('/push/devices/:id/delete', async (c) => {
     // Someone else's id (or none) changes nothing and reads the same.
-    subs.remove(c.get('viewer').id, c.req.param('id'));
+    await subs.remove(c.get('viewer').id, c.req.param('id'));
     return c.redirect('/profile?push-removed=1#push', 303);
   });
 

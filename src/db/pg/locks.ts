@@ -36,3 +36,14 @@ export const DISCORD_LINK_LOCK = String(BASE + 5n);
  * nodes starting together on an empty database set it up once.
  */
 export const FIRST_START_LOCK = String(BASE + 6n);
+
+/**
+ * Transaction-level, two-key form `pg_advisory_xact_lock(FLOOD_WINDOW_LOCK_CLASS, hashtext(...))`
+ * (a key space apart from the single-key locks above): taken by a claim that reads and moves a
+ * recipient's flood window (e-mail or push), so two nodes claiming for the same (user, channel)
+ * decide in turn, the second from the window the first committed. A row lock cannot do it: the
+ * window row may not exist yet. The hashed text starts with `mail:` or `push:`; two windows
+ * hashing alike only wait for each other. "ALBF": apart from the Idempotency-Key claims' class
+ * ("ALBR", src/db/pg/alert-store/idempotency-claims.ts).
+ */
+export const FLOOD_WINDOW_LOCK_CLASS = 0x414c4246;

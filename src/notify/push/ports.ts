@@ -50,7 +50,7 @@ export interface PushClaimInput {
  * each method here is one transaction.
  */
 export interface PushOutbox {
-  /** Rows left `sending` by a crash: recorded failed, never resent. How many. */
+  /** Rows left `sending` by a crash: recorded failed, never resent. How many. On PostgreSQL only those claimed longer ago than the send lease. */
   recoverInterrupted(reason: string, now: number): Promise<number>;
   due(now: number, limit: number): Promise<PushTarget[]>;
   /** Re-reads the row, its alert, channel, subscription (and flood window), lets `decide` skip or send, applies the flood step, marks it `sending`. */
