@@ -40,6 +40,11 @@ export class SqliteChatWrites implements ChatMessageWrites {
       update: sqlite.prepare<[string | null, number, string, string]>(
         "UPDATE alerts SET message = ?, updated_at = ? WHERE id = ? AND channel_id = ? AND kind = 'chat'",
       ),
+      // The sync mark: only forward, and only while the link still points at the same Discord channel.
+      mark: sqlite.prepare<[string, string, string, string]>(
+        `UPDATE discord_links SET synced_until = ?
+         WHERE channel_id = ? AND discord_channel_id = ? AND (synced_until IS NULL OR CAST(synced_until AS INTEGER) < CAST(? AS INTEGER))`,
+      ),
       remove: sqlite.prepare<[string, string]>("DELETE FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
       existing: sqlite.prepare<[string], string>('SELECT id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').pluck(),
       count: sqlite.prepare<[string], number>("SELECT count(*) FROM alerts WHERE channel_id = ? AND kind = 'chat'").pluck(),
@@ -50,7 +55,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
     return new Set(this.s.existing.all(JSON.stringify(alertIds)));
   }
 
-  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, alsoInUnit?: () => void) {
+  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, opts: { advanceMarkTo?: string } = {}) {
     return this.batcher.run(() => {
       let created = 0;
       let skippedWithFiles = 0;
@@ -59,7 +64,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
         // Still idempotent: a message stored meanwhile (live and backfill at once) is skipped by ON CONFLICT.
         const inserted =
           this.s.insert.run(
-            m.alertId, link.channelId, m.text, m.messageId, m.authorJson, m.replyJson?.(parent) ?? null, m.activityKey,
+            m.alertId, link.channelId, m.text, m.messageId, m.authorJson, replyJson(m, parent), m.activityKey,
             m.createdAt, m.updatedAt, link.channelId, link.channelId, link.discordChannelId,
           ).changes > 0;
         if (!inserted) {
@@ -71,7 +76,8 @@ export class SqliteChatWrites implements ChatMessageWrites {
         this.changes.event(link.channelId, m.alertId, 'alert.created', now);
         created++;
       }
-      alsoInUnit?.();
+      const mark = opts.advanceMarkTo;
+      if (mark !== undefined) this.s.mark.run(mark, link.channelId, link.discordChannelId, mark);
       return { created, skippedWithFiles };
     });
   }
@@ -108,4 +114,10 @@ export class SqliteChatWrites implements ChatMessageWrites {
   async chatMessageCount(channelId: string) {
     return this.s.count.get(channelId) ?? 0;
   }
+}
+
+/** The reply's stored JSON, its parent looked up inside the unit. */
+function replyJson(m: NewChatMessage, parent: (alertId: string) => ReplyParent | undefined): string | null {
+  if (!m.reply) return null;
+  return m.reply.json(m.reply.parentId === null ? undefined : parent(m.reply.parentId));
 }
