@@ -178,9 +178,12 @@ function contract(open: () => Promise<Engine>) {
     expect(await unread()).toBe(2);
   });
 
-  it('gives messages stored by two nodes at once distinct numbers, and stores a message both send once', async () => {
+  it('gives messages stored by two nodes at once distinct numbers, stores a message both send once, and keeps the furthest mark', async () => {
     const batches = Array.from({ length: 12 }, (_, i) => [message(20 + i), message(40)]);
-    const results = await Promise.all(batches.map((b, i) => (i % 2 ? e.chat : e.otherChat).insertChatMessages(link, b, NOW)));
+    const results = await Promise.all(
+      batches.map((b, i) => (i % 2 ? e.chat : e.otherChat).insertChatMessages(link, b, NOW, { advanceMarkTo: String(2000 + ((i * 5) % 12)) })),
+    );
+    expect(await mark()).toBe('2011');
     expect(results.reduce((sum, r) => sum + r.created, 0)).toBe(13);
     const seqs = (await e.query<{ seq: number }>('SELECT seq FROM alerts WHERE channel_id = ? AND seq > 10 ORDER BY seq', ['ch1'])).map((r) => Number(r.seq));
     expect(seqs).toEqual(Array.from({ length: 14 }, (_, i) => 11 + i));

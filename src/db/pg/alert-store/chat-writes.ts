@@ -11,9 +11,11 @@ const INSERT_COLUMNS = 11;
  * implements (test/cluster/chat-writes-contract.test.ts runs the same cases on both). Each write is
  * one transaction (`inUnit`): its change events are appended last, under the change-log lock.
  *
- * An insert first takes the link row FOR SHARE: a disconnect (which deletes it) waits for the unit,
- * and a unit that starts after the disconnect finds no link and stores nothing, as SQLite's
- * per-row link check does. The messages then go in with one multi-row statement, in the given
+ * An insert first takes the link row FOR KEY SHARE: a disconnect (which deletes it) waits for the
+ * unit, and a unit that starts after the disconnect finds no link and stores nothing, as SQLite's
+ * per-row link check does. KEY SHARE, not SHARE: the unit then updates the row's sync mark, and two
+ * units each holding SHARE while waiting to update would deadlock; an update of a non-key column
+ * is compatible with KEY SHARE, so concurrent units only queue on the mark. The messages then go in with one multi-row statement, in the given
  * order; `alerts.seq` is left at 0 for the insert trigger to number them under the channel_stats
  * row lock, so two nodes storing into one channel at once take distinct numbers.
  */
@@ -27,7 +29,7 @@ export class PgChatWrites implements ChatMessageWrites {
 
   insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, opts: { advanceMarkTo?: string } = {}) {
     return inUnit(this.pool, async (u) => {
-      const linked = await u.tx.query('SELECT 1 FROM discord_links WHERE channel_id = $1 AND discord_channel_id = $2 FOR SHARE', [
+      const linked = await u.tx.query('SELECT 1 FROM discord_links WHERE channel_id = $1 AND discord_channel_id = $2 FOR KEY SHARE', [
         link.channelId,
         link.discordChannelId,
       ]);
