@@ -239,6 +239,13 @@ export interface NewChatMessage {
   attachments: AttachmentRecord[];
 }
 
+/** The names the bot saw for a linked Discord channel (null while unknown). */
+export interface ChatLinkNames {
+  guildId: string | null;
+  guildName: string | null;
+  channelName: string | null;
+}
+
 export interface ChatMessageWrites {
   /** The alert ids among these that are stored. */
   storedIds(alertIds: string[]): Promise<Set<string>>;
@@ -250,6 +257,10 @@ export interface ChatMessageWrites {
    * messages with files that were not inserted (their files must not be kept).
    */
   insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, opts?: { advanceMarkTo?: string }): Promise<{ created: number; skippedWithFiles: number }>;
+  /** Moves the link's sync mark forward (never back) with no messages to store (one unit); whether it moved. */
+  advanceMark(link: ChatLinkRef, messageId: string): Promise<boolean>;
+  /** Records the names the bot saw for the link (one unit); whether anything changed. */
+  setLinkNames(link: ChatLinkRef, names: ChatLinkNames): Promise<boolean>;
   /** The stored text, edit time and files of a message. */
   chatMessage(alertId: string, channelId: string): Promise<{ message: string | null; updatedAt: number; attachments: AttachmentRow[] } | undefined>;
   /** Updates the text and, when `files` is given, replaces the files (released keys returned). False when the message is gone. */

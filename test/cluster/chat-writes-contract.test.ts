@@ -114,13 +114,30 @@ function contract(open: () => Promise<Engine>) {
     expect(await e.chat.chatMessageCount('ch2')).toBe(0);
   });
 
+  it('moves the mark alone, only forward, and records the link names once, on the link it names only', async () => {
+    expect(await e.chat.advanceMark(link, '999')).toBe(false);
+    expect(await e.otherChat.advanceMark(link, '1000')).toBe(false);
+    expect(await e.otherChat.advanceMark({ ...link, discordChannelId: '1100000000000000009' }, '5000')).toBe(false);
+    expect(await mark()).toBe('1000');
+    const names = { guildId: '42', guildName: 'Acme', channelName: 'general' };
+    expect(await e.chat.setLinkNames(link, names)).toBe(true);
+    expect(await e.otherChat.setLinkNames(link, names)).toBe(false);
+    expect(await e.chat.setLinkNames({ ...link, discordChannelId: '1100000000000000009' }, { ...names, guildName: 'Other' })).toBe(false);
+    expect(await e.chat.setLinkNames(link, { ...names, guildName: null })).toBe(true);
+    expect(await e.query('SELECT guild_id AS g, guild_name AS gn, discord_channel_name AS cn FROM discord_links WHERE channel_id = ?', ['ch1']))
+      .toEqual([{ g: '42', gn: null, cn: 'general' }]);
+    expect(await e.chat.advanceMark(link, '1001')).toBe(true);
+    expect(await e.chat.advanceMark(link, '1000')).toBe(false);
+    expect(await mark()).toBe('1001');
+  });
+
   it('stores nothing for a link that no longer holds, and moves no mark', async () => {
     const before = await totals();
     const stale = { channelId: 'ch1', discordChannelId: '1100000000000000009' };
     expect(await e.chat.insertChatMessages(stale, [message(7, { attachments: [file('q')] }), message(8)], NOW, { advanceMarkTo: '2000' }))
       .toEqual({ created: 0, skippedWithFiles: 1 });
     expect(await totals()).toEqual(before);
-    expect(await mark()).toBe('1000');
+    expect(await mark()).toBe('1001');
   });
 
   it('leaves nothing behind when the unit fails midway', async () => {
@@ -129,7 +146,7 @@ function contract(open: () => Promise<Engine>) {
     failing.reply = { parentId: null, json: () => { throw new Error('reply failed'); } };
     await expect(e.chat.insertChatMessages(link, [message(8, { attachments: [file('e')] }), failing], NOW, { advanceMarkTo: '3000' })).rejects.toThrow('reply failed');
     expect(await totals()).toEqual(before);
-    expect(await mark()).toBe('1000');
+    expect(await mark()).toBe('1001');
     // The numbering did not move: the next message takes the next number.
     await e.chat.insertChatMessages(link, [message(8)], NOW);
     expect(await e.query('SELECT seq FROM alerts WHERE id = ?', ['alt_m08'])).toEqual([{ seq: 7 }]);

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { AttachmentRecord, AttachmentRow, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
+import type { AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
+import { SqliteDiscordLinkRows } from '../discord-link-rows.js';
 import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
 import type { SqliteChangeLog } from './change-log.js';
@@ -9,6 +10,8 @@ import { ATTACHMENT_COLUMNS } from './rows.js';
 /** Chat-message rows (`kind = 'chat'`). Each write is one group-commit unit and resolves after COMMIT. */
 export class SqliteChatWrites implements ChatMessageWrites {
   private readonly s;
+  /** The link's sync mark and names, written inside this store's units. */
+  private readonly links: SqliteDiscordLinkRows;
 
   constructor(
     sqlite: Database.Database,
@@ -18,6 +21,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
     /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
     private readonly indexer: Pick<SearchIndexer, 'schedule'>,
   ) {
+    this.links = new SqliteDiscordLinkRows(sqlite);
     this.s = {
       // The link check makes a message that arrives while its channel is being
       // disconnected a no-op instead of a row in a channel that no longer mirrors it.
@@ -39,11 +43,6 @@ export class SqliteChatWrites implements ChatMessageWrites {
       attachments: sqlite.prepare<[string], AttachmentRow>(`SELECT ${ATTACHMENT_COLUMNS} FROM alert_attachments WHERE alert_id = ? ORDER BY position`),
       update: sqlite.prepare<[string | null, number, string, string]>(
         "UPDATE alerts SET message = ?, updated_at = ? WHERE id = ? AND channel_id = ? AND kind = 'chat'",
-      ),
-      // The sync mark: only forward, and only while the link still points at the same Discord channel.
-      mark: sqlite.prepare<[string, string, string, string]>(
-        `UPDATE discord_links SET synced_until = ?
-         WHERE channel_id = ? AND discord_channel_id = ? AND (synced_until IS NULL OR CAST(synced_until AS INTEGER) < CAST(? AS INTEGER))`,
       ),
       remove: sqlite.prepare<[string, string]>("DELETE FROM alerts WHERE id = ? AND channel_id = ? AND kind = 'chat'"),
       existing: sqlite.prepare<[string], string>('SELECT id FROM alerts WHERE id IN (SELECT value FROM json_each(?))').pluck(),
@@ -77,9 +76,17 @@ export class SqliteChatWrites implements ChatMessageWrites {
         created++;
       }
       const mark = opts.advanceMarkTo;
-      if (mark !== undefined) this.s.mark.run(mark, link.channelId, link.discordChannelId, mark);
+      if (mark !== undefined) this.links.advanceMark(link, mark);
       return { created, skippedWithFiles };
     });
+  }
+
+  advanceMark(link: ChatLinkRef, messageId: string) {
+    return this.batcher.run(() => this.links.advanceMark(link, messageId));
+  }
+
+  setLinkNames(link: ChatLinkRef, names: ChatLinkNames) {
+    return this.batcher.run(() => this.links.setNames(link, names));
   }
 
   async chatMessage(alertId: string, channelId: string) {
