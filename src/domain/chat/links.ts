@@ -26,6 +26,8 @@ export type LinkNames = { guildId: string | null; guildName: string | null; chan
  * store). Synchronous: the chat ingest runs them in a unit of the SQLite group commit. The mark that
  * covers stored messages is not written here but by the store's insert
  * (ChatMessageWrites.insertChatMessages, `advanceMarkTo`), in the messages' own unit on either engine.
+ * ChatMessageWrites.advanceMark and setLinkNames are these two writes as units of their own, on
+ * either engine (the SQLite store runs these very methods in its group commit).
  */
 export interface DiscordLinkUnitWrites {
   setNames(link: LinkKey, names: LinkNames): boolean;
