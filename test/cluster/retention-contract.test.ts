@@ -34,7 +34,7 @@ const FIXTURE: Fixture = [
     { id: 'ch2', workspace_id: 'w1', name: 'Other', slug: 'other', icon: '🔥', is_private: false, webhook_token: 'whk_2', created_at: 2 },
   ]],
   // Numbered 1..10 in this order by the insert trigger; day 3 is a running run, day 4 a finished one.
-  ['alerts', [a(1), a(2), a(3, 'ch1', 'running'), a(4, 'ch1', 'passed'), a(5), a(6), a(7), a(8), a(9), a(10), a(0, 'ch2')]],
+  ['alerts', [a(1), a(2), a(3, 'ch1', 'running'), a(4, 'ch1', 'passed'), a(5), a(6), a(7), a(8), a(9), a(10), a(0, 'ch2'), ...[11, 12, 13, 14, 15, 16].map((d) => a(d, 'ch2'))]],
   ['alert_attachments', [f(1, 'k1'), f(2, 'k2'), f(2, 'shared', 1), f(6, 'shared'), f(0, 'other')]],
   // u1 read up to number 5; day 7 (above) read by exception, day 2 (below) unread by exception. u2 never read.
   ['read_marks', [{ user_id: 'u1', channel_id: 'ch1', watermark_seq: 5, gone_above: 0, updated_at: 1 }]],
@@ -119,8 +119,18 @@ function contract(open: () => Promise<Engine>) {
     expect(await e.query('SELECT alert_count AS n FROM channel_stats WHERE channel_id = ?', ['ch1'])).toEqual([{ n: 2 }]);
     expect(await e.query("SELECT type, count(*) AS n FROM alert_events GROUP BY type")).toEqual([{ type: 'alert.deleted', n: 8 }]);
     // The other channel was never touched.
-    expect(await count('alerts WHERE channel_id = ?', ['ch2'])).toBe(1);
+    expect(await count('alerts WHERE channel_id = ?', ['ch2'])).toBe(7);
     expect(await count('alert_attachments WHERE media_key = ?', ['other'])).toBe(1);
+  });
+
+  it('deletes each alert once when two nodes prune one channel at once', async () => {
+    const rule = { olderThan: T0 + 20 * DAY, keepNewest: 1 };
+    const batches = await Promise.all([e.retention, e.otherRetention, e.retention, e.otherRetention].map((r) => r.pruneBatch('ch2', rule, 10, T0)));
+    expect(batches.reduce((sum, b) => sum + b.deleted, 0)).toBe(7);
+    expect(batches.flatMap((b) => b.released)).toEqual(['other']);
+    const events = await e.query<{ a: string }>("SELECT alert_id AS a FROM alert_events WHERE channel_id = ? AND type = 'alert.deleted'", ['ch2']);
+    expect(events.map((r) => r.a).sort()).toEqual([0, 11, 12, 13, 14, 15, 16].map(id));
+    expect(await e.query('SELECT alert_count AS n FROM channel_stats WHERE channel_id = ?', ['ch2'])).toEqual([{ n: 0 }]);
   });
 }
 
