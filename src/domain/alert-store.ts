@@ -227,12 +227,23 @@ export interface NewChatMessage {
   messageId: string;
   text: string | null;
   authorJson: string;
-  /** The reply's stored JSON, built by the domain from the parent (looked up inside the unit: it may be in the same batch). */
-  replyJson: ((parent: (alertId: string) => ReplyParent | undefined) => string | null) | null;
+  /**
+   * The reply's stored JSON, built by the domain. `parentId`: the stored message it needs to build
+   * it (null: none), looked up inside the unit, so it may be one stored earlier in the same batch;
+   * naming it up front lets an engine whose reads are asynchronous fetch it before building.
+   */
+  reply: { parentId: string | null; json(parent: ReplyParent | undefined): string } | null;
   activityKey: string;
   createdAt: number;
   updatedAt: number;
   attachments: AttachmentRecord[];
+}
+
+/** The names the bot saw for a linked Discord channel (null while unknown). */
+export interface ChatLinkNames {
+  guildId: string | null;
+  guildName: string | null;
+  channelName: string | null;
 }
 
 export interface ChatMessageWrites {
@@ -240,11 +251,16 @@ export interface ChatMessageWrites {
   storedIds(alertIds: string[]): Promise<Set<string>>;
   /**
    * Inserts the messages not stored yet, in order, while the link still holds,
-   * with their attachments and change events (one unit); `alsoInUnit` runs in
-   * the same unit (the link's sync mark). `skippedWithFiles` counts messages
-   * with files that were not inserted (their files must not be kept).
+   * with their attachments and change events (one unit); `advanceMarkTo` moves
+   * the link's sync mark forward (never back) in the same unit, so the mark
+   * never covers a message that is not stored. `skippedWithFiles` counts
+   * messages with files that were not inserted (their files must not be kept).
    */
-  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, alsoInUnit?: () => void): Promise<{ created: number; skippedWithFiles: number }>;
+  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, opts?: { advanceMarkTo?: string }): Promise<{ created: number; skippedWithFiles: number }>;
+  /** Moves the link's sync mark forward (never back) with no messages to store (one unit); whether it moved. */
+  advanceMark(link: ChatLinkRef, messageId: string): Promise<boolean>;
+  /** Records the names the bot saw for the link (one unit); whether anything changed. */
+  setLinkNames(link: ChatLinkRef, names: ChatLinkNames): Promise<boolean>;
   /** The stored text, edit time and files of a message. */
   chatMessage(alertId: string, channelId: string): Promise<{ message: string | null; updatedAt: number; attachments: AttachmentRow[] } | undefined>;
   /** Updates the text and, when `files` is given, replaces the files (released keys returned). False when the message is gone. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { AttachmentRecord, AttachmentRow, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
+import type { AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
+import { SqliteDiscordLinkRows } from '../discord-link-rows.js';
 import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
 import type { SqliteChangeLog } from './change-log.js';
@@ -9,6 +10,8 @@ import { ATTACHMENT_COLUMNS } from './rows.js';
 /** Chat-message rows (`kind = 'chat'`). Each write is one group-commit unit and resolves after COMMIT. */
 export class SqliteChatWrites implements ChatMessageWrites {
   private readonly s;
+  /** The link's sync mark and names, written inside this store's units. */
+  private readonly links: SqliteDiscordLinkRows;
 
   constructor(
     sqlite: Database.Database,
@@ -18,6 +21,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
     /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
     private readonly indexer: Pick<SearchIndexer, 'schedule'>,
   ) {
+    this.links = new SqliteDiscordLinkRows(sqlite);
     this.s = {
       // The link check makes a message that arrives while its channel is being
       // disconnected a no-op instead of a row in a channel that no longer mirrors it.
@@ -50,7 +54,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
     return new Set(this.s.existing.all(JSON.stringify(alertIds)));
   }
 
-  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, alsoInUnit?: () => void) {
+  insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, opts: { advanceMarkTo?: string } = {}) {
     return this.batcher.run(() => {
       let created = 0;
       let skippedWithFiles = 0;
@@ -59,7 +63,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
         // Still idempotent: a message stored meanwhile (live and backfill at once) is skipped by ON CONFLICT.
         const inserted =
           this.s.insert.run(
-            m.alertId, link.channelId, m.text, m.messageId, m.authorJson, m.replyJson?.(parent) ?? null, m.activityKey,
+            m.alertId, link.channelId, m.text, m.messageId, m.authorJson, replyJson(m, parent), m.activityKey,
             m.createdAt, m.updatedAt, link.channelId, link.channelId, link.discordChannelId,
           ).changes > 0;
         if (!inserted) {
@@ -71,9 +75,18 @@ export class SqliteChatWrites implements ChatMessageWrites {
         this.changes.event(link.channelId, m.alertId, 'alert.created', now);
         created++;
       }
-      alsoInUnit?.();
+      const mark = opts.advanceMarkTo;
+      if (mark !== undefined) this.links.advanceMark(link, mark);
       return { created, skippedWithFiles };
     });
+  }
+
+  advanceMark(link: ChatLinkRef, messageId: string) {
+    return this.batcher.run(() => this.links.advanceMark(link, messageId));
+  }
+
+  setLinkNames(link: ChatLinkRef, names: ChatLinkNames) {
+    return this.batcher.run(() => this.links.setNames(link, names));
   }
 
   async chatMessage(alertId: string, channelId: string) {
@@ -108,4 +121,10 @@ export class SqliteChatWrites implements ChatMessageWrites {
   async chatMessageCount(channelId: string) {
     return this.s.count.get(channelId) ?? 0;
   }
+}
+
+/** The reply's stored JSON, its parent looked up inside the unit. */
+function replyJson(m: NewChatMessage, parent: (alertId: string) => ReplyParent | undefined): string | null {
+  if (!m.reply) return null;
+  return m.reply.json(m.reply.parentId === null ? undefined : parent(m.reply.parentId));
 }

@@ -22,7 +22,7 @@ export interface ChatIngestDeps {
   media: Pick<MediaStore, 'batch'>;
   fetcher: Pick<MediaFetcher, 'fetchInto'>;
   logger: Logger;
-  /** Run inside this ingest's store units (synchronous: see DiscordLinkUnitWrites). */
+  /** The link's standalone writes (a mark with no messages, the names), each in a unit of `units` (synchronous: see DiscordLinkUnitWrites). */
   links: DiscordLinkUnitWrites;
   /** Deletes media files no alert references any more (after COMMIT). */
   releaseMedia: (keys: string[]) => void;
@@ -79,19 +79,13 @@ export class ChatIngest {
         messageId: input.messageId,
         text: input.text,
         authorJson: JSON.stringify(input.author),
-        replyJson: replyJsonOf(input),
+        reply: replyOf(input),
         activityKey: this.d.ids.next('alt'),
         createdAt: input.createdAt,
         updatedAt: input.editedAt ?? input.createdAt,
         attachments: files?.[i] ?? [],
       }));
-      const mark = opts.advanceMarkTo;
-      const { created, skippedWithFiles } = await this.d.store.insertChatMessages(
-        link,
-        messages,
-        this.d.clock.now(),
-        mark ? () => this.d.links.advanceMark(link, mark) : undefined,
-      );
+      const { created, skippedWithFiles } = await this.d.store.insertChatMessages(link, messages, this.d.clock.now(), opts);
       if (batch) await this.settle(batch, skippedWithFiles === 0);
       if (created > 0) this.emitSoon();
       return { created };
@@ -225,21 +219,21 @@ export class ChatIngest {
  * the parent along, the stored copy of the parent is used (looked up inside
  * the write: the parent may be in the same batch).
  */
-function replyJsonOf(input: ChatMessageInput): NewChatMessage['replyJson'] {
+function replyOf(input: ChatMessageInput): NewChatMessage['reply'] {
   const ref = input.replyTo;
   if (!ref) return null;
   const messageId = alertIdFromSnowflake(ref.messageId);
-  return (parentOf: (alertId: string) => ReplyParent | undefined) => {
-    let author = ref.author;
-    let text = ref.text;
-    if (author === null) {
-      const parent = parentOf(messageId);
-      if (parent) {
+  return {
+    parentId: ref.author === null ? messageId : null,
+    json(parent: ReplyParent | undefined) {
+      let author = ref.author;
+      let text = ref.text;
+      if (author === null && parent) {
         author = parent.authorJson ? authorName(parent.authorJson) : null;
         text = parent.message;
       }
-    }
-    return JSON.stringify({ messageId, author: author ?? 'unknown', excerpt: excerpt(text) });
+      return JSON.stringify({ messageId, author: author ?? 'unknown', excerpt: excerpt(text) });
+    },
   };
 }
 

@@ -22,10 +22,12 @@ export interface DiscordLinkRows {
 export type LinkNames = { guildId: string | null; guildName: string | null; channelName: string | null };
 
 /**
- * The bridge's writes to a link (the names it saw, the sync mark). Synchronous on purpose: they run
- * inside the chat ingest's store units (the SQLite group commit), the mark in the same unit as the
- * messages it covers, so they are the alert store's writes, not a use case's. Only the SQLite rows
- * provide them; on PostgreSQL the alert store's chat units will write them in their transaction.
+ * The bridge's standalone writes to a link (the names it saw, a sync mark with no messages to
+ * store). Synchronous: the chat ingest runs them in a unit of the SQLite group commit. The mark that
+ * covers stored messages is not written here but by the store's insert
+ * (ChatMessageWrites.insertChatMessages, `advanceMarkTo`), in the messages' own unit on either engine.
+ * ChatMessageWrites.advanceMark and setLinkNames are these two writes as units of their own, on
+ * either engine (the SQLite store runs these very methods in its group commit).
  */
 export interface DiscordLinkUnitWrites {
   setNames(link: LinkKey, names: LinkNames): boolean;
