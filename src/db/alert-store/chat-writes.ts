@@ -1,23 +1,13 @@
-import type Database from 'better-sqlite3';
 import type { AttachmentRecord, AttachmentRow, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
-import type { WriteBatcher } from '../write-batcher.js';
-import type { AttachmentRows } from './attachment-rows.js';
-import type { SqliteChangeLog } from './change-log.js';
-import type { SearchIndexer } from './search-indexer.js';
 import { ATTACHMENT_COLUMNS } from './rows.js';
+import type { StoreWriteContext } from './write-context.js';
 
 /** Chat-message rows (`kind = 'chat'`). Each write is one group-commit unit and resolves after COMMIT. */
 export class SqliteChatWrites implements ChatMessageWrites {
   private readonly s;
 
-  constructor(
-    sqlite: Database.Database,
-    private readonly batcher: WriteBatcher,
-    private readonly changes: SqliteChangeLog,
-    private readonly files: AttachmentRows,
-    /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
-    private readonly indexer: Pick<SearchIndexer, 'schedule'>,
-  ) {
+  constructor(private readonly w: StoreWriteContext) {
+    const { sqlite } = w;
     this.s = {
       // The link check makes a message that arrives while its channel is being
       // disconnected a no-op instead of a row in a channel that no longer mirrors it.
@@ -51,7 +41,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
   }
 
   insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, alsoInUnit?: () => void) {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       let created = 0;
       let skippedWithFiles = 0;
       const parent = (alertId: string) => this.s.parent.get(alertId, link.channelId);
@@ -66,9 +56,9 @@ export class SqliteChatWrites implements ChatMessageWrites {
           if (m.attachments.length) skippedWithFiles++;
           continue;
         }
-        this.files.insert(m.alertId, m.attachments);
-        this.indexer.schedule();
-        this.changes.event(link.channelId, m.alertId, 'alert.created', now);
+        this.w.attachments.insert(m.alertId, m.attachments);
+        this.w.indexer.schedule();
+        this.w.changes.event(link.channelId, m.alertId, 'alert.created', now);
         created++;
       }
       alsoInUnit?.();
@@ -82,23 +72,23 @@ export class SqliteChatWrites implements ChatMessageWrites {
   }
 
   editChatMessage(link: ChatLinkRef, alertId: string, edit: { text: string | null; editedAt: number; files: AttachmentRecord[] | null; now: number }) {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       if (this.s.update.run(edit.text, edit.editedAt, alertId, link.channelId).changes === 0) return { updated: false, released: [] };
-      const released = edit.files ? this.files.replace(alertId, edit.files) : [];
-      this.changes.event(link.channelId, alertId, 'alert.updated', edit.now);
+      const released = edit.files ? this.w.attachments.replace(alertId, edit.files) : [];
+      this.w.changes.event(link.channelId, alertId, 'alert.updated', edit.now);
       return { updated: true, released };
     });
   }
 
   removeChatMessages(link: ChatLinkRef, alertIds: string[], now: number) {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       const released: string[] = [];
       let removed = 0;
       for (const id of alertIds) {
-        const keys = this.files.keys(id);
+        const keys = this.w.attachments.keys(id);
         if (this.s.remove.run(id, link.channelId).changes === 0) continue;
         released.push(...keys);
-        this.changes.event(link.channelId, id, 'alert.deleted', now);
+        this.w.changes.event(link.channelId, id, 'alert.deleted', now);
         removed++;
       }
       return { removed, released };
