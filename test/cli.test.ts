@@ -117,6 +117,11 @@ describe('admin CLI', () => {
     await usageOf(['channel', 'create', '--workspace', 'W', '--name', 'x', '--private', 'false'], 'unexpected argument "false" (flags look like --name value)', channelUsage)();
     await usageOf(['member', 'add', '--workspace', 'w', '--user', 'u', '--role', 'king'], '--role must be one of owner, admin, member', '--workspace W --user U [--role owner|admin|member]')();
     await usageOf(['notify', 'status', '--limit', '0'], '--limit must be a whole number from 1 to 1000', '[--limit N]')();
+    // Digits only: an exponent or a sign is refused, not read as a number; the audit limit is the same check with its own range.
+    await usageOf(['notify', 'status', '--limit', '1e2'], '--limit must be a whole number from 1 to 1000', '[--limit N]')();
+    expect((await adminFails(2, 'audit', '--workspace', 'W', '--limit', '20000')).stderr).toBe(
+      'audit: --limit must be a whole number from 1 to 10000\nusage: audit --workspace W [--limit N]\n',
+    );
     expect((await adminFails(2, 'frobnicate')).stderr).toMatch(/^unknown command "frobnicate"\n\nUsage:/);
     expect((await adminFails(2)).stderr).toMatch(/^Usage:/);
     // Refused before anything was opened: not even an empty database file was created.

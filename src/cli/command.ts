@@ -44,6 +44,24 @@ export function defineCommand<const F extends FlagSpecs>(def: CommandDef<F>): Co
   };
 }
 
+/** A flag's value that must be one of `choices` (a role, a level), typed as that choice. */
+export function choiceFlag<T extends string>(name: string, value: string, choices: readonly T[]): T {
+  const choice = choices.find((c) => c === value);
+  if (choice === undefined) throw new UsageError(`--${name} must be one of ${choices.join(', ')}`);
+  return choice;
+}
+
+/**
+ * A flag's value as a whole number from 1 to `max`: digits only (no sign,
+ * exponent or blank), so what is accepted is what was meant. `orElse` tells
+ * what else the flag takes, for the message (", or none (no limit)").
+ */
+export function wholeNumberFlag(name: string, value: string, max: number, orElse = ''): number {
+  const n = /^\d{1,12}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= max)) throw new UsageError(`--${name} must be a whole number from 1 to ${max}${orElse}`);
+  return n;
+}
+
 /** "--workspace W --name N [--slug S] [--private]": derived from the specs, so help never drifts from parsing. */
 function usageOf(flags: FlagSpecs): string {
   return Object.entries(flags)

@@ -15,6 +15,17 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
   return false;
 }
 
+/** Runs an insert whose only expected refusal is `constraint` (a name or address in use): that one answers 'taken'. */
+function insertUnlessTaken(insert: () => void, constraint: string): 'ok' | 'taken' {
+  try {
+    insert();
+    return 'ok';
+  } catch (err) {
+    if (isUniqueViolation(err, constraint)) return 'taken';
+    throw err;
+  }
+}
+
 const CHANNEL_COLUMNS = `c.id, c.workspace_id AS workspaceId, c.name, c.slug, c.icon, c.is_private AS isPrivate, c.webhook_token AS webhookToken`;
 type ChannelSqlRow = Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number };
 const toChannel = <T extends ChannelSqlRow>(r: T): Omit<T, 'isPrivate'> & { isPrivate: boolean } => ({ ...r, isPrivate: r.isPrivate === 1 });
@@ -78,13 +89,7 @@ export class SqliteAccountRows implements AccountRows {
   }
 
   async insertUser(row: UserRecord & { createdAt: number }): Promise<'ok' | 'taken'> {
-    try {
-      this.db.orm.insert(users).values(row).run();
-      return 'ok';
-    } catch (err) {
-      if (isUniqueViolation(err, 'users_email_uq')) return 'taken';
-      throw err;
-    }
+    return insertUnlessTaken(() => this.db.orm.insert(users).values(row).run(), 'users_email_uq');
   }
 
   async user(idOrEmail: string) {
@@ -133,13 +138,7 @@ export class SqliteAccountRows implements AccountRows {
   }
 
   async insertChannel(row: ChannelRecord & { createdAt: number }): Promise<'ok' | 'taken'> {
-    try {
-      this.db.orm.insert(channels).values(row).run();
-      return 'ok';
-    } catch (err) {
-      if (isUniqueViolation(err, 'channels.workspace_id, channels.slug')) return 'taken';
-      throw err;
-    }
+    return insertUnlessTaken(() => this.db.orm.insert(channels).values(row).run(), 'channels.workspace_id, channels.slug');
   }
 
   async channelIdBySlug(workspaceId: string, slug: string) {

@@ -4,14 +4,20 @@ import type { NewPushSubscription, PushDevice, PushSubscriptionRows } from '../d
 import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../notify/push/ports.js';
 import { ALERT_COLUMNS } from './alert-store/rows.js';
 
+/** Runs `fn` in one BEGIN IMMEDIATE transaction: the write lock is taken up front, so a read-then-write never meets another writer half-way. */
+function immediateTransactions(sqlite: Database.Database): <R>(fn: () => R) => R {
+  const t = sqlite.transaction((fn: () => unknown) => fn());
+  // better-sqlite3 types a transaction's result from its function, which here is generic: the result is fn's.
+  return <R>(fn: () => R) => t.immediate(fn) as R;
+}
+
 /** The push_subscriptions rows: one per (user, browser). */
 export class SqlitePushSubscriptionRows implements PushSubscriptionRows {
   private readonly s;
-  private readonly tx: <R>(fn: () => R) => R;
+  private readonly tx;
 
   constructor(sqlite: Database.Database) {
-    const t = sqlite.transaction((fn: () => unknown) => fn());
-    this.tx = <R>(fn: () => R) => t.immediate(fn) as R;
+    this.tx = immediateTransactions(sqlite);
     this.s = {
       byEndpoint: sqlite.prepare<[string], { id: string; userId: string }>('SELECT id, user_id AS userId FROM push_subscriptions WHERE endpoint = ?'),
       count: sqlite.prepare<[string], number>('SELECT count(*) FROM push_subscriptions WHERE user_id = ?').pluck(),
@@ -62,11 +68,10 @@ export class SqlitePushSubscriptionRows implements PushSubscriptionRows {
 /** The push deliveries and flood windows: the send half of Web Push's outbox (rows are inserted by the e-mail outbox's fan-out). */
 export class SqlitePushOutbox implements PushOutbox {
   private readonly s;
-  private readonly tx: <R>(fn: () => R) => R;
+  private readonly tx;
 
   constructor(sqlite: Database.Database) {
-    const t = sqlite.transaction((fn: () => unknown) => fn());
-    this.tx = <R>(fn: () => R) => t.immediate(fn) as R;
+    this.tx = immediateTransactions(sqlite);
     const where = 'job_id = ? AND subscription_id = ?';
     this.s = {
       recover: sqlite.prepare<[string, number]>(`UPDATE push_deliveries SET state = 'failed', last_error = ?, updated_at = ? WHERE state = 'sending'`),

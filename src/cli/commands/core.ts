@@ -1,7 +1,5 @@
-import { UsageError, defineCommand, type Command } from '../command.js';
-import { ROLES, type Role } from '../../domain/accounts.js';
-
-const isRole = (r: string): r is Role => (ROLES as readonly string[]).includes(r);
+import { choiceFlag, defineCommand, type Command } from '../command.js';
+import { ROLES } from '../../domain/accounts.js';
 
 /** Accounts, channels, tokens and usage: each command translates flags into one use case of Accounts or Usage. */
 export const coreCommands: Command[] = [
@@ -25,10 +23,10 @@ export const coreCommands: Command[] = [
       user: { type: 'string', value: 'U', required: true },
       role: { type: 'string', value: ROLES.join('|') },
     },
-    run: async (ctx, f) => {
-      const role = f.role ?? 'member';
-      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-      return await ctx.accounts().addMember(f.workspace, f.user, role);
+    run: (ctx, f) => {
+      // Checked before ctx.accounts(): a usage error never opens the database.
+      const role = choiceFlag('role', f.role ?? 'member', ROLES);
+      return ctx.accounts().addMember(f.workspace, f.user, role);
     },
   }),
   defineCommand({

@@ -2,8 +2,7 @@ import { signInUrl } from '../../dashboard/sign-in-link.js';
 import { SqliteAuditRows, SqliteSignInLinkRows } from '../../db/auth-rows.js';
 import { AuditLog } from '../../domain/auth/audit.js';
 import { SignInLinks } from '../../domain/auth/sign-in-links.js';
-import { AppError } from '../../domain/errors.js';
-import { defineCommand, type Command } from '../command.js';
+import { defineCommand, wholeNumberFlag, type Command } from '../command.js';
 
 const AUDIT_LIMIT = { default: 200, max: 10_000 };
 
@@ -24,10 +23,7 @@ export const dashboardCommands: Command[] = [
     summary: "print a workspace's audit log (newest first)",
     flags: { workspace: { type: 'string', value: 'W', required: true }, limit: { type: 'string', value: 'N' } },
     run: async (ctx, f) => {
-      const limit = f.limit === undefined ? AUDIT_LIMIT.default : Number(f.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > AUDIT_LIMIT.max) {
-        throw new AppError('invalid-query', `--limit must be a whole number from 1 to ${AUDIT_LIMIT.max}`);
-      }
+      const limit = f.limit === undefined ? AUDIT_LIMIT.default : wholeNumberFlag('limit', f.limit, AUDIT_LIMIT.max);
       const ws = await ctx.accounts().requireWorkspace(f.workspace);
       return { workspaceId: ws.id, entries: await new AuditLog(new SqliteAuditRows(ctx.db().sqlite), ctx.clock).list(ws.id, limit) };
     },

@@ -1,7 +1,5 @@
-import { UsageError, defineCommand, type Command } from '../command.js';
-import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, NOTIFY_LEVELS, type NotifyLevel } from '../../notify/preferences.js';
-
-const isLevel = (l: string): l is NotifyLevel => (NOTIFY_LEVELS as readonly string[]).includes(l);
+import { choiceFlag, defineCommand, wholeNumberFlag, type Command } from '../command.js';
+import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, NOTIFY_LEVELS } from '../../notify/preferences.js';
 
 /** E-mail preferences and a look at the outbox. */
 export const notifyCommands: Command[] = [
@@ -14,11 +12,11 @@ export const notifyCommands: Command[] = [
       level: { type: 'string', value: NOTIFY_LEVELS.join('|'), required: true },
     },
     run: async (ctx, f) => {
-      if (!isLevel(f.level)) throw new UsageError(`--level must be one of ${NOTIFY_LEVELS.join(', ')}`);
+      const level = choiceFlag('level', f.level, NOTIFY_LEVELS);
       const accounts = ctx.accounts();
       const user = await accounts.requireUser(f.user);
       const channel = await accounts.requireChannelOfUser(user.id, f.channel);
-      return { ...(await ctx.notifyPreferences().set(user.id, channel.id, f.level)), channelSlug: channel.slug, email: user.email };
+      return { ...(await ctx.notifyPreferences().set(user.id, channel.id, level)), channelSlug: channel.slug, email: user.email };
     },
   }),
   defineCommand({
@@ -40,8 +38,7 @@ export const notifyCommands: Command[] = [
     summary: 'outbox counts by state and the latest failures with their reasons',
     flags: { limit: { type: 'string', value: 'N' } },
     run: async (ctx, f) => {
-      const limit = Number(f.limit ?? 20);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+      const limit = f.limit === undefined ? 20 : wholeNumberFlag('limit', f.limit, 1000);
       return { email: ctx.config.smtpUrl ? 'on' : 'off (set SMTP_URL)', ...(await ctx.alertReports().outboxStatus(limit)) };
     },
   }),

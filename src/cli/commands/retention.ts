@@ -1,5 +1,5 @@
 import { MAX_RETENTION_ALERTS, MAX_RETENTION_DAYS, type LimitInput, type RetentionInput } from '../../domain/retention.js';
-import { defineCommand, UsageError, type Command } from '../command.js';
+import { defineCommand, UsageError, wholeNumberFlag, type Command } from '../command.js';
 
 const FLAGS = {
   days: { type: 'string', value: 'N|none' },
@@ -10,10 +10,7 @@ const FLAGS = {
 /** `--days 30`, `--days none`; 0 is refused: "keep 0 days" would delete everything at the next pass. */
 function limit(v: string | undefined, name: string, max: number): LimitInput | undefined {
   if (v === undefined) return undefined;
-  if (v === 'none') return 'none';
-  const n = /^\d{1,12}$/.test(v) ? Number(v) : NaN;
-  if (!(n >= 1 && n <= max)) throw new UsageError(`--${name} must be a whole number from 1 to ${max}, or none (no limit)`);
-  return n;
+  return v === 'none' ? 'none' : wholeNumberFlag(name, v, max, ', or none (no limit)');
 }
 
 function input(f: { days: string | undefined; 'max-alerts': string | undefined; clear: boolean }): RetentionInput {

@@ -1,5 +1,5 @@
 import type { DiscordStatus } from '../ports.js';
-import { Field } from '../views/components.js';
+import { Card, Field, PostForm } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 
 /**
@@ -17,8 +17,7 @@ export function botInviteUrl(discordToken: string | undefined): string | undefin
 export function DiscordSection(props: { channelId: string; status: DiscordStatus; manager: boolean; csrf: string; inviteUrl?: string; botRunning: boolean; error?: string }) {
   const st = props.status;
   return (
-    <section class="card" aria-labelledby="discord-title">
-      <h2 id="discord-title">Discord connection</h2>
+    <Card id="discord-title" title="Discord connection">
       {st.connected ? (
         <>
           <p>
@@ -41,8 +40,7 @@ export function DiscordSection(props: { channelId: string; status: DiscordStatus
         <>
           <p class="muted">Not connected.{props.botRunning ? '' : ' The Discord bridge runs when DISCORD_TOKEN is set.'}</p>
           {props.manager ? (
-            <form method="post" action={`/channels/${props.channelId}/discord`} class="inline-form">
-              <Csrf token={props.csrf} />
+            <PostForm action={`/channels/${props.channelId}/discord`} csrf={props.csrf} class="inline-form" submit="Connect to Discord">
               <Field
                 name="discord_channel"
                 label="Discord channel id"
@@ -52,10 +50,7 @@ export function DiscordSection(props: { channelId: string; status: DiscordStatus
                 autocomplete="off"
                 required
               />
-              <button type="submit" class="button">
-                Connect to Discord
-              </button>
-            </form>
+            </PostForm>
           ) : null}
         </>
       )}
@@ -66,6 +61,6 @@ export function DiscordSection(props: { channelId: string; status: DiscordStatus
           </a>
         </p>
       ) : null}
-    </section>
+    </Card>
   );
 }

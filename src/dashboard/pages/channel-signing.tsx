@@ -1,5 +1,5 @@
 import { SIGNING_SECRET_MAX_CHARS, SIGNING_SECRET_MIN_CHARS } from '../../domain/formats/github-body.js';
-import { Field } from '../views/components.js';
+import { Card, Field, PostForm } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 
 /**
@@ -9,8 +9,7 @@ import { Csrf } from '../views/layout.js';
  */
 export function SigningSecretSection(props: { channelId: string; set: boolean; csrf: string; error?: string }) {
   return (
-    <section class="card" aria-labelledby="signing-title">
-      <h2 id="signing-title">GitHub signing secret</h2>
+    <Card id="signing-title" title="GitHub signing secret">
       <p>
         Signing secret: <strong id="signing-state">{props.set ? 'set' : 'not set'}</strong>
       </p>
@@ -19,8 +18,12 @@ export function SigningSecretSection(props: { channelId: string; set: boolean; c
           ? 'Deliveries to this channel’s /github path must carry a valid X-Hub-Signature-256; unsigned or wrongly signed ones are refused with 401.'
           : 'With a secret, deliveries to this channel’s /github path must be signed with it (the “Secret” field of the GitHub webhook).'}
       </p>
-      <form method="post" action={`/channels/${props.channelId}/signing-secret`} class="inline-form">
-        <Csrf token={props.csrf} />
+      <PostForm
+        action={`/channels/${props.channelId}/signing-secret`}
+        csrf={props.csrf}
+        class="inline-form"
+        submit={props.set ? 'Replace signing secret' : 'Set signing secret'}
+      >
         <Field
           name="signing_secret"
           label={props.set ? 'New signing secret' : 'Signing secret'}
@@ -31,10 +34,7 @@ export function SigningSecretSection(props: { channelId: string; set: boolean; c
           maxlength={SIGNING_SECRET_MAX_CHARS}
           required
         />
-        <button type="submit" class="button">
-          {props.set ? 'Replace signing secret' : 'Set signing secret'}
-        </button>
-      </form>
+      </PostForm>
       {props.set ? (
         <form method="post" action={`/channels/${props.channelId}/signing-secret/clear`}>
           <Csrf token={props.csrf} />
@@ -44,6 +44,6 @@ export function SigningSecretSection(props: { channelId: string; set: boolean; c
           <p class="hint">GitHub deliveries are then accepted unsigned.</p>
         </form>
       ) : null}
-    </section>
+    </Card>
   );
 }

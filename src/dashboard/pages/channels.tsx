@@ -6,8 +6,7 @@ import { isManager } from '../http/session.js';
 import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';
 import { DiscordSection } from './channel-discord.js';
 import { SigningSecretSection } from './channel-signing.js';
-import { CopyBox, Field, Notice } from '../views/components.js';
-import { Csrf } from '../views/layout.js';
+import { Card, CopyBox, Field, Notice, PostForm, SelectField } from '../views/components.js';
 import { page } from '../views/render.js';
 
 export type FieldErrors = Record<string, string | undefined>;
@@ -49,10 +48,8 @@ export function channelsPage(
         </ul>
       )}
       {manager ? (
-        <section class="card" aria-labelledby="new-channel">
-          <h2 id="new-channel">Create a channel</h2>
-          <form method="post" action="/channels" class="grid-form">
-            <Csrf token={c.get('csrfToken')} />
+        <Card id="new-channel" title="Create a channel">
+          <PostForm action="/channels" csrf={c.get('csrfToken')} class="grid-form" button="primary" submit="Create channel">
             <Field name="name" label="Name" value={v.name} error={e.name} maxlength={100} required />
             <Field name="slug" label="Slug" value={v.slug} error={e.slug} hint="Optional; derived from the name." maxlength={64} />
             <Field name="icon" label="Icon (emoji)" value={v.icon ?? '📢'} error={e.icon} maxlength={16} />
@@ -60,11 +57,8 @@ export function channelsPage(
               <input type="checkbox" id="f-private" name="private" checked={v.private === 'on'} />
               <label for="f-private">Private: only members you add can see it</label>
             </div>
-            <button type="submit" class="button primary">
-              Create channel
-            </button>
-          </form>
-        </section>
+          </PostForm>
+        </Card>
       ) : null}
     </>,
     status,
@@ -100,6 +94,7 @@ export function channelSettingsPage(
   const masked = `${o.publicUrl}/api/webhook/whk_${'•'.repeat(12)}`;
   const curl = `curl -X POST ${url} \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title":"Deploy finished","level":"SUCCESS"}'`;
   const memberIds = new Set(o.members.map((m) => m.id));
+  const addable = o.workspaceMembers.filter((m) => !memberIds.has(m.id));
   return page(
     c,
     `${ch.name} settings`,
@@ -118,8 +113,7 @@ export function channelSettingsPage(
       {c.req.query('signing') === 'set' ? <Notice>Signing secret saved.</Notice> : null}
       {c.req.query('signing') === 'cleared' ? <Notice>Signing secret removed.</Notice> : null}
 
-      <section class="card" aria-labelledby="webhook-title">
-        <h2 id="webhook-title">Webhook</h2>
+      <Card id="webhook-title" title="Webhook">
         <p>Senders POST alerts to this URL. Treat it like a password.</p>
         {manager && o.reveal ? (
           <div id="webhook-box">
@@ -141,8 +135,7 @@ export function channelSettingsPage(
           </div>
         )}
         {manager ? (
-          <form method="post" action={`/channels/${ch.id}/rotate`} class="stack danger-zone">
-            <Csrf token={csrf} />
+          <PostForm action={`/channels/${ch.id}/rotate`} csrf={csrf} class="stack danger-zone" button="danger" submit="Rotate webhook URL">
             <h3>Rotate the webhook URL</h3>
             <div class={`field checkbox${e.confirm ? ' has-error' : ''}`}>
               <input type="checkbox" id="f-confirm" name="confirm" aria-describedby={e.confirm ? 'f-confirm-error' : undefined} />
@@ -153,17 +146,12 @@ export function channelSettingsPage(
                 </p>
               ) : null}
             </div>
-            <button type="submit" class="button danger">
-              Rotate webhook URL
-            </button>
-          </form>
+          </PostForm>
         ) : null}
-      </section>
+      </Card>
 
-      <section class="card" aria-labelledby="notify-title">
-        <h2 id="notify-title">Your e-mail notifications</h2>
-        <form method="post" action={`/channels/${ch.id}/notifications`}>
-          <Csrf token={csrf} />
+      <Card id="notify-title" title="Your e-mail notifications">
+        <PostForm action={`/channels/${ch.id}/notifications`} csrf={csrf} submit="Save notification level">
           <fieldset>
             <legend>Send me e-mail for</legend>
             {LEVELS.map((l) => (
@@ -176,11 +164,8 @@ export function channelSettingsPage(
             ))}
             {e.level ? <p class="error">{e.level}</p> : null}
           </fieldset>
-          <button type="submit" class="button">
-            Save notification level
-          </button>
-        </form>
-      </section>
+        </PostForm>
+      </Card>
 
       {o.discord ? (
         <DiscordSection channelId={ch.id} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
@@ -191,75 +176,44 @@ export function channelSettingsPage(
       ) : null}
 
       {manager ? (
-        <section class="card" aria-labelledby="general-title">
-          <h2 id="general-title">Name and icon</h2>
-          <form method="post" action={`/channels/${ch.id}/settings`} class="grid-form">
-            <Csrf token={csrf} />
+        <Card id="general-title" title="Name and icon">
+          <PostForm action={`/channels/${ch.id}/settings`} csrf={csrf} class="grid-form" submit="Save name and icon">
             <Field name="name" label="Channel name" value={o.values?.name ?? ch.name} error={e.name} maxlength={100} required />
             <Field name="icon" label="Channel icon (emoji)" value={o.values?.icon ?? ch.icon} error={e.icon} maxlength={16} />
-            <button type="submit" class="button">
-              Save name and icon
-            </button>
-          </form>
-        </section>
+          </PostForm>
+        </Card>
       ) : null}
 
       {manager && ch.isPrivate ? (
-        <section class="card" aria-labelledby="members-title">
-          <h2 id="members-title">Who can see this private channel</h2>
+        <Card id="members-title" title="Who can see this private channel">
           <ul class="plain">
             {o.members.map((m) => (
               <li class="row">
                 <span>
                   {m.name} <span class="muted">{m.email}</span>
                 </span>
-                <form method="post" action={`/channels/${ch.id}/members`}>
-                  <Csrf token={csrf} />
+                <PostForm action={`/channels/${ch.id}/members`} csrf={csrf} button="small" label={`Remove ${m.name} from ${ch.name}`} submit="Remove">
                   <input type="hidden" name="user" value={m.id} />
                   <input type="hidden" name="action" value="remove" />
-                  <button type="submit" class="button small" aria-label={`Remove ${m.name} from ${ch.name}`}>
-                    Remove
-                  </button>
-                </form>
+                </PostForm>
               </li>
             ))}
           </ul>
-          {o.workspaceMembers.some((m) => !memberIds.has(m.id)) ? (
-            <form method="post" action={`/channels/${ch.id}/members`} class="inline-form">
-              <Csrf token={csrf} />
-              <div class="field">
-                <label for="f-user">Workspace member</label>
-                <select id="f-user" name="user">
-                  {o.workspaceMembers
-                    .filter((m) => !memberIds.has(m.id))
-                    .map((m) => (
-                      <option value={m.id}>
-                        {m.name} ({m.email})
-                      </option>
-                    ))}
-                </select>
-                {e.user ? <p class="error">{e.user}</p> : null}
-              </div>
-              <button type="submit" class="button">
-                Add to channel
-              </button>
-            </form>
+          {addable.length > 0 ? (
+            <PostForm action={`/channels/${ch.id}/members`} csrf={csrf} class="inline-form" submit="Add to channel">
+              <SelectField name="user" label="Workspace member" options={addable.map((m) => ({ value: m.id, label: `${m.name} (${m.email})` }))} error={e.user} />
+            </PostForm>
           ) : null}
-        </section>
+        </Card>
       ) : null}
 
       {manager ? (
-        <section class="card danger-zone" aria-labelledby="delete-title">
-          <h2 id="delete-title">Delete this channel</h2>
+        <Card id="delete-title" title="Delete this channel" class="danger-zone">
           <p>Its alerts and their files go too. This cannot be undone.</p>
-          <form method="post" action={`/channels/${ch.id}/delete`} class="inline-form">
-            <Csrf token={csrf} />
+          <PostForm action={`/channels/${ch.id}/delete`} csrf={csrf} class="inline-form" button="danger" submit="Delete channel">
             <Field name="confirm_name" label={`Type “${ch.name}” to confirm`} error={e.confirm_name} autocomplete="off" required />
-            <button type="submit" class="button danger">
-              Delete channel
-            </button>
-          </form>
-        </section>
+          </PostForm>
+        </Card>
       ) : null}
     </>,
     status,

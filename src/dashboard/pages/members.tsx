@@ -5,8 +5,7 @@ import type { AuditEntry } from '../../domain/auth/audit.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import type { UserRef } from '../ports.js';
-import { ActionsColumn, CopyBox, Field, Notice, Time } from '../views/components.js';
-import { Csrf } from '../views/layout.js';
+import { Card, CopyBox, DataTable, Field, Notice, PostForm, RowAction, SelectField, TimeCell } from '../views/components.js';
 import { page } from '../views/render.js';
 
 export function membersPage(
@@ -39,85 +38,53 @@ export function membersPage(
           {o.invited.url ? <CopyBox id="invite-link" label="Sign-in link" value={o.invited.url} copyLabel="Copy sign-in link" /> : null}
         </section>
       ) : null}
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
+      <DataTable columns={['Name', 'E-mail', 'Role']} actions={manager}>
+        {o.members.map((m) => (
+          <tr>
+            <th scope="row">
+              {m.name}
+              {m.id === me ? <span class="muted"> (you)</span> : null}
+            </th>
+            <td data-label="E-mail">{m.email}</td>
+            <td data-label="Role">
               {manager ? (
-                <ActionsColumn />
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {o.members.map((m) => (
-              <tr>
-                <th scope="row">
-                  {m.name}
-                  {m.id === me ? <span class="muted"> (you)</span> : null}
-                </th>
-                <td data-label="E-mail">{m.email}</td>
-                <td data-label="Role">
-                  {manager ? (
-                    <form method="post" action={`/members/${m.id}/role`} class="row-form">
-                      <Csrf token={csrf} />
-                      <label for={`role-${m.id}`} class="visually-hidden">
-                        Role of {m.name}
-                      </label>
-                      <select id={`role-${m.id}`} name="role">
-                        {ROLES.map((r) => (
-                          <option value={r} selected={r === m.role}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                      <button type="submit" class="button small" aria-label={`Change role of ${m.name}`}>
-                        Change
-                      </button>
-                    </form>
-                  ) : (
-                    m.role
-                  )}
-                </td>
-                {manager ? (
-                  <td class="actions">
-                    <form method="post" action={`/members/${m.id}/remove`}>
-                      <Csrf token={csrf} />
-                      <button type="submit" class="button danger small" aria-label={`Remove ${m.name} from the workspace`}>
-                        Remove
-                      </button>
-                    </form>
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                <PostForm action={`/members/${m.id}/role`} csrf={csrf} class="row-form" button="small" label={`Change role of ${m.name}`} submit="Change">
+                  <label for={`role-${m.id}`} class="visually-hidden">
+                    Role of {m.name}
+                  </label>
+                  <select id={`role-${m.id}`} name="role">
+                    {ROLES.map((r) => (
+                      <option value={r} selected={r === m.role}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </PostForm>
+              ) : (
+                m.role
+              )}
+            </td>
+            {manager ? (
+              <RowAction action={`/members/${m.id}/remove`} csrf={csrf} label={`Remove ${m.name} from the workspace`}>
+                Remove
+              </RowAction>
+            ) : null}
+          </tr>
+        ))}
+      </DataTable>
       {manager ? (
-        <section class="card" aria-labelledby="invite-title">
-          <h2 id="invite-title">Invite someone</h2>
-          <form method="post" action="/members/invite" class="grid-form">
-            <Csrf token={csrf} />
+        <Card id="invite-title" title="Invite someone">
+          <PostForm
+            action="/members/invite"
+            csrf={csrf}
+            class="grid-form"
+            button="primary"
+            submit={o.mailEnabled ? 'Invite and e-mail a link' : 'Invite and show a link'}
+          >
             <Field name="email" label="E-mail" type="email" value={o.values?.email} error={e.email} required />
-            <div class="field">
-              <label for="f-role">Role</label>
-              <select id="f-role" name="role">
-                {ROLES.map((r) => (
-                  <option value={r} selected={r === (o.values?.role ?? 'member')}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-              {e.role ? <p class="error">{e.role}</p> : null}
-            </div>
-            <button type="submit" class="button primary">
-              {o.mailEnabled ? 'Invite and e-mail a link' : 'Invite and show a link'}
-            </button>
-          </form>
-        </section>
+            <SelectField name="role" label="Role" options={ROLES.map((r) => ({ value: r, label: r, selected: r === (o.values?.role ?? 'member') }))} error={e.role} />
+          </PostForm>
+        </Card>
       ) : null}
     </>,
     status,
@@ -134,32 +101,18 @@ export function auditPage(c: Context<DashEnv>, entries: AuditEntry[]) {
       {entries.length === 0 ? (
         <p class="muted">Nothing recorded yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((a) => (
-                <tr>
-                  <td data-label="When">
-                    <Time iso={a.at} />
-                  </td>
-                  <td data-label="Who">{a.actor.email ?? 'system'}</td>
-                  <td data-label="What">
-                    <code>{a.action}</code> {a.target}
-                  </td>
-                  <td data-label="From">{a.from ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['When', 'Who', 'What', 'From']}>
+          {entries.map((a) => (
+            <tr>
+              <TimeCell label="When" iso={a.at} />
+              <td data-label="Who">{a.actor.email ?? 'system'}</td>
+              <td data-label="What">
+                <code>{a.action}</code> {a.target}
+              </td>
+              <td data-label="From">{a.from ?? '—'}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>,
   );

@@ -4,8 +4,7 @@ import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions.js';
 import type { NotifyLevel } from '../../notify/preferences.js';
 import type { DashEnv } from '../http/env.js';
-import { Field, Notice } from '../views/components.js';
-import { Csrf } from '../views/layout.js';
+import { Card, Field, Notice, PostForm } from '../views/components.js';
 import { PushDevicesSection, type PushSettings } from '../views/push-devices.js';
 import { page } from '../views/render.js';
 
@@ -50,26 +49,16 @@ export function profilePage(
           <dt>E-mail</dt>
           <dd>{v.email}</dd>
         </dl>
-        <form method="post" action="/profile/name" class="inline-form">
-          <Csrf token={csrf} />
+        <PostForm action="/profile/name" csrf={csrf} class="inline-form" submit="Save name">
           <Field name="name" label="Your name" value={v.name} error={o.nameError} autocomplete="name" maxlength={100} required />
-          <button type="submit" class="button">
-            Save name
-          </button>
-        </form>
-        <form method="post" action="/profile/email" class="inline-form">
-          <Csrf token={csrf} />
+        </PostForm>
+        <PostForm action="/profile/email" csrf={csrf} class="inline-form" submit="Change e-mail">
           <Field name="email" label="New e-mail address" type="email" value={o.emailValue} error={o.emailError} autocomplete="email" required />
-          <button type="submit" class="button">
-            Change e-mail
-          </button>
-        </form>
+        </PostForm>
       </section>
-      <section class="card" aria-labelledby="pw-title">
-        <h2 id="pw-title">{o.hasPassword ? 'Change your password' : 'Set a password'}</h2>
+      <Card id="pw-title" title={o.hasPassword ? 'Change your password' : 'Set a password'}>
         <p class="hint">Optional: without one you sign in with e-mailed links.</p>
-        <form method="post" action="/profile/password" class="stack">
-          <Csrf token={csrf} />
+        <PostForm action="/profile/password" csrf={csrf} class="stack" button="primary" submit="Save password">
           <input type="text" name="username" autocomplete="username" value={v.email} hidden />
           <div class={`field${err ? ' has-error' : ''}`}>
             <label for="f-new-password">New password</label>
@@ -87,13 +76,9 @@ export function profilePage(
               </p>
             ) : null}
           </div>
-          <button type="submit" class="button primary">
-            Save password
-          </button>
-        </form>
-      </section>
-      <section class="card" aria-labelledby="notify-title">
-        <h2 id="notify-title">E-mail notifications</h2>
+        </PostForm>
+      </Card>
+      <Card id="notify-title" title="E-mail notifications">
         {o.levels.length === 0 ? (
           <p class="muted">You see no channels in this workspace.</p>
         ) : (
@@ -109,20 +94,14 @@ export function profilePage(
             ))}
           </ul>
         )}
-      </section>
+      </Card>
       <PushDevicesSection push={o.push} csrf={csrf} removed={Boolean(c.req.query('push-removed'))} />
-      <section class="card" aria-labelledby="sessions-title">
-        <h2 id="sessions-title">Sessions</h2>
+      <Card id="sessions-title" title="Sessions">
         <p>
           A session ends after {SESSION_IDLE_MS / DAY} days without use, and {SESSION_ABSOLUTE_MS / DAY} days after sign-in in any case.
         </p>
-        <form method="post" action="/sign-out/everywhere">
-          <Csrf token={csrf} />
-          <button type="submit" class="button danger">
-            Sign out everywhere
-          </button>
-        </form>
-      </section>
+        <PostForm action="/sign-out/everywhere" csrf={csrf} button="danger" submit="Sign out everywhere" />
+      </Card>
     </>,
     status,
   );

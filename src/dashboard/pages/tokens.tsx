@@ -3,8 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import type { TokenRow } from '../ports.js';
-import { ActionsColumn, CopyBox, Field, Notice, Time } from '../views/components.js';
-import { Csrf } from '../views/layout.js';
+import { Card, CopyBox, DataTable, Field, Notice, PostForm, RowAction, TimeCell } from '../views/components.js';
 import { page } from '../views/render.js';
 
 export function tokensPage(
@@ -37,60 +36,32 @@ export function tokensPage(
           />
         </section>
       ) : null}
-      <section class="card" aria-labelledby="create-title">
-        <h2 id="create-title">Create a token</h2>
-        <form method="post" action="/tokens" class="inline-form">
-          <Csrf token={csrf} />
+      <Card id="create-title" title="Create a token">
+        <PostForm action="/tokens" csrf={csrf} class="inline-form" button="primary" submit="Create token">
           <Field name="name" label="Token name" value={o.name} error={o.nameError} hint="Where it will be used, e.g. “CI deploy script”." maxlength={100} required />
-          <button type="submit" class="button primary">
-            Create token
-          </button>
-        </form>
-      </section>
+        </PostForm>
+      </Card>
       <section aria-labelledby="list-title">
         <h2 id="list-title">Active tokens</h2>
         {live.length === 0 ? (
           <p class="muted">No active tokens.</p>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  {manager ? <th scope="col">Member</th> : null}
-                  <th scope="col">Last four</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <ActionsColumn />
-                </tr>
-              </thead>
-              <tbody>
-                {live.map((t) => (
-                  <tr>
-                    <th scope="row">{t.name}</th>
-                    {manager ? <td data-label="Member">{t.ownerName}</td> : null}
-                    <td data-label="Last four">
-                      <code>{t.hint}</code>
-                    </td>
-                    <td data-label="Created">
-                      <Time iso={t.createdAt} />
-                    </td>
-                    <td data-label="Last used">
-                      <Time iso={t.lastUsedAt} />
-                    </td>
-                    <td class="actions">
-                      <form method="post" action={`/tokens/${t.id}/revoke`}>
-                        <Csrf token={csrf} />
-                        <button type="submit" class="button danger small" aria-label={`Revoke token ${t.name}`}>
-                          Revoke
-                        </button>
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['Name', manager ? 'Member' : null, 'Last four', 'Created', 'Last used']} actions>
+            {live.map((t) => (
+              <tr>
+                <th scope="row">{t.name}</th>
+                {manager ? <td data-label="Member">{t.ownerName}</td> : null}
+                <td data-label="Last four">
+                  <code>{t.hint}</code>
+                </td>
+                <TimeCell label="Created" iso={t.createdAt} />
+                <TimeCell label="Last used" iso={t.lastUsedAt} />
+                <RowAction action={`/tokens/${t.id}/revoke`} csrf={csrf} label={`Revoke token ${t.name}`}>
+                  Revoke
+                </RowAction>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </>,

@@ -1,4 +1,5 @@
 import type { Child } from 'hono/jsx';
+import { Csrf } from './layout.js';
 
 /** A labelled input with its error (from the same rule the API applies) right below it. */
 export function Field(props: {
@@ -97,5 +98,89 @@ export function ActionsColumn() {
     <th scope="col">
       <span class="visually-hidden">Actions</span>
     </th>
+  );
+}
+
+/** A section card titled by its heading (the section is named by it for screen readers). */
+export function Card(props: { id: string; title: Child; class?: string; children?: Child }) {
+  return (
+    <section class={props.class ? `card ${props.class}` : 'card'} aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
+/**
+ * A form that POSTs to `action`: the CSRF field, its fields, then one submit
+ * button (`button` adds classes such as `primary` or `danger small`; `label`
+ * names it for screen readers where its text alone is ambiguous).
+ */
+export function PostForm(props: { action: string; csrf: string | undefined; class?: string; submit: Child; button?: string; label?: string; children?: Child }) {
+  return (
+    <form method="post" action={props.action} class={props.class}>
+      <Csrf token={props.csrf} />
+      {props.children}
+      <button type="submit" class={props.button ? `button ${props.button}` : 'button'} aria-label={props.label}>
+        {props.submit}
+      </button>
+    </form>
+  );
+}
+
+/** A labelled select (id `f-<name>`, like Field) with its error below it. */
+export function SelectField(props: { name: string; label: string; options: { value: string; label: string; selected?: boolean }[]; error?: string }) {
+  const id = `f-${props.name}`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name}>
+        {props.options.map((o) => (
+          <option value={o.value} selected={o.selected}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {props.error ? <p class="error">{props.error}</p> : null}
+    </div>
+  );
+}
+
+/**
+ * A table in its scrolling wrapper: one header cell per column (null leaves
+ * one out), an actions column when `actions` is set, and the rows as children.
+ */
+export function DataTable(props: { columns: (string | null)[]; actions?: boolean; caption?: string; children?: Child }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        {props.caption ? <caption class="visually-hidden">{props.caption}</caption> : null}
+        <thead>
+          <tr>
+            {props.columns.map((name) => (name === null ? null : <th scope="col">{name}</th>))}
+            {props.actions ? <ActionsColumn /> : null}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A table cell holding a date, labelled for the narrow layout where cells stack. */
+export function TimeCell(props: { label: string; iso: string | null }) {
+  return (
+    <td data-label={props.label}>
+      <Time iso={props.iso} />
+    </td>
+  );
+}
+
+/** A row's destructive action: one small danger button in the actions cell, named for its row. */
+export function RowAction(props: { action: string; csrf: string | undefined; label: string; children?: Child }) {
+  return (
+    <td class="actions">
+      <PostForm action={props.action} csrf={props.csrf} button="danger small" label={props.label} submit={props.children} />
+    </td>
   );
 }

@@ -1,7 +1,6 @@
 import type { PushDevice } from '../../domain/push.js';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../../domain/push.js';
-import { ActionsColumn, Time } from './components.js';
-import { Csrf } from './layout.js';
+import { DataTable, RowAction, TimeCell } from './components.js';
 import { asset } from './render.js';
 
 export interface PushSettings {
@@ -40,43 +39,21 @@ export function PushDevicesSection(props: { push: PushSettings; csrf: string; re
       {devices.length === 0 ? (
         <p class="muted">No device gets push notifications yet.</p>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">Devices that get push notifications</caption>
-            <thead>
-              <tr>
-                <th scope="col">Device</th>
-                <th scope="col">Added</th>
-                <th scope="col">Last delivered</th>
-                <ActionsColumn />
-              </tr>
-            </thead>
-            <tbody>
-              {devices.map((d) => (
-                <tr>
-                  <th scope="row">
-                    {d.device}
-                    {d.lastError ? <span class="hint"> · last error: {d.lastError}</span> : null}
-                  </th>
-                  <td data-label="Added">
-                    <Time iso={iso(d.createdAt)} />
-                  </td>
-                  <td data-label="Last delivered">
-                    <Time iso={iso(d.lastSuccessAt)} />
-                  </td>
-                  <td class="actions">
-                    <form method="post" action={`/push/devices/${d.id}/delete`}>
-                      <Csrf token={props.csrf} />
-                      <button type="submit" class="button danger small" aria-label={`Remove ${d.device}, added ${iso(d.createdAt)?.slice(0, 16).replace('T', ' ')}`}>
-                        Remove
-                      </button>
-                    </form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Device', 'Added', 'Last delivered']} actions caption="Devices that get push notifications">
+          {devices.map((d) => (
+            <tr>
+              <th scope="row">
+                {d.device}
+                {d.lastError ? <span class="hint"> · last error: {d.lastError}</span> : null}
+              </th>
+              <TimeCell label="Added" iso={iso(d.createdAt)} />
+              <TimeCell label="Last delivered" iso={iso(d.lastSuccessAt)} />
+              <RowAction action={`/push/devices/${d.id}/delete`} csrf={props.csrf} label={`Remove ${d.device}, added ${iso(d.createdAt)?.slice(0, 16).replace('T', ' ')}`}>
+                Remove
+              </RowAction>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <script src={asset('push-settings.js')} defer></script>
     </section>

@@ -1,6 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { ChannelRemoval } from '../../domain/alert-reports.js';
-import type { WriteBatcher } from '../write-batcher.js';
+import type { StoreWriteContext } from './write-context.js';
 
 /**
  * Channel deletion, here because it deletes alerts: the channel row goes and
@@ -10,10 +9,8 @@ import type { WriteBatcher } from '../write-batcher.js';
 export class SqliteChannelRemoval implements ChannelRemoval {
   private readonly s;
 
-  constructor(
-    sqlite: Database.Database,
-    private readonly batcher: WriteBatcher,
-  ) {
+  constructor(private readonly w: StoreWriteContext) {
+    const { sqlite } = w;
     this.s = {
       mediaOfChannel: sqlite
         .prepare<[string], string>('SELECT DISTINCT at.media_key FROM alert_attachments at JOIN alerts al ON al.id = at.alert_id WHERE al.channel_id = ?')
@@ -24,7 +21,7 @@ export class SqliteChannelRemoval implements ChannelRemoval {
 
   deleteChannelWithAlerts(channelId: string): Promise<string[]> {
     // The unit may run twice (see WriteBatcher): it only reads and deletes rows, so a second run answers the same keys.
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       const keys = this.s.mediaOfChannel.all(channelId);
       this.s.deleteChannel.run(channelId);
       return keys;

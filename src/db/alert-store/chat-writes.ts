@@ -1,10 +1,6 @@
-import type Database from 'better-sqlite3';
 import type { AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
 import { SqliteDiscordLinkRows } from '../discord-link-rows.js';
-import type { WriteBatcher } from '../write-batcher.js';
-import type { AttachmentRows } from './attachment-rows.js';
-import type { SqliteChangeLog } from './change-log.js';
-import type { SearchIndexer } from './search-indexer.js';
+import type { StoreWriteContext } from './write-context.js';
 import { ATTACHMENT_COLUMNS } from './rows.js';
 
 /** Chat-message rows (`kind = 'chat'`). Each write is one group-commit unit and resolves after COMMIT. */
@@ -13,14 +9,8 @@ export class SqliteChatWrites implements ChatMessageWrites {
   /** The link's sync mark and names, written inside this store's units. */
   private readonly links: SqliteDiscordLinkRows;
 
-  constructor(
-    sqlite: Database.Database,
-    private readonly batcher: WriteBatcher,
-    private readonly changes: SqliteChangeLog,
-    private readonly files: AttachmentRows,
-    /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
-    private readonly indexer: Pick<SearchIndexer, 'schedule'>,
-  ) {
+  constructor(private readonly w: StoreWriteContext) {
+    const { sqlite } = w;
     this.links = new SqliteDiscordLinkRows(sqlite);
     this.s = {
       // The link check makes a message that arrives while its channel is being
@@ -55,7 +45,7 @@ export class SqliteChatWrites implements ChatMessageWrites {
   }
 
   insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, opts: { advanceMarkTo?: string } = {}) {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       let created = 0;
       let skippedWithFiles = 0;
       const parent = (alertId: string) => this.s.parent.get(alertId, link.channelId);
@@ -70,9 +60,9 @@ export class SqliteChatWrites implements ChatMessageWrites {
           if (m.attachments.length) skippedWithFiles++;
           continue;
         }
-        this.files.insert(m.alertId, m.attachments);
-        this.indexer.schedule();
-        this.changes.event(link.channelId, m.alertId, 'alert.created', now);
+        this.w.attachments.insert(m.alertId, m.attachments);
+        this.w.indexer.schedule();
+        this.w.changes.event(link.channelId, m.alertId, 'alert.created', now);
         created++;
       }
       const mark = opts.advanceMarkTo;
@@ -82,11 +72,11 @@ export class SqliteChatWrites implements ChatMessageWrites {
   }
 
   advanceMark(link: ChatLinkRef, messageId: string) {
-    return this.batcher.run(() => this.links.advanceMark(link, messageId));
+    return this.w.batcher.run(() => this.links.advanceMark(link, messageId));
   }
 
   setLinkNames(link: ChatLinkRef, names: ChatLinkNames) {
-    return this.batcher.run(() => this.links.setNames(link, names));
+    return this.w.batcher.run(() => this.links.setNames(link, names));
   }
 
   async chatMessage(alertId: string, channelId: string) {
@@ -95,23 +85,23 @@ export class SqliteChatWrites implements ChatMessageWrites {
   }
 
   editChatMessage(link: ChatLinkRef, alertId: string, edit: { text: string | null; editedAt: number; files: AttachmentRecord[] | null; now: number }) {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       if (this.s.update.run(edit.text, edit.editedAt, alertId, link.channelId).changes === 0) return { updated: false, released: [] };
-      const released = edit.files ? this.files.replace(alertId, edit.files) : [];
-      this.changes.event(link.channelId, alertId, 'alert.updated', edit.now);
+      const released = edit.files ? this.w.attachments.replace(alertId, edit.files) : [];
+      this.w.changes.event(link.channelId, alertId, 'alert.updated', edit.now);
       return { updated: true, released };
     });
   }
 
   removeChatMessages(link: ChatLinkRef, alertIds: string[], now: number) {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       const released: string[] = [];
       let removed = 0;
       for (const id of alertIds) {
-        const keys = this.files.keys(id);
+        const keys = this.w.attachments.keys(id);
         if (this.s.remove.run(id, link.channelId).changes === 0) continue;
         released.push(...keys);
-        this.changes.event(link.channelId, id, 'alert.deleted', now);
+        this.w.changes.event(link.channelId, id, 'alert.deleted', now);
         removed++;
       }
       return { removed, released };

@@ -1,10 +1,7 @@
-import type Database from 'better-sqlite3';
 import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../domain/alert-groups.js';
 import type { NewStandardAlert, RunState } from '../../domain/alert-store.js';
-import type { WriteBatcher } from '../write-batcher.js';
-import type { AttachmentRows } from './attachment-rows.js';
-import type { SqliteChangeLog } from './change-log.js';
 import type { SqliteWebhookWrites } from './webhook-writes.js';
+import type { StoreWriteContext } from './write-context.js';
 
 const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
@@ -18,12 +15,10 @@ export class SqliteGroupWrites implements AlertGroupWrites {
   private readonly s;
 
   constructor(
-    sqlite: Database.Database,
-    private readonly batcher: WriteBatcher,
-    private readonly changes: SqliteChangeLog,
-    private readonly attachments: AttachmentRows,
+    private readonly w: StoreWriteContext,
     private readonly webhook: SqliteWebhookWrites,
   ) {
+    const { sqlite } = w;
     this.s = {
       findGroup: sqlite.prepare<[string, string], { alertId: string; status: 'firing' | 'resolved'; stateFingerprint: string }>(
         `SELECT alert_id AS alertId, status, state_fingerprint AS stateFingerprint FROM alert_groups WHERE channel_id = ? AND group_key = ?`,
@@ -51,7 +46,7 @@ export class SqliteGroupWrites implements AlertGroupWrites {
   }
 
   saveGroup(a: NewStandardAlert, group: { key: string } & StoredGroupState, decide: (stored: StoredGroupState) => GroupUpdate): Promise<SavedGroup> {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       const existing = this.s.findGroup.get(a.channelId, group.key);
       if (!existing) {
         const stored = this.webhook.insertUnit(a);
@@ -66,24 +61,24 @@ export class SqliteGroupWrites implements AlertGroupWrites {
         return { ...stored, changed: false, notified: false, released: a.attachments.map((f) => f.mediaKey) };
       }
       this.s.updateContent.run({ ...a.content, now: a.now, id: existing.alertId, resurfaceAs: update.resurfaceAs });
-      const released = a.attachments.length > 0 ? this.attachments.replace(existing.alertId, a.attachments) : [];
+      const released = a.attachments.length > 0 ? this.w.attachments.replace(existing.alertId, a.attachments) : [];
       this.s.upsertGroup.run(a.channelId, group.key, existing.alertId, group.status, group.stateFingerprint, a.now);
       if (update.countUsage) this.s.countUsage.run(a.workspaceId, monthOf(a.now));
-      if (update.notify) this.changes.notification(a.channelId, existing.alertId, update.notify, a.now);
-      this.changes.event(a.channelId, existing.alertId, 'alert.updated', a.now);
+      if (update.notify) this.w.changes.notification(a.channelId, existing.alertId, update.notify, a.now);
+      this.w.changes.event(a.channelId, existing.alertId, 'alert.updated', a.now);
       this.webhook.saveAnswer(a, stored);
       return { ...stored, changed: true, notified: update.notify !== null, released };
     });
   }
 
   mergeRunStep(a: NewStandardAlert, merge: (stored: StoredRunSteps) => string | null): Promise<MergedJob> {
-    return this.batcher.run((): MergedJob => {
+    return this.w.batcher.run((): MergedJob => {
       const existing = this.s.findRun.get(a.channelId, a.content.workflowRunId ?? '');
       if (!existing) return { ...this.webhook.insertUnit(a), ignored: false };
       const steps = merge({ state: existing.state, stepsJson: existing.stepsJson });
       if (steps === null) return { ignored: true, alertId: existing.id, state: existing.state };
       this.s.setSteps.run(steps, a.now, existing.id);
-      this.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
+      this.w.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
       const stored = { alertId: existing.id, created: false };
       this.webhook.saveAnswer(a, stored);
       return { ...stored, ignored: false };

@@ -14,12 +14,14 @@ import { SqliteWebhookWrites } from './webhook-writes.js';
 import { SqliteGroupWrites } from './group-writes.js';
 import { SqliteAlertReports } from './reports.js';
 import { SqliteChannelRemoval } from './channel-removal.js';
+import type { StoreWriteContext } from './write-context.js';
 
 /**
  * The SQLite alert store: the one module that runs SQL against alerts, their
  * attachments, read state, the change log and the outbox. Each part is a small
  * class over prepared statements; this facade builds them over one connection
- * and the group-commit batcher, whose transaction every write joins.
+ * and the group-commit batcher, whose transaction every write joins (the
+ * writers get both, with the helpers their units share, as one StoreWriteContext).
  */
 export class SqliteAlertStore implements AlertStore {
   readonly reads: SqliteAlertReads;
@@ -42,17 +44,17 @@ export class SqliteAlertStore implements AlertStore {
   constructor(sqlite: Database.Database, batcher: WriteBatcher) {
     this.reads = new SqliteAlertReads(sqlite);
     this.changes = new SqliteChangeLog(sqlite);
-    const attachments = new AttachmentRows(sqlite);
     this.searchIndexer = new SearchIndexer(sqlite);
-    this.webhook = new SqliteWebhookWrites(sqlite, batcher, this.changes, attachments, this.searchIndexer);
-    this.groups = new SqliteGroupWrites(sqlite, batcher, this.changes, attachments, this.webhook);
-    this.chat = new SqliteChatWrites(sqlite, batcher, this.changes, attachments, this.searchIndexer);
+    const writes: StoreWriteContext = { sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer };
+    this.webhook = new SqliteWebhookWrites(writes);
+    this.groups = new SqliteGroupWrites(writes, this.webhook);
+    this.chat = new SqliteChatWrites(writes);
     this.outbox = new SqliteOutbox(sqlite);
-    this.retention = new SqliteAlertRetention(sqlite, batcher, this.changes);
+    this.retention = new SqliteAlertRetention(writes);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
     this.reports = new SqliteAlertReports(sqlite);
-    this.channels = new SqliteChannelRemoval(sqlite, batcher);
-    this.removal = new SqliteAlertRemoval(sqlite, batcher, this.changes, attachments);
+    this.channels = new SqliteChannelRemoval(writes);
+    this.removal = new SqliteAlertRemoval(writes);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // The primary key's last entry. Activity keys are not compared any more (read state orders by alerts.seq), so only ids must keep sorting.
     this.newestKey = sqlite.prepare<[], string | null>('SELECT max(id) FROM alerts').pluck();

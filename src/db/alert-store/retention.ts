@@ -1,9 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type Database from 'better-sqlite3';
 import type { AlertRetention, PrunedBatch, PruneRule } from '../../domain/alert-store.js';
 import { idTimeBound } from '../../lib/ids.js';
-import type { WriteBatcher } from '../write-batcher.js';
-import type { SqliteChangeLog } from './change-log.js';
+import type { StoreWriteContext } from './write-context.js';
 
 /** A running workflow run is never pruned, whatever its age or rank. */
 const NOT_RUNNING = "(workflow_state IS NULL OR workflow_state <> 'running')";
@@ -24,11 +22,8 @@ const NOT_RUNNING = "(workflow_state IS NULL OR workflow_state <> 'running')";
 export class SqliteAlertRetention implements AlertRetention {
   private readonly s;
 
-  constructor(
-    sqlite: Database.Database,
-    private readonly batcher: WriteBatcher,
-    private readonly changes: SqliteChangeLog,
-  ) {
+  constructor(private readonly w: StoreWriteContext) {
+    const { sqlite } = w;
     this.s = {
       older: sqlite
         .prepare<[string, string, number], string>(
@@ -50,7 +45,7 @@ export class SqliteAlertRetention implements AlertRetention {
   }
 
   pruneBatch(channelId: string, rule: PruneRule, limit: number, now: number): Promise<PrunedBatch> {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       const started = performance.now();
       // The age rule first; the count rule then sees the count those deletes left (the trigger keeps it in this transaction).
       const ids = rule.olderThan === null ? [] : this.s.older.all(channelId, idTimeBound('alt', rule.olderThan), limit);
@@ -86,7 +81,7 @@ export class SqliteAlertRetention implements AlertRetention {
     const list = JSON.stringify(ids);
     for (const key of this.s.keys.all(list)) released.add(key);
     // The same change a deleted Discord message makes, so open streams drop the alert too.
-    for (const id of ids) this.changes.event(channelId, id, 'alert.deleted', now);
+    for (const id of ids) this.w.changes.event(channelId, id, 'alert.deleted', now);
     return this.s.remove.run(list).changes;
   }
 }

@@ -1,4 +1,3 @@
-import type Database from 'better-sqlite3';
 import type {
   NewStandardAlert,
   RunState,
@@ -7,10 +6,7 @@ import type {
   StoredRun,
   WebhookAlertWrites,
 } from '../../domain/alert-store.js';
-import type { WriteBatcher } from '../write-batcher.js';
-import type { AttachmentRows } from './attachment-rows.js';
-import type { SqliteChangeLog } from './change-log.js';
-import type { SearchIndexer } from './search-indexer.js';
+import type { StoreWriteContext } from './write-context.js';
 
 const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
@@ -25,14 +21,8 @@ const ACCEPTED = 201;
 export class SqliteWebhookWrites implements WebhookAlertWrites {
   private readonly s;
 
-  constructor(
-    sqlite: Database.Database,
-    private readonly batcher: WriteBatcher,
-    private readonly changes: SqliteChangeLog,
-    private readonly attachments: AttachmentRows,
-    /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
-    private readonly indexer: Pick<SearchIndexer, 'schedule'>,
-  ) {
+  constructor(private readonly w: StoreWriteContext) {
+    const { sqlite } = w;
     this.s = {
       // Positional parameters: binding an object by name costs ~2x on this, the hottest statement.
       insertAlert: sqlite.prepare<
@@ -82,18 +72,18 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
   }
 
   insertAlert(a: NewStandardAlert): Promise<StoredRun> {
-    return this.batcher.run(() => this.insertUnit(a));
+    return this.w.batcher.run(() => this.insertUnit(a));
   }
 
   saveRun(a: NewStandardAlert, decide: (stored: RunState) => RunUpdate) {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       const existing = this.s.findRun.get(a.channelId, a.content.workflowRunId ?? '');
       if (!existing) return { ...this.insertUnit(a), notified: true, released: [] };
       const update = decide(existing.workflowState);
       this.s.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs });
-      const released = a.attachments.length > 0 ? this.attachments.replace(existing.id, a.attachments) : [];
-      if (update.notify) this.changes.notification(a.channelId, existing.id, update.notify, a.now);
-      this.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
+      const released = a.attachments.length > 0 ? this.w.attachments.replace(existing.id, a.attachments) : [];
+      if (update.notify) this.w.changes.notification(a.channelId, existing.id, update.notify, a.now);
+      this.w.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
       const stored = { alertId: existing.id, created: false };
       this.saveAnswer(a, stored);
       return { ...stored, notified: update.notify !== null, released };
@@ -101,10 +91,10 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
   }
 
   async setActorAvatar(alertId: string, url: string, now: number): Promise<boolean> {
-    return this.batcher.run(() => {
+    return this.w.batcher.run(() => {
       const channelId = this.s.setActorAvatar.get(url, alertId);
       if (channelId === undefined) return false;
-      this.changes.event(channelId, alertId, 'alert.updated', now);
+      this.w.changes.event(channelId, alertId, 'alert.updated', now);
       return true;
     });
   }
@@ -127,11 +117,11 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
       a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
       c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.alertId, a.now, a.now, a.channelId,
     );
-    this.attachments.insert(a.alertId, a.attachments);
-    this.indexer.schedule();
+    this.w.attachments.insert(a.alertId, a.attachments);
+    this.w.indexer.schedule();
     this.s.countUsage.run(a.workspaceId, monthOf(a.now));
-    this.changes.notification(a.channelId, a.alertId, a.notify, a.now);
-    this.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
+    this.w.changes.notification(a.channelId, a.alertId, a.notify, a.now);
+    this.w.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
     const stored = { alertId: a.alertId, created: true };
     this.saveAnswer(a, stored);
     return stored;

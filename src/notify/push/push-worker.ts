@@ -1,10 +1,7 @@
 import type { ChangeBus } from '../../domain/changes.js';
-import type { BackgroundPart } from '../../lib/background-part.js';
-import { DEFAULT_RETRY, type RetryPolicy } from '../../lib/backoff.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
-import { DuePasses } from '../due-passes.js';
-import { FLOOD_LIMIT, FLOOD_WINDOW_MS } from '../outbox/flood-guard.js';
+import { DueRowWorker, dueRowWorkerDefaults, type DueRowWorkerOptions, type Enqueue } from '../due-row-worker.js';
 import type { UnitRecipientRule } from '../preferences.js';
 import type { PushOutbox } from './ports.js';
 import { PushSender, type PushSenderDeps } from './push-sender.js';
@@ -14,15 +11,7 @@ import type { PushTransport } from './transport.js';
 export const PUSH_WAKE_EVENT = 'push-deliveries';
 export const PUSH_INTERRUPTED = 'interrupted mid-send (the process stopped during the push request); not retried, so that no one gets it twice';
 
-export interface PushWorkerOptions {
-  concurrency: number;
-  retry: RetryPolicy;
-  floodLimit: number;
-  floodWindowMs: number;
-  pollIntervalMs: number;
-  retentionMs: number;
-  clock: Clock;
-  random: () => number;
+export interface PushWorkerOptions extends DueRowWorkerOptions {
   onOutcome?: PushSenderDeps['onOutcome'];
 }
 
@@ -38,35 +27,27 @@ export interface PushWorkerDeps {
 
 /**
  * Sends Web Push deliveries from the database (push_deliveries, written by the
- * outbox fan-out). Like the e-mail worker: woken by the bus, a timer for the
- * next retry and a slow poll as a safety net; a p-queue bounds the requests in
- * flight; every state lives in the rows, so a restart loses nothing.
+ * outbox fan-out). Like the e-mail worker (both are DueRowWorkers): woken by
+ * the bus, a timer for the next retry and a slow poll as a safety net; a
+ * p-queue bounds the requests in flight; every state lives in the rows, so a
+ * restart loses nothing.
  */
-export class PushWorker implements BackgroundPart {
-  readonly name = 'push';
-  readonly options: PushWorkerOptions;
-  private readonly logger: Logger;
-  private readonly passes: DuePasses;
+export class PushWorker extends DueRowWorker<PushWorkerOptions> {
   private readonly sender: PushSender;
-  private readonly onBus = () => this.wake();
-  private lastPrune = 0;
 
   constructor(
     private readonly deps: PushWorkerDeps,
     options: Partial<PushWorkerOptions> = {},
   ) {
-    this.options = {
-      concurrency: 8,
-      retry: DEFAULT_RETRY,
-      floodLimit: FLOOD_LIMIT,
-      floodWindowMs: FLOOD_WINDOW_MS,
-      pollIntervalMs: 30_000,
-      retentionMs: 7 * 24 * 60 * 60 * 1000,
-      clock: deps.clock,
-      random: Math.random,
-      ...options,
-    };
-    this.logger = deps.logger.child({ part: 'push' });
+    super({
+      name: 'push',
+      options: { ...dueRowWorkerDefaults(deps.clock), concurrency: 8, ...options },
+      bus: deps.bus,
+      wakeEvents: [PUSH_WAKE_EVENT, 'notifications'],
+      logger: deps.logger,
+      taskNoun: 'push',
+      sentNoun: 'pushes',
+    });
     this.sender = new PushSender({
       outbox: deps.outbox,
       prefs: deps.prefs,
@@ -79,62 +60,29 @@ export class PushWorker implements BackgroundPart {
       flood: { limit: this.options.floodLimit, windowMs: this.options.floodWindowMs },
       onOutcome: this.options.onOutcome,
     });
-    this.passes = new DuePasses(
-      {
-        pass: (now, room, enqueue) => this.pass(now, room, enqueue),
-        nextDue: () => deps.outbox.nextDue(),
-        anythingDue: async (now) => (await deps.outbox.due(now, 1)).length > 0,
-        taskFailed: (err, key) => this.logger.error({ err, key }, 'push send crashed'),
-        passFailed: (err) => this.logger.error({ err }, 'push pass failed'),
-      },
-      { concurrency: this.options.concurrency, pollIntervalMs: this.options.pollIntervalMs, now: () => this.now() },
-    );
   }
 
-  start(): this {
-    if (this.passes.running) return this;
-    const recovered = this.deps.outbox.recoverInterrupted(PUSH_INTERRUPTED, this.now()).then(
-      (n) => {
-        if (n > 0) this.logger.warn({ interrupted: n }, 'pushes interrupted by a crash mid-send are recorded as failed, not resent');
-      },
-      (err: unknown) => this.logger.error({ err }, 'recording interrupted pushes failed'),
-    );
-    this.deps.bus.on(PUSH_WAKE_EVENT, this.onBus);
-    this.deps.bus.on('notifications', this.onBus);
-    this.passes.start(recovered);
-    return this;
+  protected nextDue(): Promise<number | null> {
+    return this.deps.outbox.nextDue();
   }
 
-  async stop(): Promise<void> {
-    if (!this.passes.running) return;
-    this.deps.bus.off(PUSH_WAKE_EVENT, this.onBus);
-    this.deps.bus.off('notifications', this.onBus);
-    await this.passes.stop();
+  protected async anythingDue(now: number): Promise<boolean> {
+    return (await this.deps.outbox.due(now, 1)).length > 0;
   }
 
-  wake(): void {
-    this.passes.wake();
+  protected recoverInterrupted(now: number): Promise<number> {
+    return this.deps.outbox.recoverInterrupted(PUSH_INTERRUPTED, now);
   }
 
-  /** Resolves once nothing is due now and nothing is in flight (tests). */
-  whenIdle(): Promise<void> {
-    return this.passes.whenIdle();
+  protected prune(before: number, floodBefore: number): Promise<void> {
+    return this.deps.outbox.prune(before, floodBefore);
   }
 
-  private now(): number {
-    return this.options.clock.now();
-  }
-
-  /** One pass: send what is due (each task claims its row first), prune now and then. */
-  private async pass(now: number, room: number, enqueue: (key: string, task: () => Promise<void>) => boolean): Promise<void> {
-    if (room > 0) {
-      for (const t of await this.deps.outbox.due(now, room + this.passes.inFlightCount)) {
-        enqueue(`${t.jobId}:${t.subscriptionId}`, () => this.sender.send(t));
-      }
-    }
-    if (now - this.lastPrune >= 60 * 60_000) {
-      this.lastPrune = now;
-      await this.deps.outbox.prune(now - this.options.retentionMs, now - this.options.floodWindowMs);
+  /** Enqueues what is due (each task claims its row first). */
+  protected async enqueueDue(now: number, room: number, enqueue: Enqueue): Promise<void> {
+    if (room <= 0) return;
+    for (const t of await this.deps.outbox.due(now, room + this.passes.inFlightCount)) {
+      enqueue(`${t.jobId}:${t.subscriptionId}`, () => this.sender.send(t));
     }
   }
 }

@@ -1,0 +1,20 @@
+import type Database from 'better-sqlite3';
+import type { WriteBatcher } from '../write-batcher.js';
+import type { AttachmentRows } from './attachment-rows.js';
+import type { SqliteChangeLog } from './change-log.js';
+import type { SearchIndexer } from './search-indexer.js';
+
+/**
+ * What every SQLite alert writer works with, built once by SqliteAlertStore:
+ * the connection its statements are prepared on, the group-commit batcher whose
+ * unit each write runs in, and the row helpers those units share.
+ */
+export interface StoreWriteContext {
+  sqlite: Database.Database;
+  batcher: WriteBatcher;
+  /** The change log: each unit records its stream event in the same transaction. */
+  changes: SqliteChangeLog;
+  attachments: AttachmentRows;
+  /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
+  indexer: Pick<SearchIndexer, 'schedule'>;
+}
