@@ -175,14 +175,12 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   const discordLinks = new DiscordLinks(discordLinkRows, accounts, clock);
   const chatIngest = new ChatIngest({
     store: store.chat,
-    units: batcher,
     ids,
     clock,
     bus,
     media,
     fetcher,
     logger,
-    links: discordLinkRows,
     releaseMedia,
     isMediaReferenced,
   });

@@ -8,22 +8,17 @@ import type { MediaBatch, MediaStore } from '../../media/store.js';
 import type { AttachmentRecord, AttachmentRow, ChatMessageWrites, NewChatMessage, ReplyParent } from '../alert-store.js';
 import type { ChangeBus } from '../changes.js';
 import { AppError } from '../errors.js';
-import type { DiscordLinkUnitWrites } from './links.js';
 import { excerpt } from './text.js';
 import type { ChatAttachmentInput, ChatMessageInput, DiscordLink } from './types.js';
 
 export interface ChatIngestDeps {
   store: ChatMessageWrites;
-  /** The group commit, for the link writes that are not alert rows (sync mark, names). */
-  units: { run<T>(fn: () => T): Promise<T> };
   ids: IdGenerator;
   clock: Clock;
   bus: ChangeBus;
   media: Pick<MediaStore, 'batch'>;
   fetcher: Pick<MediaFetcher, 'fetchInto'>;
   logger: Logger;
-  /** The link's standalone writes (a mark with no messages, the names), each in a unit of `units` (synchronous: see DiscordLinkUnitWrites). */
-  links: DiscordLinkUnitWrites;
   /** Deletes media files no alert references any more (after COMMIT). */
   releaseMedia: (keys: string[]) => void;
   /** Whether any alert still uses a media key (services.ts builds the one check). */
@@ -147,12 +142,12 @@ export class ChatIngest {
 
   /** Moves the link's sync mark forward (never back). */
   advanceMark(link: LinkRef, messageId: string): Promise<boolean> {
-    return this.d.units.run(() => this.d.links.advanceMark(link, messageId));
+    return this.d.store.advanceMark(link, messageId);
   }
 
   /** Records the guild and channel names the bot saw. */
   setNames(link: LinkRef, names: { guildId: string | null; guildName: string | null; channelName: string | null }): Promise<boolean> {
-    return this.d.units.run(() => this.d.links.setNames(link, names));
+    return this.d.store.setLinkNames(link, names);
   }
 
   /** The inputs whose message is not stored yet, in order (one query for all of them). */
