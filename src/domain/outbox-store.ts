@@ -76,6 +76,17 @@ export type FloodStep =
 export type ClaimDecision<T> = { skip: string } | { send: T; flood: FloodStep | null };
 
 /** A delivery row or a digest row: they share the send path and its outcomes. */
+/** What a delivery claim decides from: the row, its alert and channel, and (on a first attempt) the flood window. */
+export type DeliveryDecide<T> = (c: {
+  delivery: OutboxDelivery;
+  alert: AlertRow | undefined;
+  channel: OutboxChannel | undefined;
+  window: FloodWindow | undefined;
+}) => ClaimDecision<T>;
+
+/** What a digest claim decides from: the digest, its channel and its alerts, oldest first. */
+export type DigestDecide<T> = (c: { digest: OutboxDigest; channel: OutboxChannel | undefined; alerts: AlertRow[] }) => { skip: string } | { send: T };
+
 export type OutboxTarget = { jobId: number; userId: string } | { digestId: number };
 
 /**
@@ -107,13 +118,13 @@ export interface Outbox {
     jobId: number,
     userId: string,
     now: number,
-    decide: (c: { delivery: OutboxDelivery; alert: AlertRow | undefined; channel: OutboxChannel | undefined; window: FloodWindow | undefined }) => ClaimDecision<T>,
+    decide: DeliveryDecide<T>,
   ): Promise<{ value: T; attempts: number } | null>;
   /** The digest's counterpart: `decide` sees its alerts (oldest first). */
   claimDigest<T>(
     digestId: number,
     now: number,
-    decide: (c: { digest: OutboxDigest; channel: OutboxChannel | undefined; alerts: AlertRow[] }) => { skip: string } | { send: T },
+    decide: DigestDecide<T>,
   ): Promise<{ value: T; digest: OutboxDigest; attempts: number } | null>;
   /** The Message-ID of the `workflow.started` e-mail a recipient got for this alert (for References). */
   startedMessageId(alertId: string, userId: string): Promise<string | undefined>;

@@ -7,23 +7,22 @@ import type { StoreWriteContext } from './write-context.js';
  * ON DELETE CASCADE, in one unit of the group commit.
  */
 export class SqliteChannelRemoval implements ChannelRemoval {
-  private readonly s;
+  /** The distinct media keys a channel's alerts use: released after the commit if nothing else uses them. */
+  readonly #mediaOfChannel;
+  readonly #deleteChannel;
 
   constructor(private readonly w: StoreWriteContext) {
-    const { sqlite } = w;
-    this.s = {
-      mediaOfChannel: sqlite
-        .prepare<[string], string>('SELECT DISTINCT at.media_key FROM alert_attachments at JOIN alerts al ON al.id = at.alert_id WHERE al.channel_id = ?')
-        .pluck(),
-      deleteChannel: sqlite.prepare<[string]>('DELETE FROM channels WHERE id = ?'),
-    };
+    this.#mediaOfChannel = w.sqlite
+      .prepare<[string], string>('SELECT DISTINCT at.media_key FROM alert_attachments at JOIN alerts al ON al.id = at.alert_id WHERE al.channel_id = ?')
+      .pluck();
+    this.#deleteChannel = w.sqlite.prepare<[string]>('DELETE FROM channels WHERE id = ?');
   }
 
   deleteChannelWithAlerts(channelId: string): Promise<string[]> {
     // The unit may run twice (see WriteBatcher): it only reads and deletes rows, so a second run answers the same keys.
     return this.w.batcher.run(() => {
-      const keys = this.s.mediaOfChannel.all(channelId);
-      this.s.deleteChannel.run(channelId);
+      const keys = this.#mediaOfChannel.all(channelId);
+      this.#deleteChannel.run(channelId);
       return keys;
     });
   }

@@ -13,17 +13,12 @@ import type {
   OutboxDigest,
   OutboxJob,
   OutboxTarget,
+  DeliveryDecide,
+  DigestDecide,
 } from '../../domain/alert-store.js';
 import { ALERT_COLUMNS, ATTACHMENT_COLUMNS } from './rows.js';
 
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
-type DeliveryDecide<T> = (c: {
-  delivery: OutboxDelivery;
-  alert: AlertRow | undefined;
-  channel: OutboxChannel | undefined;
-  window: FloodWindow | undefined;
-}) => ClaimDecision<T>;
-type DigestDecide<T> = (c: { digest: OutboxDigest; channel: OutboxChannel | undefined; alerts: AlertRow[] }) => { skip: string } | { send: T };
 
 /** The statements that record an attempt's outcome, per outbox table (delivery rows and digests share the send path). */
 interface OutcomeStatements<K extends unknown[]> {

@@ -1,7 +1,28 @@
 import type Database from 'better-sqlite3';
 import { OUTBOX_STALE_AFTER_MS, type AlertReports, type OutboxBacklog, type OutboxFailure } from '../../domain/alert-reports.js';
 
-type FailureRow = Omit<OutboxFailure, 'at'> & { at: number };
+/** A failed outbox row as the failures statement reads it (`at` in epoch ms). */
+export type FailureRow = Omit<OutboxFailure, 'at'> & { at: number };
+
+/**
+ * Failed e-mail deliveries, digests, Web Push deliveries and jobs, newest first, with the
+ * recipient's address: one statement for both engines (quoted aliases keep their case on
+ * PostgreSQL; `limit` is the engine's placeholder).
+ */
+export const outboxFailuresSql = (limit: string) =>
+  `SELECT 'delivery' AS what, d.job_id AS "jobId", NULL AS "digestId", d.user_id AS "userId", u.email, d.alert_id AS "alertId",
+          d.attempts, d.last_error AS "lastError", d.updated_at AS at
+   FROM notification_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.state = 'failed'
+   UNION ALL
+   SELECT 'digest', NULL, g.id, g.user_id, u.email, NULL, g.attempts, g.last_error, g.updated_at
+   FROM notification_digests g LEFT JOIN users u ON u.id = g.user_id WHERE g.state = 'failed'
+   UNION ALL
+   SELECT 'push', p.job_id, NULL, p.user_id, u.email, p.alert_id, p.attempts, p.last_error, p.updated_at
+   FROM push_deliveries p LEFT JOIN users u ON u.id = p.user_id WHERE p.state = 'failed'
+   UNION ALL
+   SELECT 'job', j.id, NULL, NULL, NULL, j.alert_id, j.attempts, j.last_error, j.created_at
+   FROM notification_jobs j WHERE j.state = 'failed'
+   ORDER BY at DESC LIMIT ${limit}`;
 
 /**
  * Counts and sizes over the alert tables for `admin stats`, `admin notify
@@ -39,19 +60,7 @@ export class SqliteAlertReports implements AlertReports {
       deliveries: byState('notification_deliveries'),
       digests: byState('notification_digests'),
       pushes: byState('push_deliveries'),
-      failures: sqlite.prepare<[number], FailureRow>(
-        `SELECT 'delivery' AS what, d.job_id AS jobId, NULL AS digestId, d.user_id AS userId, u.email, d.alert_id AS alertId, d.attempts, d.last_error AS lastError, d.updated_at AS at
-         FROM notification_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.state = 'failed'
-         UNION ALL
-         SELECT 'digest', NULL, g.id, g.user_id, u.email, NULL, g.attempts, g.last_error, g.updated_at
-         FROM notification_digests g LEFT JOIN users u ON u.id = g.user_id WHERE g.state = 'failed'
-         UNION ALL
-         SELECT 'push', p.job_id, NULL, p.user_id, u.email, p.alert_id, p.attempts, p.last_error, p.updated_at
-         FROM push_deliveries p LEFT JOIN users u ON u.id = p.user_id WHERE p.state = 'failed'         UNION ALL
-         SELECT 'job', j.id, NULL, NULL, NULL, j.alert_id, j.attempts, j.last_error, j.created_at
-         FROM notification_jobs j WHERE j.state = 'failed'
-         ORDER BY at DESC LIMIT ?`,
-      ),
+      failures: sqlite.prepare<[number], FailureRow>(outboxFailuresSql('?')),
       perDay: sqlite.prepare<[string, number], { day: string; channelId: string; count: number }>(
         `SELECT strftime('%Y-%m-%d', al.created_at / 1000, 'unixepoch') AS day, al.channel_id AS channelId, count(*) AS count
          FROM alerts al JOIN channels c ON c.id = al.channel_id

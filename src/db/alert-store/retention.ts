@@ -61,18 +61,9 @@ export class SqliteAlertRetention implements AlertRetention {
 
   /** Up to `quota` ids among the `prefix` oldest alerts, running runs skipped (they stay and keep counting in the prefix). */
   private beyond(channelId: string, prefix: number, quota: number): string[] {
-    const ids: string[] = [];
-    let after = '';
-    while (ids.length < quota && prefix > 0) {
-      const rows = this.s.oldest.all(channelId, after, Math.min(prefix, quota - ids.length));
-      if (rows.length === 0) break;
-      for (const r of rows) {
-        if (!r.running) ids.push(r.id);
-        after = r.id;
-      }
-      prefix -= rows.length;
-    }
-    return ids;
+    const walk = new OldestWalk(prefix, quota);
+    while (walk.limit > 0) walk.take(this.s.oldest.all(channelId, walk.after, walk.limit));
+    return walk.ids;
   }
 
   /** Inside the unit. */
@@ -83,5 +74,36 @@ export class SqliteAlertRetention implements AlertRetention {
     // The same change a deleted Discord message makes, so open streams drop the alert too.
     for (const id of ids) this.w.changes.event(channelId, id, 'alert.deleted', now);
     return this.s.remove.run(list).changes;
+  }
+}
+
+/**
+ * The keyset walk over a channel's oldest alerts that retention's count rule takes, for both
+ * engines: up to `quota` ids among the `prefix` oldest, running runs skipped (they stay, and keep
+ * counting in the prefix). Ask for `limit` rows after `after`, hand them to `take`, until `limit`
+ * is 0.
+ */
+export class OldestWalk {
+  readonly ids: string[] = [];
+  after = '';
+  #done = false;
+
+  constructor(
+    private prefix: number,
+    private readonly quota: number,
+  ) {}
+
+  /** Rows to read next; 0 when the walk is over. */
+  get limit(): number {
+    return this.#done ? 0 : Math.max(0, Math.min(this.prefix, this.quota - this.ids.length));
+  }
+
+  take(rows: readonly { id: string; running: boolean | number }[]): void {
+    if (rows.length === 0) this.#done = true;
+    for (const r of rows) {
+      if (!r.running) this.ids.push(r.id);
+      this.after = r.id;
+    }
+    this.prefix -= rows.length;
   }
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { LeasedSends } from './leased-sends.js';
 import type { AlertRow } from '../../domain/alert-store.js';
 import type { NewPushSubscription, PushDevice, PushSubscriptionRows } from '../../domain/push.js';
 import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../../notify/push/ports.js';
@@ -97,23 +98,18 @@ const WHERE = 'job_id = $1 AND subscription_id = $2';
  * window of one (user, channel) is decided under its advisory lock.
  */
 export class PgPushOutbox implements PushOutbox {
-  private readonly leaseMs: number;
+  private readonly leased: LeasedSends;
 
   constructor(
     private readonly pool: pg.Pool,
     opts: { sendLeaseMs?: number } = {},
   ) {
-    this.leaseMs = opts.sendLeaseMs ?? PUSH_SEND_LEASE_MS;
+    this.leased = new LeasedSends(pool, ['push_deliveries'], opts.sendLeaseMs ?? PUSH_SEND_LEASE_MS);
   }
 
-  /** Only rows claimed more than the lease ago (`updated_at` of a `sending` row is its claim time): never another live node's request. */
-  async recoverInterrupted(reason: string, now: number): Promise<number> {
-    const r = await this.pool.query(`UPDATE push_deliveries SET state = 'failed', last_error = $1, updated_at = $2 WHERE state = 'sending' AND updated_at < $3`, [
-      reason,
-      now,
-      now - this.leaseMs,
-    ]);
-    return r.rowCount ?? 0;
+  /** Only rows claimed more than the lease ago (src/db/pg/leased-sends.ts): never another live node's request. */
+  recoverInterrupted(reason: string, now: number): Promise<number> {
+    return this.leased.recover(reason, now);
   }
 
   async due(now: number, limit: number): Promise<PushTarget[]> {

@@ -1,30 +1,14 @@
 import type pg from 'pg';
+import { LeasedSends } from '../leased-sends.js';
+import type { AlertRow, AttachmentRow } from '../../../domain/alert-rows.js';
 import type {
-  AlertRow,
-  AttachmentRow,
-  ClaimDecision,
-  FanOutPlan,
-  FloodStep,
-  FloodWindow,
-  JobRetry,
-  Outbox,
-  OutboxChannel,
-  OutboxDelivery,
-  OutboxDigest,
-  OutboxJob,
+  DeliveryDecide, DigestDecide, FanOutPlan, FloodStep, FloodWindow, JobRetry, Outbox, OutboxChannel, OutboxDelivery, OutboxDigest, OutboxJob,
   OutboxTarget,
-} from '../../../domain/alert-store.js';
+} from '../../../domain/outbox-store.js';
 import { FLOOD_WINDOW_LOCK_CLASS } from '../locks.js';
 import { inTransaction } from '../transaction.js';
 import { PG_ALERT_COLUMNS, PG_ATTACHMENT_COLUMNS } from './rows.js';
 
-type DeliveryDecide<T> = (c: {
-  delivery: OutboxDelivery;
-  alert: AlertRow | undefined;
-  channel: OutboxChannel | undefined;
-  window: FloodWindow | undefined;
-}) => ClaimDecision<T>;
-type DigestDecide<T> = (c: { digest: OutboxDigest; channel: OutboxChannel | undefined; alerts: AlertRow[] }) => { skip: string } | { send: T };
 type Queryable = Pick<pg.PoolClient, 'query'>;
 
 /**
@@ -53,33 +37,18 @@ export async function lockFloodWindow(tx: Queryable, kind: 'mail' | 'push', user
  * count the flood window, or one fold a row the other sends).
  */
 export class PgOutbox implements Outbox {
-  private readonly leaseMs: number;
+  private readonly leased: LeasedSends;
 
   constructor(
     private readonly pool: pg.Pool,
     opts: { sendLeaseMs?: number } = {},
   ) {
-    this.leaseMs = opts.sendLeaseMs ?? MAIL_SEND_LEASE_MS;
+    this.leased = new LeasedSends(pool, ['notification_deliveries', 'notification_digests'], opts.sendLeaseMs ?? MAIL_SEND_LEASE_MS);
   }
 
-  /**
-   * Only rows claimed more than the lease ago: a row claimed since may be in another live node's
-   * SMTP conversation right now. The `updated_at` a claim sets is its claim time (nothing else
-   * writes a `sending` row until its outcome). A node's send outliving the lease finds its outcome
-   * recorded over `failed`, which resends nothing either way.
-   */
-  async recoverInterrupted(reason: string, now: number): Promise<number> {
-    const before = now - this.leaseMs;
-    let n = 0;
-    for (const table of ['notification_deliveries', 'notification_digests']) {
-      const r = await this.pool.query(`UPDATE ${table} SET state = 'failed', last_error = $1, updated_at = $2 WHERE state = 'sending' AND updated_at < $3`, [
-        reason,
-        now,
-        before,
-      ]);
-      n += r.rowCount ?? 0;
-    }
-    return n;
+  /** Only rows claimed more than the lease ago (src/db/pg/leased-sends.ts). */
+  recoverInterrupted(reason: string, now: number): Promise<number> {
+    return this.leased.recover(reason, now);
   }
 
   async dueJobs(now: number, limit: number): Promise<number[]> {

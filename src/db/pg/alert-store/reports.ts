@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { OUTBOX_STALE_AFTER_MS, type AlertReports, type OutboxBacklog, type OutboxFailure } from '../../../domain/alert-reports.js';
+import { OUTBOX_STALE_AFTER_MS, type AlertReports, type OutboxBacklog } from '../../../domain/alert-reports.js';
+import { outboxFailuresSql, type FailureRow } from '../../alert-store/reports.js';
 
-type FailureRow = Omit<OutboxFailure, 'at'> & { at: number };
 type StateTable = 'notification_jobs' | 'notification_deliveries' | 'notification_digests' | 'push_deliveries';
 
 /**
@@ -56,22 +56,7 @@ export class PgAlertReports implements AlertReports {
       const { rows } = await this.pool.query<{ state: string; n: number }>(`SELECT state, count(*) AS n FROM ${table} GROUP BY state`);
       return Object.fromEntries(rows.map((r) => [r.state, r.n]));
     };
-    const failures = await this.pool.query<FailureRow>(
-      `SELECT 'delivery' AS what, d.job_id AS "jobId", NULL::bigint AS "digestId", d.user_id AS "userId", u.email, d.alert_id AS "alertId",
-              d.attempts, d.last_error AS "lastError", d.updated_at AS at
-       FROM notification_deliveries d LEFT JOIN users u ON u.id = d.user_id WHERE d.state = 'failed'
-       UNION ALL
-       SELECT 'digest', NULL, g.id, g.user_id, u.email, NULL, g.attempts, g.last_error, g.updated_at
-       FROM notification_digests g LEFT JOIN users u ON u.id = g.user_id WHERE g.state = 'failed'
-       UNION ALL
-       SELECT 'push', p.job_id, NULL, p.user_id, u.email, p.alert_id, p.attempts, p.last_error, p.updated_at
-       FROM push_deliveries p LEFT JOIN users u ON u.id = p.user_id WHERE p.state = 'failed'
-       UNION ALL
-       SELECT 'job', j.id, NULL, NULL, NULL, j.alert_id, j.attempts, j.last_error, j.created_at
-       FROM notification_jobs j WHERE j.state = 'failed'
-       ORDER BY at DESC LIMIT $1`,
-      [failureLimit],
-    );
+    const failures = await this.pool.query<FailureRow>(outboxFailuresSql('$1'), [failureLimit]);
     return {
       jobs: await count('notification_jobs'),
       deliveries: await count('notification_deliveries'),

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
 import type { AlertRetention, PrunedBatch, PruneRule } from '../../../domain/alert-store.js';
 import { idTimeBound } from '../../../lib/ids.js';
+import { OldestWalk } from '../../alert-store/retention.js';
 import { deleteAlerts, type Unit } from './unit-rows.js';
 import { inUnit } from './webhook-writes.js';
 
@@ -53,20 +54,14 @@ export class PgAlertRetention implements AlertRetention {
 
   /** Up to `quota` ids among the `prefix` oldest alerts, running runs skipped (they stay and keep counting in the prefix). */
   private async beyond(u: Unit, channelId: string, prefix: number, quota: number): Promise<string[]> {
-    const ids: string[] = [];
-    let after = '';
-    while (ids.length < quota && prefix > 0) {
+    const walk = new OldestWalk(prefix, quota);
+    while (walk.limit > 0) {
       const { rows } = await u.tx.query<{ id: string; running: boolean }>(
         `SELECT id, workflow_state IS NOT DISTINCT FROM 'running' AS running FROM alerts WHERE channel_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
-        [channelId, after, Math.min(prefix, quota - ids.length)],
+        [channelId, walk.after, walk.limit],
       );
-      if (rows.length === 0) break;
-      for (const r of rows) {
-        if (!r.running) ids.push(r.id);
-        after = r.id;
-      }
-      prefix -= rows.length;
+      walk.take(rows);
     }
-    return ids;
+    return walk.ids;
   }
 }
