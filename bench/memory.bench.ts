@@ -26,6 +26,11 @@ import { argValue, emitResult, hasFlag, QUICK, startScriptNodeArgs } from './lib
 const ALERTS = Number(argValue('alerts') ?? process.env.BENCH_MEMORY_ALERTS ?? (QUICK ? 2_000 : 100_000));
 const CONNECTIONS = 16;
 const SETTLE_MS = QUICK ? 1_000 : 5_000;
+/**
+ * V8's memory reducer shrinks the heap and the young generation once allocation has stopped for
+ * about 10 s: RSS "at rest" is read this long after start, and after the ingest.
+ */
+const REST_MS = QUICK ? SETTLE_MS : 20_000;
 const MILESTONES = [100_000, 300_000, 1_000_000, 3_000_000, 10_000_000].filter((m) => m < ALERTS);
 const SNAPSHOTS = hasFlag('heap-snapshots') || process.env.BENCH_HEAP_SNAPSHOTS === '1';
 
@@ -182,6 +187,8 @@ export async function memoryBench(): Promise<string> {
     await sleep(SETTLE_MS / 2); // start-up work (migrations, first GC) settles
     const idle = procMem(svc.pid);
     const idleHeap = await svc.inspect();
+    await sleep(REST_MS - SETTLE_MS / 2);
+    const idleRest = procMem(svc.pid);
 
     const atMilestone = new Map<number, ProcMem>();
     let next = 0;
@@ -196,6 +203,8 @@ export async function memoryBench(): Promise<string> {
     await sleep(SETTLE_MS);
     const later = procMem(svc.pid);
     const laterHeap = await svc.inspect();
+    await sleep(REST_MS - SETTLE_MS);
+    const rest = procMem(svc.pid);
     const stored = r.ok;
 
     let heapSection: string[] = [];
@@ -228,6 +237,8 @@ export async function memoryBench(): Promise<string> {
       [`rssAfter${label(ALERTS)}Mb`]: mb(after.rss),
       rssAfterIngestMb: mb(after.rss),
       rssSettledMb: mb(later.rss),
+      rssIdleAtRestMb: mb(idleRest.rss),
+      rssAtRestAfterIngestMb: mb(rest.rss),
       rssPeakMb: mb(later.hwm),
       heapUsedAfterIngestMb: mb(laterHeap.usage.heapUsed),
       heapTotalIdleMb: mb(idleHeap.usage.heapTotal),
@@ -247,6 +258,7 @@ export async function memoryBench(): Promise<string> {
       ...[...atMilestone].map(([n, m]) => `| after ${n.toLocaleString('en')} alerts | ${fmt(m.rss)} | ${fmt(m.anon)} | ${fmt(m.file + m.shmem)} | | | | |`),
       heapRow(`after ${stored.toLocaleString('en')} alerts`, after, afterHeap),
       heapRow(`${SETTLE_MS / 1000} s later`, later, laterHeap),
+      `| at rest: ${REST_MS / 1000} s after start / after the ingest | ${fmt(idleRest.rss)} / ${fmt(rest.rss)} | | | | | | |`,
       '',
       `Ingest: **${Math.round(rate).toLocaleString('en')} alerts/s** (${r.errors} errors); peak RSS ${fmt(later.hwm)} MB.`,
       ...heapSection,
