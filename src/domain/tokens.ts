@@ -76,7 +76,13 @@ export class TokenAuthenticator {
     const last = this.lastTouched.get(row.id) ?? 0;
     if (now - last >= LAST_USED_RESOLUTION_MS) {
       this.lastTouched.set(row.id, now);
-      await this.rows.touch(row.id, now);
+      try {
+        await this.rows.touch(row.id, now);
+      } catch {
+        // "Last used" is bookkeeping: a read must not fail because it cannot be written (a full
+        // disk refuses every write, yet reads need no space). Forget the mark, so the next request tries again.
+        this.lastTouched.delete(row.id);
+      }
     }
     return { tokenId: row.id, userId: row.userId, workspaceId: row.workspaceId };
   }

@@ -62,6 +62,21 @@ describe('read API authentication', () => {
     expect(lastUsed()).toBeGreaterThan(0);
   });
 
+  it('answers a read even when the last-used mark cannot be written (a full disk), and records it once writes work again', async () => {
+    h = createHarness();
+    const seed = await seedWorkspace(h.services);
+    const sqlite = h.services.db.sqlite;
+    // The same error SQLite raises on a full disk, for this one UPDATE only.
+    sqlite.exec(`CREATE TRIGGER full_disk BEFORE UPDATE OF last_used_at ON api_tokens BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+    const lastUsed = () => sqlite.prepare<[], number | null>('SELECT last_used_at FROM api_tokens').pluck().get();
+    const refused = await h.call('GET', '/api/channels', { token: seed.ownerToken });
+    expect(refused.status).toBe(200);
+    expect(lastUsed()).toBeNull();
+    sqlite.exec('DROP TRIGGER full_disk');
+    expect((await h.call('GET', '/api/channels', { token: seed.ownerToken })).status).toBe(200);
+    expect(lastUsed()).toBeGreaterThan(0);
+  });
+
   it('rate-limits per token with 429, Retry-After and RateLimit headers', async () => {
     const clock = new ManualClock();
     h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' }, overrides: { clock } });
