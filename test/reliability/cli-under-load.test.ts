@@ -38,9 +38,15 @@ describe('admin CLI writes while webhooks pour in', () => {
     let posting = true;
     const poster = async (n: number) => {
       for (let i = 0; posting; i++) {
-        const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `load ${n}-${i}` }) });
-        await res.arrayBuffer();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        try {
+          const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: `load ${n}-${i}` }) });
+          await res.arrayBuffer();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        } catch {
+          // A connection the server dropped counts as a failed request (status 0), and this poster stops.
+          statuses.set(0, (statuses.get(0) ?? 0) + 1);
+          return;
+        }
       }
     };
     const posters = Array.from({ length: CONNECTIONS }, (_, n) => poster(n));
@@ -66,5 +72,6 @@ describe('admin CLI writes while webhooks pour in', () => {
     const slugs = ((await res.json()) as { slug: string }[]).map((c) => c.slug);
     expect(slugs).toEqual(expect.arrayContaining(created));
     expect(service.output()).not.toMatch(/database is locked|SQLITE_BUSY/);
-  });
+    // Sixteen admin processes beside sixteen saturating posters on two cores: each process start can take seconds on a busy machine.
+  }, 120_000);
 });
