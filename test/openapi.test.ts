@@ -112,5 +112,7 @@ describe('limits quoted from their one definition', () => {
     const stream = doc.paths['/api/stream']?.get?.description;
     expect(stream).toContain(`pruned after ${EVENT_RETENTION_DAYS} days`);
     expect(stream).toContain(`every ${DEFAULT_LIVE_OPTIONS.heartbeatMs / 1000} s`);
+    // The per-user read event (issue 13): its name and payload are part of the contract.
+    expect(stream).toMatch(/`read\.updated`[^\n]*\{"channelId": "\.\.\.", "unread": \d+\}/);
   });
 });

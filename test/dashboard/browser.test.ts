@@ -33,7 +33,8 @@ async function check(page: Page, name: string) {
 }
 
 describe('dashboard in Chromium', () => {
-  it('signs in with a link, creates a channel, copies its webhook URL and receives an alert posted to it', async () => {
+  // Three pages checked with axe and photographed in four forms each: well past the default 30 s on a loaded machine.
+  it('signs in with a link, creates a channel, copies its webhook URL and receives an alert posted to it', { timeout: 90_000 }, async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${h.config.publicUrl}/channels`);
     await page.getByRole('heading', { name: 'Sign in to Alertbridge' }).waitFor();
@@ -206,8 +207,12 @@ describe('dashboard in Chromium', () => {
     await signIn(page, seed.member.id);
     const toggle = page.getByRole('button', { name: 'Dark theme' });
     expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+    // The state is visible too (a switch drawn before the label), not only announced.
+    const switchColour = () => toggle.evaluate((el) => getComputedStyle(el, '::before').borderTopColor);
+    const off = await switchColour();
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    expect(await switchColour()).not.toBe(off);
     await page.getByRole('link', { name: 'Usage' }).click();
     await page.getByRole('heading', { name: 'Usage', level: 1 }).waitFor();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');

@@ -183,13 +183,16 @@ describe('POST /api/webhook/{token}/discord', () => {
         body: JSON.stringify(body),
       });
     const first = await send();
-    const firstBody = await bodyOf.discordMessage(first);
+    const firstText = await first.text();
+    const firstBody = await bodyOf.discordMessage(new Response(firstText, { headers: first.headers }));
     expect(firstBody.attachments).toHaveLength(1);
     const replay = await send();
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
+    expect(replay.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(replay.headers.get('x-alertbridge-alert-id')).toBe(first.headers.get('x-alertbridge-alert-id'));
-    expect(await replay.json()).toEqual(firstBody);
+    // Byte for byte: the same snowflake, timestamp and attachment URLs, in the same key order.
+    expect(await replay.text()).toBe(firstText);
     expect(alertCount()).toBe(1);
   });
 

@@ -74,17 +74,26 @@ describe('POST /api/webhook/{token}/github', () => {
     expect(alertCount()).toBe(0);
   });
 
-  it('a redelivery (same X-GitHub-Delivery) stores nothing new, even 3 days later', async () => {
+  it('a redelivery (same X-GitHub-Delivery) stores nothing new for 7 days (GitHub redelivers for 3); after that the key is gone', async () => {
     const seed = await start();
     const body = JSON.stringify(fixture('github', 'push'));
     const headers = { 'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958' };
+    const age = (ms: number) => h.services.db.sqlite.prepare('UPDATE idempotency_keys SET created_at = created_at - ?').run(ms);
     const a = await deliver(seed.general.webhookToken, 'push', body, headers);
-    h.services.db.sqlite.prepare('UPDATE idempotency_keys SET created_at = created_at - ?').run(3 * 24 * 3600 * 1000);
+    const text = await a.text();
+    age(7 * 24 * 3600 * 1000 - 60_000); // a minute short of 7 days: well past the plain webhook's 24 hours
     await h.services.maintenance();
     const b = await deliver(seed.general.webhookToken, 'push', body, headers);
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(b.headers.get('x-alertbridge-alert-id')).toBe(a.headers.get('x-alertbridge-alert-id'));
+    expect(b.headers.get('idempotency-replayed')).toBe('true');
+    expect(await b.text()).toBe(text);
     expect(alertCount()).toBe(1);
+    age(2 * 60_000);
+    await h.services.maintenance();
+    const c = await deliver(seed.general.webhookToken, 'push', body, headers);
+    expect(c.status).toBe(200);
+    expect(c.headers.get('x-alertbridge-alert-id')).not.toBe(a.headers.get('x-alertbridge-alert-id'));
+    expect(alertCount()).toBe(2);
   });
 
   it('with a signing secret: a missing or wrong signature is a 401 problem and stores nothing; the right one is accepted', async () => {

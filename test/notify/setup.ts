@@ -19,9 +19,9 @@ export interface NotifyHarness {
 }
 
 /** Real services on a temp DATA_DIR, a real SMTP sink, and the worker started the way runtime.ts starts it. */
-export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<NotifierOptions>; sink?: SmtpSink } = {}): Promise<NotifyHarness> {
+export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<NotifierOptions>; sink?: SmtpSink; env?: Record<string, string> } = {}): Promise<NotifyHarness> {
   const sink = opts.sink ?? (await SmtpSink.start());
-  const h = createHarness({ env: { SMTP_URL: sink.url, MAIL_FROM }, overrides: opts.clock ? { clock: opts.clock } : {} });
+  const h = createHarness({ env: { ...opts.env, SMTP_URL: sink.url, MAIL_FROM }, overrides: opts.clock ? { clock: opts.clock } : {} });
   const seed = await seedWorkspace(h.services);
   const notifier = startNotifier(h.services, { retry: FAST_RETRY, ...opts.notifier });
   return {

@@ -31,6 +31,16 @@
     box.addEventListener('change', function () { box.form.submit(); });
   });
 
+  // A filtered page that came back empty keeps looking further back ("Load older" loads itself when revealed);
+  // once the last older page has come without a further "Load older", the line says what was found: nothing.
+  var empty = document.querySelector('.feed-empty[data-done-text]');
+  if (empty) {
+    // Watched on the list itself: htmx's events fire on the swapped-out link, which has left the document by then.
+    new MutationObserver(function () {
+      if (!list.querySelector('.load-older, .feed-entry')) empty.textContent = empty.getAttribute('data-done-text');
+    }).observe(list, { childList: true });
+  }
+
   var current = null;
 
   // Badges: one per channel plus the total ("*"); the title starts with "(n) " while anything is unread.

@@ -122,6 +122,17 @@ export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; ch
   );
 }
 
+/**
+ * What an empty first page says. A filtered page scans a bounded number of rows and may stop short with a
+ * cursor: then it is still looking (the "Load older" below loads itself as it comes into view; feed.css
+ * hides this line once a card arrives, and feed.js puts `data-done-text` in once nothing is left to load).
+ */
+function emptyText(s: FeedState, moreToScan: boolean): string {
+  const filtered = s.unreadOnly || s.scope.kind === 'unread' || s.membersOnly;
+  if (filtered && moreToScan) return 'None among the newest alerts; looking further back…';
+  return s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread.' : 'No alerts yet.';
+}
+
 export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; state: FeedState; feed: FeedPage }) {
   const total = o.channels.reduce((n, ch) => n + ch._count.alerts, 0);
   const s = o.state;
@@ -156,7 +167,9 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
           <Filters state={s} />
           <p id="feed-live" class="visually-hidden" aria-live="polite"></p>
           {o.feed.items.length === 0 ? (
-            <p class="muted feed-empty">{s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread. ' : 'No alerts yet.'}</p>
+            <p class="muted feed-empty" data-done-text={emptyText(s, false)}>
+              {emptyText(s, o.feed.nextCursor !== null)}
+            </p>
           ) : null}
           <ol class="feed-list" aria-label="Alerts, newest first">
             <FeedItems feed={o.feed} state={s} csrfToken={csrf} manager={isManager(c.get('workspace')?.role)} />

@@ -17,6 +17,25 @@ export const ALERT_ID_HEADER = 'X-Alertbridge-Alert-Id';
 
 type Ctx = Context<AppEnv>;
 
+const snowflakeDoc = z.string().regex(/^\d+$/).openapi({ example: '1302441818054688768' });
+/** The documented part of Discord's message object (`discordMessage` builds it); clients may find more keys, as from Discord. */
+const DiscordMessageDoc = z
+  .object({
+    id: snowflakeDoc,
+    type: z.literal(0),
+    channel_id: snowflakeDoc,
+    author: z.object({ id: snowflakeDoc, username: z.string(), bot: z.literal(true) }).passthrough(),
+    content: z.string(),
+    embeds: z.array(z.object({ type: z.literal('rich'), title: z.string().optional(), description: z.string().optional(), url: z.string().optional(), color: z.number().int().optional() }).passthrough()),
+    attachments: z.array(z.object({ id: snowflakeDoc, filename: z.string(), size: z.number().int(), url: z.string(), content_type: z.string() }).passthrough()),
+    timestamp: z.string().openapi({ example: '2026-11-22T12:00:00.000000+00:00' }),
+    edited_timestamp: z.null(),
+    pinned: z.literal(false),
+    webhook_id: snowflakeDoc,
+  })
+  .passthrough()
+  .openapi('DiscordMessage');
+
 /**
  * Admits the request (channel, chat-connected refusal, rate limit) before a byte
  * of the body is read, exactly as the plain webhook does, then reads the body.
@@ -154,7 +173,7 @@ const FORMAT_DOCS = [
       },
     },
     responses: {
-      200: { description: '`?wait=true`: the message object as Discord returns it', content: { 'application/json': { schema: z.object({}).passthrough() } } },
+      200: { description: '`?wait=true`: the message object as Discord returns it', content: { 'application/json': { schema: DiscordMessageDoc } } },
       204: { description: 'Stored' },
       ...FORMAT_PROBLEMS,
     },
