@@ -96,7 +96,8 @@ describe('dashboard in Chromium', () => {
     await context.close();
   });
 
-  it('invites a member who signs in with the shown link and cannot rotate the webhook; their notification level reaches the CLI', async () => {
+  // Two browsers' worth of pages, axe scans and a CLI process: past 30 s when the machine is shared.
+  it('invites a member who signs in with the shown link and cannot rotate the webhook; their notification level reaches the CLI', { timeout: 90_000 }, async () => {
     const owner = await newPage(browser);
     await signIn(owner.page, seed.owner.id);
     await owner.page.getByRole('link', { name: 'Members' }).click();
