@@ -67,12 +67,21 @@ const TEMP_PREFIX = '.tmp-';
 /** Receives a put's key once its bytes are complete, before it is linked into place. */
 type KeyHook = (key: string) => void;
 
+/**
+ * Whether any alert still uses a media key: synchronous on SQLite, a query on PostgreSQL. Deleting
+ * waits for every answer first and then decides key by key in one tick; a key pinned or unpinned
+ * by an upload while the answers were coming is kept (its upload may have committed a new reference).
+ */
+export type ReferenceCheck = (key: string) => boolean | Promise<boolean>;
+
 /** The store's internals a batch uses (not part of the public API). */
 interface StoreInternals {
   put(body: AsyncIterable<Uint8Array>, opts: PutOptions, onKey: KeyHook): Promise<StoredMedia>;
   pin(key: string): void;
   unpin(key: string): void;
   isPinned(key: string): boolean;
+  /** The keys among `keys` an alert uses, and those an upload pinned or unpinned while they were asked. */
+  references(keys: Iterable<string>, isReferenced: ReferenceCheck): Promise<{ used: Set<string>; touched: Set<string> }>;
   pathOf(key: string): string;
   /**
    * Keys a rolled-back batch created but left because another in-flight batch
@@ -87,6 +96,8 @@ export class MediaStore {
   readonly publicUrl: string;
   /** Keys held by in-flight batches, with a count: rollback never deletes a pinned key. */
   readonly #pins = new Map<string, number>();
+  /** One set per reference check in progress, collecting the keys pinned or unpinned meanwhile. */
+  readonly #watchers = new Set<Set<string>>();
   readonly #internals: StoreInternals;
 
   /** Refuses a write of that many bytes (the free-space reserve, src/ops/free-space.ts); none by default. */
@@ -99,13 +110,18 @@ export class MediaStore {
     fs.mkdirSync(this.dir, { recursive: true });
     this.#internals = {
       put: (body, o, onKey) => this.#put(body, o, onKey),
-      pin: (key) => this.#pins.set(key, (this.#pins.get(key) ?? 0) + 1),
+      pin: (key) => {
+        this.#pins.set(key, (this.#pins.get(key) ?? 0) + 1);
+        for (const w of this.#watchers) w.add(key);
+      },
       unpin: (key) => {
         const n = (this.#pins.get(key) ?? 0) - 1;
         if (n > 0) this.#pins.set(key, n);
         else this.#pins.delete(key);
+        for (const w of this.#watchers) w.add(key);
       },
       isPinned: (key) => this.#pins.has(key),
+      references: (keys, isReferenced) => this.#references(keys, isReferenced),
       pathOf: (key) => path.join(this.dir, key),
       abandoned: new Set(),
     };
@@ -141,9 +157,23 @@ export class MediaStore {
    * a workflow update, a deleted chat message). Call after the commit that
    * dropped the references. Keys held by an in-flight batch are left to it.
    */
-  removeUnreferenced(keys: Iterable<string>, isReferenced: (key: string) => boolean): string[] {
-    const keep = (key: string) => !MEDIA_KEY_RE.test(key) || this.#pins.has(key) || isReferenced(key);
-    return unlinkUnlessKept(new Set(keys), (key) => path.join(this.dir, key), keep);
+  async removeUnreferenced(keys: Iterable<string>, isReferenced: ReferenceCheck): Promise<string[]> {
+    const candidates = new Set([...keys].filter((key) => MEDIA_KEY_RE.test(key)));
+    const { used, touched } = await this.#references(candidates, isReferenced);
+    const keep = (key: string) => this.#pins.has(key) || touched.has(key) || used.has(key);
+    return unlinkUnlessKept(candidates, (key) => path.join(this.dir, key), keep);
+  }
+
+  async #references(keys: Iterable<string>, isReferenced: ReferenceCheck): Promise<{ used: Set<string>; touched: Set<string> }> {
+    const touched = new Set<string>();
+    const used = new Set<string>();
+    this.#watchers.add(touched);
+    try {
+      for (const key of keys) if (!this.#pins.has(key) && (await isReferenced(key))) used.add(key);
+    } finally {
+      this.#watchers.delete(touched);
+    }
+    return { used, touched };
   }
 
   /** Looks a key up for serving; null for a malformed key or a missing file. */
@@ -326,20 +356,22 @@ export class MediaBatch {
    * batch created unless `isReferenced(key)` or another in-flight batch holds it
    * (that batch then inherits the deletion). Returns the deleted keys.
    */
-  async rollback(isReferenced: (key: string) => boolean = () => false): Promise<string[]> {
+  async rollback(isReferenced: ReferenceCheck = () => false): Promise<string[]> {
     this.#assertOpen();
     await this.#settle();
     this.#state = 'rolled-back';
     const candidates = new Set(this.#created);
     for (const key of this.#pinned) if (this.#store.abandoned.has(key)) candidates.add(key);
     this.#release();
+    const { used, touched } = await this.#store.references(candidates, isReferenced);
     return unlinkUnlessKept(candidates, this.#store.pathOf, (key) => {
       if (this.#store.isPinned(key)) {
         this.#store.abandoned.add(key);
         return true;
       }
       this.#store.abandoned.delete(key);
-      return isReferenced(key);
+      // Pinned and released meanwhile: that upload may have committed a reference.
+      return touched.has(key) || used.has(key);
     });
   }
 
