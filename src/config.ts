@@ -18,6 +18,8 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// (or postgresql://) URL; unset it to use the SQLite file in DATA_DIR')
     .optional(),
+  // Connections each node keeps in its pool (besides its three dedicated ones: LISTEN, the leader lock, Idempotency-Key claims).
+  PG_POOL_MAX: z.coerce.number().int().min(2).max(1000).default(10),
   PUBLIC_URL: z.string().url().optional(),
   MEDIA_PUBLIC_URL: z.string().url().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
@@ -66,8 +68,10 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly dbFile: string;
-  /** PostgreSQL instead of `dbFile` when set (cluster mode; the service itself does not run on it yet). */
+  /** PostgreSQL instead of `dbFile` when set (cluster mode: README "Running more than one node"). */
   readonly databaseUrl: string | undefined;
+  /** The PostgreSQL pool's size per node (PG_POOL_MAX). */
+  readonly pgPoolMax: number;
   readonly mediaDir: string;
   readonly publicUrl: string;
   readonly mediaPublicUrl: string;
@@ -122,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     dbFile: path.join(dataDir, 'alertbridge.db'),
     databaseUrl: e.DATABASE_URL,
+    pgPoolMax: e.PG_POOL_MAX,
     mediaDir: path.join(dataDir, 'media'),
     publicUrl,
     mediaPublicUrl: stripSlash(e.MEDIA_PUBLIC_URL ?? `${publicUrl}/media`),

@@ -5,9 +5,14 @@ import { ConfigError, loadConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { gracefulShutdown } from './ops/shutdown.js';
 import { startBackground } from './runtime.js';
-import { createServices } from './services.js';
+import { openServices } from './services.js';
 
-/** Entry point: config → database + migrations → app + workers → serve; drains and stops cleanly on SIGTERM/SIGINT (src/ops/shutdown.ts). */
+/**
+ * Entry point: config → database + migrations (the SQLite file in DATA_DIR, or PostgreSQL when
+ * DATABASE_URL is set: src/services.ts chooses) → app + workers → serve; drains and stops cleanly
+ * on SIGTERM/SIGINT (src/ops/shutdown.ts), closing the database last (on PostgreSQL the pool, the
+ * LISTEN connection, the leader lock and the Idempotency-Key claims' connection).
+ */
 async function main() {
   let config;
   try {
@@ -19,16 +24,7 @@ async function main() {
     }
     throw err;
   }
-  if (config.databaseUrl) {
-    // Cluster mode is being built (README "Running more than one node"): the admin CLI's export and
-    // import already work on PostgreSQL, the service does not. Refusing beats silently using SQLite.
-    process.stderr.write(
-      'alertbridge: DATABASE_URL is set, but running the service on PostgreSQL (cluster mode) is not complete yet.\n' +
-        'Unset DATABASE_URL to run on the SQLite file in DATA_DIR; `admin export` / `admin import` move data between the two.\n',
-    );
-    process.exit(2);
-  }
-  const services = createServices(config);
+  const services = await openServices(config);
   const { logger } = services;
 
   if (config.bootstrap) {
@@ -39,7 +35,7 @@ async function main() {
   const app = createApp(services);
   const runtime = await startBackground(services);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-    logger.info({ port: info.port, host: config.host, publicUrl: config.publicUrl, dataDir: config.dataDir }, 'alertbridge listening');
+    logger.info({ port: info.port, host: config.host, publicUrl: config.publicUrl, dataDir: config.dataDir, database: services.engine }, 'alertbridge listening');
   });
 
   let stopping = false;

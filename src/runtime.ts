@@ -5,7 +5,7 @@ import { startRetentionScheduler } from './ops/retention-scheduler.js';
 import type { Services } from './services.js';
 
 import type { BackgroundPart } from './lib/background-part.js';
-import { soleNode, whileLeader, type Leadership } from './lib/singletons.js';
+import { whileLeader, type Leadership } from './lib/singletons.js';
 
 export type { BackgroundPart } from './lib/background-part.js';
 
@@ -16,9 +16,10 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
  * state from the database at start (the database is the queue), so a restart
  * loses nothing. Returns one stop() that stops the parts in reverse order.
  * The singletons (maintenance, retention, the Discord gateway) run while this
- * node leads (src/lib/singletons.ts): always, for the one process on SQLite.
+ * node leads (src/lib/singletons.ts): always, for the one process on SQLite;
+ * on PostgreSQL while this node holds the leader lock (`services.leadership`).
  */
-export async function startBackground(s: Services, leadership: Leadership = soleNode()): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
+export async function startBackground(s: Services, leadership: Leadership = s.leadership): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
   const parts: BackgroundPart[] = [];
   /** A part only the leader runs (one process on SQLite always leads): started before this returns when this node leads. */
   const singleton = async (name: string, start: () => Promise<BackgroundPart | null> | BackgroundPart | null) => {
@@ -49,18 +50,24 @@ export async function startBackground(s: Services, leadership: Leadership = sole
     return { name: 'maintenance', stop: () => clearInterval(timer) };
   });
 
-  if (s.config.backupIntervalMs > 0) {
+  // Backups copy the SQLite file; on PostgreSQL the database server is backed up with its own tools.
+  if (s.config.backupIntervalMs > 0 && s.engine === 'sqlite') {
     const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = s.config;
     parts.push(startBackupScheduler({ dbFile: s.config.dbFile, clock: s.clock, logger: s.logger }, { intervalMs, keep, dir }));
+  } else if (s.config.backupIntervalMs > 0) {
+    s.logger.warn('BACKUP_INTERVAL_HOURS is ignored on PostgreSQL: back the database up with its own tools (pg_dump, pg_basebackup)');
   }
 
   // Retention: batches of deletes between other writes (README: Operations, Retention).
   await singleton('retention', () => startRetentionScheduler(s.retention, s.logger, s.config.retentionIntervalMs));
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
-  parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o) }));
+  // Every node runs both workers on PostgreSQL (each row is claimed by one node); a node that died mid-send
+  // is not the one that restarts there, so its rows are recovered after their send lease at every prune.
+  const recoverEachPrune = s.engine === 'postgres';
+  parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o), recoverEachPrune }));
   // Web Push from the same outbox (README: Web Push).
-  parts.push(startPushWorker(s, { onOutcome: (o) => s.ops.metrics?.push(o) }));
+  parts.push(startPushWorker(s, { onOutcome: (o) => s.ops.metrics?.push(o), recoverEachPrune }));
 
   if (s.config.discordToken) {
     // One gateway connection per bot token: the leader's.

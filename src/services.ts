@@ -1,19 +1,13 @@
 import type { Config } from './config.js';
-import { SqliteAlertStore } from './db/alert-store/index.js';
-import { openDb, type Db } from './db/connection.js';
-import { SqliteAppSecretRows } from './db/auth-rows.js';
-import { SqliteDiscordLinkRows } from './db/discord-link-rows.js';
-import { SqliteTokenRows } from './db/token-rows.js';
-import { SqliteProbe } from './db/probe.js';
-import { SqlitePreferenceRows } from './db/preference-rows.js';
-import { SqliteUsageRows } from './db/usage-rows.js';
-import { SqliteWebhookChannels } from './db/webhook-channels.js';
-import { WriteBatcher } from './db/write-batcher.js';
+import type { Db } from './db/connection.js';
+import type { SqliteAlertStore } from './db/alert-store/index.js';
+import type { SqliteWebhookChannels, WebhookChannels } from './db/webhook-channels.js';
+import type { WriteBatcher } from './db/write-batcher.js';
 import { Accounts } from './domain/accounts.js';
-import { SqliteAccountRows, SqliteFirstStart } from './db/account-rows.js';
 import type { FirstStartUnit } from './domain/account-rows.js';
+import type { AlertGroupWrites } from './domain/alert-groups.js';
 import type { AlertStore } from './domain/alert-store.js';
-import { ChangeBus } from './domain/changes.js';
+import type { ChangeBus } from './domain/changes.js';
 import { ChatIngest } from './domain/chat/ingest.js';
 import { DiscordLinks } from './domain/chat/links.js';
 import { Idempotency } from './domain/idempotency.js';
@@ -29,7 +23,8 @@ import { WebhookBodyReader } from './http/webhook-body.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { RateLimiter } from './lib/rate-limiter.js';
+import type { Limiter } from './lib/rate-limiter.js';
+import type { Leadership } from './lib/singletons.js';
 import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
 import { MediaStore } from './media/store.js';
 import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
@@ -37,11 +32,16 @@ import { NotificationPreferences, type UnitRecipientRule } from './notify/prefer
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { Operations } from './ops/operations.js';
-import { SqliteRetentionSettings } from './db/retention-settings.js';
 import { RetentionPruner, RetentionSettings } from './domain/retention.js';
-import { SqlitePushOutbox, SqlitePushSubscriptionRows } from './db/push-rows.js';
 import { PushSubscriptions } from './domain/push.js';
+import type { PushOutbox } from './notify/push/ports.js';
 import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
+import type { AuthRows, EngineParts } from './services/engine.js';
+import { postgresParts } from './services/postgres.js';
+import { sqliteParts } from './services/sqlite.js';
+import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './dashboard/deps.js';
+
+export type { AuthRows } from './services/engine.js';
 
 /** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
 const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
@@ -49,19 +49,21 @@ const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
 /**
  * Everything the HTTP app, the CLI, the bot and the workers share, wired in one
- * place: each part is built here from the few collaborators it uses. Tests
- * build it with a temp DATA_DIR and may swap the clock or the fetcher's resolver.
+ * place: each part is built here from the few collaborators it uses, over the
+ * engine's row modules (src/services/sqlite.ts or src/services/postgres.ts).
+ * Tests build it with a temp DATA_DIR (or a fresh PostgreSQL database) and may
+ * swap the clock or the fetcher's resolver.
  */
 export interface Services {
   config: Config;
-  db: Db;
+  /** Which database this runs on: the SQLite file in DATA_DIR, or PostgreSQL (DATABASE_URL). */
+  engine: 'sqlite' | 'postgres';
   clock: Clock;
   ids: IdGenerator;
   logger: Logger;
   bus: ChangeBus;
-  batcher: WriteBatcher;
   /** Every read and write of alert rows, attachments, change log and outbox. */
-  store: AlertStore;
+  store: AlertStore & { readonly groups: AlertGroupWrites };
   accounts: Accounts;
   /** The first start's set-up unit (src/bootstrap.ts). */
   firstStart: FirstStartUnit;
@@ -69,8 +71,8 @@ export interface Services {
   readApi: ReadApi;
   search: SearchAlerts;
   usage: Usage;
-  /** Webhook channels by token (cached). */
-  webhookChannels: SqliteWebhookChannels;
+  /** Webhook channels by token (cached; on PostgreSQL invalidated across nodes). */
+  webhookChannels: WebhookChannels;
   ingest: WebhookIngest;
   acceptAlert: AcceptWebhookAlert;
   media: MediaStore;
@@ -82,7 +84,11 @@ export interface Services {
   /** Stores chat messages (the Discord bridge's one way in). */
   chatIngest: ChatIngest;
   /** Per read-API token. */
-  apiLimiter: RateLimiter;
+  apiLimiter: Limiter;
+  /** The dashboard's sign-in attempts, per e-mail address and per client address (shared by the nodes on PostgreSQL). */
+  signInLimiters: { perEmail: Limiter; perAddress: Limiter };
+  /** The dashboard's sessions, sign-in links, passwords and audit log rows. */
+  authRows: AuthRows;
   /** E-mail preferences per (user, channel) and the recipient rule. */
   notifyPrefs: NotificationPreferences;
   /** The same rule read synchronously inside the outbox's store units (fan-out, delivery and digest claims). */
@@ -100,10 +106,23 @@ export interface Services {
   /** Retention settings per channel and workspace (the admin CLI) and the pruner the background part runs. */
   retentionSettings: RetentionSettings;
   retention: RetentionPruner;
-  /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
   /** Web Push: the VAPID keys (generated on first start, kept in app_secrets), the users' subscriptions and the push outbox. */
-  push: { vapid: VapidKeys; subscriptions: PushSubscriptions; outbox: SqlitePushOutbox };
+  push: { vapid: VapidKeys; subscriptions: PushSubscriptions; outbox: PushOutbox };
+  /** Whether this node runs the singletons (maintenance, retention, the Discord gateway): always on SQLite, the leader lock's holder on PostgreSQL. */
+  leadership: Leadership;
+  /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
   maintenance(): Promise<{ idempotencyKeys: number; events: number; orphanedMedia: number }>;
+  /** Stops the live streams and the avatar look-ups, then closes the database (the pool and the node's own connections on PostgreSQL). */
+  close(): void | Promise<void>;
+}
+
+/** The services of one process on the SQLite file, with its handle and its group commit (tests, benches). */
+export interface SqliteServices extends Services {
+  engine: 'sqlite';
+  db: Db;
+  batcher: WriteBatcher;
+  store: SqliteAlertStore;
+  webhookChannels: SqliteWebhookChannels;
   close(): void;
 }
 
@@ -114,20 +133,35 @@ export interface ServiceOverrides {
   live?: Partial<LiveStreamOptions>;
 }
 
-export function createServices(config: Config, overrides: ServiceOverrides = {}): Services {
+/** The services on the SQLite file in DATA_DIR, built synchronously (DATABASE_URL is not looked at). */
+export function createServices(config: Config, overrides: ServiceOverrides = {}): SqliteServices {
+  const clock = overrides.clock ?? systemClock;
+  const parts = sqliteParts(config.dbFile, clock);
+  const services = assemble(config, parts, clock, overrides);
+  return { ...services, engine: 'sqlite', db: parts.db, batcher: parts.batcher, store: parts.store, webhookChannels: parts.webhookChannels, close: () => void services.close() };
+}
+
+/**
+ * The engine choice, in one place: PostgreSQL when DATABASE_URL is set (connect, migrate under the
+ * migration lock, load the app secrets), else the SQLite file in DATA_DIR.
+ */
+export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  if (!config.databaseUrl) return createServices(config, overrides);
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const db = openDb(config.dbFile);
-  const bus = new ChangeBus();
-  const batcher = new WriteBatcher(db.sqlite);
-  const store = new SqliteAlertStore(db.sqlite, batcher);
-  // Alerts a previous run stored but had not indexed for search yet (the store schedules the rest itself).
-  store.searchIndexer.catchUp();
+  const parts = await postgresParts(config.databaseUrl, clock, logger, { poolMax: config.pgPoolMax });
+  return assemble(config, parts, clock, { ...overrides, logger });
+}
+
+/** The use cases over either engine's parts. */
+function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: ServiceOverrides): Services {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const { store, bus } = parts;
   const ids = new IdGenerator(() => clock.now());
   ids.seed(store.newestAlertKey());
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
-  const idempotency = new Idempotency(store.webhook, clock);
-  const ops = new Operations({ config, database: new SqliteProbe(db.sqlite), reports: store.reports, logger, clock });
+  const idempotency = new Idempotency(store.webhook, clock, parts.idempotencyClaims);
+  const ops = new Operations({ config, database: parts.probe, reports: store.reports, logger, clock });
   const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,
@@ -136,21 +170,17 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   });
   const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key), (userId, channelIds) => bus.emit('read-state', { userId, channelIds }));
   const search = new SearchAlerts(store.search, store.reads, readApi);
-  const auth = new TokenAuthenticator(new SqliteTokenRows(db.sqlite), config.tokenPrefix, clock);
+  const auth = new TokenAuthenticator(parts.tokenRows, config.tokenPrefix, clock);
   const live = new LiveStreams(
     { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
     overrides.live,
   );
-  const orphans = new MediaOrphans(db.sqlite, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
-  ops.watch({ batcher, live });
+  const orphans = new MediaOrphans(parts.mediaOrphanRows, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
+  ops.watch({ batcher: parts.batcher, live });
   const releaseMedia = (keys: string[]) => {
-    try {
-      orphans.release(keys);
-    } catch (err) {
-      logger.warn({ err }, 'releasing unreferenced media failed');
-    }
+    orphans.release(keys).catch((err: unknown) => logger.warn({ err }, 'releasing unreferenced media failed'));
   };
-  const webhookChannels = new SqliteWebhookChannels(db.sqlite);
+  const { webhookChannels } = parts;
   const ingest = new WebhookIngest({ store: store.webhook, ids, clock, bus, releaseMedia });
   const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
     setAvatar: async (alertId, url) => {
@@ -163,45 +193,30 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
   });
   const acceptAlert = new AcceptWebhookAlert({
     channels: webhookChannels,
-    limiter: new RateLimiter(config.webhookRateLimitPerMinute, clock),
+    limiter: parts.limiter('webhook', config.webhookRateLimitPerMinute),
     idempotency,
     ingest,
     formats: new FormatIngest({ store: store.groups, ids, clock, bus, releaseMedia }),
     avatars,
   });
-  const accounts = new Accounts(new SqliteAccountRows(db), ids, clock, config.tokenPrefix);
+  const accounts = new Accounts(parts.accountRows, ids, clock, config.tokenPrefix);
   accounts.onChannelsChanged(() => webhookChannels.invalidate());
-  const discordLinkRows = new SqliteDiscordLinkRows(db.sqlite);
-  const discordLinks = new DiscordLinks(discordLinkRows, accounts, clock);
-  const chatIngest = new ChatIngest({
-    store: store.chat,
-    ids,
-    clock,
-    bus,
-    media,
-    fetcher,
-    logger,
-    releaseMedia,
-    isMediaReferenced,
-  });
-  const retentionRows = new SqliteRetentionSettings(db.sqlite);
-  const preferenceRows = new SqlitePreferenceRows(db.sqlite);
-  const appSecretRows = new SqliteAppSecretRows(db.sqlite);
+  const discordLinks = new DiscordLinks(parts.discordLinkRows, accounts, clock);
+  const chatIngest = new ChatIngest({ store: store.chat, ids, clock, bus, media, fetcher, logger, releaseMedia, isMediaReferenced });
   return {
     config,
-    db,
+    engine: parts.engine,
     clock,
     ids,
     logger,
     bus,
-    batcher,
     store,
     accounts,
-    firstStart: new SqliteFirstStart(db),
+    firstStart: parts.firstStart,
     auth,
     readApi,
     search,
-    usage: new Usage(new SqliteUsageRows(db.sqlite)),
+    usage: new Usage(parts.usageRows),
     webhookChannels,
     ingest,
     acceptAlert,
@@ -211,32 +226,36 @@ export function createServices(config: Config, overrides: ServiceOverrides = {})
     avatars,
     discordLinks,
     chatIngest,
-    apiLimiter: new RateLimiter(config.rateLimitPerMinute, clock),
+    apiLimiter: parts.limiter('api', config.rateLimitPerMinute),
+    signInLimiters: {
+      perEmail: parts.limiter('sign-in-email', SIGN_IN_PER_EMAIL_PER_MINUTE),
+      perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),
+    },
+    authRows: parts.authRows,
     releaseMedia,
     mediaOrphans: orphans,
-    unsubscribe: new UnsubscribeLinks(appSecretRows, clock, config.publicUrl),
+    unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
     push: {
-      vapid: loadVapidKeys(appSecretRows, clock),
-      subscriptions: new PushSubscriptions(new SqlitePushSubscriptionRows(db.sqlite), ids, clock, config.pushAllowPrivate),
-      outbox: new SqlitePushOutbox(db.sqlite),
+      vapid: loadVapidKeys(parts.appSecrets, clock),
+      subscriptions: new PushSubscriptions(parts.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),
+      outbox: parts.pushOutbox,
     },
-    retentionSettings: new RetentionSettings(retentionRows, accounts),
-    retention: new RetentionPruner({ store: store.retention, settings: retentionRows, clock, bus, releaseMedia }),
-    notifyPrefs: new NotificationPreferences(preferenceRows, clock),
-    unitRecipients: preferenceRows,
+    retentionSettings: new RetentionSettings(parts.retentionRows, accounts),
+    retention: new RetentionPruner({ store: store.retention, settings: parts.retentionRows, clock, bus, releaseMedia }),
+    notifyPrefs: new NotificationPreferences(parts.preferenceRows, clock),
+    unitRecipients: parts.unitRecipients,
+    leadership: parts.leadership,
     live,
     ops,
     maintenance: async () => ({
       idempotencyKeys: await idempotency.prune(),
       events: await store.changes.pruneEvents(clock.now() - EVENT_RETENTION_MS),
-      orphanedMedia: orphans.sweep(),
+      orphanedMedia: await orphans.sweep(),
     }),
     close: () => {
       avatars.stop();
       live.closeAll();
-      batcher.flush();
-      store.searchIndexer.stop();
-      db.close();
+      return parts.close();
     },
   };
 }

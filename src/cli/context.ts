@@ -1,89 +1,188 @@
 import { ConfigError, type Config } from '../config.js';
 import { openDb, type Db } from '../db/connection.js';
+import { SqliteAccountRows } from '../db/account-rows.js';
+import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAlertReports } from '../db/alert-store/reports.js';
+import { SqliteAuditRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
-import { SqliteUsageRows } from '../db/usage-rows.js';
+import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
 import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
-import { SqliteAlertStore } from '../db/alert-store/index.js';
+import { SqliteUsageRows } from '../db/usage-rows.js';
 import { WriteBatcher } from '../db/write-batcher.js';
+import { PgAccountRows } from '../db/pg/account-rows.js';
+import { PgAlertRemoval } from '../db/pg/alert-store/alert-removal.js';
+import { PgAlertReads } from '../db/pg/alert-store/reads.js';
+import { PgAlertReports } from '../db/pg/alert-store/reports.js';
+import { PgAuditRows, PgSignInLinkRows } from '../db/pg/auth-rows.js';
+import { openPg } from '../db/pg/connection.js';
+import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
+import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
+import { PgPreferenceRows } from '../db/pg/preference-rows.js';
+import { PgRetentionSettings } from '../db/pg/retention-settings.js';
+import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { Accounts } from '../domain/accounts.js';
-import { SqliteAccountRows } from '../db/account-rows.js';
+import type { AccountRows } from '../domain/account-rows.js';
 import { AlertDeletion } from '../domain/alert-deletion.js';
-import { ChangeBus } from '../domain/changes.js';
-import { MediaStore } from '../media/store.js';
-import { MediaOrphans } from '../ops/media-orphans.js';
-import { RetentionSettings } from '../domain/retention.js';
 import type { AlertReports } from '../domain/alert-reports.js';
-import { DiscordLinks } from '../domain/chat/links.js';
-import { Usage } from '../domain/usage.js';
+import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
+import { AuditLog, type AuditRows } from '../domain/auth/audit.js';
+import { SignInLinks, type SignInLinkRows } from '../domain/auth/sign-in-links.js';
+import { ChangeBus } from '../domain/changes.js';
+import { DiscordLinks, type DiscordLinkRows } from '../domain/chat/links.js';
+import { RetentionSettings, type RetentionSettingsRows } from '../domain/retention.js';
+import { Usage, type UsageRows } from '../domain/usage.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { IdGenerator } from '../lib/ids.js';
-import { NotificationPreferences } from '../notify/preferences.js';
+import { MediaStore, type ReferenceCheck } from '../media/store.js';
+import { NotificationPreferences, type PreferenceRows } from '../notify/preferences.js';
+import { MediaOrphans, type MediaOrphanRows } from '../ops/media-orphans.js';
+
+/** The rows the admin commands use, on the engine the service runs on. */
+interface CliRows {
+  accounts: AccountRows;
+  usage: UsageRows;
+  discordLinks: DiscordLinkRows;
+  retention: RetentionSettingsRows;
+  reports: AlertReports;
+  preferences: PreferenceRows;
+  links: SignInLinkRows;
+  audit: AuditRows;
+  alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
+  close(): void | Promise<void>;
+}
 
 /**
- * The CLI's own wiring: only the use cases admin commands call, each built on first use.
- * It deliberately does not go through createServices, which loads the HTTP stack, the media
- * fetcher and the live streams: a command answers in a fraction of the time. Nothing here
- * opens the database before a command runs, so a usage error touches no file.
+ * The CLI's own wiring: only the use cases admin commands call, each built on first use, on the
+ * SQLite file or on PostgreSQL (DATABASE_URL), as the service would. It deliberately does not go
+ * through createServices, which loads the HTTP stack, the media fetcher and the live streams: a
+ * command answers in a fraction of the time. Nothing here opens the database before a command
+ * asks for it, so a usage error touches no file and no server.
  */
 export class CliContext {
   readonly clock: Clock = systemClock;
   private opened?: Db;
+  private rowsOpening?: Promise<CliRows>;
   private accountsInstance?: Accounts;
+  /** Media releases still running when the command returns: close() waits for them. */
+  private readonly releases: Promise<void>[] = [];
 
   constructor(readonly config: Config) {}
 
-  /** Opens the database (applying pending migrations, as the server does) on first use. */
-  db(): Db {
-    // Only `export` and `import` run on PostgreSQL so far: any other command would silently use SQLite.
-    if (this.config.databaseUrl) throw new ConfigError('DATABASE_URL is set: only `export` and `import` work on PostgreSQL so far (README "Running more than one node")');
+  /**
+   * The SQLite file itself, for the commands that work on the file (backup, stats' file sizes).
+   * On PostgreSQL they refuse (exit 2): the file is not the database there.
+   */
+  sqliteFile(command: string): Db {
+    if (this.config.databaseUrl) {
+      throw new ConfigError(`\`${command}\` works on the SQLite file only; DATABASE_URL is set (PostgreSQL): use PostgreSQL's own tools (pg_dump, pg_basebackup) and \`admin export\``);
+    }
+    return this.db();
+  }
+
+  private db(): Db {
     this.opened ??= openDb(this.config.dbFile);
     return this.opened;
   }
 
-  accounts(): Accounts {
+  /** Opens the database on first use (applying pending migrations, as the server does). */
+  private rows(): Promise<CliRows> {
+    this.rowsOpening ??= this.config.databaseUrl ? this.pgRows(this.config.databaseUrl) : Promise.resolve(this.sqliteRows());
+    return this.rowsOpening;
+  }
+
+  private sqliteRows(): CliRows {
+    const db = this.db();
+    const { sqlite } = db;
+    // The CLI never writes alerts through the group commit but the one delete, which flushes it at once.
+    const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
+    return {
+      accounts: new SqliteAccountRows(db),
+      usage: new SqliteUsageRows(sqlite),
+      discordLinks: new SqliteDiscordLinkRows(sqlite),
+      retention: new SqliteRetentionSettings(sqlite),
+      reports: new SqliteAlertReports(sqlite),
+      preferences: new SqlitePreferenceRows(sqlite),
+      links: new SqliteSignInLinkRows(sqlite),
+      audit: new SqliteAuditRows(sqlite),
+      alerts: { reads: store.reads, removal: store.removal, isMediaReferenced: (key) => store.isMediaReferenced(key), orphans: new SqliteMediaOrphanRows(sqlite) },
+      close: () => db.close(),
+    };
+  }
+
+  private async pgRows(url: string): Promise<CliRows> {
+    const { pool, close } = await openPg(url, { max: 2 });
+    return {
+      accounts: new PgAccountRows(pool),
+      usage: new PgUsageRows(pool),
+      discordLinks: new PgDiscordLinkRows(pool),
+      retention: new PgRetentionSettings(pool),
+      reports: new PgAlertReports(pool),
+      preferences: new PgPreferenceRows(pool),
+      links: new PgSignInLinkRows(pool),
+      audit: new PgAuditRows(pool),
+      alerts: {
+        reads: new PgAlertReads(pool),
+        removal: new PgAlertRemoval(pool),
+        isMediaReferenced: async (key) => (await pool.query('SELECT 1 FROM alert_attachments WHERE media_key = $1 LIMIT 1', [key])).rowCount === 1,
+        orphans: new PgMediaOrphanRows(pool),
+      },
+      close,
+    };
+  }
+
+  async accounts(): Promise<Accounts> {
+    const rows = await this.rows();
     // ids: workspace, user, channel and token ids only need to be unique, so no seeding from stored alerts.
-    this.accountsInstance ??= new Accounts(new SqliteAccountRows(this.db()), new IdGenerator(() => this.clock.now()), this.clock, this.config.tokenPrefix);
+    this.accountsInstance ??= new Accounts(rows.accounts, new IdGenerator(() => this.clock.now()), this.clock, this.config.tokenPrefix);
     return this.accountsInstance;
   }
 
-  usage(): Usage {
-    return new Usage(new SqliteUsageRows(this.db().sqlite));
+  async usage(): Promise<Usage> {
+    return new Usage((await this.rows()).usage);
   }
 
-  discordLinks(): DiscordLinks {
-    return new DiscordLinks(new SqliteDiscordLinkRows(this.db().sqlite), this.accounts(), this.clock);
+  async discordLinks(): Promise<DiscordLinks> {
+    return new DiscordLinks((await this.rows()).discordLinks, await this.accounts(), this.clock);
   }
 
-  retentionSettings(): RetentionSettings {
-    return new RetentionSettings(new SqliteRetentionSettings(this.db().sqlite), this.accounts());
+  async retentionSettings(): Promise<RetentionSettings> {
+    return new RetentionSettings((await this.rows()).retention, await this.accounts());
   }
 
-  /** The alert store's counting reads only: the CLI never writes alerts, so it needs no group commit. */
-  alertReports(): AlertReports {
-    return new SqliteAlertReports(this.db().sqlite);
+  /** The alert store's counting reads only. */
+  async alertReports(): Promise<AlertReports> {
+    return (await this.rows()).reports;
+  }
+
+  async signInLinks(): Promise<SignInLinks> {
+    return new SignInLinks((await this.rows()).links, this.clock);
+  }
+
+  async auditLog(): Promise<AuditLog> {
+    return new AuditLog((await this.rows()).audit, this.clock);
   }
 
   /**
    * Deleting one alert: the store's own delete unit (change-log event included, so open streams drop it)
    * and the media grace period (the service's maintenance deletes the files later), as the dashboard does.
    */
-  alertDeletion(): AlertDeletion {
-    const sqlite = this.db().sqlite;
-    const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
+  async alertDeletion(): Promise<AlertDeletion> {
+    const { alerts } = await this.rows();
     const media = new MediaStore({ dir: this.config.mediaDir, publicUrl: this.config.mediaPublicUrl });
-    const orphans = new MediaOrphans(sqlite, media, this.clock, this.config.mediaOrphanGraceMs, (key) => store.isMediaReferenced(key));
+    const orphans = new MediaOrphans(alerts.orphans, media, this.clock, this.config.mediaOrphanGraceMs, alerts.isMediaReferenced);
     // No listener in this process: the running service's streams see the change-log row on their next poll.
     const bus = new ChangeBus();
-    return new AlertDeletion({ reads: store.reads, removal: store.removal, clock: this.clock, bus, releaseMedia: (keys) => orphans.release(keys) });
+    return new AlertDeletion({ reads: alerts.reads, removal: alerts.removal, clock: this.clock, bus, releaseMedia: (keys) => void this.releases.push(orphans.release(keys)) });
   }
 
-  notifyPreferences(): NotificationPreferences {
-    return new NotificationPreferences(new SqlitePreferenceRows(this.db().sqlite), this.clock);
+  async notifyPreferences(): Promise<NotificationPreferences> {
+    return new NotificationPreferences((await this.rows()).preferences, this.clock);
   }
 
-  close(): void {
-    this.opened?.close();
+  async close(): Promise<void> {
+    await Promise.allSettled(this.releases);
+    if (this.rowsOpening) await (await this.rowsOpening.catch(() => null))?.close();
+    else this.opened?.close();
   }
 }

@@ -75,6 +75,6 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
     if (err instanceof AppError) return fail(VALIDATION_CODES.has(err.code) ? EXIT_USAGE : EXIT_REFUSED, err.detail ?? err.message);
     return fail(EXIT_REFUSED, err instanceof Error ? err.message : String(err));
   } finally {
-    ctx?.close();
+    await ctx?.close();
   }
 }

@@ -1,9 +1,8 @@
-import { SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { AuditLog } from '../domain/auth/audit.js';
 import { Passwords, type ScryptParams } from '../domain/auth/passwords.js';
 import { Sessions } from '../domain/auth/sessions.js';
 import { SignInLinks } from '../domain/auth/sign-in-links.js';
-import { RateLimiter } from '../lib/rate-limiter.js';
+import type { Limiter } from '../lib/rate-limiter.js';
 import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Services } from '../services.js';
 import { accountsAdapter } from './accounts-adapter.js';
@@ -31,8 +30,8 @@ export interface DashboardDeps {
   audit: AuditLog;
   unsubscribe: UnsubscribeLinks;
   mailer: Mailer | null;
-  signInPerEmail: RateLimiter;
-  signInPerAddress: RateLimiter;
+  signInPerEmail: Limiter;
+  signInPerAddress: Limiter;
   /** https PUBLIC_URL → `__Host-` cookie with Secure. */
   secureCookies: boolean;
   cookieName: string;
@@ -41,19 +40,20 @@ export interface DashboardDeps {
 
 export function createDashboardDeps(services: Services, opts: DashboardOptions = {}): DashboardDeps {
   const { config, clock } = services;
-  const sqlite = services.db.sqlite;
+  const rows = services.authRows;
   const secureCookies = config.publicUrl.startsWith('https:');
   return {
     services,
     accounts: accountsAdapter(services),
-    sessions: new Sessions(new SqliteSessionRows(sqlite), clock),
-    links: new SignInLinks(new SqliteSignInLinkRows(sqlite), clock),
-    passwords: new Passwords(new SqlitePasswordRows(sqlite), clock, opts.scrypt),
-    audit: new AuditLog(new SqliteAuditRows(sqlite), clock),
+    sessions: new Sessions(rows.sessions, clock),
+    links: new SignInLinks(rows.links, clock),
+    passwords: new Passwords(rows.passwords, clock, opts.scrypt),
+    audit: new AuditLog(rows.audit, clock),
     unsubscribe: services.unsubscribe,
     mailer: opts.mailer !== undefined ? opts.mailer : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
-    signInPerEmail: new RateLimiter(SIGN_IN_PER_EMAIL_PER_MINUTE, clock),
-    signInPerAddress: new RateLimiter(SIGN_IN_PER_ADDRESS_PER_MINUTE, clock),
+    // Built with the services: shared by the nodes on PostgreSQL, like the API's.
+    signInPerEmail: services.signInLimiters.perEmail,
+    signInPerAddress: services.signInLimiters.perAddress,
     secureCookies,
     cookieName: secureCookies ? '__Host-ab_session' : 'ab_session',
     origin: new URL(config.publicUrl).origin,

@@ -326,8 +326,12 @@ export interface AlertStore {
   /** Counts and sizes for operators and the usage chart (src/domain/alert-reports.ts). */
   readonly reports: AlertReports;
   readonly channels: ChannelRemoval;
-  /** Whether any alert still uses this media key (synchronous: see the SQLite implementation). */
-  isMediaReferenced(key: string): boolean;
+  /**
+   * Whether any alert still uses this media key: synchronous on SQLite (the one process decides
+   * and deletes in one tick), a query on PostgreSQL; the media store deletes only after every
+   * answer is in and keeps a key an upload touched meanwhile (src/media/store.ts).
+   */
+  isMediaReferenced(key: string): boolean | Promise<boolean>;
   /** The newest alert id or activity key, to seed the id generator at start. */
   newestAlertKey(): string | null;
 }

@@ -4,7 +4,7 @@ import { resolveAttachments, type ResolvedAttachment } from '../media/attachment
 import { MAX_ATTACHMENTS } from '../media/formats.js';
 import { parseMultipart } from '../media/multipart.js';
 import type { MediaFetcher } from '../media/fetcher.js';
-import type { MediaBatch, MediaStore } from '../media/store.js';
+import type { MediaBatch, MediaStore, ReferenceCheck } from '../media/store.js';
 import { parseJson, readBodyCapped } from './body.js';
 
 export interface BodyLimits {
@@ -22,7 +22,7 @@ export class WebhookBodyReader {
     private readonly fetcher: MediaFetcher,
     private readonly limits: BodyLimits,
     /** Whether any alert still uses a media key (the one check services.ts builds). */
-    private readonly isReferenced: (key: string) => boolean,
+    private readonly isReferenced: ReferenceCheck,
   ) {}
 
   /** `payloadPart` names the multipart JSON part (Discord's senders call it `payload_json`). */

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { bufferChunks, isErrno, linkIntoPlace, unlinkUnlessKept, writeAll } from './files.js';
+import { referencesOf, type ReferenceCheck, type References } from './references.js';
 import {
   SNIFF_BYTES,
   formatOfExt,
@@ -64,8 +65,11 @@ export const MEDIA_KEY_RE = /^[0-9a-f]{64}\.[a-z0-9]{2,4}$/;
 /** Temp files start with a dot, so they can never match MEDIA_KEY_RE (never served). */
 const TEMP_PREFIX = '.tmp-';
 
+export type { ReferenceCheck } from './references.js';
+
 /** Receives a put's key once its bytes are complete, before it is linked into place. */
 type KeyHook = (key: string) => void;
+
 
 /** The store's internals a batch uses (not part of the public API). */
 interface StoreInternals {
@@ -73,6 +77,8 @@ interface StoreInternals {
   pin(key: string): void;
   unpin(key: string): void;
   isPinned(key: string): boolean;
+  /** The keys among `keys` an alert uses, and those an upload pinned or unpinned while they were asked. */
+  references(keys: Iterable<string>, isReferenced: ReferenceCheck): References | Promise<References>;
   pathOf(key: string): string;
   /**
    * Keys a rolled-back batch created but left because another in-flight batch
@@ -87,6 +93,8 @@ export class MediaStore {
   readonly publicUrl: string;
   /** Keys held by in-flight batches, with a count: rollback never deletes a pinned key. */
   readonly #pins = new Map<string, number>();
+  /** One set per reference check in progress, collecting the keys pinned or unpinned meanwhile. */
+  readonly #watchers = new Set<Set<string>>();
   readonly #internals: StoreInternals;
 
   /** Refuses a write of that many bytes (the free-space reserve, src/ops/free-space.ts); none by default. */
@@ -99,13 +107,18 @@ export class MediaStore {
     fs.mkdirSync(this.dir, { recursive: true });
     this.#internals = {
       put: (body, o, onKey) => this.#put(body, o, onKey),
-      pin: (key) => this.#pins.set(key, (this.#pins.get(key) ?? 0) + 1),
+      pin: (key) => {
+        this.#pins.set(key, (this.#pins.get(key) ?? 0) + 1);
+        for (const w of this.#watchers) w.add(key);
+      },
       unpin: (key) => {
         const n = (this.#pins.get(key) ?? 0) - 1;
         if (n > 0) this.#pins.set(key, n);
         else this.#pins.delete(key);
+        for (const w of this.#watchers) w.add(key);
       },
       isPinned: (key) => this.#pins.has(key),
+      references: (keys, isReferenced) => referencesOf(keys, (key) => this.#pins.has(key), isReferenced, this.#watchers),
       pathOf: (key) => path.join(this.dir, key),
       abandoned: new Set(),
     };
@@ -141,9 +154,12 @@ export class MediaStore {
    * a workflow update, a deleted chat message). Call after the commit that
    * dropped the references. Keys held by an in-flight batch are left to it.
    */
-  removeUnreferenced(keys: Iterable<string>, isReferenced: (key: string) => boolean): string[] {
-    const keep = (key: string) => !MEDIA_KEY_RE.test(key) || this.#pins.has(key) || isReferenced(key);
-    return unlinkUnlessKept(new Set(keys), (key) => path.join(this.dir, key), keep);
+  removeUnreferenced(keys: Iterable<string>, isReferenced: ReferenceCheck): string[] | Promise<string[]> {
+    const candidates = new Set([...keys].filter((key) => MEDIA_KEY_RE.test(key)));
+    const remove = ({ used, touched }: References) =>
+      unlinkUnlessKept(candidates, (key) => path.join(this.dir, key), (key) => this.#pins.has(key) || touched.has(key) || used.has(key));
+    const refs = referencesOf(candidates, (key) => this.#pins.has(key), isReferenced, this.#watchers);
+    return refs instanceof Promise ? refs.then(remove) : remove(refs);
   }
 
   /** Looks a key up for serving; null for a malformed key or a missing file. */
@@ -326,20 +342,23 @@ export class MediaBatch {
    * batch created unless `isReferenced(key)` or another in-flight batch holds it
    * (that batch then inherits the deletion). Returns the deleted keys.
    */
-  async rollback(isReferenced: (key: string) => boolean = () => false): Promise<string[]> {
+  async rollback(isReferenced: ReferenceCheck = () => false): Promise<string[]> {
     this.#assertOpen();
     await this.#settle();
     this.#state = 'rolled-back';
     const candidates = new Set(this.#created);
     for (const key of this.#pinned) if (this.#store.abandoned.has(key)) candidates.add(key);
     this.#release();
+    const refs = this.#store.references(candidates, isReferenced);
+    const { used, touched } = refs instanceof Promise ? await refs : refs;
     return unlinkUnlessKept(candidates, this.#store.pathOf, (key) => {
       if (this.#store.isPinned(key)) {
         this.#store.abandoned.add(key);
         return true;
       }
       this.#store.abandoned.delete(key);
-      return isReferenced(key);
+      // Pinned and released meanwhile: that upload may have committed a reference.
+      return touched.has(key) || used.has(key);
     });
   }
 

@@ -16,6 +16,13 @@ export interface DueRowWorkerOptions {
   retentionMs: number;
   clock: Clock;
   random: () => number;
+  /**
+   * Also record rows left `sending` at every prune, not only at start: with several nodes
+   * (PostgreSQL) a node that died mid-send is not the one that restarts, and the store only takes
+   * rows older than its send lease. On SQLite it stays start-only: a row `sending` then is this
+   * process's own send.
+   */
+  recoverEachPrune: boolean;
 }
 
 /** Safety-net wake-up: catches rows written by another process (the CLI) whose bus event we never see. */
@@ -34,6 +41,7 @@ export function dueRowWorkerDefaults(clock: Clock): Omit<DueRowWorkerOptions, 'c
     retentionMs: RETENTION_MS,
     clock,
     random: Math.random,
+    recoverEachPrune: false,
   };
 }
 
@@ -110,16 +118,21 @@ export abstract class DueRowWorker<O extends DueRowWorkerOptions> implements Bac
    */
   start(): this {
     if (this.passes.running) return this;
+    const recovered = this.recover();
+    for (const event of this.wakeEvents) this.bus.on(event, this.onBus);
+    this.passes.start(recovered);
+    return this;
+  }
+
+  /** Records the rows a crash left mid-send; logs, never throws. */
+  private recover(): Promise<void> {
     const noun = this.sentNoun;
-    const recovered = this.recoverInterrupted(this.now()).then(
+    return this.recoverInterrupted(this.now()).then(
       (interrupted) => {
         if (interrupted > 0) this.logger.warn({ interrupted }, `${noun} interrupted by a crash mid-send are recorded as failed, not resent`);
       },
       (err: unknown) => this.logger.error({ err }, `recording interrupted ${noun} failed`),
     );
-    for (const event of this.wakeEvents) this.bus.on(event, this.onBus);
-    this.passes.start(recovered);
-    return this;
   }
 
   /** Stops taking work and waits for the sends in flight. */
@@ -155,6 +168,7 @@ export abstract class DueRowWorker<O extends DueRowWorkerOptions> implements Bac
     await this.enqueueDue(now, room, enqueue);
     if (now - this.lastPrune >= PRUNE_INTERVAL_MS) {
       this.lastPrune = now;
+      if (this.options.recoverEachPrune) await this.recover();
       await this.prune(now - this.options.retentionMs, now - this.options.floodWindowMs);
     }
   }

@@ -1,7 +1,19 @@
 import fsp from 'node:fs/promises';
-import type Database from 'better-sqlite3';
 import type { Clock } from '../lib/clock.js';
-import { MEDIA_KEY_RE, type MediaStore } from '../media/store.js';
+import { MEDIA_KEY_RE, type MediaStore, type ReferenceCheck } from '../media/store.js';
+
+/**
+ * The media_orphans rows: which unreferenced files wait for deletion, and since when
+ * (src/db/media-orphan-rows.ts on SQLite, src/db/pg/media-orphan-rows.ts on PostgreSQL).
+ */
+export interface MediaOrphanRows {
+  /** Lists the keys as orphaned at `now`; the latest release wins (a new grace period). */
+  list(keys: readonly string[], now: number): Promise<void>;
+  /** Keys orphaned at or before `cutoff`, oldest first, at most `limit`. */
+  due(cutoff: number, limit: number): Promise<string[]>;
+  forget(keys: readonly string[]): Promise<void>;
+  isListed(key: string): Promise<boolean>;
+}
 
 /**
  * The grace period between "no alert references this media file any more" and
@@ -10,31 +22,17 @@ import { MEDIA_KEY_RE, type MediaStore } from '../media/store.js';
  * copy references is deleted between the two steps: files are only deleted
  * once they have been unreferenced for `graceMs`.
  *
- * It runs SQL only against its own media_orphans table; whether an alert still
- * uses a key is asked of the alert store (isMediaReferenced).
+ * Its rows are the media_orphans table; whether an alert still uses a key is
+ * asked of the alert store (isMediaReferenced).
  */
 export class MediaOrphans {
-  readonly #upsert: Database.Statement<[string, number]>;
-  readonly #due: Database.Statement<[number, number], { key: string }>;
-  readonly #forget: Database.Statement<[string]>;
-  readonly #listed: Database.Statement<[string]>;
-
   constructor(
-    sqlite: Database.Database,
+    private readonly rows: MediaOrphanRows,
     private readonly media: MediaStore,
     private readonly clock: Clock,
     private readonly graceMs: number,
-    private readonly isReferenced: (key: string) => boolean,
-  ) {
-    // The latest release wins: a key referenced again and released again starts a new grace period.
-    this.#upsert = sqlite.prepare(
-      `INSERT INTO media_orphans (media_key, orphaned_at) VALUES (?, ?)
-       ON CONFLICT (media_key) DO UPDATE SET orphaned_at = excluded.orphaned_at`,
-    );
-    this.#due = sqlite.prepare('SELECT media_key AS key FROM media_orphans WHERE orphaned_at <= ? ORDER BY orphaned_at LIMIT ?');
-    this.#forget = sqlite.prepare('DELETE FROM media_orphans WHERE media_key = ?');
-    this.#listed = sqlite.prepare('SELECT 1 FROM media_orphans WHERE media_key = ?');
-  }
+    private readonly isReferenced: ReferenceCheck,
+  ) {}
 
   /**
    * Lists files on disk that nothing references and nothing has listed yet,
@@ -46,8 +44,8 @@ export class MediaOrphans {
     const now = this.clock.now();
     let found = 0;
     for (const key of await fsp.readdir(this.media.dir)) {
-      if (!MEDIA_KEY_RE.test(key) || this.media.isPinned(key) || this.isReferenced(key) || this.#listed.get(key)) continue;
-      this.#upsert.run(key, now);
+      if (!MEDIA_KEY_RE.test(key) || this.media.isPinned(key) || (await this.isReferenced(key)) || (await this.rows.isListed(key))) continue;
+      await this.rows.list([key], now);
       found++;
     }
     return found;
@@ -57,13 +55,12 @@ export class MediaOrphans {
    * Call after the commit that dropped the references. With a grace of 0 the
    * files go at once (the behaviour before the grace period existed).
    */
-  release(keys: string[]): void {
-    if (this.graceMs === 0) {
-      this.media.removeUnreferenced(keys, this.isReferenced);
-      return;
-    }
+  release(keys: string[]): Promise<void> {
+    if (this.graceMs === 0) return Promise.resolve(this.media.removeUnreferenced(keys, this.isReferenced)).then(() => {});
     const now = this.clock.now();
-    for (const key of keys) if (MEDIA_KEY_RE.test(key) && !this.isReferenced(key)) this.#upsert.run(key, now);
+    const list = (orphaned: string[]) => (orphaned.length > 0 ? this.rows.list(orphaned, now) : Promise.resolve());
+    const orphaned = unreferenced(keys.filter((key) => MEDIA_KEY_RE.test(key)), this.isReferenced);
+    return orphaned instanceof Promise ? orphaned.then(list) : list(orphaned);
   }
 
   /**
@@ -71,18 +68,25 @@ export class MediaOrphans {
    * alert uses again is only forgotten. Works in batches so one run never holds
    * the event loop for long. Returns the number of files deleted.
    */
-  sweep(batchSize = 500): number {
+  async sweep(batchSize = 500): Promise<number> {
     const cutoff = this.clock.now() - this.graceMs;
     let deleted = 0;
     for (;;) {
-      const keys = this.#due.all(cutoff, batchSize).map((r) => r.key);
+      const keys = await this.rows.due(cutoff, batchSize);
       if (keys.length === 0) return deleted;
-      // removeUnreferenced re-checks references and in-flight pins key by key, in one tick.
-      deleted += this.media.removeUnreferenced(keys, this.isReferenced).length;
+      // removeUnreferenced asks about every key first, then re-checks in-flight pins key by key, in one tick.
+      deleted += (await this.media.removeUnreferenced(keys, this.isReferenced)).length;
       // A key an in-flight upload holds stays listed: if that upload fails, nothing else would delete the file.
       const settled = keys.filter((key) => !this.media.isPinned(key));
-      for (const key of settled) this.#forget.run(key);
+      await this.rows.forget(settled);
       if (keys.length < batchSize || settled.length === 0) return deleted;
     }
   }
+}
+
+/** The keys no alert uses: answered synchronously when every answer is (SQLite: listed in the same tick as the commit's release). */
+function unreferenced(keys: string[], isReferenced: ReferenceCheck): string[] | Promise<string[]> {
+  const answers = keys.map((key) => isReferenced(key));
+  if (answers.some((a) => a instanceof Promise)) return Promise.all(answers).then((all) => keys.filter((_, i) => !all[i]));
+  return keys.filter((_, i) => !answers[i]);
 }

@@ -57,10 +57,10 @@ export class Operations {
       : null;
   }
 
-  /** Wires the parts built after this one (services.ts): the group commit and the live streams. */
-  watch(parts: { batcher: { observer?: BatchObserver }; live: { readonly size: number } }): void {
+  /** Wires the parts built after this one (services.ts): the group commit (SQLite only) and the live streams. */
+  watch(parts: { batcher?: { observer?: BatchObserver }; live: { readonly size: number } }): void {
     const metrics = this.metrics;
-    parts.batcher.observer = {
+    if (parts.batcher) parts.batcher.observer = {
       committed: (size) => {
         this.storage.succeeded();
         metrics?.batchCommitted(size);

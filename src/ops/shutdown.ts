@@ -11,7 +11,7 @@ export interface ShutdownDeps {
   /** Stops the Discord bridge, the outbox worker and the timers (runtime.ts). */
   stopBackground(): Promise<void>;
   /** Flushes the group commit and closes the database (services.close()). */
-  closeServices(): void;
+  closeServices(): void | Promise<void>;
   timeoutMs: number;
 }
 
@@ -57,7 +57,11 @@ export async function gracefulShutdown(d: ShutdownDeps, signal: string): Promise
 
   const stopped = await Promise.race([d.stopBackground().then(() => true), sleepUntil(deadline - 200).then(() => false)]);
   if (!stopped) d.logger.warn('shutdown: background parts did not stop in time');
-  d.closeServices();
+  try {
+    await Promise.race([Promise.resolve(d.closeServices()), sleepUntil(deadline)]);
+  } catch (err) {
+    d.logger.error({ err }, 'shutdown: closing the database failed');
+  }
   d.logger.info({ tookMs: Date.now() - started }, 'shut down');
   return stopped;
 }

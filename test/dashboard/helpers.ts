@@ -6,7 +6,7 @@ import { SqliteSignInLinkRows } from '../../src/db/auth-rows.js';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
-import { createServices, type ServiceOverrides, type Services } from '../../src/services.js';
+import { createServices, type ServiceOverrides, type SqliteServices as Services } from '../../src/services.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 

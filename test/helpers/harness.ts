@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/http/app.js';
-import { createServices, type ServiceOverrides, type Services } from '../../src/services.js';
+import { createServices, type ServiceOverrides, type Services, type SqliteServices } from '../../src/services.js';
 import { bodyOf, type WebhookAnswer } from './bodies.js';
 
 export interface Harness {
   dir: string;
   config: Config;
-  services: Services;
+  services: SqliteServices;
   app: App;
   /** `app.request` with JSON helpers. */
   call(method: string, path: string, opts?: { token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit }): Promise<Response>;

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { INTERRUPTED, startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import type { Mailer } from '../../src/notify/mailer.js';
-import { createServices, type Services } from '../../src/services.js';
+import { createServices, type SqliteServices as Services } from '../../src/services.js';
 import { createApp } from '../../src/http/app.js';
 import { createHarness, postAlert, seedWorkspace, tempDir } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';

@@ -6,6 +6,6 @@ export const alertCommands: Command[] = [
     name: 'alert delete',
     summary: 'delete one alert with its files (open dashboards and streams drop it at once)',
     flags: { id: { type: 'string', value: 'A', required: true } },
-    run: (ctx, f) => ctx.alertDeletion().deleteAlert(f.id),
+    run: async (ctx, f) => (await ctx.alertDeletion()).deleteAlert(f.id),
   }),
 ];

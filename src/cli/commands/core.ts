@@ -7,13 +7,13 @@ export const coreCommands: Command[] = [
     name: 'workspace create',
     summary: 'create a workspace',
     flags: { name: { type: 'string', value: 'N', required: true } },
-    run: (ctx, f) => ctx.accounts().createWorkspace(f.name),
+    run: async (ctx, f) => (await ctx.accounts()).createWorkspace(f.name),
   }),
   defineCommand({
     name: 'user create',
     summary: 'create a user',
     flags: { email: { type: 'string', value: 'E', required: true }, name: { type: 'string', value: 'N' } },
-    run: (ctx, f) => ctx.accounts().createUser(f.email, f.name),
+    run: async (ctx, f) => (await ctx.accounts()).createUser(f.email, f.name),
   }),
   defineCommand({
     name: 'member add',
@@ -23,23 +23,23 @@ export const coreCommands: Command[] = [
       user: { type: 'string', value: 'U', required: true },
       role: { type: 'string', value: ROLES.join('|') },
     },
-    run: (ctx, f) => {
+    run: async (ctx, f) => {
       // Checked before ctx.accounts(): a usage error never opens the database.
       const role = choiceFlag('role', f.role ?? 'member', ROLES);
-      return ctx.accounts().addMember(f.workspace, f.user, role);
+      return (await ctx.accounts()).addMember(f.workspace, f.user, role);
     },
   }),
   defineCommand({
     name: 'member remove',
     summary: 'remove a user from a workspace (their tokens stop working)',
     flags: { workspace: { type: 'string', value: 'W', required: true }, user: { type: 'string', value: 'U', required: true } },
-    run: (ctx, f) => ctx.accounts().removeMember(f.workspace, f.user),
+    run: async (ctx, f) => (await ctx.accounts()).removeMember(f.workspace, f.user),
   }),
   defineCommand({
     name: 'member list',
     summary: 'list the members of a workspace',
     flags: { workspace: { type: 'string', value: 'W', required: true } },
-    run: async (ctx, f) => ({ workspaceId: f.workspace, members: await ctx.accounts().listMembers(f.workspace) }),
+    run: async (ctx, f) => ({ workspaceId: f.workspace, members: await (await ctx.accounts()).listMembers(f.workspace) }),
   }),
   defineCommand({
     name: 'channel create',
@@ -52,9 +52,7 @@ export const coreCommands: Command[] = [
       private: { type: 'boolean' },
     },
     run: async (ctx, f) => {
-      const { id, name, slug, icon, isPrivate, webhookToken } = await ctx
-        .accounts()
-        .createChannel({ workspaceId: f.workspace, name: f.name, slug: f.slug, icon: f.icon, isPrivate: f.private });
+      const { id, name, slug, icon, isPrivate, webhookToken } = await (await ctx.accounts()).createChannel({ workspaceId: f.workspace, name: f.name, slug: f.slug, icon: f.icon, isPrivate: f.private });
       return { id, name, slug, icon, isPrivate, webhookToken };
     },
   }),
@@ -62,19 +60,19 @@ export const coreCommands: Command[] = [
     name: 'channel add-member',
     summary: 'give a user access to a private channel',
     flags: { channel: { type: 'string', value: 'C', required: true }, user: { type: 'string', value: 'U', required: true } },
-    run: (ctx, f) => ctx.accounts().addChannelMember(f.channel, f.user),
+    run: async (ctx, f) => (await ctx.accounts()).addChannelMember(f.channel, f.user),
   }),
   defineCommand({
     name: 'channel remove-member',
     summary: "remove a user's explicit channel membership",
     flags: { channel: { type: 'string', value: 'C', required: true }, user: { type: 'string', value: 'U', required: true } },
-    run: (ctx, f) => ctx.accounts().removeChannelMember(f.channel, f.user),
+    run: async (ctx, f) => (await ctx.accounts()).removeChannelMember(f.channel, f.user),
   }),
   defineCommand({
     name: 'channel rotate-webhook',
     summary: 'issue a new webhook token (the old one stops working at once)',
     flags: { channel: { type: 'string', value: 'C', required: true } },
-    run: (ctx, f) => ctx.accounts().rotateWebhook(f.channel),
+    run: async (ctx, f) => (await ctx.accounts()).rotateWebhook(f.channel),
   }),
   defineCommand({
     name: 'token create',
@@ -85,7 +83,7 @@ export const coreCommands: Command[] = [
       name: { type: 'string', value: 'L' },
     },
     run: async (ctx, f) => {
-      const t = await ctx.accounts().createToken(f.workspace, f.user, f.name);
+      const t = await (await ctx.accounts()).createToken(f.workspace, f.user, f.name);
       return { id: t.id, token: t.token };
     },
   }),
@@ -93,18 +91,18 @@ export const coreCommands: Command[] = [
     name: 'token list',
     summary: 'list tokens (never the secret itself)',
     flags: { workspace: { type: 'string', value: 'W', required: true } },
-    run: async (ctx, f) => ({ workspaceId: f.workspace, tokens: await ctx.accounts().listTokens(f.workspace) }),
+    run: async (ctx, f) => ({ workspaceId: f.workspace, tokens: await (await ctx.accounts()).listTokens(f.workspace) }),
   }),
   defineCommand({
     name: 'token revoke',
     summary: 'revoke a token',
     flags: { id: { type: 'string', value: 'T', required: true } },
-    run: (ctx, f) => ctx.accounts().revokeToken(f.id),
+    run: async (ctx, f) => (await ctx.accounts()).revokeToken(f.id),
   }),
   defineCommand({
     name: 'usage',
     summary: 'billable events per month (one per alert, one per workflow run)',
     flags: { workspace: { type: 'string', value: 'W', required: true } },
-    run: (ctx, f) => ctx.usage().report(f.workspace),
+    run: async (ctx, f) => (await ctx.usage()).report(f.workspace),
   }),
 ];

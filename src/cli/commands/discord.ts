@@ -8,7 +8,7 @@ export const discordCommands: Command[] = [
     flags: { channel: { type: 'string', value: 'C', required: true }, 'discord-channel': { type: 'string', value: '<snowflake>', required: true } },
     run: async (ctx, f) => {
       // Connecting the same pair again changes nothing and prints the same link: `created` is not part of it.
-      const { created: _created, ...link } = await ctx.discordLinks().connect(f.channel, f['discord-channel']);
+      const { created: _created, ...link } = await (await ctx.discordLinks()).connect(f.channel, f['discord-channel']);
       return link;
     },
   }),
@@ -16,12 +16,12 @@ export const discordCommands: Command[] = [
     name: 'channel disconnect-discord',
     summary: 'stop mirroring Discord into a channel (stored messages stay)',
     flags: { channel: { type: 'string', value: 'C', required: true } },
-    run: (ctx, f) => ctx.discordLinks().disconnect(f.channel),
+    run: async (ctx, f) => (await ctx.discordLinks()).disconnect(f.channel),
   }),
   defineCommand({
     name: 'channel discord-status',
     summary: 'show the Discord connection of a channel: names, sync point, stored messages',
     flags: { channel: { type: 'string', value: 'C', required: true } },
-    run: (ctx, f) => ctx.discordLinks().status(f.channel),
+    run: async (ctx, f) => (await ctx.discordLinks()).status(f.channel),
   }),
 ];

@@ -13,10 +13,10 @@ export const notifyCommands: Command[] = [
     },
     run: async (ctx, f) => {
       const level = choiceFlag('level', f.level, NOTIFY_LEVELS);
-      const accounts = ctx.accounts();
+      const accounts = (await ctx.accounts());
       const user = await accounts.requireUser(f.user);
       const channel = await accounts.requireChannelOfUser(user.id, f.channel);
-      return { ...(await ctx.notifyPreferences().set(user.id, channel.id, level)), channelSlug: channel.slug, email: user.email };
+      return { ...(await (await ctx.notifyPreferences()).set(user.id, channel.id, level)), channelSlug: channel.slug, email: user.email };
     },
   }),
   defineCommand({
@@ -24,12 +24,12 @@ export const notifyCommands: Command[] = [
     summary: "a user's e-mail level for every channel they can see (isDefault: nothing set)",
     flags: { user: { type: 'string', value: 'U', required: true } },
     run: async (ctx, f) => {
-      const user = await ctx.accounts().requireUser(f.user);
+      const user = await (await ctx.accounts()).requireUser(f.user);
       return {
         userId: user.id,
         email: user.email,
         defaults: { channel: DEFAULT_LEVEL, chatConnectedChannel: CHAT_CHANNEL_DEFAULT_LEVEL },
-        channels: await ctx.notifyPreferences().list(user.id),
+        channels: await (await ctx.notifyPreferences()).list(user.id),
       };
     },
   }),
@@ -39,7 +39,7 @@ export const notifyCommands: Command[] = [
     flags: { limit: { type: 'string', value: 'N' } },
     run: async (ctx, f) => {
       const limit = f.limit === undefined ? 20 : wholeNumberFlag('limit', f.limit, 1000);
-      return { email: ctx.config.smtpUrl ? 'on' : 'off (set SMTP_URL)', ...(await ctx.alertReports().outboxStatus(limit)) };
+      return { email: ctx.config.smtpUrl ? 'on' : 'off (set SMTP_URL)', ...(await (await ctx.alertReports()).outboxStatus(limit)) };
     },
   }),
 ];

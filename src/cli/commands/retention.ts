@@ -27,12 +27,12 @@ export const retentionCommands: Command[] = [
     name: 'channel set-retention',
     summary: "keep a channel's alerts N days and/or the newest N (none: no limit; --clear: use the workspace default again)",
     flags: { channel: { type: 'string', value: 'C', required: true }, ...FLAGS },
-    run: (ctx, f) => ctx.retentionSettings().setChannel(f.channel, input(f)),
+    run: async (ctx, f) => (await ctx.retentionSettings()).setChannel(f.channel, input(f)),
   }),
   defineCommand({
     name: 'workspace set-retention',
     summary: 'the retention of channels without their own value (none or --clear: no limit)',
     flags: { workspace: { type: 'string', value: 'W', required: true }, ...FLAGS },
-    run: (ctx, f) => ctx.retentionSettings().setWorkspace(f.workspace, input(f)),
+    run: async (ctx, f) => (await ctx.retentionSettings()).setWorkspace(f.workspace, input(f)),
   }),
 ];

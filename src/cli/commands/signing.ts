@@ -9,11 +9,11 @@ export const signingCommands: Command[] = [
     flags: { channel: { type: 'string', value: 'C', required: true }, secret: { type: 'string', value: 'S' }, clear: { type: 'boolean' } },
     run: async (ctx, f) => {
       if (f.clear && f.secret !== undefined) throw new UsageError('give --secret S or --clear, not both');
-      if (f.clear) return await ctx.accounts().setSigningSecret(f.channel, null);
+      if (f.clear) return await (await ctx.accounts()).setSigningSecret(f.channel, null);
       if (f.secret === undefined) throw new UsageError('give --secret S (the secret set in the GitHub webhook) or --clear');
       if (f.secret.length < MIN_SECRET_CHARS) throw new UsageError(`--secret must be at least ${MIN_SECRET_CHARS} characters`);
       if (f.secret.length > SIGNING_SECRET_MAX_CHARS) throw new UsageError(`--secret must be at most ${SIGNING_SECRET_MAX_CHARS} characters`);
-      return await ctx.accounts().setSigningSecret(f.channel, f.secret);
+      return await (await ctx.accounts()).setSigningSecret(f.channel, f.secret);
     },
   }),
 ];

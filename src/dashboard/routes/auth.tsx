@@ -31,11 +31,11 @@ async function startSession(c: Context, deps: DashboardDeps, userId: string, how
   if (newDevice) for (const w of workspaces) await deps.audit.record(w.id, userId, 'sign-in.new-device', `by ${how}`, from);
 }
 
-function limitSignIn(c: Context, deps: DashboardDeps, email: string): void {
+async function limitSignIn(c: Context, deps: DashboardDeps, email: string): Promise<void> {
   const from = clientAddress(c, deps.services.config.trustProxy) ?? 'unknown';
   const detail = () => 'Too many sign-in attempts. Wait a minute and try again.';
-  enforceRateLimit(c, deps.signInPerAddress, `addr:${from}`, detail);
-  enforceRateLimit(c, deps.signInPerEmail, `email:${email.trim().toLowerCase()}`, detail);
+  await enforceRateLimit(c, deps.signInPerAddress, `addr:${from}`, detail);
+  await enforceRateLimit(c, deps.signInPerEmail, `email:${email.trim().toLowerCase()}`, detail);
 }
 
 export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
@@ -54,7 +54,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const f = await formOf(c);
     const email = (f.email ?? '').trim();
     const next = safeNext(f.next);
-    limitSignIn(c, deps, email);
+    await limitSignIn(c, deps, email);
     const user = email ? await deps.accounts.findUser(email) : undefined;
     // Same answer and (roughly) the same time whether the address is unknown, has no password or a wrong one.
     if (!(await deps.passwords.verify(user?.id, f.password ?? '')) || !user) {
@@ -67,7 +67,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.post('/sign-in/link', guard, async (c) => {
     const f = await formOf(c);
     const email = (f.email ?? '').trim();
-    limitSignIn(c, deps, email);
+    await limitSignIn(c, deps, email);
     const user = email ? await deps.accounts.findUser(email) : undefined;
     if (user && deps.mailer) {
       const { secret, expiresAt } = await deps.links.issue(user.id);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { AsyncAppSecretRows } from '../../domain/auth/app-secrets.js';
 import type { AuditRow, AuditRows } from '../../domain/auth/audit.js';
 import type { PasswordRows } from '../../domain/auth/passwords.js';
 import type { NewSessionRow, Session, SessionRows } from '../../domain/auth/sessions.js';
@@ -9,6 +10,19 @@ import type { ClaimedLink, LinkOwner, SignInLinkRows } from '../../domain/auth/s
  * (src/db/auth-rows.ts). Nothing is kept in a node's memory, so a session signed out or a
  * link used through one node is gone on every node at its next request.
  */
+
+/** app_secrets: read at start-up (loadAppSecrets); the first value stored wins, whichever node stored it. */
+export class PgAppSecretRows implements AsyncAppSecretRows {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insertIfAbsent(name: string, value: string, now: number): Promise<void> {
+    await this.pool.query('INSERT INTO app_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [name, value, now]);
+  }
+
+  async get(name: string): Promise<string | undefined> {
+    return (await this.pool.query<{ value: string }>('SELECT value FROM app_secrets WHERE name = $1', [name])).rows[0]?.value;
+  }
+}
 
 /** The audit log (audit_log, with the actor's e-mail from users). */
 export class PgAuditRows implements AuditRows {

@@ -13,6 +13,10 @@ export const TOPICS = {
   webhookChannels: 'webhook-channels',
   /** Alert events were appended to the change log: live streams on every node read it now rather than at their next poll. */
   alertEvents: 'alert-events',
+  /** A user's read state changed (payload: the origin node and the change): their live streams on other nodes update the unread counts. */
+  readState: 'read-state',
+  /** Outbox jobs were written (payload: the origin node): the e-mail and push workers of other nodes look now, not at their next poll. */
+  notifications: 'notifications',
 } as const;
 
 const CHANNEL_PREFIX = 'alertbridge:';

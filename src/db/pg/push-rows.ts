@@ -6,6 +6,7 @@ import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, 
 import { channelOf, lockFloodWindow } from './alert-store/outbox.js';
 import { PG_ALERT_COLUMNS } from './alert-store/rows.js';
 import { inTransaction } from './transaction.js';
+import type { PgUnitRecipients } from './preference-rows.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -100,11 +101,15 @@ const WHERE = 'job_id = $1 AND subscription_id = $2';
 export class PgPushOutbox implements PushOutbox {
   private readonly leased: LeasedSends;
 
+  private readonly recipients: PgUnitRecipients | undefined;
+
+  /** `recipients`: the recipient rule the claim's decision reads inside its transaction (services.ts). */
   constructor(
     private readonly pool: pg.Pool,
-    opts: { sendLeaseMs?: number } = {},
+    opts: { sendLeaseMs?: number; recipients?: PgUnitRecipients } = {},
   ) {
     this.leased = new LeasedSends(pool, ['push_deliveries'], opts.sendLeaseMs ?? PUSH_SEND_LEASE_MS);
+    this.recipients = opts.recipients;
   }
 
   /** Only rows claimed more than the lease ago (src/db/pg/leased-sends.ts): never another live node's request. */
@@ -143,7 +148,9 @@ export class PgPushOutbox implements PushOutbox {
       }
       const alert = (await tx.query<AlertRow>(`SELECT ${PG_ALERT_COLUMNS} FROM alerts a WHERE a.id = $1`, [delivery.alertId])).rows[0];
       const subscription = (await tx.query<PushEndpoint>('SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE id = $1', [subscriptionId])).rows[0];
-      const decision = decide({ delivery, alert, channel: await channelOf(tx, delivery.channelId), subscription, window });
+      const channel = await channelOf(tx, delivery.channelId);
+      const run = () => decide({ delivery, alert, channel, subscription, window });
+      const decision = this.recipients ? await this.recipients.within(tx, delivery.channelId, delivery.userId, run) : run();
       if ('skip' in decision) {
         await tx.query(`UPDATE push_deliveries SET state = 'skipped', last_error = $3, updated_at = $4 WHERE ${WHERE}`, [jobId, subscriptionId, decision.skip, now]);
         return null;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { appSecret, type AppSecretRows } from './app-secrets.js';
+import { appSecret, UNSUBSCRIBE_SECRET_NAME, type AppSecretRows } from './app-secrets.js';
 import type { Clock } from '../../lib/clock.js';
 
 /**
@@ -17,7 +17,7 @@ export class UnsubscribeLinks {
     clock: Clock,
     private readonly publicUrl: string,
   ) {
-    this.key = appSecret(secrets, clock, 'unsubscribe-hmac');
+    this.key = appSecret(secrets, clock, UNSUBSCRIBE_SECRET_NAME);
   }
 
   private sign(userId: string, channelId: string): string {

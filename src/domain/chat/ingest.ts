@@ -4,7 +4,7 @@ import { alertIdFromSnowflake, type IdGenerator } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { MediaFetcher } from '../../media/fetcher.js';
 import { MAX_ATTACHMENTS, MAX_MEDIA_BYTES, formatBytes } from '../../media/formats.js';
-import type { MediaBatch, MediaStore } from '../../media/store.js';
+import type { MediaBatch, MediaStore, ReferenceCheck } from '../../media/store.js';
 import type { AttachmentRecord, AttachmentRow, ChatMessageWrites, NewChatMessage, ReplyParent } from '../alert-store.js';
 import type { ChangeBus } from '../changes.js';
 import { AppError } from '../errors.js';
@@ -22,7 +22,7 @@ export interface ChatIngestDeps {
   /** Deletes media files no alert references any more (after COMMIT). */
   releaseMedia: (keys: string[]) => void;
   /** Whether any alert still uses a media key (services.ts builds the one check). */
-  isMediaReferenced: (key: string) => boolean;
+  isMediaReferenced: ReferenceCheck;
   /** Attachment downloads running at once, across messages. */
   downloadConcurrency?: number;
 }

@@ -21,14 +21,19 @@ export interface VapidKeys {
  * signs alike and existing browser subscriptions stay valid.
  */
 export function loadVapidKeys(rows: AppSecretRows, clock: Clock): VapidKeys {
-  const fresh = webpush.generateVAPIDKeys();
-  rows.insertIfAbsent(VAPID_SECRET_NAME, JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey }), clock.now());
+  rows.insertIfAbsent(VAPID_SECRET_NAME, newVapidKeysValue(), clock.now());
   const value = rows.get(VAPID_SECRET_NAME);
   if (value === undefined) throw new Error('the VAPID keys vanished from app_secrets');
   const parsed = stored.safeParse(JSON.parse(value));
   // The message never includes the value: it holds the private key.
   if (!parsed.success) throw new Error(`the stored VAPID keys (app_secrets "${VAPID_SECRET_NAME}") are malformed`);
   return parsed.data;
+}
+
+/** A fresh key pair as the app_secrets value `loadVapidKeys` reads. */
+export function newVapidKeysValue(): string {
+  const fresh = webpush.generateVAPIDKeys();
+  return JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey });
 }
 
 /**

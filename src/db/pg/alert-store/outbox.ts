@@ -6,6 +6,7 @@ import type {
   OutboxTarget,
 } from '../../../domain/outbox-store.js';
 import { FLOOD_WINDOW_LOCK_CLASS } from '../locks.js';
+import type { PgUnitRecipients } from '../preference-rows.js';
 import { inTransaction } from '../transaction.js';
 import { PG_ALERT_COLUMNS, PG_ATTACHMENT_COLUMNS } from './rows.js';
 
@@ -39,11 +40,20 @@ export async function lockFloodWindow(tx: Queryable, kind: 'mail' | 'push', user
 export class PgOutbox implements Outbox {
   private readonly leased: LeasedSends;
 
+  private readonly recipients: PgUnitRecipients | undefined;
+
+  /** `recipients`: the recipient rule the decisions read inside each transaction (services.ts); without it they are run as given. */
   constructor(
     private readonly pool: pg.Pool,
-    opts: { sendLeaseMs?: number } = {},
+    opts: { sendLeaseMs?: number; recipients?: PgUnitRecipients } = {},
   ) {
     this.leased = new LeasedSends(pool, ['notification_deliveries', 'notification_digests'], opts.sendLeaseMs ?? MAIL_SEND_LEASE_MS);
+    this.recipients = opts.recipients;
+  }
+
+  /** Runs a decision with the recipient rule read in `tx` (everyone of the channel, or one user). */
+  private decideWithin<T>(tx: Queryable, channelId: string, userId: string | null, decide: () => T): Promise<T> | T {
+    return this.recipients ? this.recipients.within(tx, channelId, userId, decide) : decide();
   }
 
   /** Only rows claimed more than the lease ago (src/db/pg/leased-sends.ts). */
@@ -65,7 +75,7 @@ export class PgOutbox implements Outbox {
       const job = await this.pendingJob(tx, jobId);
       if (!job) return;
       const level = await tx.query<Pick<AlertRow, 'level'>>('SELECT level FROM alerts WHERE id = $1', [job.alertId]);
-      const { deliverTo, note, pushTo = [] } = plan(job, level.rows[0]);
+      const { deliverTo, note, pushTo = [] } = await this.decideWithin(tx, job.channelId, null, () => plan(job, level.rows[0]));
       if (deliverTo.length > 0) {
         await tx.query(
           `INSERT INTO notification_deliveries (job_id, user_id, channel_id, alert_id, state, attempts, next_attempt_at, created_at, updated_at)
@@ -134,7 +144,7 @@ export class PgOutbox implements Outbox {
       const channel = await channelOf(tx, delivery.channelId);
       // Counted once: a retry of a delivery already let through is not a new e-mail for the guard.
       const window = delivery.attempts === 0 ? await this.window(tx, userId, delivery.channelId) : undefined;
-      const decision = decide({ delivery, alert, channel, window });
+      const decision = await this.decideWithin(tx, delivery.channelId, userId, () => decide({ delivery, alert, channel, window }));
       const set = (state: string, error: string | null, digestId: number | null) =>
         tx.query(
           `UPDATE notification_deliveries SET state = $1, last_error = $2, digest_id = COALESCE($3, digest_id), updated_at = $4
@@ -172,7 +182,8 @@ export class PgOutbox implements Outbox {
         `SELECT ${PG_ALERT_COLUMNS} FROM alerts a WHERE a.id IN (SELECT alert_id FROM notification_deliveries WHERE digest_id = $1) ORDER BY a.id`,
         [digestId],
       );
-      const decision = decide({ digest, channel: await channelOf(tx, digest.channelId), alerts: alerts.rows });
+      const channel = await channelOf(tx, digest.channelId);
+      const decision = await this.decideWithin(tx, digest.channelId, digest.userId, () => decide({ digest, channel, alerts: alerts.rows }));
       if ('skip' in decision) {
         await tx.query(`UPDATE notification_digests SET state = 'skipped', last_error = $1, updated_at = $2 WHERE id = $3`, [decision.skip, now, digestId]);
         return null;

@@ -1,0 +1,68 @@
+import type pg from 'pg';
+import type { AlertStore } from '../../../domain/alert-store.js';
+import type { PgUnitRecipients } from '../preference-rows.js';
+import { PgAlertRemoval } from './alert-removal.js';
+import { PgChangeLog } from './change-log.js';
+import { PgChannelRemoval } from './channel-removal.js';
+import { PgChatWrites } from './chat-writes.js';
+import { PgGroupWrites } from './group-writes.js';
+import { PgOutbox } from './outbox.js';
+import { PgAlertReads } from './reads.js';
+import { PgAlertReports } from './reports.js';
+import { PgAlertRetention } from './retention.js';
+import { PgAlertSearch } from './search.js';
+import { PgWebhookWrites } from './webhook-writes.js';
+
+/**
+ * The alert store on PostgreSQL: the same parts as SqliteAlertStore (src/db/alert-store/index.ts),
+ * each over the pool, each write one transaction that has committed when its promise resolves.
+ * Built with `open`, which reads the newest alert id first (the id generator's seed).
+ */
+export class PgAlertStore implements AlertStore {
+  readonly reads: PgAlertReads;
+  readonly removal: PgAlertRemoval;
+  readonly changes: PgChangeLog;
+  readonly webhook: PgWebhookWrites;
+  /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
+  readonly groups: PgGroupWrites;
+  readonly chat: PgChatWrites;
+  readonly outbox: PgOutbox;
+  readonly retention: PgAlertRetention;
+  readonly search: PgAlertSearch;
+  readonly reports: PgAlertReports;
+  readonly channels: PgChannelRemoval;
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    recipients: PgUnitRecipients,
+    private readonly newestKey: string | null,
+  ) {
+    this.reads = new PgAlertReads(pool);
+    this.removal = new PgAlertRemoval(pool);
+    this.changes = new PgChangeLog(pool);
+    this.webhook = new PgWebhookWrites(pool);
+    this.groups = new PgGroupWrites(pool, this.webhook);
+    this.chat = new PgChatWrites(pool);
+    this.outbox = new PgOutbox(pool, { recipients });
+    this.retention = new PgAlertRetention(pool);
+    this.search = new PgAlertSearch(pool);
+    this.reports = new PgAlertReports(pool);
+    this.channels = new PgChannelRemoval(pool);
+  }
+
+  /** `recipients`: the outbox's recipient rule, read inside its claim transactions. */
+  static async open(pool: pg.Pool, recipients: PgUnitRecipients): Promise<PgAlertStore> {
+    const { rows } = await pool.query<{ id: string | null }>('SELECT max(id) AS id FROM alerts');
+    return new PgAlertStore(pool, recipients, rows[0]?.id ?? null);
+  }
+
+  /** A query: whether any alert of any node still uses the key (the media store asks before it deletes). */
+  async isMediaReferenced(key: string): Promise<boolean> {
+    return (await this.pool.query('SELECT 1 FROM alert_attachments WHERE media_key = $1 LIMIT 1', [key])).rowCount === 1;
+  }
+
+  /** The newest alert id when the store was opened (start-up only: seeds the id generator). */
+  newestAlertKey(): string | null {
+    return this.newestKey;
+  }
+}

@@ -1,0 +1,71 @@
+import type { DatabaseProbe } from '../db/probe.js';
+import type { WebhookChannels } from '../db/webhook-channels.js';
+import type { AccountRows, FirstStartUnit } from '../domain/account-rows.js';
+import type { AlertGroupWrites } from '../domain/alert-groups.js';
+import type { AlertStore } from '../domain/alert-store.js';
+import type { AppSecretRows } from '../domain/auth/app-secrets.js';
+import type { AuditRows } from '../domain/auth/audit.js';
+import type { PasswordRows } from '../domain/auth/passwords.js';
+import type { SessionRows } from '../domain/auth/sessions.js';
+import type { SignInLinkRows } from '../domain/auth/sign-in-links.js';
+import type { ChangeBus } from '../domain/changes.js';
+import type { DiscordLinkRows } from '../domain/chat/links.js';
+import type { IdempotencyClaims } from '../domain/idempotency.js';
+import type { PushSubscriptionRows } from '../domain/push.js';
+import type { RetentionSettingsRows } from '../domain/retention.js';
+import type { TokenRows } from '../domain/tokens.js';
+import type { UsageRows } from '../domain/usage.js';
+import type { BatchObserver } from '../db/write-batcher.js';
+import type { Limiter } from '../lib/rate-limiter.js';
+import type { Leadership } from '../lib/singletons.js';
+import type { PreferenceRows, UnitRecipientRule } from '../notify/preferences.js';
+import type { PushOutbox } from '../notify/push/ports.js';
+import type { MediaOrphanRows } from '../ops/media-orphans.js';
+
+/** The dashboard's auth rows (sessions, sign-in links, passwords, audit log), on the engine services run on. */
+export interface AuthRows {
+  sessions: SessionRows;
+  links: SignInLinkRows;
+  passwords: PasswordRows;
+  audit: AuditRows;
+}
+
+/** Which rate limit a limiter counts: each has its own keys (the scope of the shared PostgreSQL table). */
+export type LimiterScope = 'webhook' | 'api' | 'sign-in-email' | 'sign-in-address';
+
+/**
+ * What differs between the engines: every row module, the alert store, the bus, the limiters and
+ * the cluster's coordination. src/services/sqlite.ts builds it for the SQLite file (synchronously),
+ * src/services/postgres.ts for PostgreSQL; src/services.ts builds the use cases on either.
+ */
+export interface EngineParts {
+  engine: 'sqlite' | 'postgres';
+  store: AlertStore & { readonly groups: AlertGroupWrites };
+  /** The in-process wake-ups (on PostgreSQL also heard by the other nodes). */
+  bus: ChangeBus;
+  probe: DatabaseProbe;
+  accountRows: AccountRows;
+  firstStart: FirstStartUnit;
+  tokenRows: TokenRows;
+  usageRows: UsageRows;
+  discordLinkRows: DiscordLinkRows;
+  preferenceRows: PreferenceRows;
+  unitRecipients: UnitRecipientRule;
+  retentionRows: RetentionSettingsRows;
+  /** Read synchronously by the use cases built at start (on PostgreSQL loaded before: loadAppSecrets). */
+  appSecrets: AppSecretRows;
+  pushSubscriptionRows: PushSubscriptionRows;
+  pushOutbox: PushOutbox;
+  authRows: AuthRows;
+  mediaOrphanRows: MediaOrphanRows;
+  webhookChannels: WebhookChannels;
+  limiter(scope: LimiterScope, perMinute: number): Limiter;
+  /** In flight Idempotency-Keys; undefined: this process's own set (SQLite). */
+  idempotencyClaims?: IdempotencyClaims;
+  /** The group commit's observer slot (SQLite), for storage health and metrics. */
+  batcher?: { observer?: BatchObserver };
+  /** Whether this node runs the singletons (one SQLite process always does). */
+  leadership: Leadership;
+  /** Flushes and closes what the engine holds (connections, the group commit). */
+  close(): void | Promise<void>;
+}

@@ -1,0 +1,120 @@
+import { PgAccountRows, PgFirstStart } from '../db/pg/account-rows.js';
+import { PgAlertStore } from '../db/pg/alert-store/index.js';
+import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js';
+import { PgAppSecretRows, PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLinkRows } from '../db/pg/auth-rows.js';
+import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
+import { openPg, type PgDb } from '../db/pg/connection.js';
+import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
+import { PgLeaderLock } from '../db/pg/leader.js';
+import { LEADER_LOCK } from '../db/pg/locks.js';
+import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
+import { PgNotifyBus } from '../db/pg/notify-bus.js';
+import { PgPreferenceRows, PgUnitRecipients } from '../db/pg/preference-rows.js';
+import { PgProbe } from '../db/pg/probe.js';
+import { PgPushOutbox, PgPushSubscriptionRows } from '../db/pg/push-rows.js';
+import { PgRateLimiter } from '../db/pg/rate-limits.js';
+import { PgRetentionSettings } from '../db/pg/retention-settings.js';
+import { PgTokenRows } from '../db/pg/token-rows.js';
+import { PgUsageRows } from '../db/pg/usage-rows.js';
+import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import { LeadershipSignal } from '../lib/singletons.js';
+import { newVapidKeysValue, VAPID_SECRET_NAME } from '../notify/push/vapid.js';
+import type { EngineParts } from './engine.js';
+
+/** The PostgreSQL engine's parts also expose the pool (the CLI, tests) and the node's dedicated connections. */
+export interface PostgresParts extends EngineParts {
+  engine: 'postgres';
+  pg: PgDb;
+  notify: PgNotifyBus;
+  leader: PgLeaderLock;
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** Pool size (PG_POOL_MAX); default 10. */
+  poolMax?: number;
+  /** How often a follower tries the leader lock; default 2 s. */
+  leaderIntervalMs?: number;
+}
+
+/**
+ * A node of a cluster on one PostgreSQL database: connects, applies pending migrations under the
+ * migration lock (several nodes starting together migrate once), loads the app secrets (created
+ * by the first node, read by all), then builds the row modules over the pool. Three connections
+ * of its own, outside the pool, hold session state (so `url` must reach PostgreSQL directly or
+ * through a session-mode pooler): LISTEN (the notify bus), the leader lock and the Idempotency-Key
+ * claims.
+ */
+export async function postgresParts(url: string, clock: Clock, logger: Logger, opts: PostgresOptions = {}): Promise<PostgresParts> {
+  const db = await openPg(url, {
+    max: opts.poolMax,
+    onMigrated: (m) => logger.info({ applied: m.applied, total: m.total }, m.applied ? 'PostgreSQL migrations applied' : 'PostgreSQL schema up to date'),
+  });
+  const { pool } = db;
+  const notify = new PgNotifyBus({ url, pool });
+  const leadership = new LeadershipSignal(false);
+  const leader = new PgLeaderLock({ url, key: LEADER_LOCK, intervalMs: opts.leaderIntervalMs, onChange: (l) => leadership.set(l) });
+  const claims = new PgIdempotencyClaims(url);
+  const closeAll = async () => {
+    await leader.stop();
+    await notify.stop();
+    await claims.close();
+    await db.close();
+  };
+  try {
+    const appSecrets = await loadAppSecrets(
+      new PgAppSecretRows(pool),
+      { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue },
+      clock.now(),
+    );
+    const recipients = new PgUnitRecipients();
+    const store = await PgAlertStore.open(pool, recipients);
+    const bus = new ClusterChangeBus();
+    // Subscribed before the bus connects, so they listen from its first connection.
+    bus.attach(notify);
+    const webhookChannels = new PgWebhookChannels(pool, notify);
+    await notify.start();
+    leader.start();
+    return {
+      engine: 'postgres',
+      pg: db,
+      notify,
+      leader,
+      store,
+      bus,
+      probe: new PgProbe(pool),
+      accountRows: new PgAccountRows(pool),
+      firstStart: new PgFirstStart(pool),
+      tokenRows: new PgTokenRows(pool),
+      usageRows: new PgUsageRows(pool),
+      discordLinkRows: new PgDiscordLinkRows(pool),
+      preferenceRows: new PgPreferenceRows(pool),
+      unitRecipients: recipients,
+      retentionRows: new PgRetentionSettings(pool),
+      appSecrets,
+      pushSubscriptionRows: new PgPushSubscriptionRows(pool),
+      pushOutbox: new PgPushOutbox(pool, { recipients }),
+      authRows: {
+        sessions: new PgSessionRows(pool),
+        links: new PgSignInLinkRows(pool),
+        passwords: new PgPasswordRows(pool),
+        audit: new PgAuditRows(pool),
+      },
+      mediaOrphanRows: new PgMediaOrphanRows(pool),
+      webhookChannels,
+      limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),
+      idempotencyClaims: claims,
+      leadership,
+      close: async () => {
+        bus.detach();
+        await closeAll();
+      },
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

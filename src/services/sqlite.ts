@@ -1,0 +1,73 @@
+import { SqliteAccountRows, SqliteFirstStart } from '../db/account-rows.js';
+import { SqliteAlertStore } from '../db/alert-store/index.js';
+import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
+import { openDb, type Db } from '../db/connection.js';
+import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
+import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
+import { SqlitePreferenceRows } from '../db/preference-rows.js';
+import { SqliteProbe } from '../db/probe.js';
+import { SqlitePushOutbox, SqlitePushSubscriptionRows } from '../db/push-rows.js';
+import { SqliteRetentionSettings } from '../db/retention-settings.js';
+import { SqliteTokenRows } from '../db/token-rows.js';
+import { SqliteUsageRows } from '../db/usage-rows.js';
+import { SqliteWebhookChannels } from '../db/webhook-channels.js';
+import { WriteBatcher } from '../db/write-batcher.js';
+import { ChangeBus } from '../domain/changes.js';
+import type { Clock } from '../lib/clock.js';
+import { RateLimiter } from '../lib/rate-limiter.js';
+import { soleNode } from '../lib/singletons.js';
+import type { EngineParts } from './engine.js';
+
+/** The SQLite engine's parts also expose the file's handle and its group commit (tests, the CLI, backups). */
+export interface SqliteParts extends EngineParts {
+  engine: 'sqlite';
+  db: Db;
+  batcher: WriteBatcher;
+  store: SqliteAlertStore;
+  webhookChannels: SqliteWebhookChannels;
+  close(): void;
+}
+
+/** One process on one SQLite file: everything in this process, built synchronously. */
+export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
+  const db = openDb(dbFile);
+  const batcher = new WriteBatcher(db.sqlite);
+  const store = new SqliteAlertStore(db.sqlite, batcher);
+  // Alerts a previous run stored but had not indexed for search yet (the store schedules the rest itself).
+  store.searchIndexer.catchUp();
+  const preferenceRows = new SqlitePreferenceRows(db.sqlite);
+  return {
+    engine: 'sqlite',
+    db,
+    batcher,
+    store,
+    bus: new ChangeBus(),
+    probe: new SqliteProbe(db.sqlite),
+    accountRows: new SqliteAccountRows(db),
+    firstStart: new SqliteFirstStart(db),
+    tokenRows: new SqliteTokenRows(db.sqlite),
+    usageRows: new SqliteUsageRows(db.sqlite),
+    discordLinkRows: new SqliteDiscordLinkRows(db.sqlite),
+    preferenceRows,
+    unitRecipients: preferenceRows,
+    retentionRows: new SqliteRetentionSettings(db.sqlite),
+    appSecrets: new SqliteAppSecretRows(db.sqlite),
+    pushSubscriptionRows: new SqlitePushSubscriptionRows(db.sqlite),
+    pushOutbox: new SqlitePushOutbox(db.sqlite),
+    authRows: {
+      sessions: new SqliteSessionRows(db.sqlite),
+      links: new SqliteSignInLinkRows(db.sqlite),
+      passwords: new SqlitePasswordRows(db.sqlite),
+      audit: new SqliteAuditRows(db.sqlite),
+    },
+    mediaOrphanRows: new SqliteMediaOrphanRows(db.sqlite),
+    webhookChannels: new SqliteWebhookChannels(db.sqlite),
+    limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),
+    leadership: soleNode(),
+    close: () => {
+      batcher.flush();
+      store.searchIndexer.stop();
+      db.close();
+    },
+  };
+}
