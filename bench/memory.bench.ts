@@ -20,7 +20,7 @@ import { argValue, emitResult, hasFlag, QUICK, startScriptNodeArgs } from './lib
  * snapshots that are summarised by constructor.
  *
  *   npm run bench -- memory [--alerts 1000000] [--heap-snapshots]
- *   BENCH_MEMORY_ALERTS=1000000, BENCH_NODE_ARGS=--max-semi-space-size=1,
+ *   BENCH_MEMORY_ALERTS=1000000, BENCH_NODE_ARGS=--max-semi-space-size=1 (the flag npm start used before 2026-11-26),
  *   BENCH_SQLITE_CACHE_KIB=2000 (overrides the service's cache_size: experiment only)
  */
 const ALERTS = Number(argValue('alerts') ?? process.env.BENCH_MEMORY_ALERTS ?? (QUICK ? 2_000 : 100_000));

@@ -15,6 +15,21 @@ export interface BatchObserver {
   failed(err: unknown, size: number): void;
 }
 
+/**
+ * Work a batch's units leave to the end of their transaction: a counter the
+ * units add to is written once per batch, not once per unit (usage-tally.ts).
+ * `start` runs when a transaction (or its replay) begins, so an abandoned
+ * attempt's additions are forgotten; `checkpoint` and `rollbackTo` bracket a
+ * unit that runs alone under its savepoint, so a failed unit's additions go
+ * with its rows; `write` runs inside the transaction after the last unit.
+ */
+export interface BatchTail {
+  start(): void;
+  checkpoint(): number;
+  rollbackTo(mark: number): void;
+  write(): void;
+}
+
 /** Thrown inside the optimistic pass when one unit failed, so the batch is rolled back and replayed unit by unit. */
 class UnitFailed extends Error {}
 
@@ -43,12 +58,14 @@ export class WriteBatcher {
   private readonly optimistic: { immediate: (batch: Pending[]) => void };
   private readonly isolated: { immediate: (batch: Pending[]) => void };
   private readonly unit: (fn: () => unknown) => unknown;
+  private readonly tails: BatchTail[] = [];
   /** Batches committed, and batches that had to be replayed with savepoints (for tests and the bench). */
   readonly stats = { batches: 0, replays: 0 };
   observer: BatchObserver | undefined;
 
   constructor(private readonly sqlite: Database.Database) {
     this.optimistic = sqlite.transaction((batch: Pending[]) => {
+      for (const t of this.tails) t.start();
       for (const p of batch) {
         try {
           p.value = p.fn();
@@ -59,10 +76,13 @@ export class WriteBatcher {
           throw new UnitFailed();
         }
       }
+      for (const t of this.tails) t.write();
     });
     this.unit = sqlite.transaction((fn: () => unknown) => fn());
     this.isolated = sqlite.transaction((batch: Pending[]) => {
+      for (const t of this.tails) t.start();
       for (const p of batch) {
+        const marks = this.tails.map((t) => t.checkpoint());
         try {
           p.value = this.unit(p.fn);
           p.ok = true;
@@ -71,11 +91,18 @@ export class WriteBatcher {
           // whole transaction, not just the savepoint. Going on would run the next
           // units in autocommit, outside the batch: fail the batch instead.
           if (!this.sqlite.inTransaction) throw err;
+          this.tails.forEach((t, i) => t.rollbackTo(marks[i]!));
           p.ok = false;
           p.value = err;
         }
       }
+      for (const t of this.tails) t.write();
     });
+  }
+
+  /** Registers work for the end of every batch's transaction (see BatchTail). */
+  addTail(tail: BatchTail): void {
+    this.tails.push(tail);
   }
 
   run<T>(fn: () => T): Promise<T> {

@@ -9,7 +9,7 @@ import type { AppEnv } from './env.js';
  */
 export function requireToken(limiter: Limiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = await c.var.services.auth.authenticate(c.req.header('authorization'));
+    const principal = await c.get('services').auth.authenticate(c.req.header('authorization'));
     await enforceRateLimit(c, limiter, principal.tokenId, (d) => `limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`);
     c.set('principal', principal);
     await next();

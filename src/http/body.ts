@@ -78,12 +78,27 @@ export function parseJson(input: Uint8Array | string, what = 'the body'): unknow
   } catch (err) {
     throw new AppError('malformed-json', `${what} is not valid JSON: ${(err as Error).message}`);
   }
-  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+  if (!fewBrackets(text) && depthExceeds(value, MAX_JSON_DEPTH)) {
     throw new AppError('invalid-payload', `the JSON is nested deeper than ${MAX_JSON_DEPTH} levels`, {
       details: [{ code: 'too_big', maximum: MAX_JSON_DEPTH, type: 'depth', inclusive: true, exact: false, message: `nested deeper than ${MAX_JSON_DEPTH} levels`, path: [] }],
     });
   }
   return value;
+}
+
+/**
+ * True when the text holds at most MAX_JSON_DEPTH `{` and `[` (strings included):
+ * then no value can nest deeper, and the walk below is skipped. Only short texts
+ * are scanned (a typical alert is well under a kilobyte); a large one is walked.
+ */
+function fewBrackets(text: string): boolean {
+  if (text.length > 4096) return false;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if ((ch === 0x7b || ch === 0x5b) && ++n > MAX_JSON_DEPTH) return false;
+  }
+  return true;
 }
 
 /** Iterative, so a hostile document cannot exhaust the stack while being measured. */

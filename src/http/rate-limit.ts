@@ -24,8 +24,15 @@ function enforce(c: Context, d: RateDecision, detail: (d: RateDecision) => strin
 
 /** The RateLimit-* headers of one decision (a use case that counts by itself reports its decision here). */
 export function setRateHeaders(c: Context, d: RateDecision): void {
-  c.header('RateLimit-Limit', String(d.limit));
-  c.header('RateLimit-Remaining', String(d.remaining));
-  c.header('RateLimit-Reset', String(d.resetSeconds));
-  c.header('RateLimit-Policy', `${d.limit};w=60`);
+  for (const [name, value] of Object.entries(rateHeaders(d))) c.header(name, value);
+}
+
+/** The same headers as a plain object, for a response built with plainJson (src/http/plain-response.ts). */
+export function rateHeaders(d: RateDecision): Record<string, string> {
+  return {
+    'ratelimit-limit': String(d.limit),
+    'ratelimit-remaining': String(d.remaining),
+    'ratelimit-reset': String(d.resetSeconds),
+    'ratelimit-policy': `${d.limit};w=60`,
+  };
 }

@@ -3,8 +3,6 @@ import type { NewStandardAlert, RunState } from '../../domain/alert-store.js';
 import type { SqliteWebhookWrites } from './webhook-writes.js';
 import type { StoreWriteContext } from './write-context.js';
 
-const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
-
 /**
  * Alertmanager/Grafana groups (`alert_groups`, one alert per channel and group
  * key) and GitHub job steps merged into a stored run. Each public method is one
@@ -34,10 +32,6 @@ export class SqliteGroupWrites implements AlertGroupWrites {
            activity_key = COALESCE(@resurfaceAs, activity_key), updated_at = @now
          WHERE id = @id`,
       ),
-      countUsage: sqlite.prepare<[string, string]>(
-        `INSERT INTO usage_counters (workspace_id, month, events) VALUES (?, ?, 1)
-         ON CONFLICT (workspace_id, month) DO UPDATE SET events = events + 1`,
-      ),
       findRun: sqlite.prepare<[string, string], { id: string; state: RunState; stepsJson: string | null }>(
         'SELECT id, workflow_state AS state, workflow_steps_json AS stepsJson FROM alerts WHERE channel_id = ? AND workflow_run_id = ?',
       ),
@@ -63,7 +57,7 @@ export class SqliteGroupWrites implements AlertGroupWrites {
       this.s.updateContent.run({ ...a.content, now: a.now, id: existing.alertId, resurfaceAs: update.resurfaceAs });
       const released = a.attachments.length > 0 ? this.w.attachments.replace(existing.alertId, a.attachments) : [];
       this.s.upsertGroup.run(a.channelId, group.key, existing.alertId, group.status, group.stateFingerprint, a.now);
-      if (update.countUsage) this.s.countUsage.run(a.workspaceId, monthOf(a.now));
+      if (update.countUsage) this.w.usage.count(a.workspaceId, a.now);
       if (update.notify) this.w.changes.notification(a.channelId, existing.alertId, update.notify, a.now);
       this.w.changes.event(a.channelId, existing.alertId, 'alert.updated', a.now);
       this.webhook.saveAnswer(a, stored);

@@ -14,6 +14,7 @@ import { SqliteWebhookWrites } from './webhook-writes.js';
 import { SqliteGroupWrites } from './group-writes.js';
 import { SqliteAlertReports } from './reports.js';
 import { SqliteChannelRemoval } from './channel-removal.js';
+import { UsageTally } from './usage-tally.js';
 import type { StoreWriteContext } from './write-context.js';
 
 /**
@@ -45,7 +46,9 @@ export class SqliteAlertStore implements AlertStore {
     this.reads = new SqliteAlertReads(sqlite);
     this.changes = new SqliteChangeLog(sqlite);
     this.searchIndexer = new SearchIndexer(sqlite);
-    const writes: StoreWriteContext = { sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer };
+    const usage = new UsageTally(sqlite);
+    batcher.addTail(usage);
+    const writes: StoreWriteContext = { sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage };
     this.webhook = new SqliteWebhookWrites(writes);
     this.groups = new SqliteGroupWrites(writes, this.webhook);
     this.chat = new SqliteChatWrites(writes);

@@ -8,8 +8,6 @@ import type {
 } from '../../domain/alert-store.js';
 import type { StoreWriteContext } from './write-context.js';
 
-const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
-
 /**
  * The status column of idempotency_keys predates status-free answers: every
  * stored answer is an accepted webhook. Kept so the table needs no migration;
@@ -52,10 +50,6 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
            RETURNING channel_id`,
         )
         .pluck(),
-      countUsage: sqlite.prepare<[string, string]>(
-        `INSERT INTO usage_counters (workspace_id, month, events) VALUES (?, ?, 1)
-         ON CONFLICT (workspace_id, month) DO UPDATE SET events = events + 1`,
-      ),
       findAnswer: sqlite.prepare<[string, string], { requestHash: string; responseJson: string; createdAt: number }>(
         'SELECT request_hash AS requestHash, response_json AS responseJson, created_at AS createdAt FROM idempotency_keys WHERE channel_id = ? AND key = ?',
       ),
@@ -119,7 +113,7 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
     );
     this.w.attachments.insert(a.alertId, a.attachments);
     this.w.indexer.schedule();
-    this.s.countUsage.run(a.workspaceId, monthOf(a.now));
+    this.w.usage.count(a.workspaceId, a.now);
     this.w.changes.notification(a.channelId, a.alertId, a.notify, a.now);
     this.w.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
     const stored = { alertId: a.alertId, created: true };

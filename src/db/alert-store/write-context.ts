@@ -3,6 +3,7 @@ import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
 import type { SqliteChangeLog } from './change-log.js';
 import type { SearchIndexer } from './search-indexer.js';
+import type { UsageTally } from './usage-tally.js';
 
 /**
  * What every SQLite alert writer works with, built once by SqliteAlertStore:
@@ -17,4 +18,6 @@ export interface StoreWriteContext {
   attachments: AttachmentRows;
   /** New rows are indexed for search after the commit: scheduled by each insert (a timer, once per burst). */
   indexer: Pick<SearchIndexer, 'schedule'>;
+  /** Billable events, written once per batch (registered as the batcher's tail). */
+  usage: Pick<UsageTally, 'count'>;
 }

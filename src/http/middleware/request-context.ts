@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { maskPath, type Logger } from '../../lib/logger.js';
 import type { Services } from '../../services.js';
 import type { AppEnv } from '../env.js';
+import { hasRequestId } from '../plain-response.js';
 
 /**
  * A client-sent id is kept only when it is short and plain: it is echoed in a
@@ -32,7 +33,6 @@ export function requestContext(services: Services): MiddlewareHandler<AppEnv> {
     const sent = c.req.header('x-request-id');
     const id = sent !== undefined && SANE_ID.test(sent) ? sent : randomUUID();
     c.set('requestId', id);
-    c.header('X-Request-Id', id);
     const started = performance.now();
     ops.inFlight++;
     try {
@@ -40,10 +40,14 @@ export function requestContext(services: Services): MiddlewareHandler<AppEnv> {
     } finally {
       ops.inFlight--;
     }
-    const headers = c.res.headers;
-    // Responses built outside the context (the read API's 401) do not carry context headers.
-    if (!headers.has('x-request-id')) headers.set('X-Request-Id', id);
-    if (ops.draining) headers.set('Connection', 'close');
+    // Set after the handler, on whatever answered (the context's responses, the read API's 401, an error page);
+    // a response built with plainJson carries it already, and touching its headers would build a web Headers.
+    const res = c.res;
+    if (!hasRequestId(res)) {
+      const headers = res.headers;
+      if (!headers.has('x-request-id')) headers.set('X-Request-Id', id);
+    }
+    if (ops.draining) res.headers.set('Connection', 'close');
     if (logger.isLevelEnabled('debug')) {
       requestLogger(c).debug(
         { method: c.req.method, path: maskPath(new URL(c.req.url).pathname), status: c.res.status, ms: +(performance.now() - started).toFixed(2) },

@@ -139,7 +139,8 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
   app.openapi(listAlerts, async (c) => {
     const { channel } = c.req.valid('param');
     const q = c.req.valid('query');
-    const json = await c.var.services.readApi.listAlertsJson(c.var.principal, channel, {
+    // c.get, not c.var: Hono builds a new object of every variable on each c.var (the page is the read API's hot path).
+    const json = await c.get('services').readApi.listAlertsJson(c.get('principal'), channel, {
       limit: q.limit,
       cursor: q.cursor,
       after: q.after,

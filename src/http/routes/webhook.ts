@@ -2,9 +2,12 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { IDEMPOTENCY_WINDOW_HOURS } from '../../domain/idempotency.js';
 import { MAX_ATTACHMENTS, mediaLimitsText } from '../../media/formats.js';
 import { WebhookPayload } from '../../domain/webhook/payload.js';
+import { parseCommonPayload } from '../../domain/webhook/payload-fast.js';
 import type { AppEnv } from '../env.js';
 import { requireBodyType } from '../body.js';
-import { setRateHeaders } from '../rate-limit.js';
+import type { RateDecision } from '../../lib/rate-limiter.js';
+import { plainJson } from '../plain-response.js';
+import { rateHeaders, setRateHeaders } from '../rate-limit.js';
 import { Problem } from '../schemas.js';
 import { validationError } from '../validation.js';
 
@@ -66,20 +69,34 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerPath(webhookRoute);
 
   app.post('/api/webhook/:token', async (c) => {
-    const { acceptAlert, webhookBody } = c.var.services;
+    // c.get, not c.var: Hono builds a new object of every variable on each c.var.
+    const { acceptAlert, webhookBody } = c.get('services');
     const key = c.req.header('idempotency-key');
-    const channel = await acceptAlert.admit(c.req.param('token'), key, (d) => setRateHeaders(c, d));
-    const kind = requireBodyType(c.req.header('content-type'), { multipart: true });
-    const received = await webhookBody.read(c.req.raw, kind);
-    const parsed = WebhookPayload.safeParse(received.json);
-    if (!parsed.success) {
-      await received.discard();
-      throw validationError('invalid-payload', parsed.error.issues);
+    // The decision is kept for the answer's headers; an error answer gets them on the context (problemResponse keeps them).
+    let rate: RateDecision | undefined;
+    try {
+      const channel = await acceptAlert.admit(c.req.param('token'), key, (d) => (rate = d));
+      const kind = requireBodyType(c.req.header('content-type'), { multipart: true });
+      const received = await webhookBody.read(c.req.raw, kind);
+      // The common shapes are checked without zod (payload-fast.ts); anything else, and every error, goes through the schema.
+      let alert = parseCommonPayload(received.json);
+      if (!alert) {
+        const parsed = WebhookPayload.safeParse(received.json);
+        if (!parsed.success) {
+          await received.discard();
+          throw validationError('invalid-payload', parsed.error.issues);
+        }
+        alert = parsed.data;
+      }
+      const accepted = await acceptAlert.accept(channel, alert, received, key);
+      // Every accepted POST is a 201 (spec); a replay repeats the stored answer byte for byte.
+      const headers = rateHeaders(rate!);
+      if (!accepted.replayed) return plainJson(c, 201, JSON.stringify(accepted.answer), headers);
+      headers['idempotency-replayed'] = 'true';
+      return plainJson(c, 201, accepted.answerJson, headers);
+    } catch (err) {
+      if (rate) setRateHeaders(c, rate);
+      throw err;
     }
-    const accepted = await acceptAlert.accept(channel, parsed.data, received, key);
-    // Every accepted POST is a 201 (spec); a replay repeats the stored answer byte for byte.
-    if (!accepted.replayed) return c.json(accepted.answer, 201);
-    c.header('Idempotency-Replayed', 'true');
-    return c.body(accepted.answerJson, 201, { 'content-type': 'application/json' });
   });
 }
