@@ -57,7 +57,7 @@ export class ClusterChangeBus extends ChangeBus {
     if (notify && event === 'read-state') {
       const change = args[0] as { userId: string; channelIds: string[] };
       const payload = JSON.stringify({ from: this.#node, userId: change.userId, channelIds: change.channelIds });
-      // The other nodes' streams of that user re-read their counts at their next poll when this cannot be sent.
+      // Too big to send (hundreds of channels at once): only this node's streams of the user get `read.updated`.
       if (Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES) notify.publish(TOPICS.readState, payload).catch(() => {});
     }
     return heard;

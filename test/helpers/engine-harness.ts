@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import pg from 'pg';
+import { describe } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createApp, type App } from '../../src/http/app.js';
+import type { Mailer } from '../../src/notify/mailer.js';
+import { createServices, openServices, type ServiceOverrides, type Services } from '../../src/services.js';
+import { listen, tempDir } from './harness.js';
+import { describePg, freshDatabase, type FreshDatabase } from './pg.js';
+
+export type Engine = 'sqlite' | 'postgres';
+export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
+
+/** Cheap scrypt for tests (test/dashboard/helpers.ts uses the same). */
+const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
+
+/** One node: the real services and app over the engine, served on a loopback port (PUBLIC_URL is that port). */
+export interface EngineNode {
+  config: Config;
+  services: Services;
+  app: App;
+  /** http://127.0.0.1:PORT */
+  base: string;
+  /** A real HTTP request to this node; `token` as Bearer, `json` as the body. */
+  call(method: string, path: string, opts?: { token?: string; json?: unknown; headers?: Record<string, string>; body?: BodyInit }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A database of either engine, a DATA_DIR (media) shared by its nodes, and the first node. */
+export interface EngineHarness extends EngineNode {
+  engine: Engine;
+  dir: string;
+  /** Rows read straight from the database by another connection (`?` placeholders on both engines). */
+  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Another node on the same database and media directory (PostgreSQL only: one SQLite file has one process). */
+  node(opts?: { env?: Record<string, string>; overrides?: ServiceOverrides }): Promise<EngineNode>;
+}
+
+export interface EngineHarnessOptions {
+  env?: Record<string, string>;
+  overrides?: ServiceOverrides;
+  /** The dashboard's mailer (null: none, as without SMTP_URL). */
+  mailer?: Mailer | null;
+}
+
+/**
+ * The async twin of createHarness: the real services and app on SQLite (a temp DATA_DIR) or on
+ * PostgreSQL (a fresh database on TEST_DATABASE_URL's server, dropped at close), built by the
+ * service's own engine choice (`openServices` with DATABASE_URL), served over loopback HTTP.
+ */
+export async function createEngineHarness(engine: Engine, opts: EngineHarnessOptions = {}): Promise<EngineHarness> {
+  const dir = tempDir('alertbridge-engine-');
+  let fresh: FreshDatabase | undefined;
+  let reader: { query: EngineHarness['query']; close(): Promise<void> };
+  const nodes: EngineNode[] = [];
+  if (engine === 'postgres') {
+    fresh = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: fresh.url, max: 2 });
+    reader = {
+      query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => {
+        let n = 0;
+        return (await pool.query<T>(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+      },
+      close: () => pool.end(),
+    };
+  }
+  const startNode = async (o: EngineHarnessOptions): Promise<EngineNode> => {
+    // eslint-disable-next-line prefer-const
+    let app: App | undefined;
+    const server = await listen((req) => app!.fetch(req));
+    const config = loadConfig({
+      DATA_DIR: dir,
+      PUBLIC_URL: server.url,
+      LOG_LEVEL: 'silent',
+      AVATAR_BASE_URL: '',
+      ...(fresh ? { DATABASE_URL: fresh.url, PG_POOL_MAX: '4' } : {}),
+      ...opts.env,
+      ...o.env,
+    });
+    const services = engine === 'sqlite' ? createServices(config, o.overrides) : await openServices(config, o.overrides);
+    app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: o.mailer ?? opts.mailer ?? null } });
+    const node: EngineNode = {
+      config,
+      services,
+      app,
+      base: server.url,
+      call: (method, p, c = {}) => {
+        const headers: Record<string, string> = { ...c.headers };
+        if (c.token !== undefined) headers.authorization = `Bearer ${c.token}`;
+        let body = c.body;
+        if (c.json !== undefined) {
+          headers['content-type'] ??= 'application/json';
+          body = JSON.stringify(c.json);
+        }
+        return fetch(new URL(p, server.url), { method, headers, body, redirect: 'manual' });
+      },
+      close: async () => {
+        services.live.closeAll();
+        await server.close();
+        await services.close();
+      },
+    };
+    nodes.push(node);
+    return node;
+  };
+  const first = await startNode(opts);
+  if (engine === 'sqlite') {
+    const { sqlite } = (first.services as ReturnType<typeof createServices>).db;
+    reader = {
+      query: <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => Promise.resolve(sqlite.prepare<unknown[], T>(sql).all(...params)),
+      close: () => Promise.resolve(),
+    };
+  }
+  return {
+    ...first,
+    engine,
+    dir,
+    query: (sql, params) => reader.query(sql, params),
+    node: (o = {}) => {
+      if (engine === 'sqlite') throw new Error('a second node needs PostgreSQL');
+      return startNode({ ...o, env: { ...o.env } });
+    },
+    close: async () => {
+      for (const n of nodes.reverse()) await n.close();
+      await reader.close();
+      await fresh?.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `describe` for each engine: SQLite always; PostgreSQL when TEST_DATABASE_URL is set (skipped with a printed reason, failing under CI=true). */
+export function describeEngines(name: string, body: (engine: Engine) => void): void {
+  for (const engine of ENGINES) {
+    const title = `${name} (${engine})`;
+    if (engine === 'postgres') describePg(title, () => body(engine));
+    else describe(title, () => body(engine));
+  }
+}
