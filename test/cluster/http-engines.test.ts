@@ -1,7 +1,10 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { startNotifier } from '../../src/notify/outbox-worker.js';
 import { bodyOf } from '../helpers/bodies.js';
 import { createEngineHarness, describeEngines, type EngineHarness, type EngineNode } from '../helpers/engine-harness.js';
@@ -259,5 +262,41 @@ describeEngines('rate limits', (engine) => {
     expect(statuses).toEqual([200, 200, 429]);
     expect(last.headers.get('ratelimit-limit')).toBe('2');
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});
+
+describeEngines('media grace period', (engine) => {
+  const HOUR = 60 * 60 * 1000;
+  const clock = new ManualClock(Date.now());
+  let h: EngineHarness;
+  let seed: Seed;
+  beforeAll(async () => {
+    h = await createEngineHarness(engine, { overrides: { clock } });
+    seed = await seedWorkspace(h.services);
+  });
+  afterAll(async () => h?.close());
+
+  it('a replaced attachment is listed as orphaned, kept for the grace period, then deleted by maintenance; one used again is kept', async () => {
+    const dir = path.join(h.dir, 'media');
+    const files = () => fs.readdirSync(dir).filter((f) => !f.startsWith('.')).sort();
+    const run = (runId: string, channel: { webhookToken: string }, file: Buffer) =>
+      post(h, channel.webhookToken, { title: 'Deploy', workflow: { runId, state: 'running', steps: [] }, attachments: [{ data: file.toString('base64') }] });
+    expect((await run('r1', seed.deploys, png(21))).status).toBe(201);
+    expect((await run('r2', seed.deploys, png(22))).status).toBe(201);
+    const [firstKey, secondKey] = [files().find((f) => fs.readFileSync(path.join(dir, f)).equals(png(21)))!, files().find((f) => fs.readFileSync(path.join(dir, f)).equals(png(22)))!];
+    // Both replaced: r1's file is used by nothing any more; r2's bytes are posted again by another alert.
+    expect((await run('r1', seed.deploys, png(23))).status).toBe(201);
+    expect((await run('r2', seed.deploys, png(24))).status).toBe(201);
+    await eventually(async () => (await h.query('SELECT media_key FROM media_orphans')).length === 2, 'both released keys listed');
+    expect((await post(h, seed.general.webhookToken, { title: 'again', attachments: [{ data: png(22).toString('base64') }] })).status).toBe(201);
+
+    clock.advance(24 * HOUR - 1);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(0);
+    expect(files()).toEqual(expect.arrayContaining([firstKey, secondKey]));
+    clock.advance(1);
+    expect((await h.services.maintenance()).orphanedMedia).toBe(1);
+    expect(files()).not.toContain(firstKey);
+    expect(files()).toContain(secondKey);
+    expect(await h.query('SELECT media_key FROM media_orphans')).toEqual([]);
   });
 });

@@ -35,6 +35,11 @@ describePg('two nodes on one PostgreSQL database', () => {
     expect([a.services.leadership.isLeader, b.services.leadership.isLeader].filter(Boolean)).toHaveLength(1);
   });
 
+  it('both nodes sign alike: the same VAPID key and the same unsubscribe links (app secrets in the database)', () => {
+    expect(b.services.push.vapid.publicKey).toBe(a.services.push.vapid.publicKey);
+    expect(b.services.unsubscribe.url(seed.member.id, seed.general.id)).toBe(a.services.unsubscribe.url(seed.member.id, seed.general.id).replace(a.base, b.base));
+  });
+
   it('a token revoked on node B is refused on node A at its next request', async () => {
     const made = await a.services.accounts.createToken(seed.ws.id, seed.member.id, 'laptop');
     expect((await a.call('GET', '/api/channels', { token: made.token })).status).toBe(200);
