@@ -10,17 +10,6 @@ import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { WriteBatcher } from '../db/write-batcher.js';
-import { PgAccountRows } from '../db/pg/account-rows.js';
-import { PgAlertRemoval } from '../db/pg/alert-store/alert-removal.js';
-import { PgAlertReads } from '../db/pg/alert-store/reads.js';
-import { PgAlertReports } from '../db/pg/alert-store/reports.js';
-import { PgAuditRows, PgSignInLinkRows } from '../db/pg/auth-rows.js';
-import { openPg } from '../db/pg/connection.js';
-import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
-import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
-import { PgPreferenceRows } from '../db/pg/preference-rows.js';
-import { PgRetentionSettings } from '../db/pg/retention-settings.js';
-import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { Accounts } from '../domain/accounts.js';
 import type { AccountRows } from '../domain/account-rows.js';
 import { AlertDeletion } from '../domain/alert-deletion.js';
@@ -39,7 +28,7 @@ import { NotificationPreferences, type PreferenceRows } from '../notify/preferen
 import { MediaOrphans, type MediaOrphanRows } from '../ops/media-orphans.js';
 
 /** The rows the admin commands use, on the engine the service runs on. */
-interface CliRows {
+export interface CliRows {
   accounts: AccountRows;
   usage: UsageRows;
   discordLinks: DiscordLinkRows;
@@ -91,44 +80,45 @@ export class CliContext {
     return this.rowsOpening;
   }
 
+  /** Each row module prepared when first used: a command prepares only its own statements. */
   private sqliteRows(): CliRows {
     const db = this.db();
     const { sqlite } = db;
-    // The CLI never writes alerts through the group commit but the one delete, which flushes it at once.
-    const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
+    const once = <T>(make: () => T) => {
+      let made: T | undefined;
+      return () => (made ??= make());
+    };
+    const accounts = once(() => new SqliteAccountRows(db));
+    const usage = once(() => new SqliteUsageRows(sqlite));
+    const discordLinks = once(() => new SqliteDiscordLinkRows(sqlite));
+    const retention = once(() => new SqliteRetentionSettings(sqlite));
+    const reports = once(() => new SqliteAlertReports(sqlite));
+    const preferences = once(() => new SqlitePreferenceRows(sqlite));
+    const links = once(() => new SqliteSignInLinkRows(sqlite));
+    const audit = once(() => new SqliteAuditRows(sqlite));
+    const alerts = once(() => {
+      // The CLI's one alert write (a delete) goes through the store's own unit, flushed at once.
+      const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
+      return { reads: store.reads, removal: store.removal, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqliteMediaOrphanRows(sqlite) };
+    });
     return {
-      accounts: new SqliteAccountRows(db),
-      usage: new SqliteUsageRows(sqlite),
-      discordLinks: new SqliteDiscordLinkRows(sqlite),
-      retention: new SqliteRetentionSettings(sqlite),
-      reports: new SqliteAlertReports(sqlite),
-      preferences: new SqlitePreferenceRows(sqlite),
-      links: new SqliteSignInLinkRows(sqlite),
-      audit: new SqliteAuditRows(sqlite),
-      alerts: { reads: store.reads, removal: store.removal, isMediaReferenced: (key) => store.isMediaReferenced(key), orphans: new SqliteMediaOrphanRows(sqlite) },
+      get accounts() { return accounts(); },
+      get usage() { return usage(); },
+      get discordLinks() { return discordLinks(); },
+      get retention() { return retention(); },
+      get reports() { return reports(); },
+      get preferences() { return preferences(); },
+      get links() { return links(); },
+      get audit() { return audit(); },
+      get alerts() { return alerts(); },
       close: () => db.close(),
     };
   }
 
   private async pgRows(url: string): Promise<CliRows> {
-    const { pool, close } = await openPg(url, { max: 2 });
-    return {
-      accounts: new PgAccountRows(pool),
-      usage: new PgUsageRows(pool),
-      discordLinks: new PgDiscordLinkRows(pool),
-      retention: new PgRetentionSettings(pool),
-      reports: new PgAlertReports(pool),
-      preferences: new PgPreferenceRows(pool),
-      links: new PgSignInLinkRows(pool),
-      audit: new PgAuditRows(pool),
-      alerts: {
-        reads: new PgAlertReads(pool),
-        removal: new PgAlertRemoval(pool),
-        isMediaReferenced: async (key) => (await pool.query('SELECT 1 FROM alert_attachments WHERE media_key = $1 LIMIT 1', [key])).rowCount === 1,
-        orphans: new PgMediaOrphanRows(pool),
-      },
-      close,
-    };
+    // Imported only on PostgreSQL: a command on the SQLite file does not load the driver.
+    const { openPgCliRows } = await import('./pg-rows.js');
+    return openPgCliRows(url);
   }
 
   async accounts(): Promise<Accounts> {

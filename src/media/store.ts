@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { bufferChunks, isErrno, linkIntoPlace, unlinkUnlessKept, writeAll } from './files.js';
+import { referencesOf, type ReferenceCheck, type References } from './references.js';
 import {
   SNIFF_BYTES,
   formatOfExt,
@@ -64,15 +65,11 @@ export const MEDIA_KEY_RE = /^[0-9a-f]{64}\.[a-z0-9]{2,4}$/;
 /** Temp files start with a dot, so they can never match MEDIA_KEY_RE (never served). */
 const TEMP_PREFIX = '.tmp-';
 
+export type { ReferenceCheck } from './references.js';
+
 /** Receives a put's key once its bytes are complete, before it is linked into place. */
 type KeyHook = (key: string) => void;
 
-/**
- * Whether any alert still uses a media key: synchronous on SQLite, a query on PostgreSQL. Deleting
- * waits for every answer first and then decides key by key in one tick; a key pinned or unpinned
- * by an upload while the answers were coming is kept (its upload may have committed a new reference).
- */
-export type ReferenceCheck = (key: string) => boolean | Promise<boolean>;
 
 /** The store's internals a batch uses (not part of the public API). */
 interface StoreInternals {
@@ -81,7 +78,7 @@ interface StoreInternals {
   unpin(key: string): void;
   isPinned(key: string): boolean;
   /** The keys among `keys` an alert uses, and those an upload pinned or unpinned while they were asked. */
-  references(keys: Iterable<string>, isReferenced: ReferenceCheck): Promise<{ used: Set<string>; touched: Set<string> }>;
+  references(keys: Iterable<string>, isReferenced: ReferenceCheck): References | Promise<References>;
   pathOf(key: string): string;
   /**
    * Keys a rolled-back batch created but left because another in-flight batch
@@ -121,7 +118,7 @@ export class MediaStore {
         for (const w of this.#watchers) w.add(key);
       },
       isPinned: (key) => this.#pins.has(key),
-      references: (keys, isReferenced) => this.#references(keys, isReferenced),
+      references: (keys, isReferenced) => referencesOf(keys, (key) => this.#pins.has(key), isReferenced, this.#watchers),
       pathOf: (key) => path.join(this.dir, key),
       abandoned: new Set(),
     };
@@ -157,23 +154,12 @@ export class MediaStore {
    * a workflow update, a deleted chat message). Call after the commit that
    * dropped the references. Keys held by an in-flight batch are left to it.
    */
-  async removeUnreferenced(keys: Iterable<string>, isReferenced: ReferenceCheck): Promise<string[]> {
+  removeUnreferenced(keys: Iterable<string>, isReferenced: ReferenceCheck): string[] | Promise<string[]> {
     const candidates = new Set([...keys].filter((key) => MEDIA_KEY_RE.test(key)));
-    const { used, touched } = await this.#references(candidates, isReferenced);
-    const keep = (key: string) => this.#pins.has(key) || touched.has(key) || used.has(key);
-    return unlinkUnlessKept(candidates, (key) => path.join(this.dir, key), keep);
-  }
-
-  async #references(keys: Iterable<string>, isReferenced: ReferenceCheck): Promise<{ used: Set<string>; touched: Set<string> }> {
-    const touched = new Set<string>();
-    const used = new Set<string>();
-    this.#watchers.add(touched);
-    try {
-      for (const key of keys) if (!this.#pins.has(key) && (await isReferenced(key))) used.add(key);
-    } finally {
-      this.#watchers.delete(touched);
-    }
-    return { used, touched };
+    const remove = ({ used, touched }: References) =>
+      unlinkUnlessKept(candidates, (key) => path.join(this.dir, key), (key) => this.#pins.has(key) || touched.has(key) || used.has(key));
+    const refs = referencesOf(candidates, (key) => this.#pins.has(key), isReferenced, this.#watchers);
+    return refs instanceof Promise ? refs.then(remove) : remove(refs);
   }
 
   /** Looks a key up for serving; null for a malformed key or a missing file. */
@@ -363,7 +349,8 @@ export class MediaBatch {
     const candidates = new Set(this.#created);
     for (const key of this.#pinned) if (this.#store.abandoned.has(key)) candidates.add(key);
     this.#release();
-    const { used, touched } = await this.#store.references(candidates, isReferenced);
+    const refs = this.#store.references(candidates, isReferenced);
+    const { used, touched } = refs instanceof Promise ? await refs : refs;
     return unlinkUnlessKept(candidates, this.#store.pathOf, (key) => {
       if (this.#store.isPinned(key)) {
         this.#store.abandoned.add(key);

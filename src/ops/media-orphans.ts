@@ -55,15 +55,12 @@ export class MediaOrphans {
    * Call after the commit that dropped the references. With a grace of 0 the
    * files go at once (the behaviour before the grace period existed).
    */
-  async release(keys: string[]): Promise<void> {
-    if (this.graceMs === 0) {
-      await this.media.removeUnreferenced(keys, this.isReferenced);
-      return;
-    }
+  release(keys: string[]): Promise<void> {
+    if (this.graceMs === 0) return Promise.resolve(this.media.removeUnreferenced(keys, this.isReferenced)).then(() => {});
     const now = this.clock.now();
-    const orphaned: string[] = [];
-    for (const key of keys) if (MEDIA_KEY_RE.test(key) && !(await this.isReferenced(key))) orphaned.push(key);
-    if (orphaned.length > 0) await this.rows.list(orphaned, now);
+    const list = (orphaned: string[]) => (orphaned.length > 0 ? this.rows.list(orphaned, now) : Promise.resolve());
+    const orphaned = unreferenced(keys.filter((key) => MEDIA_KEY_RE.test(key)), this.isReferenced);
+    return orphaned instanceof Promise ? orphaned.then(list) : list(orphaned);
   }
 
   /**
@@ -85,4 +82,11 @@ export class MediaOrphans {
       if (keys.length < batchSize || settled.length === 0) return deleted;
     }
   }
+}
+
+/** The keys no alert uses: answered synchronously when every answer is (SQLite: listed in the same tick as the commit's release). */
+function unreferenced(keys: string[], isReferenced: ReferenceCheck): string[] | Promise<string[]> {
+  const answers = keys.map((key) => isReferenced(key));
+  if (answers.some((a) => a instanceof Promise)) return Promise.all(answers).then((all) => keys.filter((_, i) => !all[i]));
+  return keys.filter((_, i) => !answers[i]);
 }
