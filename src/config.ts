@@ -13,6 +13,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Where attachments live; default DATA_DIR/media. Several nodes share one directory (NFS): README "Running more than one node".
+  MEDIA_DIR: z.string().min(1).optional(),
   // Cluster mode (README "Running more than one node"): unset = the SQLite file in DATA_DIR, as always.
   DATABASE_URL: z
     .string()
@@ -127,7 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     dbFile: path.join(dataDir, 'alertbridge.db'),
     databaseUrl: e.DATABASE_URL,
     pgPoolMax: e.PG_POOL_MAX,
-    mediaDir: path.join(dataDir, 'media'),
+    mediaDir: e.MEDIA_DIR ? path.resolve(e.MEDIA_DIR) : path.join(dataDir, 'media'),
     publicUrl,
     mediaPublicUrl: stripSlash(e.MEDIA_PUBLIC_URL ?? `${publicUrl}/media`),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,

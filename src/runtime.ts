@@ -10,6 +10,8 @@ import { whileLeader, type Leadership } from './lib/singletons.js';
 export type { BackgroundPart } from './lib/background-part.js';
 
 const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+/** A temp file in a shared media directory younger than this may belong to another node's running upload. */
+const SHARED_MEDIA_TEMP_GRACE_MS = 60 * 60_000;
 
 /**
  * Starts everything that runs beside the HTTP server. Each part rebuilds its
@@ -29,8 +31,10 @@ export async function startBackground(s: Services, leadership: Leadership = s.le
   };
 
   // Temp files left by a crash mid-upload: never served (they do not match the key
-  // pattern), removed here before any request can be writing new ones.
-  const swept = await s.media.sweepTemp();
+  // pattern), removed here before any request can be writing new ones. On PostgreSQL the media
+  // directory is shared by every node (NFS): a fresh temp file may be another node's upload in
+  // progress, so only those older than any upload lasts go.
+  const swept = await s.media.sweepTemp(s.engine === 'postgres' ? SHARED_MEDIA_TEMP_GRACE_MS : 0);
   if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
 
   const maintenance = async () => {

@@ -14,6 +14,13 @@ export interface SinkMessage {
   inReplyTo: string | undefined;
   references: string[];
   headers: Map<string, unknown>;
+  /** The sender's TCP port (to find which process held the conversation). */
+  clientPort: number;
+  /**
+   * True once the sink answered the DATA with 250, i.e. the message was delivered. A message held
+   * (hold()) whose sender disconnected before release() never is: a real server discards it.
+   */
+  acknowledged: boolean;
   /** Header fields as sent, unfolded (mailparser merges some, e.g. every List-* field into one `list` entry). */
   rawHeader(name: string): string | undefined;
 }
@@ -29,7 +36,7 @@ export class SmtpSink {
   /** MAIL FROM commands seen (accepted or refused). */
   attempts = 0;
   private rejecting: { remaining: number; code: number; text: string } = { remaining: 0, code: 451, text: '' };
-  private held: (() => void)[] | null = null;
+  private held: { sessionId: string; ack: () => void }[] | null = null;
   private authFailures = 0;
 
   private constructor(
@@ -65,10 +72,14 @@ export class SmtpSink {
         }
         callback();
       },
+      onClose: (session) => {
+        // The sender hung up (or died) while its message was held: it never got the 250.
+        if (sink.held) sink.held = sink.held.filter((h) => h.sessionId !== session.id);
+      },
       onData: (stream, session, callback) => {
         simpleParser(stream)
           .then((mail) => {
-            sink.messages.push({
+            const message: SinkMessage = {
               rcpt: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
               from: mail.from?.text ?? '',
               subject: mail.subject ?? '',
@@ -82,9 +93,16 @@ export class SmtpSink {
                 const line = mail.headerLines.find((l) => l.key === name.toLowerCase())?.line;
                 return line?.slice(line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim();
               },
-            });
-            if (sink.held) sink.held.push(() => callback());
-            else callback();
+              clientPort: session.remotePort,
+              acknowledged: false,
+            };
+            sink.messages.push(message);
+            const ack = () => {
+              message.acknowledged = true;
+              callback();
+            };
+            if (sink.held) sink.held.push({ sessionId: session.id, ack });
+            else ack();
           })
           .catch((err: Error) => callback(err));
       },
@@ -113,10 +131,15 @@ export class SmtpSink {
     this.held ??= [];
   }
 
+  /** Messages held whose sender is still connected, waiting for release(). */
+  get holding(): number {
+    return this.held?.length ?? 0;
+  }
+
   release(): void {
     const held = this.held ?? [];
     this.held = null;
-    for (const ack of held) ack();
+    for (const { ack } of held) ack();
   }
 
   to(email: string): SinkMessage[] {
