@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { Pool } from 'undici';
-import { ms, startServerProcess, summarize, WEBHOOK_PAYLOAD } from './lib.js';
+import { load, ms, startServerProcess, WEBHOOK_PAYLOAD } from './lib.js';
 import { emitResult, QUICK } from './lib/result.js';
 
 /**
@@ -26,54 +25,7 @@ const CONNECTIONS = 50;
 const READ_CONNECTIONS = 10;
 const NODE_SCRIPT = 'bench/servers/cluster-node.ts';
 
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  requests: number;
-}
-
-/**
- * Closed-loop HTTP load over several nodes: `connections` clients, spread evenly over `urls`, each
- * sending a request, waiting for the answer and sending the next, for `seconds`.
- */
-async function closedLoop(opts: {
-  urls: string[];
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-  headers?: Record<string, string>;
-  connections: number;
-  seconds: number;
-  expectStatus: number;
-}): Promise<Load> {
-  const pools = opts.urls.map((url) => new Pool(url, { connections: Math.ceil(opts.connections / opts.urls.length), pipelining: 1 }));
-  const latencies: number[] = [];
-  let errors = 0;
-  const deadline = performance.now() + opts.seconds * 1000;
-  const headers = { ...(opts.body ? { 'content-type': 'application/json' } : {}), ...opts.headers };
-  const worker = async (i: number) => {
-    const pool = pools[i % pools.length]!;
-    while (performance.now() < deadline) {
-      const t = performance.now();
-      try {
-        const res = await pool.request({ method: opts.method, path: opts.path, body: opts.body, headers });
-        await res.body.dump();
-        if (res.statusCode !== opts.expectStatus) errors++;
-      } catch {
-        errors++;
-      }
-      latencies.push(performance.now() - t);
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: opts.connections }, (_, i) => worker(i)));
-  const elapsed = (performance.now() - started) / 1000;
-  await Promise.all(pools.map((p) => p.close()));
-  const { p50, p99 } = summarize(latencies);
-  return { rps: latencies.length / elapsed, p50, p99, errors, requests: latencies.length };
-}
+type Load = Awaited<ReturnType<typeof load>>;
 
 type Node = Awaited<ReturnType<typeof startServerProcess>> & { reports: string[] };
 
@@ -123,17 +75,17 @@ async function measure(env: Record<string, string>, nodeCount: number): Promise<
     const hook = /TOKEN (\S+)/.exec(first.banner)![1]!;
     const token = /API (\S+)/.exec(first.banner)![1]!;
     const urls = nodes.map((n) => n.url);
-    const post = { urls, method: 'POST' as const, path: `/api/webhook/${hook}`, body: WEBHOOK_PAYLOAD, connections: CONNECTIONS, expectStatus: 201 };
-    await closedLoop({ ...post, seconds: WARM_UP_SECONDS });
+    const post = { url: urls, method: 'POST' as const, path: `/api/webhook/${hook}`, body: WEBHOOK_PAYLOAD, connections: CONNECTIONS, expectStatus: 201 };
+    await load({ ...post, seconds: WARM_UP_SECONDS });
     startMeters(nodes);
-    const webhook = await closedLoop({ ...post, seconds: SECONDS });
+    const webhook = await load({ ...post, seconds: SECONDS });
     const cpu = await readMeters(nodes);
 
-    const get = (p: string) => ({ urls, method: 'GET' as const, path: p, headers: { authorization: `Bearer ${token}` }, connections: READ_CONNECTIONS, expectStatus: 200 });
+    const get = (p: string) => ({ url: urls, method: 'GET' as const, path: p, headers: { authorization: `Bearer ${token}` }, connections: READ_CONNECTIONS, expectStatus: 200 });
     const page = get('/api/channels/bench/alerts?limit=50');
-    await closedLoop({ ...page, seconds: WARM_UP_SECONDS });
-    const pageFirst = await closedLoop({ ...page, seconds: SECONDS / 2 });
-    const channels = await closedLoop({ ...get('/api/channels'), seconds: SECONDS / 2 });
+    await load({ ...page, seconds: WARM_UP_SECONDS });
+    const pageFirst = await load({ ...page, seconds: SECONDS / 2 });
+    const channels = await load({ ...get('/api/channels'), seconds: SECONDS / 2 });
     const listed = (await (await fetch(`${first.url}/api/channels`, { headers: { authorization: `Bearer ${token}` } })).json()) as { _count: { alerts: number } }[];
     return { webhook: { ...webhook, cpu }, pageFirst, channels, stored: listed[0]!._count.alerts };
   } finally {

@@ -57,19 +57,33 @@ export async function timePair(iterations: number, a: () => unknown, b: () => un
 }
 
 /**
- * Closed-loop HTTP load: `connections` clients each send a request, wait for the
- * answer, send the next, for `seconds`. Returns throughput and latency.
+ * Closed-loop HTTP load: `connections` clients, spread evenly over `url` (one server, or several
+ * nodes as a load balancer would), each sending a request, waiting for the answer and sending the
+ * next, for `seconds`. Returns throughput, latency and the load generator's own CPU per request.
  */
-export async function load(opts: { url: string; path: string; body: string; connections: number; seconds: number; headers?: Record<string, string>; expectStatus: number }) {
-  const pool = new Pool(opts.url, { connections: opts.connections, pipelining: 1 });
+export async function load(opts: {
+  url: string | string[];
+  method?: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  expectStatus: number;
+}) {
+  const urls = typeof opts.url === 'string' ? [opts.url] : opts.url;
+  const pools = urls.map((url) => new Pool(url, { connections: Math.ceil(opts.connections / urls.length), pipelining: 1 }));
+  const method = opts.method ?? 'POST';
+  const headers = { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers };
   const latencies: number[] = [];
   let errors = 0;
   const deadline = performance.now() + opts.seconds * 1000;
-  const worker = async () => {
+  const worker = async (i: number) => {
+    const pool = pools[i % pools.length]!;
     while (performance.now() < deadline) {
       const t = performance.now();
       try {
-        const res = await pool.request({ method: 'POST', path: opts.path, body: opts.body, headers: { 'content-type': 'application/json', ...opts.headers } });
+        const res = await pool.request({ method, path: opts.path, body: opts.body, headers });
         await res.body.dump();
         if (res.statusCode !== opts.expectStatus) errors++;
       } catch {
@@ -80,13 +94,13 @@ export async function load(opts: { url: string; path: string; body: string; conn
   };
   const started = performance.now();
   const cpu = process.cpuUsage();
-  await Promise.all(Array.from({ length: opts.connections }, worker));
+  await Promise.all(Array.from({ length: opts.connections }, (_, i) => worker(i)));
   const used = process.cpuUsage(cpu);
   const elapsed = (performance.now() - started) / 1000;
-  await pool.close();
+  await Promise.all(pools.map((p) => p.close()));
   /** The load generator's own CPU per request: on a 2-core machine it shares the cores with the server. */
   const clientCpu = (used.user + used.system) / Math.max(1, latencies.length);
-  return { rps: latencies.length / elapsed, errors, clientCpu, ...summarize(latencies) };
+  return { rps: latencies.length / elapsed, errors, clientCpu, requests: latencies.length, ...summarize(latencies) };
 }
 
 /** Starts a bench server script in its own process and waits for the port it prints. */
