@@ -39,7 +39,7 @@ import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { postgresParts } from './services/postgres.js';
 import { sqliteParts } from './services/sqlite.js';
-import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './dashboard/deps.js';
+import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
 
 export type { AuthRows } from './services/engine.js';
 

@@ -1,3 +1,4 @@
+import type { CliRows } from './rows.js';
 import { ConfigError, type Config } from '../config.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteAccountRows } from '../db/account-rows.js';
@@ -11,35 +12,20 @@ import { SqliteRetentionSettings } from '../db/retention-settings.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
-import type { AccountRows } from '../domain/account-rows.js';
 import { AlertDeletion } from '../domain/alert-deletion.js';
 import type { AlertReports } from '../domain/alert-reports.js';
-import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
-import { AuditLog, type AuditRows } from '../domain/auth/audit.js';
-import { SignInLinks, type SignInLinkRows } from '../domain/auth/sign-in-links.js';
+import { AuditLog } from '../domain/auth/audit.js';
+import { SignInLinks } from '../domain/auth/sign-in-links.js';
 import { ChangeBus } from '../domain/changes.js';
-import { DiscordLinks, type DiscordLinkRows } from '../domain/chat/links.js';
-import { RetentionSettings, type RetentionSettingsRows } from '../domain/retention.js';
-import { Usage, type UsageRows } from '../domain/usage.js';
+import { DiscordLinks } from '../domain/chat/links.js';
+import { RetentionSettings } from '../domain/retention.js';
+import { Usage } from '../domain/usage.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { IdGenerator } from '../lib/ids.js';
-import { MediaStore, type ReferenceCheck } from '../media/store.js';
-import { NotificationPreferences, type PreferenceRows } from '../notify/preferences.js';
-import { MediaOrphans, type MediaOrphanRows } from '../ops/media-orphans.js';
+import { MediaStore } from '../media/store.js';
+import { NotificationPreferences } from '../notify/preferences.js';
+import { MediaOrphans } from '../ops/media-orphans.js';
 
-/** The rows the admin commands use, on the engine the service runs on. */
-export interface CliRows {
-  accounts: AccountRows;
-  usage: UsageRows;
-  discordLinks: DiscordLinkRows;
-  retention: RetentionSettingsRows;
-  reports: AlertReports;
-  preferences: PreferenceRows;
-  links: SignInLinkRows;
-  audit: AuditRows;
-  alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
-  close(): void | Promise<void>;
-}
 
 /**
  * The CLI's own wiring: only the use cases admin commands call, each built on first use, on the

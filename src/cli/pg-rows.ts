@@ -9,7 +9,7 @@ import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
 import { PgPreferenceRows } from '../db/pg/preference-rows.js';
 import { PgRetentionSettings } from '../db/pg/retention-settings.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
-import type { CliRows } from './context.js';
+import type { CliRows } from './rows.js';
 
 /** The admin commands' rows on PostgreSQL: a small pool, migrated on open as a node would. */
 export async function openPgCliRows(url: string): Promise<CliRows> {

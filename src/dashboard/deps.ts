@@ -9,10 +9,6 @@ import { accountsAdapter } from './accounts-adapter.js';
 import type { DashboardAccounts } from './ports.js';
 import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 
-/** Sign-in attempts per minute per e-mail address: enough for typos, far too few for guessing. */
-export const SIGN_IN_PER_EMAIL_PER_MINUTE = 5;
-/** Per client address: an office behind one NAT signs in together. */
-export const SIGN_IN_PER_ADDRESS_PER_MINUTE = 30;
 
 export interface DashboardOptions {
   /** Tests lower the scrypt cost; production always uses OWASP's parameters. */

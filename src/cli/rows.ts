@@ -1,0 +1,25 @@
+import type { AccountRows } from '../domain/account-rows.js';
+import type { AlertReports } from '../domain/alert-reports.js';
+import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
+import type { AuditRows } from '../domain/auth/audit.js';
+import type { SignInLinkRows } from '../domain/auth/sign-in-links.js';
+import type { DiscordLinkRows } from '../domain/chat/links.js';
+import type { RetentionSettingsRows } from '../domain/retention.js';
+import type { UsageRows } from '../domain/usage.js';
+import type { ReferenceCheck } from '../media/store.js';
+import type { PreferenceRows } from '../notify/preferences.js';
+import type { MediaOrphanRows } from '../ops/media-orphans.js';
+
+/** The rows the admin commands use, on the engine the service runs on. */
+export interface CliRows {
+  accounts: AccountRows;
+  usage: UsageRows;
+  discordLinks: DiscordLinkRows;
+  retention: RetentionSettingsRows;
+  reports: AlertReports;
+  preferences: PreferenceRows;
+  links: SignInLinkRows;
+  audit: AuditRows;
+  alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
+  close(): void | Promise<void>;
+}
