@@ -1,8 +1,5 @@
 import type { Config } from './config.js';
-import type { Db } from './db/connection.js';
-import type { SqliteAlertStore } from './db/alert-store/index.js';
-import type { SqliteWebhookChannels, WebhookChannels } from './db/webhook-channels.js';
-import type { WriteBatcher } from './db/write-batcher.js';
+import type { WebhookChannels } from './db/webhook-channels.js';
 import { Accounts } from './domain/accounts.js';
 import type { FirstStartUnit } from './domain/account-rows.js';
 import type { AlertGroupWrites } from './domain/alert-groups.js';
@@ -38,7 +35,7 @@ import type { PushOutbox } from './notify/push/ports.js';
 import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { postgresParts } from './services/postgres.js';
-import { sqliteParts } from './services/sqlite.js';
+import { sqliteParts, type SqliteParts } from './services/sqlite.js';
 import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
 
 export type { AuthRows } from './services/engine.js';
@@ -117,14 +114,8 @@ export interface Services {
 }
 
 /** The services of one process on the SQLite file, with its handle and its group commit (tests, benches). */
-export interface SqliteServices extends Services {
-  engine: 'sqlite';
-  db: Db;
-  batcher: WriteBatcher;
-  store: SqliteAlertStore;
-  webhookChannels: SqliteWebhookChannels;
-  close(): void;
-}
+export type SqliteServices = Omit<Services, SqliteOnly> & Pick<SqliteParts, SqliteOnly>;
+type SqliteOnly = 'engine' | 'db' | 'batcher' | 'store' | 'webhookChannels' | 'close';
 
 export interface ServiceOverrides {
   clock?: Clock;
