@@ -21,6 +21,9 @@ export class ClusterChangeBus extends ChangeBus {
   readonly #node = randomUUID();
   #notify: PgNotifyBus | null = null;
   #unsubscribe: (() => void)[] = [];
+  /** A `notifications` publish is in flight; `#wakeAgain`: another emit came meanwhile. */
+  #waking = false;
+  #wakeAgain = false;
 
   /** Starts hearing the other nodes (subscribe before the notify bus starts, to hear from its first connection). */
   attach(notify: PgNotifyBus): void {
@@ -53,7 +56,7 @@ export class ClusterChangeBus extends ChangeBus {
   override emit(event: string | symbol, ...args: unknown[]): boolean {
     const heard = super.emit(event, ...args);
     const notify = this.#notify;
-    if (notify && event === 'notifications') notify.publish(TOPICS.notifications, this.#node).catch(() => {});
+    if (notify && event === 'notifications') this.#wakeWorkers(notify);
     if (notify && event === 'read-state') {
       const change = args[0] as { userId: string; channelIds: string[] };
       const payload = JSON.stringify({ from: this.#node, userId: change.userId, channelIds: change.channelIds });
@@ -62,7 +65,34 @@ export class ClusterChangeBus extends ChangeBus {
     }
     return heard;
   }
+
+  /**
+   * The other nodes' outbox workers are woken with one publish at a time: emits that come while one
+   * is in flight (every accepted webhook emits one) are folded into a single publish sent after it.
+   * That one leaves after their commits, so no wake-up is lost, and a burst of a thousand alerts
+   * costs a few round trips instead of a thousand.
+   */
+  #wakeWorkers(notify: PgNotifyBus): void {
+    if (this.#waking) {
+      this.#wakeAgain = true;
+      return;
+    }
+    this.#waking = true;
+    void notify
+      .publish(TOPICS.notifications, this.#node)
+      .catch(noop)
+      .finally(() => {
+        this.#waking = false;
+        if (this.#wakeAgain && this.#notify) {
+          this.#wakeAgain = false;
+          this.#wakeWorkers(this.#notify);
+        }
+      });
+  }
 }
+
+/** Module-private, so the class keeps one public surface. */
+function noop(): void {}
 
 function parse(payload: string): { from: string; userId: string; channelIds: string[] } | null {
   try {

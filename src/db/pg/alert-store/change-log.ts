@@ -23,17 +23,21 @@ export interface NewChangeEvent {
  */
 export async function appendChangeEvents(tx: pg.PoolClient, events: readonly NewChangeEvent[]): Promise<number[]> {
   if (events.length === 0) return [];
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [CHANGE_LOG_LOCK]);
-  const values: unknown[] = [];
-  const tuples = events.map((e) => {
-    values.push(e.channelId, e.alertId, e.type, e.now);
-    const n = values.length;
-    return `($${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
-  });
-  const { rows } = await tx.query<{ id: number }>(`INSERT INTO alert_events (channel_id, alert_id, type, created_at) VALUES ${tuples.join(', ')} RETURNING id`, values);
   // Live streams on every node read the log at this COMMIT rather than at their next poll (one
-  // notification per transaction: PostgreSQL folds identical ones).
+  // notification per transaction: PostgreSQL folds identical ones). Sent before the lock: it is
+  // delivered at COMMIT whenever it was queued, and the lock is held one round trip less.
   await publishVia(tx, TOPICS.alertEvents);
+  const cols: unknown[][] = [[], [], [], []];
+  for (const e of events) [e.channelId, e.alertId, e.type, e.now].forEach((v, k) => cols[k]!.push(v));
+  // One statement: the lock's CTE (materialised, its function being volatile) is read before the
+  // join yields its first row, so the lock is held before any identity value is drawn.
+  const { rows } = await tx.query<{ id: number }>(
+    `WITH l AS (SELECT pg_advisory_xact_lock($5))
+     INSERT INTO alert_events (channel_id, alert_id, type, created_at)
+     SELECT c, a, t, at FROM l, unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS e(c, a, t, at, n) ORDER BY n
+     RETURNING id`,
+    [...cols, CHANGE_LOG_LOCK],
+  );
   return rows.map((r) => r.id);
 }
 

@@ -11,11 +11,9 @@ import type {
 } from '../../../domain/alert-store.js';
 import { appendChangeEvents, type NewChangeEvent } from './change-log.js';
 import { inTransaction } from '../transaction.js';
+import { insertAlerts, insertFiles, saveAnswers } from './alert-inserts.js';
+import { InsertBatcher } from './insert-batcher.js';
 
-const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
-
-/** As on SQLite (src/db/alert-store/webhook-writes.ts): every stored answer is an accepted webhook; nothing reads the column. */
-const ACCEPTED = 201;
 const UNIQUE_VIOLATION = '23505';
 
 /** What one unit writes besides its own statements: appended at its end, so the change-log lock is held as briefly as possible. */
@@ -36,15 +34,12 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
     const u: Unit = { tx, events: [], jobs: [] };
     const result = await body(u);
     if (u.jobs.length > 0) {
-      const values: unknown[] = [];
-      const tuples = u.jobs.map((j) => {
-        values.push(j.alertId, j.channelId, j.kind, j.now);
-        const n = values.length;
-        return `($${n - 3}, $${n - 2}, $${n - 1}, 'pending', 0, $${n}, $${n})`;
-      });
+      const cols: unknown[][] = [[], [], [], []];
+      for (const j of u.jobs) [j.alertId, j.channelId, j.kind, j.now].forEach((v, k) => cols[k]!.push(v));
       await tx.query(
-        `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at) VALUES ${tuples.join(', ')}`,
-        values,
+        `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
+         SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at)`,
+        cols,
       );
     }
     // Last: the append takes the change-log lock, held from here to COMMIT only.
@@ -54,15 +49,8 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
 }
 
 /** Inserts an alert's files, positions in the given order (one statement). */
-export async function insertAttachments(tx: pg.PoolClient, alertId: string, files: AttachmentRecord[]): Promise<void> {
-  if (files.length === 0) return;
-  const values: unknown[] = [];
-  const tuples = files.map((f, i) => {
-    values.push(alertId, i, f.mediaKey, f.mime, f.kind, f.name, f.size);
-    const n = values.length;
-    return `($${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`;
-  });
-  await tx.query(`INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES ${tuples.join(', ')}`, values);
+export function insertAttachments(tx: pg.PoolClient, alertId: string, files: AttachmentRecord[]): Promise<void> {
+  return insertFiles(tx, [{ alertId, attachments: files }]);
 }
 
 /**
@@ -70,14 +58,24 @@ export async function insertAttachments(tx: pg.PoolClient, alertId: string, file
  * (test/cluster/webhook-writes-contract.test.ts runs the same cases on both). Each public write is
  * one transaction; the domain's `decide` runs inside it against the row it read `FOR UPDATE`, so
  * two nodes updating one run take turns, each deciding from the state the other committed.
- * `alerts.seq` is left at 0: the insert trigger numbers the alert under the channel_stats row lock
- * (reading seq_max + 1 here, as SQLite does, would give two concurrent inserts one number).
+ * New alerts take their `seq` from `channel_stats` under its row lock (alert-inserts.ts: reading
+ * seq_max + 1, as SQLite does, would give two concurrent inserts one number). Plain alerts of
+ * concurrent requests go through the node's InsertBatcher: one transaction for many.
  */
 export class PgWebhookWrites implements WebhookAlertWrites {
-  constructor(private readonly pool: pg.Pool) {}
+  /** Plain alerts of concurrent requests, written together (insert-batcher.ts). */
+  readonly batcher: InsertBatcher<NewStandardAlert, StoredRun>;
 
+  constructor(private readonly pool: pg.Pool) {
+    this.batcher = new InsertBatcher({
+      writeAll: (alerts) => inUnit(pool, (u) => insertAlerts(u, alerts)),
+      writeOne: (a) => inUnit(pool, (u) => this.insertIn(u, a)),
+    });
+  }
+
+  /** Resolves after the COMMIT of the batch that carried it. */
   insertAlert(a: NewStandardAlert): Promise<StoredRun> {
-    return inUnit(this.pool, (u) => this.insertIn(u, a));
+    return this.batcher.submit(a);
   }
 
   /**
@@ -163,36 +161,11 @@ export class PgWebhookWrites implements WebhookAlertWrites {
 
   /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group writes insert through it too). */
   async insertIn(u: Unit, a: NewStandardAlert): Promise<StoredRun> {
-    const c = a.content;
-    await u.tx.query(
-      `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
-         metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at, seq)
-       VALUES ($1, $2, 'standard', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $1, $17, $17, 0)`,
-      [a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
-        c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.now],
-    );
-    await insertAttachments(u.tx, a.alertId, a.attachments);
-    await u.tx.query(
-      `INSERT INTO usage_counters (workspace_id, month, events) VALUES ($1, $2, 1)
-       ON CONFLICT (workspace_id, month) DO UPDATE SET events = usage_counters.events + 1`,
-      [a.workspaceId, monthOf(a.now)],
-    );
-    u.jobs.push({ channelId: a.channelId, alertId: a.alertId, kind: a.notify, now: a.now });
-    u.events.push({ channelId: a.channelId, alertId: a.alertId, type: 'alert.created', now: a.now });
-    const stored = { alertId: a.alertId, created: true };
-    await this.saveAnswer(u.tx, a, stored);
-    return stored;
+    return (await insertAlerts(u, [a]))[0]!;
   }
 
   /** Inside a unit: the Idempotency-Key answer (group writes store theirs through it too). */
-  async saveAnswer(tx: pg.PoolClient, a: NewStandardAlert, stored: StoredRun): Promise<void> {
-    const idem = a.idempotency;
-    if (!idem) return;
-    await tx.query(
-      `INSERT INTO idempotency_keys (channel_id, key, request_hash, status, response_json, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (channel_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-         response_json = excluded.response_json, created_at = excluded.created_at`,
-      [a.channelId, idem.key, idem.hash, ACCEPTED, JSON.stringify(idem.answer(stored)), a.now],
-    );
+  saveAnswer(tx: pg.PoolClient, a: NewStandardAlert, stored: StoredRun): Promise<void> {
+    return saveAnswers(tx, [a], [stored]);
   }
 }

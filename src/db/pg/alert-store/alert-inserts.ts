@@ -1,0 +1,111 @@
+import type pg from 'pg';
+import type { NewStandardAlert, StoredRun } from '../../../domain/alert-store.js';
+import type { Unit } from './webhook-writes.js';
+
+const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+
+/** As on SQLite (src/db/alert-store/webhook-writes.ts): every stored answer is an accepted webhook; nothing reads the column. */
+const ACCEPTED = 201;
+
+/** The channels' numbers taken in one statement, in channel order (see insertAlerts). */
+const RESERVE_SEQS = `INSERT INTO channel_stats AS s (channel_id, alert_count, seq_max)
+  SELECT c, 0, n FROM unnest($1::text[], $2::bigint[]) AS t(c, n) ORDER BY c
+  ON CONFLICT (channel_id) DO UPDATE SET seq_max = s.seq_max + excluded.seq_max
+  RETURNING channel_id AS "channelId", seq_max AS "top"`;
+
+const INSERT_ALERTS = `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
+    metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at, seq)
+  SELECT id, ch, 'standard', title, level, emoji, message, fields, link_url, link_text, source, metadata, actor, run_id, run_state, steps,
+    run_error, id, at, at, seq
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+    $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::bigint[], $18::bigint[])
+    AS t(id, ch, title, level, emoji, message, fields, link_url, link_text, source, metadata, actor, run_id, run_state, steps, run_error, at, seq)`;
+
+const INSERT_ATTACHMENTS = `INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size)
+  SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])`;
+
+const ADD_USAGE = `INSERT INTO usage_counters AS u (workspace_id, month, events)
+  SELECT w, m, n FROM unnest($1::text[], $2::text[], $3::bigint[]) AS t(w, m, n) ORDER BY w, m
+  ON CONFLICT (workspace_id, month) DO UPDATE SET events = u.events + excluded.events`;
+
+const SAVE_ANSWERS = `INSERT INTO idempotency_keys (channel_id, key, request_hash, status, response_json, created_at)
+  SELECT c, k, h, ${ACCEPTED}, j, at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(c, k, h, j, at)
+  ON CONFLICT (channel_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+    response_json = excluded.response_json, created_at = excluded.created_at`;
+
+/** Counts per key, the keys sorted: rows are locked in one order by every node, so two batches never deadlock. */
+function tally(keys: string[]): [string[], number[]] {
+  const counts = new Map<string, number>();
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1);
+  const sorted = [...counts.keys()].sort();
+  return [sorted, sorted.map((k) => counts.get(k)!)];
+}
+
+/**
+ * Inside a unit: plain alerts with their files, usage counts, outbox rows, change events and
+ * idempotency answers, with one statement per table whatever their number (a batch of webhook
+ * requests, or the single alert of a run or group). Every statement takes its rows as arrays
+ * (`unnest`), so a batch needs no parameter list that grows with it.
+ *
+ * Numbers: each channel's next `seq` values are taken first, in one upsert of `channel_stats`
+ * that adds the batch's count to `seq_max` under the row lock (held to COMMIT, so concurrent
+ * writers in a channel take disjoint ranges), and the alerts are inserted with them. The insert
+ * trigger then only counts the alert; left at 0, it would number each row with a second UPDATE of
+ * the row it just inserted (and recompute its search vector). Alerts of one channel take their
+ * numbers in the order given. Locks are taken in sorted key order (channels, then usage rows),
+ * so two nodes' batches wait for each other rather than deadlock.
+ */
+export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[]): Promise<StoredRun[]> {
+  if (alerts.length === 0) return [];
+  const tx: pg.PoolClient = u.tx;
+  const [channels, counts] = tally(alerts.map((a) => a.channelId));
+  const reserved = await tx.query<{ channelId: string; top: string | number }>(RESERVE_SEQS, [channels, counts]);
+  const next = new Map<string, number>();
+  const countOf = new Map(channels.map((c, i) => [c, counts[i]!]));
+  for (const r of reserved.rows) next.set(r.channelId, Number(r.top) - countOf.get(r.channelId)! + 1);
+  const cols: unknown[][] = Array.from({ length: 18 }, () => []);
+  for (const a of alerts) {
+    const c = a.content;
+    const seq = next.get(a.channelId)!;
+    next.set(a.channelId, seq + 1);
+    const row = [a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
+      c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.now, seq];
+    for (let i = 0; i < row.length; i++) cols[i]!.push(row[i]);
+  }
+  await tx.query(INSERT_ALERTS, cols);
+  await insertFiles(tx, alerts);
+  const [usageKeys, usageCounts] = tally(alerts.map((a) => `${a.workspaceId}\n${monthOf(a.now)}`));
+  const split = usageKeys.map((k) => k.split('\n'));
+  await tx.query(ADD_USAGE, [split.map((s) => s[0]), split.map((s) => s[1]), usageCounts]);
+  const stored = alerts.map((a) => ({ alertId: a.alertId, created: true }));
+  await saveAnswers(tx, alerts, stored);
+  for (const a of alerts) {
+    u.jobs.push({ channelId: a.channelId, alertId: a.alertId, kind: a.notify, now: a.now });
+    u.events.push({ channelId: a.channelId, alertId: a.alertId, type: 'alert.created', now: a.now });
+  }
+  return stored;
+}
+
+/** Inside a unit: the files of the given alerts, positions in each alert's order (one statement). */
+export async function insertFiles(tx: pg.PoolClient, alerts: readonly Pick<NewStandardAlert, 'alertId' | 'attachments'>[]): Promise<void> {
+  const cols: unknown[][] = Array.from({ length: 7 }, () => []);
+  for (const a of alerts) {
+    a.attachments.forEach((f, i) => {
+      const row = [a.alertId, i, f.mediaKey, f.mime, f.kind, f.name, f.size];
+      for (let k = 0; k < row.length; k++) cols[k]!.push(row[k]);
+    });
+  }
+  if (cols[0]!.length > 0) await tx.query(INSERT_ATTACHMENTS, cols);
+}
+
+/** Inside a unit: the Idempotency-Key answers of the alerts that carry a key (one statement). */
+export async function saveAnswers(tx: pg.PoolClient, alerts: readonly NewStandardAlert[], stored: readonly StoredRun[]): Promise<void> {
+  const cols: unknown[][] = [[], [], [], [], []];
+  alerts.forEach((a, i) => {
+    const idem = a.idempotency;
+    if (!idem) return;
+    const row = [a.channelId, idem.key, idem.hash, JSON.stringify(idem.answer(stored[i]!)), a.now];
+    for (let k = 0; k < row.length; k++) cols[k]!.push(row[k]);
+  });
+  if (cols[0]!.length > 0) await tx.query(SAVE_ANSWERS, cols);
+}
