@@ -141,6 +141,18 @@ describe('the feed in Chromium', () => {
     await runCard.getByText(/ERROR · run failed/).waitFor();
     // Updated in place: still one card for the run.
     expect(await runCard.count()).toBe(1);
+    // A step's state word and its duration read as one line: their text sits on one baseline.
+    // (An empty inline-block's bottom edge is its line's baseline: one is put in each text for a moment.)
+    const baselines = await runCard.locator('.ab-step').evaluateAll((rows) =>
+      rows.map((row) => ['.ab-step-state', '.ab-step-duration'].map((sel) => {
+        const probe = document.createElement('span');
+        probe.style.display = 'inline-block';
+        row.querySelector(sel)!.append(probe);
+        const y = probe.getBoundingClientRect().bottom;
+        probe.remove();
+        return y;
+      })));
+    for (const [state, duration] of baselines.slice(0, 2)) expect(Math.abs(state! - duration!)).toBeLessThan(1);
     await check(page, 'feed-workflow');
 
     // Read through the API (another client): the badges follow without a reload.
