@@ -153,7 +153,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
   const idempotency = new Idempotency(store.webhook, clock, parts.idempotencyClaims);
   const ops = new Operations({ config, database: parts.probe, reports: store.reports, logger, clock });
-  const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve });
+  const media = new MediaStore({ dir: config.mediaDir, publicUrl: config.mediaPublicUrl, spaceGuard: ops.reserve, sharedPin: (key) => parts.mediaOrphanRows.pin(key, clock.now()) });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,
     timeoutMs: config.attachmentFetchTimeoutMs,

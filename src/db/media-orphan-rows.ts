@@ -15,6 +15,7 @@ export class SqliteMediaOrphanRows implements MediaOrphanRows {
       due: sqlite.prepare<[number, number], string>('SELECT media_key FROM media_orphans WHERE orphaned_at <= ? ORDER BY orphaned_at LIMIT ?').pluck(),
       forget: sqlite.prepare<[string]>('DELETE FROM media_orphans WHERE media_key = ?'),
       listed: sqlite.prepare<[string], number>('SELECT 1 FROM media_orphans WHERE media_key = ?').pluck(),
+      stillDue: sqlite.prepare<[string, number], number>('SELECT 1 FROM media_orphans WHERE media_key = ? AND orphaned_at <= ?').pluck(),
     };
   }
 
@@ -34,5 +35,21 @@ export class SqliteMediaOrphanRows implements MediaOrphanRows {
 
   isListed(key: string): Promise<boolean> {
     return Promise.resolve(this.s.listed.get(key) !== undefined);
+  }
+
+  /** One process: the media store's in-memory pin is what the sweep sees, nothing to store. */
+  pin(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** One process, synchronous: the check, `decide` (its unlink) and the forget happen in one tick. */
+  settleDue(key: string, cutoff: number, decide: () => boolean): Promise<boolean> {
+    try {
+      if (this.s.stillDue.get(key, cutoff) === undefined || !decide()) return Promise.resolve(false);
+      this.s.forget.run(key);
+      return Promise.resolve(true);
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
   }
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { bufferChunks, isErrno, linkIntoPlace, unlinkUnlessKept, writeAll } from './files.js';
-import { referencesOf, type ReferenceCheck, type References } from './references.js';
+import { referencesOf, settleOrphans, type ReferenceCheck, type References, type SettleKey } from './references.js';
 import {
   SNIFF_BYTES,
   formatOfExt,
@@ -70,7 +70,6 @@ export type { ReferenceCheck } from './references.js';
 /** Receives a put's key once its bytes are complete, before it is linked into place. */
 type KeyHook = (key: string) => void;
 
-
 /** The store's internals a batch uses (not part of the public API). */
 interface StoreInternals {
   put(body: AsyncIterable<Uint8Array>, opts: PutOptions, onKey: KeyHook): Promise<StoredMedia>;
@@ -99,10 +98,13 @@ export class MediaStore {
 
   /** Refuses a write of that many bytes (the free-space reserve, src/ops/free-space.ts); none by default. */
   readonly #spaceGuard: { assertRoomFor(bytes: number): Promise<void> } | undefined;
+  /** The pin other nodes' sweeps see (MediaOrphanRows.pin), taken after the in-memory pin and before the link. */
+  readonly #sharedPin: ((key: string) => Promise<void>) | undefined;
 
-  constructor(opts: { dir: string; publicUrl: string; spaceGuard?: { assertRoomFor(bytes: number): Promise<void> } }) {
+  constructor(opts: { dir: string; publicUrl: string; spaceGuard?: { assertRoomFor(bytes: number): Promise<void> }; sharedPin?: (key: string) => Promise<void> }) {
     this.dir = path.resolve(opts.dir);
     this.#spaceGuard = opts.spaceGuard;
+    this.#sharedPin = opts.sharedPin;
     this.publicUrl = opts.publicUrl.replace(/\/+$/, '');
     fs.mkdirSync(this.dir, { recursive: true });
     this.#internals = {
@@ -160,6 +162,13 @@ export class MediaStore {
       unlinkUnlessKept(candidates, (key) => path.join(this.dir, key), (key) => this.#pins.has(key) || touched.has(key) || used.has(key));
     const refs = referencesOf(candidates, (key) => this.#pins.has(key), isReferenced, this.#watchers);
     return refs instanceof Promise ? refs.then(remove) : remove(refs);
+  }
+
+  /** The orphan sweep's deletion (src/ops/media-orphans.ts): each key settled under `settle`, the key's lock across nodes. */
+  removeOrphans(keys: readonly string[], isReferenced: ReferenceCheck, settle: SettleKey): Promise<{ deleted: string[]; settled: number }> {
+    // A malformed key (never listed by this code) names no file of ours: it is only forgotten.
+    const unlink = (key: string) => MEDIA_KEY_RE.test(key) && unlinkUnlessKept([key], (k) => path.join(this.dir, k), () => false).length === 1;
+    return settleOrphans(keys, isReferenced, settle, { isPinned: (key) => this.#pins.has(key), watchers: this.#watchers, unlink });
   }
 
   /** Looks a key up for serving; null for a malformed key or a missing file. */
@@ -264,6 +273,8 @@ export class MediaStore {
       onKey(key); // pinned before it becomes visible: a concurrent rollback cannot remove it under us
       let created: boolean;
       try {
+        // Across nodes, after the pin: a sweep that deleted the file before it is followed by a link that writes it again.
+        await this.#sharedPin?.(key);
         created = await linkIntoPlace(tmp, final);
       } finally {
         await fsp.unlink(tmp).catch(() => {});

@@ -13,6 +13,21 @@ export interface MediaOrphanRows {
   due(cutoff: number, limit: number): Promise<string[]>;
   forget(keys: readonly string[]): Promise<void>;
   isListed(key: string): Promise<boolean>;
+  /**
+   * An upload is about to link `key`'s file into place: a listed key starts a new grace period, so
+   * no sweep deletes it under that upload. PostgreSQL: under the key's advisory lock, so the pin
+   * comes either before a sweep's check-and-unlink (which then finds the key not due) or after it
+   * (and the upload's link writes the file again). SQLite: nothing to do (one process: the media
+   * store's in-memory pin is what the sweep sees).
+   */
+  pin(key: string, now: number): Promise<void>;
+  /**
+   * The sweep's step for one key, while no upload on any node can pin it (PostgreSQL: the key's
+   * advisory lock; SQLite: one process). Runs `decide` only if the key is still listed at or before
+   * `cutoff`; `decide` unlinks the file if it must go and answers whether the key is settled, and a
+   * settled key is forgotten under the same lock. Answers whether it was settled.
+   */
+  settleDue(key: string, cutoff: number, decide: () => boolean): Promise<boolean>;
 }
 
 /**
@@ -74,12 +89,12 @@ export class MediaOrphans {
     for (;;) {
       const keys = await this.rows.due(cutoff, batchSize);
       if (keys.length === 0) return deleted;
-      // removeUnreferenced asks about every key first, then re-checks in-flight pins key by key, in one tick.
-      deleted += (await this.media.removeUnreferenced(keys, this.isReferenced)).length;
-      // A key an in-flight upload holds stays listed: if that upload fails, nothing else would delete the file.
-      const settled = keys.filter((key) => !this.media.isPinned(key));
-      await this.rows.forget(settled);
-      if (keys.length < batchSize || settled.length === 0) return deleted;
+      // Asks about every key first, then settles them one by one under each key's lock: a key an
+      // upload pinned since (on any node) is no longer due and stays; one an in-flight upload of this
+      // node holds stays listed (if that upload fails, nothing else would delete the file).
+      const done = await this.media.removeOrphans(keys, this.isReferenced, (key, decide) => this.rows.settleDue(key, cutoff, decide));
+      deleted += done.deleted.length;
+      if (keys.length < batchSize || done.settled === 0) return deleted;
     }
   }
 }

@@ -42,7 +42,7 @@ export class Operations {
 
   constructor(private readonly d: OperationsDeps) {
     this.storage = new StorageHealth(d.logger);
-    this.reserve = new FreeSpaceReserve(d.config.dataDir, d.config.mediaFreeSpaceReserveBytes, this.storage);
+    this.reserve = new FreeSpaceReserve(d.config, d.config.mediaFreeSpaceReserveBytes, this.storage);
     this.metrics = d.config.metrics
       ? new Metrics(
           {

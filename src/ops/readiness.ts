@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { discordStatus, type DiscordBridgeView } from './discord-status.js';
-import { freeBytes } from './free-space.js';
+import { volumesOf, writtenDirs } from './free-space.js';
 import type { DatabaseProbe } from '../db/probe.js';
 import type { OutboxBacklog } from '../domain/alert-reports.js';
 import type { StorageHealth } from './storage-health.js';
@@ -22,7 +22,7 @@ export interface Readiness {
 }
 
 export interface ReadinessDeps {
-  config: Pick<Config, 'dataDir' | 'mediaFreeSpaceReserveBytes' | 'discordToken'>;
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'mediaDir' | 'mediaFreeSpaceReserveBytes' | 'discordToken'>;
   database: DatabaseProbe;
   storage: StorageHealth;
   outbox: (now: number) => Promise<OutboxBacklog>;
@@ -44,9 +44,16 @@ export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
   const reserve = d.config.mediaFreeSpaceReserveBytes;
   let diskOk = false;
   try {
-    const free = await freeBytes(d.config.dataDir);
-    diskOk = free > 0 && free >= reserve;
-    checks.disk = { status: diskOk ? 'ok' : 'fail', freeMb: Math.floor(free / MB), reserveMb: Math.round(reserve / MB) };
+    // Every volume this node writes (the SQLite file's, MEDIA_DIR's), each measured once.
+    const volumes = await volumesOf(writtenDirs(d.config));
+    const roomy = (free: number) => free > 0 && free >= reserve;
+    const least = Math.min(...volumes.map((v) => v.free));
+    diskOk = roomy(least);
+    checks.disk = { status: diskOk ? 'ok' : 'fail', freeMb: Math.floor(least / MB), reserveMb: Math.round(reserve / MB) };
+    if (volumes.length > 1) {
+      const each = volumes.flatMap((v) => v.settings.map((s) => [s, { status: roomy(v.free) ? 'ok' : 'fail', freeMb: Math.floor(v.free / MB) }] as const));
+      checks.disk.volumes = Object.fromEntries(each);
+    }
   } catch (err) {
     checks.disk = { status: 'fail', reason: (err as Error).message };
   }

@@ -47,3 +47,13 @@ export const FIRST_START_LOCK = String(BASE + 6n);
  * ("ALBR", src/db/pg/alert-store/idempotency-claims.ts).
  */
 export const FLOOD_WINDOW_LOCK_CLASS = 0x414c4246;
+
+/**
+ * Transaction-level, two-key form `pg_advisory_xact_lock(MEDIA_KEY_LOCK_CLASS, hashtext(media_key))`:
+ * the per-key lock between the leader's orphan sweep and the uploads of every node
+ * (src/db/pg/media-orphan-rows.ts). The sweep holds it around its check ("still due?") and its
+ * unlink; an upload takes it around its pin (a listed key starts a new grace period) before
+ * linking its file into place. Two keys hashing alike only wait for each other. "ALBM": apart from
+ * the other two-key classes above.
+ */
+export const MEDIA_KEY_LOCK_CLASS = 0x414c424d;
