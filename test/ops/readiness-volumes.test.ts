@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
 import { createEngineHarness, type Engine, type EngineNode } from '../helpers/engine-harness.js';
 import { seedWorkspace, tempDir } from '../helpers/harness.js';
+import { mountTmpfs } from '../helpers/tmpfs.js';
 import { describePg } from '../helpers/pg.js';
 import { png } from '../media/fixtures.js';
 
@@ -14,13 +15,7 @@ import { png } from '../media/fixtures.js';
  * well. Mounting needs root (CAP_SYS_ADMIN); elsewhere this file is skipped.
  */
 const mountPoint = tempDir('alertbridge-media-tmpfs-');
-let mounted = false;
-try {
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-  mounted = true;
-} catch {
-  fs.rmSync(mountPoint, { recursive: true, force: true });
-}
+const mounted = mountTmpfs(mountPoint, '16m');
 afterAll(() => {
   if (!mounted) return;
   try {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bodyOf, type ProblemBody } from '../helpers/bodies.js';
+import { mountTmpfs } from '../helpers/tmpfs.js';
 import { tempDir } from '../helpers/harness.js';
 import { logLines, spawnService, type SpawnedService } from '../helpers/spawned-service.js';
 import { png } from '../media/fixtures.js';
@@ -14,13 +15,7 @@ import { png } from '../media/fixtures.js';
  * and the max_page_count tests in disk-full.test.ts still cover the HTTP side.
  */
 const mountPoint = tempDir('alertbridge-tmpfs-');
-let mounted = false;
-try {
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=12m', 'tmpfs', mountPoint], { stdio: 'ignore' });
-  mounted = true;
-} catch {
-  fs.rmSync(mountPoint, { recursive: true, force: true });
-}
+const mounted = mountTmpfs(mountPoint, '12m');
 
 let svc: SpawnedService | undefined;
 afterAll(() => {
