@@ -61,6 +61,11 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   // Retention passes (settings per channel and workspace in the database); at most 24 days (setTimeout's range).
   RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).max(2_073_600_000).default(60_000),
+}).refine((e) => !(e.DATABASE_URL && e.MEDIA_ORPHAN_GRACE_HOURS === 0), {
+  // Nodes share MEDIA_DIR: a file deleted at release could be the one another node's upload has
+  // just linked and is about to commit. The grace period is what makes that impossible.
+  message: 'must be above 0 with DATABASE_URL: nodes share MEDIA_DIR, and only a grace period keeps a file another node is uploading',
+  path: ['MEDIA_ORPHAN_GRACE_HOURS'],
 });
 
 export type Env = Record<string, string | undefined>;

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { bufferChunks, isErrno, linkIntoPlace, unlinkUnlessKept, writeAll } from './files.js';
+import { MediaBatch } from './batch.js';
+import type { KeyHook, MediaFileInfo, PutOptions, StoredMedia, StoreInternals } from './media-types.js';
 import { referencesOf, settleOrphans, type ReferenceCheck, type References, type SettleKey } from './references.js';
 import {
   SNIFF_BYTES,
@@ -22,43 +24,6 @@ import {
  * so a served key always names a whole, sniffed, size-checked file.
  */
 
-/** One stored file, as the rest of the service refers to it. */
-export interface StoredMedia {
-  /** `<sha256>.<ext>`: the file name and the last path segment of `url`. */
-  key: string;
-  sha256: string;
-  ext: string;
-  mime: string;
-  kind: MediaKind;
-  size: number;
-  /** Our own public URL of the file (never the sender's source URL). */
-  url: string;
-  /** True when this call created the file; false when the same bytes were already stored. */
-  created: boolean;
-}
-
-/** Options of a put. */
-export interface PutOptions {
-  /** The sender's declared kind: contradicting bytes are refused ('attachment-type-mismatch'). */
-  declaredKind?: MediaKind;
-  /** Names the file in error messages, e.g. `attachments[2]` or `file "cat.png"`. */
-  label?: string;
-  /** A size announced up front (Content-Length): refused before reading when over the limit. */
-  expectedSize?: number;
-}
-
-/** What openForRead returns: everything the media route needs to answer. */
-export interface MediaFileInfo {
-  key: string;
-  path: string;
-  sha256: string;
-  ext: string;
-  mime: string;
-  kind: MediaKind;
-  size: number;
-  mtime: Date;
-}
-
 /** A valid key: lower-case sha256 hex, a dot, a short extension. Checked before touching the filesystem. */
 export const MEDIA_KEY_RE = /^[0-9a-f]{64}\.[a-z0-9]{2,4}$/;
 
@@ -66,25 +31,8 @@ export const MEDIA_KEY_RE = /^[0-9a-f]{64}\.[a-z0-9]{2,4}$/;
 const TEMP_PREFIX = '.tmp-';
 
 export type { ReferenceCheck } from './references.js';
-
-/** Receives a put's key once its bytes are complete, before it is linked into place. */
-type KeyHook = (key: string) => void;
-
-/** The store's internals a batch uses (not part of the public API). */
-interface StoreInternals {
-  put(body: AsyncIterable<Uint8Array>, opts: PutOptions, onKey: KeyHook): Promise<StoredMedia>;
-  pin(key: string): void;
-  unpin(key: string): void;
-  isPinned(key: string): boolean;
-  /** The keys among `keys` an alert uses, and those an upload pinned or unpinned while they were asked. */
-  references(keys: Iterable<string>, isReferenced: ReferenceCheck): References | Promise<References>;
-  pathOf(key: string): string;
-  /**
-   * Keys a rolled-back batch created but left because another in-flight batch
-   * held them: that batch's rollback deletes them, its commit keeps them.
-   */
-  abandoned: Set<string>;
-}
+export type { MediaFileInfo, PutOptions, StoredMedia } from './media-types.js';
+export { MediaBatch } from './batch.js';
 
 /** The content-addressed file store of attachments. */
 export class MediaStore {
@@ -101,7 +49,19 @@ export class MediaStore {
   /** The pin other nodes' sweeps see (MediaOrphanRows.pin), taken after the in-memory pin and before the link. */
   readonly #sharedPin: ((key: string) => Promise<void>) | undefined;
 
-  constructor(opts: { dir: string; publicUrl: string; spaceGuard?: { assertRoomFor(bytes: number): Promise<void> }; sharedPin?: (key: string) => Promise<void> }) {
+  /**
+   * `sharedPin` and `deferRollback`: for a directory other nodes share (cluster mode). A failed
+   * request cannot know whether another node's upload of the same bytes has linked the file and is
+   * about to commit, so its rollback hands the files it created to `deferRollback` (the orphan list:
+   * deleted by the sweep after the grace period, under each key's lock, if still unreferenced).
+   */
+  constructor(opts: {
+    dir: string;
+    publicUrl: string;
+    spaceGuard?: { assertRoomFor(bytes: number): Promise<void> };
+    sharedPin?: (key: string) => Promise<void>;
+    deferRollback?: (keys: string[]) => Promise<void>;
+  }) {
     this.dir = path.resolve(opts.dir);
     this.#spaceGuard = opts.spaceGuard;
     this.#sharedPin = opts.sharedPin;
@@ -123,6 +83,7 @@ export class MediaStore {
       references: (keys, isReferenced) => referencesOf(keys, (key) => this.#pins.has(key), isReferenced, this.#watchers),
       pathOf: (key) => path.join(this.dir, key),
       abandoned: new Set(),
+      deferRollback: opts.deferRollback,
     };
   }
 
@@ -285,104 +246,5 @@ export class MediaStore {
       await fsp.unlink(tmp).catch(() => {});
       throw err;
     }
-  }
-}
-
-/**
- * The files one request stored. commit() once the request's data references them;
- * rollback() on failure deletes the files this batch created that nothing else holds.
- */
-export class MediaBatch {
-  readonly #store: StoreInternals;
-  readonly #pending = new Set<Promise<unknown>>();
-  /** Every key this batch pinned, once per put. */
-  readonly #pinned: string[] = [];
-  /** Keys whose file this batch created. */
-  readonly #created = new Set<string>();
-  #state: 'open' | 'committed' | 'rolled-back' = 'open';
-
-  /** @internal Use MediaStore.batch(). */
-  constructor(store: StoreInternals) {
-    this.#store = store;
-  }
-
-  /** Like MediaStore.putStream, tracked by this batch. */
-  putStream(body: AsyncIterable<Uint8Array>, opts: PutOptions = {}): Promise<StoredMedia> {
-    if (this.#state !== 'open') return Promise.reject(new Error(`media batch already ${this.#state}`));
-    let pinnedKey: string | null = null;
-    const p = this.#store
-      .put(body, opts, (key) => {
-        this.#store.pin(key);
-        this.#pinned.push(key);
-        pinnedKey = key;
-      })
-      .then((media) => {
-        if (media.created) this.#created.add(media.key);
-        return media;
-      })
-      .catch((err: unknown) => {
-        // The put failed after pinning (link error): release the pin right away.
-        if (pinnedKey !== null) {
-          this.#store.unpin(pinnedKey);
-          this.#pinned.splice(this.#pinned.indexOf(pinnedKey), 1);
-        }
-        throw err;
-      });
-    this.#pending.add(p);
-    const forget = () => this.#pending.delete(p);
-    p.then(forget, forget);
-    return p;
-  }
-
-  /** Like MediaStore.putBuffer, tracked by this batch. */
-  putBuffer(buf: Uint8Array, opts: PutOptions = {}): Promise<StoredMedia> {
-    return this.putStream(bufferChunks(buf), { expectedSize: buf.byteLength, ...opts });
-  }
-
-  /** The request succeeded: its files are referenced now, release the pins. */
-  async commit(): Promise<void> {
-    this.#assertOpen();
-    await this.#settle();
-    this.#state = 'committed';
-    for (const key of this.#pinned) this.#store.abandoned.delete(key);
-    this.#release();
-  }
-
-  /**
-   * The request failed: waits for its puts to settle, then deletes each file this
-   * batch created unless `isReferenced(key)` or another in-flight batch holds it
-   * (that batch then inherits the deletion). Returns the deleted keys.
-   */
-  async rollback(isReferenced: ReferenceCheck = () => false): Promise<string[]> {
-    this.#assertOpen();
-    await this.#settle();
-    this.#state = 'rolled-back';
-    const candidates = new Set(this.#created);
-    for (const key of this.#pinned) if (this.#store.abandoned.has(key)) candidates.add(key);
-    this.#release();
-    const refs = this.#store.references(candidates, isReferenced);
-    const { used, touched } = refs instanceof Promise ? await refs : refs;
-    return unlinkUnlessKept(candidates, this.#store.pathOf, (key) => {
-      if (this.#store.isPinned(key)) {
-        this.#store.abandoned.add(key);
-        return true;
-      }
-      this.#store.abandoned.delete(key);
-      // Pinned and released meanwhile: that upload may have committed a reference.
-      return touched.has(key) || used.has(key);
-    });
-  }
-
-  async #settle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.allSettled([...this.#pending]);
-  }
-
-  #release(): void {
-    for (const key of this.#pinned) this.#store.unpin(key);
-    this.#pinned.length = 0;
-  }
-
-  #assertOpen(): void {
-    if (this.#state !== 'open') throw new Error(`media batch already ${this.#state}`);
   }
 }

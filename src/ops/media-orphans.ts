@@ -79,6 +79,15 @@ export class MediaOrphans {
   }
 
   /**
+   * Lists keys whose fate is not known yet (a failed upload's files on a shared directory): the
+   * sweep deletes each after the grace period unless an alert uses it by then.
+   */
+  listForSweep(keys: string[]): Promise<void> {
+    const valid = keys.filter((key) => MEDIA_KEY_RE.test(key));
+    return valid.length > 0 ? this.rows.list(valid, this.clock.now()) : Promise.resolve();
+  }
+
+  /**
    * Deletes the files unreferenced for longer than the grace period; a key an
    * alert uses again is only forgotten. Works in batches so one run never holds
    * the event loop for long. Returns the number of files deleted.

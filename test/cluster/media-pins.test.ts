@@ -144,4 +144,35 @@ describePg('media pins across nodes (PostgreSQL)', () => {
     expect(await served(b, key)).toEqual({ status: 404 });
     expect((await pool.query('SELECT count(*)::int AS n FROM media_orphans')).rows[0]).toEqual({ n: 0 });
   });
+
+  it('a request that fails after storing its file leaves it to the sweep: an upload of the same bytes on node B keeps it', async () => {
+    const bytes = png(104);
+    const key = keyOf(bytes);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'shot.png');
+    form.append('payload', '{"title": ');
+    const failed = await a.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { body: form });
+    expect(failed.status).toBe(400);
+    // Not deleted at once (B may be committing these very bytes, unseen by A): listed for the sweep.
+    expect(fs.existsSync(path.join(media, key))).toBe(true);
+    expect((await pool.query('SELECT 1 FROM media_orphans WHERE media_key = $1', [key])).rowCount).toBe(1);
+    expect((await post(b, seed.general.webhookToken, withFile('same bytes on B', bytes))).status).toBe(201);
+    await pool.query('UPDATE media_orphans SET orphaned_at = orphaned_at - $2::bigint WHERE media_key = $1', [key, 2 * HOUR]);
+    // B's pin restarted the grace period; once due again, the sweep finds the key referenced and forgets it.
+    expect(await a.services.mediaOrphans.sweep()).toBe(0);
+    await pool.query('UPDATE media_orphans SET orphaned_at = orphaned_at - $2::bigint WHERE media_key = $1', [key, 2 * HOUR]);
+    expect(await a.services.mediaOrphans.sweep()).toBe(0);
+    expect((await pool.query('SELECT 1 FROM media_orphans WHERE media_key = $1', [key])).rowCount).toBe(0);
+    expect(await served(b, key)).toEqual({ status: 200, bytes });
+
+    // A failed request whose bytes nobody else uses: the sweep deletes its file after the grace period.
+    const lone = png(105);
+    const form2 = new FormData();
+    form2.append('file', new Blob([new Uint8Array(lone)], { type: 'image/png' }), 'lone.png');
+    form2.append('payload', '{"title": ');
+    expect((await b.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { body: form2 })).status).toBe(400);
+    await pool.query('UPDATE media_orphans SET orphaned_at = orphaned_at - $2::bigint WHERE media_key = $1', [keyOf(lone), 2 * HOUR]);
+    expect(await a.services.mediaOrphans.sweep()).toBe(1);
+    expect(fs.existsSync(path.join(media, keyOf(lone)))).toBe(false);
+  });
 });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { NewStandardAlert, StoredRun } from '../../../domain/alert-store.js';
-import type { Unit } from './webhook-writes.js';
+import type { Unit } from './unit.js';
+import { insertAttachmentRows } from './unit-rows.js';
 
 const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
@@ -20,9 +21,6 @@ const INSERT_ALERTS = `INSERT INTO alerts (id, channel_id, kind, title, level, e
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
     $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::bigint[], $18::bigint[])
     AS t(id, ch, title, level, emoji, message, fields, link_url, link_text, source, metadata, actor, run_id, run_state, steps, run_error, at, seq)`;
-
-const INSERT_ATTACHMENTS = `INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size)
-  SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])`;
 
 const ADD_USAGE = `INSERT INTO usage_counters AS u (workspace_id, month, events)
   SELECT w, m, n FROM unnest($1::text[], $2::text[], $3::bigint[]) AS t(w, m, n) ORDER BY w, m
@@ -73,7 +71,7 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
     for (let i = 0; i < row.length; i++) cols[i]!.push(row[i]);
   }
   await tx.query(INSERT_ALERTS, cols);
-  await insertFiles(tx, alerts);
+  await insertAttachmentRows(tx, alerts.map((a) => ({ alertId: a.alertId, files: a.attachments })));
   const [usageKeys, usageCounts] = tally(alerts.map((a) => `${a.workspaceId}\n${monthOf(a.now)}`));
   const split = usageKeys.map((k) => k.split('\n'));
   await tx.query(ADD_USAGE, [split.map((s) => s[0]), split.map((s) => s[1]), usageCounts]);
@@ -84,18 +82,6 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
     u.events.push({ channelId: a.channelId, alertId: a.alertId, type: 'alert.created', now: a.now });
   }
   return stored;
-}
-
-/** Inside a unit: the files of the given alerts, positions in each alert's order (one statement). */
-export async function insertFiles(tx: pg.PoolClient, alerts: readonly Pick<NewStandardAlert, 'alertId' | 'attachments'>[]): Promise<void> {
-  const cols: unknown[][] = Array.from({ length: 7 }, () => []);
-  for (const a of alerts) {
-    a.attachments.forEach((f, i) => {
-      const row = [a.alertId, i, f.mediaKey, f.mime, f.kind, f.name, f.size];
-      for (let k = 0; k < row.length; k++) cols[k]!.push(row[k]);
-    });
-  }
-  if (cols[0]!.length > 0) await tx.query(INSERT_ATTACHMENTS, cols);
 }
 
 /** Inside a unit: the Idempotency-Key answers of the alerts that carry a key (one statement). */

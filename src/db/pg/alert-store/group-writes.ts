@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../../domain/alert-groups.js';
 import type { NewStandardAlert, RunState } from '../../../domain/alert-store.js';
-import { inUnit, insertAttachments, type PgWebhookWrites } from './webhook-writes.js';
+import { insertAttachmentRows } from './unit-rows.js';
+import { inUnit, type PgWebhookWrites } from './webhook-writes.js';
 
 const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 const UNIQUE_VIOLATION = '23505';
@@ -76,7 +77,7 @@ export class PgGroupWrites implements AlertGroupWrites {
       if (a.attachments.length > 0) {
         const old = await u.tx.query<{ key: string }>('DELETE FROM alert_attachments WHERE alert_id = $1 RETURNING media_key AS key', [existing.alertId]);
         released = old.rows.map((r) => r.key);
-        await insertAttachments(u.tx, existing.alertId, a.attachments);
+        await insertAttachmentRows(u.tx, [{ alertId: existing.alertId, files: a.attachments }]);
       }
       await u.tx.query(
         'UPDATE alert_groups SET status = $1, state_fingerprint = $2, updated_at = $3 WHERE channel_id = $4 AND group_key = $5',

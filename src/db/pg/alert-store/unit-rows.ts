@@ -1,23 +1,24 @@
 import type pg from 'pg';
 import type { AttachmentRecord } from '../../../domain/alert-store.js';
-import type { inUnit } from './webhook-writes.js';
+import type { Unit } from './unit.js';
 
-/** The unit `inUnit` hands its body: the transaction, and the change events appended at its end. */
-export type Unit = Parameters<Parameters<typeof inUnit>[1]>[0];
+export type { Unit };
 
-/** Inserts the files of several alerts in one statement, positions in each alert's given order. */
+/**
+ * Inserts the files of several alerts in one statement, positions in each alert's given order; the
+ * rows go as arrays (`unnest`), so the statement's parameters do not grow with them.
+ */
 export async function insertAttachmentRows(tx: pg.PoolClient, alerts: { alertId: string; files: AttachmentRecord[] }[]): Promise<void> {
-  const values: unknown[] = [];
-  const tuples: string[] = [];
+  const cols: unknown[][] = Array.from({ length: 7 }, () => []);
   for (const a of alerts) {
-    a.files.forEach((f, i) => {
-      values.push(a.alertId, i, f.mediaKey, f.mime, f.kind, f.name, f.size);
-      const n = values.length;
-      tuples.push(`($${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n})`);
-    });
+    a.files.forEach((f, i) => [a.alertId, i, f.mediaKey, f.mime, f.kind, f.name, f.size].forEach((v, k) => cols[k]!.push(v)));
   }
-  if (tuples.length === 0) return;
-  await tx.query(`INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES ${tuples.join(', ')}`, values);
+  if (cols[0]!.length === 0) return;
+  await tx.query(
+    `INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size)
+     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])`,
+    cols,
+  );
 }
 
 /** Which alerts a delete may take besides their ids: those of one channel, of one kind, not running. */

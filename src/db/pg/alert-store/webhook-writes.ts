@@ -1,57 +1,20 @@
 import pg from 'pg';
 import type {
-  AttachmentRecord,
   NewStandardAlert,
-  NotificationKind,
   RunState,
   RunUpdate,
   StoredIdempotentAnswer,
   StoredRun,
   WebhookAlertWrites,
 } from '../../../domain/alert-store.js';
-import { appendChangeEvents, type NewChangeEvent } from './change-log.js';
-import { inTransaction } from '../transaction.js';
-import { insertAlerts, insertFiles, saveAnswers } from './alert-inserts.js';
+import { insertAlerts, saveAnswers } from './alert-inserts.js';
 import { InsertBatcher } from './insert-batcher.js';
+import { inUnit, type Unit } from './unit.js';
+import { insertAttachmentRows } from './unit-rows.js';
+
+export { inUnit, type Unit } from './unit.js';
 
 const UNIQUE_VIOLATION = '23505';
-
-/** What one unit writes besides its own statements: appended at its end, so the change-log lock is held as briefly as possible. */
-export interface Unit {
-  tx: pg.PoolClient;
-  events: NewChangeEvent[];
-  jobs: { channelId: string; alertId: string; kind: NotificationKind; now: number }[];
-}
-
-/**
- * Runs `body` in one transaction on a pool client: BEGIN, the body, the outbox rows and change
- * events it queued, COMMIT; ROLLBACK on any error (a domain refusal thrown by `decide` included),
- * so a failed unit leaves nothing behind. Resolves after COMMIT, with the server's default
- * `synchronous_commit` (on): a resolved write is durable, as a 201 promises.
- */
-export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): Promise<T> {
-  return inTransaction(pool, async (tx) => {
-    const u: Unit = { tx, events: [], jobs: [] };
-    const result = await body(u);
-    if (u.jobs.length > 0) {
-      const cols: unknown[][] = [[], [], [], []];
-      for (const j of u.jobs) [j.alertId, j.channelId, j.kind, j.now].forEach((v, k) => cols[k]!.push(v));
-      await tx.query(
-        `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
-         SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at)`,
-        cols,
-      );
-    }
-    // Last: the append takes the change-log lock, held from here to COMMIT only.
-    await appendChangeEvents(tx, u.events);
-    return result;
-  });
-}
-
-/** Inserts an alert's files, positions in the given order (one statement). */
-export function insertAttachments(tx: pg.PoolClient, alertId: string, files: AttachmentRecord[]): Promise<void> {
-  return insertFiles(tx, [{ alertId, attachments: files }]);
-}
 
 /**
  * Webhook writes on PostgreSQL, behind the interface the SQLite store implements
@@ -116,7 +79,7 @@ export class PgWebhookWrites implements WebhookAlertWrites {
       if (a.attachments.length > 0) {
         const old = await u.tx.query<{ key: string }>('DELETE FROM alert_attachments WHERE alert_id = $1 RETURNING media_key AS key', [existing.id]);
         released = old.rows.map((r) => r.key);
-        await insertAttachments(u.tx, existing.id, a.attachments);
+        await insertAttachmentRows(u.tx, [{ alertId: existing.id, files: a.attachments }]);
       }
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.id, kind: update.notify, now: a.now });
       u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });

@@ -1,0 +1,36 @@
+import type pg from 'pg';
+import type { NotificationKind } from '../../../domain/alert-store.js';
+import { inTransaction } from '../transaction.js';
+import { appendChangeEvents, type NewChangeEvent } from './change-log.js';
+
+/** What one unit writes besides its own statements: appended at its end, so the change-log lock is held as briefly as possible. */
+export interface Unit {
+  tx: pg.PoolClient;
+  events: NewChangeEvent[];
+  jobs: { channelId: string; alertId: string; kind: NotificationKind; now: number }[];
+}
+
+/**
+ * Runs `body` in one transaction on a pool client: BEGIN, the body, the outbox rows and change
+ * events it queued, COMMIT; ROLLBACK on any error (a domain refusal thrown by `decide` included),
+ * so a failed unit leaves nothing behind. Resolves after COMMIT, with the server's default
+ * `synchronous_commit` (on): a resolved write is durable, as a 201 promises.
+ */
+export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): Promise<T> {
+  return inTransaction(pool, async (tx) => {
+    const u: Unit = { tx, events: [], jobs: [] };
+    const result = await body(u);
+    if (u.jobs.length > 0) {
+      const cols: unknown[][] = [[], [], [], []];
+      for (const j of u.jobs) [j.alertId, j.channelId, j.kind, j.now].forEach((v, k) => cols[k]!.push(v));
+      await tx.query(
+        `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
+         SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at)`,
+        cols,
+      );
+    }
+    // Last: the append takes the change-log lock, held from here to COMMIT only.
+    await appendChangeEvents(tx, u.events);
+    return result;
+  });
+}
