@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { describe } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -30,11 +31,29 @@ export interface EngineNode {
 export interface EngineHarness extends EngineNode {
   engine: Engine;
   dir: string;
-  /** Rows read straight from the database by another connection (`?` placeholders on both engines). */
+  /**
+   * Rows read straight from the database by another connection (`?` placeholders on both engines;
+   * bigint columns and counts as numbers on both). A statement without rows (an UPDATE staging a
+   * crash) runs too and answers [].
+   */
   query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Another node on the same database and media directory (PostgreSQL only: one SQLite file has one process). */
   node(opts?: { env?: Record<string, string>; overrides?: ServiceOverrides }): Promise<EngineNode>;
+  /**
+   * A service restart on either engine: every node still open is closed, then one new node starts
+   * on the same database and DATA_DIR (with the harness's env and `opts`). The harness's own node
+   * members (services, call, ...) stay those of the first node: use the returned node.
+   */
+  restart(opts?: { env?: Record<string, string>; overrides?: ServiceOverrides }): Promise<EngineNode>;
+  /** Closes every node still open (a service stopped), keeping the database and DATA_DIR for `restart`. */
+  stopNodes(): Promise<void>;
 }
+
+/** int8 (counts, epoch milliseconds) as a number, as the service's own pool and SQLite give it. */
+const INT8_AS_NUMBER = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 && format !== 'binary' ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
 
 export interface EngineHarnessOptions {
   env?: Record<string, string>;
@@ -55,7 +74,7 @@ export async function createEngineHarness(engine: Engine, opts: EngineHarnessOpt
   const nodes: EngineNode[] = [];
   if (engine === 'postgres') {
     fresh = await freshDatabase();
-    const pool = new pg.Pool({ connectionString: fresh.url, max: 2 });
+    const pool = new pg.Pool({ connectionString: fresh.url, max: 2, types: INT8_AS_NUMBER });
     reader = {
       query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => {
         let n = 0;
@@ -79,6 +98,7 @@ export async function createEngineHarness(engine: Engine, opts: EngineHarnessOpt
     });
     const services = engine === 'sqlite' ? createServices(config, o.overrides) : await openServices(config, o.overrides);
     app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: o.mailer ?? opts.mailer ?? null } });
+    let closed = false;
     const node: EngineNode = {
       config,
       services,
@@ -95,6 +115,8 @@ export async function createEngineHarness(engine: Engine, opts: EngineHarnessOpt
         return fetch(new URL(p, server.url), { method, headers, body, redirect: 'manual' });
       },
       close: async () => {
+        if (closed) return;
+        closed = true;
         services.live.closeAll();
         await server.close();
         await services.close();
@@ -105,10 +127,17 @@ export async function createEngineHarness(engine: Engine, opts: EngineHarnessOpt
   };
   const first = await startNode(opts);
   if (engine === 'sqlite') {
-    const { sqlite } = (first.services as ReturnType<typeof createServices>).db;
+    // Its own connection to the file the first node created (WAL: it reads what the nodes committed), so it outlives a restart.
+    const sqlite = new Database(first.config.dbFile);
+    sqlite.pragma('busy_timeout = 5000');
     reader = {
-      query: <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => Promise.resolve(sqlite.prepare<unknown[], T>(sql).all(...params)),
-      close: () => Promise.resolve(),
+      query: <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => {
+        const stmt = sqlite.prepare<unknown[], T>(sql);
+        if (stmt.reader) return Promise.resolve(stmt.all(...params));
+        stmt.run(...params);
+        return Promise.resolve([]);
+      },
+      close: () => Promise.resolve(void sqlite.close()),
     };
   }
   return {
@@ -119,6 +148,13 @@ export async function createEngineHarness(engine: Engine, opts: EngineHarnessOpt
     node: (o = {}) => {
       if (engine === 'sqlite') throw new Error('a second node needs PostgreSQL');
       return startNode({ ...o, env: { ...o.env } });
+    },
+    restart: async (o = {}) => {
+      for (const n of nodes) await n.close();
+      return startNode({ ...o, env: { ...o.env } });
+    },
+    stopNodes: async () => {
+      for (const n of nodes) await n.close();
     },
     close: async () => {
       for (const n of nodes.reverse()) await n.close();
