@@ -48,6 +48,8 @@ export class BridgeEnv {
     env.seed = env.fake.seedGuild('Ops');
     env.db = await createEngineHarness(env.engine, { env: env.serviceEnv });
     env.h = env.db;
+    // A PostgreSQL block that silently ran on the SQLite file would prove nothing.
+    if (env.h.services.engine !== env.engine) throw new Error(`BridgeEnv: asked for ${env.engine}, built ${env.h.services.engine}`);
     env.ws = await seedWorkspace(env.h.services);
     env.channel = await env.h.services.accounts.createChannel({ workspaceId: env.ws.ws.id, name: 'Community', slug: 'community', icon: '💬' });
     if (opts.connect !== false) await env.links().connect(env.channel.id, env.seed.channel.id);
