@@ -46,7 +46,7 @@ export class BridgeEnv {
     env.fake = new FakeDiscord({ now: Date.UTC(2025, 0, 15, 12, 0, 0) });
     await env.fake.start();
     env.seed = env.fake.seedGuild('Ops');
-    env.db = await createEngineHarness(env.engine, { env: env.serviceEnv });
+    env.db = await createEngineHarness(env.engine, { env: env.serviceEnv, reuseDatabase: true });
     env.h = env.db;
     // A PostgreSQL block that silently ran on the SQLite file would prove nothing.
     if (env.h.services.engine !== env.engine) throw new Error(`BridgeEnv: asked for ${env.engine}, built ${env.h.services.engine}`);

@@ -82,7 +82,7 @@ describeEngines('ChatSync races with a running backfill', (engine) => {
   const mark = async () => (await h.query<{ s: string | null }>('SELECT synced_until AS s FROM discord_links'))[0]!.s;
 
   beforeEach(async () => {
-    h = await createEngineHarness(engine);
+    h = await createEngineHarness(engine, { reuseDatabase: true });
     const s = h.services;
     const ws = await seedWorkspace(s);
     channelId = ws.general.id;
