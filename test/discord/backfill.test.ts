@@ -1,24 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import type { MessagePayload } from '../helpers/fake-discord/index.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
+import { describeEngines } from '../helpers/engine-harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
-
-let env: BridgeEnv;
-
-afterEach(async () => {
-  await env?.close();
-});
 
 /** How often the fake CDN served a message's (first) attachment. */
 const downloads = (e: BridgeEnv, m: MessagePayload) => e.fake.cdnRequests.filter((p) => p === new URL(m.attachments[0]!.url).pathname).length;
 
 const image = (name: string, seed: number) => ({ attachments: [{ filename: name, data: png(seed), contentType: 'image/png' }] });
-
-const countRows = (e: BridgeEnv) =>
-  (e.h.services.db.sqlite.prepare("SELECT count(*) AS n FROM alerts WHERE channel_id = ? AND kind = 'chat'").get(e.channel.id) as { n: number }).n;
 
 
 /** The next history read of the channel answers 429 "retry in 0.4 s": the backfill pass waits while live messages arrive. */
@@ -31,14 +23,21 @@ function rateLimitNextHistoryRead(e: BridgeEnv, channelId: string) {
   });
 }
 
-describe('Discord bridge: nothing is lost while offline', () => {
+describeEngines('Discord bridge: nothing is lost while offline', (engine) => {
+  let env: BridgeEnv | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+  const create = async (opts: Omit<Parameters<typeof BridgeEnv.create>[0] & object, 'engine'> = {}) => (env = await BridgeEnv.create({ ...opts, engine }));
+
   it('backfills messages posted during a gateway drop, in order, without duplicates', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake } = env;
     const before = env.send({ content: 'before the drop' });
     await env.waitForMessages(1);
     await env.caughtUp(); // a live message's mark is written just after its own commit
-    expect(env.syncedUntil()).toBe(before.id);
+    expect(await env.syncedUntil()).toBe(before.id);
 
     const resumed = fake.waitForResume();
     fake.dropConnections();
@@ -59,18 +58,18 @@ describe('Discord bridge: nothing is lost while offline', () => {
     expect(alerts.map((a) => a.id)).toEqual([before, ...missed, after].map((m) => alertIdFromSnowflake(m.id)));
     expect(alerts[2]!.author).toMatchObject({ name: 'bob', role: 'member' });
     await env.caughtUp();
-    expect(env.syncedUntil()).toBe(after.id);
+    expect(await env.syncedUntil()).toBe(after.id);
     expect(fake.identifyCount).toBe(1);
     expect(fake.resumeCount).toBe(1);
     // History was asked from the mark, not from the newest stored message.
     const history = fake.requestsTo(`/channels/${env.seed.channel.id}/messages`);
     expect(history.at(-1)!.query).toMatchObject({ limit: '100' });
     expect(history.some((r) => r.query.after === before.id)).toBe(true);
-    expect(countRows(env)).toBe(5);
+    expect(await env.countRows()).toBe(5);
   });
 
   it('pages through long gaps (more than 100 messages) oldest first', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake } = env;
     const anchor = env.send({ content: 'anchor' });
     await env.waitForMessages(1);
@@ -80,12 +79,10 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const ids: string[] = [];
     for (let i = 0; i < 250; i++) ids.push(env.missed({ content: `gap ${i}` }).id);
     await resumed;
-    await eventually(() => countRows(env) === 251, '251 rows');
+    await eventually(async () => (await env.countRows()) === 251, '251 rows');
     await env.caughtUp();
-    expect(env.syncedUntil()).toBe(ids.at(-1));
-    const rows = env.h.services.db.sqlite
-      .prepare('SELECT external_id AS e, activity_key AS k FROM alerts WHERE channel_id = ? ORDER BY id')
-      .all(env.channel.id) as { e: string; k: string }[];
+    expect(await env.syncedUntil()).toBe(ids.at(-1));
+    const rows = await env.query<{ e: string; k: string }>('SELECT external_id AS e, activity_key AS k FROM alerts WHERE channel_id = ? ORDER BY id', [env.channel.id]);
     expect(rows.map((r) => r.e)).toEqual([anchor.id, ...ids]);
     // Pages are stored oldest first, so activity keys follow Discord's order too.
     expect([...rows.map((r) => r.k)].sort()).toEqual(rows.map((r) => r.k));
@@ -93,7 +90,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
   });
 
   it('a live message during a backfill is stored but does not move the sync mark past the gap', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake, seed } = env;
     const before = env.send({ content: 'before' });
     await env.waitForMessages(1);
@@ -112,19 +109,19 @@ describe('Discord bridge: nothing is lost while offline', () => {
     await env.waitForMessages(2, (l) => l[1]!.message === 'live during the backfill');
     // ...but the mark still says "complete up to `before`": a crash now would refetch the gap.
     expect(env.bridge!.sync.stateOf(seed.channel.id)!.backfilling).toBe(true);
-    expect(env.syncedUntil()).toBe(before.id);
+    expect(await env.syncedUntil()).toBe(before.id);
 
     const alerts = await env.waitForMessages(4);
     expect(alerts.map((a) => a.message)).toEqual(['before', 'gap 1', 'gap 2', 'live during the backfill']);
     expect(alerts.map((a) => a.id)).toEqual([before, ...missed, live].map((m) => alertIdFromSnowflake(m.id)));
     await env.caughtUp();
-    expect(env.syncedUntil()).toBe(live.id);
-    expect(countRows(env)).toBe(4);
+    expect(await env.syncedUntil()).toBe(live.id);
+    expect(await env.countRows()).toBe(4);
   });
 
   it('a failed backfill keeps the mark; the next connection retries at once and fills the gap', async () => {
     // A retry backoff far longer than the test: only a new gateway connection retries.
-    env = await BridgeEnv.create({ bridge: { retryBaseMs: 60_000, retryMaxMs: 60_000 } });
+    const env = await create({ bridge: { retryBaseMs: 60_000, retryMaxMs: 60_000 } });
     const { fake, seed } = env;
     const before = env.send({ content: 'before' });
     await env.waitForMessages(1);
@@ -139,7 +136,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     await env.waitForMessages(2, (l) => l[1]!.message === 'live');
     await env.bridge!.sync.idle();
     expect(env.bridge!.sync.stateOf(seed.channel.id)!.isLive).toBe(false);
-    expect(env.syncedUntil()).toBe(before.id);
+    expect(await env.syncedUntil()).toBe(before.id);
 
     resumed = fake.waitForResume();
     fake.dropConnections();
@@ -147,11 +144,11 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const alerts = await env.waitForMessages(3);
     expect(alerts.map((a) => a.message)).toEqual(['before', 'gap', 'live']);
     await env.caughtUp();
-    expect(env.syncedUntil()).toBe(live.id);
+    expect(await env.syncedUntil()).toBe(live.id);
   });
 
   it('a service restart backfills what was posted while it was down', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake, seed } = env;
     const first = env.send({ content: 'while up' });
     await env.waitForMessages(1);
@@ -172,7 +169,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     expect(alerts[1]!.editedAt).not.toBeNull();
     expect(alerts[2]!.replyTo).toEqual({ messageId: alertIdFromSnowflake(first.id), author: 'Alice A.', excerpt: 'while up' });
     expect(fake.identifyCount).toBe(2);
-    expect(env.syncedUntil()).toBe(down[1]!.id);
+    expect(await env.syncedUntil()).toBe(down[1]!.id);
 
     const mine = await env.list('', env.ws.memberToken);
     expect(mine.alerts.map((a) => a.isRead)).toEqual([false, false, true]);
@@ -182,11 +179,11 @@ describe('Discord bridge: nothing is lost while offline', () => {
     // Live again after the restart, no duplicates.
     env.send({ content: 'after restart' });
     await env.waitForMessages(4);
-    expect(countRows(env)).toBe(4);
+    expect(await env.countRows()).toBe(4);
   });
 
   it('a first connection brings in the recent history, then follows live', async () => {
-    env = await BridgeEnv.create({ connect: false });
+    const env = await create({ connect: false });
     const { fake, seed } = env;
     const older = [env.missed({ content: 'old 1' }), env.missed({ content: 'old 2' })];
     await env.links().connect(env.channel.id, seed.channel.id);
@@ -197,12 +194,12 @@ describe('Discord bridge: nothing is lost while offline', () => {
     const alerts = await env.waitForMessages(3);
     expect(alerts.map((a) => a.message)).toEqual(['old 1', 'old 2', 'new']);
     await env.caughtUp(); // the live message's mark is written after its own commit
-    expect(env.syncedUntil()).toBe(fake.history(seed.channel.id).at(-1)!.id);
+    expect(await env.syncedUntil()).toBe(fake.history(seed.channel.id).at(-1)!.id);
     expect(older).toHaveLength(2);
   });
 
   it('a pass that fetches a live message again (stored during the pass) does not download its file again', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake, seed } = env;
     env.send({ content: 'before' });
     await env.waitForMessages(1);
@@ -232,11 +229,11 @@ describe('Discord bridge: nothing is lost while offline', () => {
       expect(a.attachments).toHaveLength(1);
       expect((await env.h.call('GET', new URL(a.attachments[0]!.url).pathname)).status).toBe(200);
     }
-    expect(countRows(env)).toBe(3);
+    expect(await env.countRows()).toBe(3);
   });
 
   it('after a crash before a live message\'s mark write, the restart\'s backfill does not download its file again', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake, seed } = env;
     const before = env.send({ content: 'before' });
     await env.waitForMessages(1);
@@ -246,7 +243,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     await env.caughtUp();
     expect(downloads(env, stored)).toBe(1);
     // As if the process died between the message's commit and its mark write.
-    env.h.services.db.sqlite.prepare('UPDATE discord_links SET synced_until = ? WHERE channel_id = ?').run(before.id, env.channel.id);
+    await env.query('UPDATE discord_links SET synced_until = ? WHERE channel_id = ?', [before.id, env.channel.id]);
 
     await env.stopService();
     const missed = env.missed({ content: 'while down', ...image('missed.png', 42) });
@@ -256,7 +253,7 @@ describe('Discord bridge: nothing is lost while offline', () => {
     expect(fake.requestsTo(`/channels/${seed.channel.id}/messages`).some((r) => r.query.after === before.id)).toBe(true);
     expect(downloads(env, stored)).toBe(1);
     expect(downloads(env, missed)).toBe(1);
-    expect(env.syncedUntil()).toBe(missed.id);
+    expect(await env.syncedUntil()).toBe(missed.id);
     for (const a of alerts.slice(1)) {
       expect((await env.h.call('GET', new URL(a.attachments[0]!.url).pathname)).status).toBe(200);
     }

@@ -1,10 +1,10 @@
-import { eventually } from '../helpers/poll.js';
-import fs from 'node:fs';
 import type { DiscordLinks } from '../../src/domain/chat/links.js';
 import { startDiscordBridge, type DiscordBridgeHandle, type DiscordBridgeOptions } from '../../src/discord/index.js';
+import { bodyOf, type WebhookAnswer } from '../helpers/bodies.js';
+import { createEngineHarness, type Engine, type EngineHarness, type EngineNode } from '../helpers/engine-harness.js';
 import { FakeDiscord } from '../helpers/fake-discord/index.js';
-import { createHarness, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
-import { bodyOf } from '../helpers/bodies.js';
+import { seedWorkspace } from '../helpers/harness.js';
+import { eventually } from '../helpers/poll.js';
 
 // The Client reads these; a sharded CI environment must not leak into the tests.
 delete process.env.SHARDS;
@@ -22,24 +22,34 @@ export const FAST: DiscordBridgeOptions = {
 export type ChatMessage = Awaited<ReturnType<typeof bodyOf.chatPage>>['alerts'][number];
 
 /**
- * A fake Discord with the seeded guild, the real services + HTTP app on a temp
- * DATA_DIR (chat channel `community` connected to #alerts), and the real bridge.
+ * A fake Discord with the seeded guild, the real services + HTTP app (served over loopback) on
+ * either engine: a temp DATA_DIR with the SQLite file, or a fresh PostgreSQL database built by the
+ * service's own `openServices` (test/helpers/engine-harness.ts). Chat channel `community` is
+ * connected to #alerts, and the real bridge runs. Rows are read through `query()` (another
+ * connection), never through the node's own handle.
  */
 export class BridgeEnv {
   fake!: FakeDiscord;
   seed!: ReturnType<FakeDiscord['seedGuild']>;
-  h!: Harness;
+  /** The database (and DATA_DIR) of either engine; outlives a service restart. */
+  db!: EngineHarness;
+  /** The running service (a new one after restartService). */
+  h!: EngineNode;
   bridge: DiscordBridgeHandle | null = null;
   ws!: Awaited<ReturnType<typeof seedWorkspace>>;
   channel!: { id: string; slug: string; webhookToken: string };
-  readonly dir = tempDir('alertbridge-discord-');
 
-  static async create(opts: { bridge?: DiscordBridgeOptions; connect?: boolean } = {}): Promise<BridgeEnv> {
-    const env = new BridgeEnv();
+  private constructor(readonly engine: Engine) {}
+
+  static async create(opts: { engine?: Engine; bridge?: DiscordBridgeOptions; connect?: boolean } = {}): Promise<BridgeEnv> {
+    const env = new BridgeEnv(opts.engine ?? 'sqlite');
     env.fake = new FakeDiscord({ now: Date.UTC(2025, 0, 15, 12, 0, 0) });
     await env.fake.start();
     env.seed = env.fake.seedGuild('Ops');
-    env.h = env.harness();
+    env.db = await createEngineHarness(env.engine, { env: env.serviceEnv, reuseDatabase: true });
+    env.h = env.db;
+    // A PostgreSQL block that silently ran on the SQLite file would prove nothing.
+    if (env.h.services.engine !== env.engine) throw new Error(`BridgeEnv: asked for ${env.engine}, built ${env.h.services.engine}`);
     env.ws = await seedWorkspace(env.h.services);
     env.channel = await env.h.services.accounts.createChannel({ workspaceId: env.ws.ws.id, name: 'Community', slug: 'community', icon: '💬' });
     if (opts.connect !== false) await env.links().connect(env.channel.id, env.seed.channel.id);
@@ -47,9 +57,19 @@ export class BridgeEnv {
     return env;
   }
 
+  /** DATA_DIR (media and, on SQLite, the database file) */
+  get dir(): string {
+    return this.db.dir;
+  }
+
+  /** The environment of the service and of the admin CLI: DATA_DIR, and DATABASE_URL on PostgreSQL. */
   get env(): Record<string, string> {
+    const url = this.h.config.databaseUrl;
+    return { DATA_DIR: this.dir, ...this.serviceEnv, ...(url ? { DATABASE_URL: url } : {}) };
+  }
+
+  private get serviceEnv(): Record<string, string> {
     return {
-      DATA_DIR: this.dir,
       PUBLIC_URL: 'http://alertbridge.test',
       LOG_LEVEL: 'silent',
       AVATAR_BASE_URL: '',
@@ -59,11 +79,6 @@ export class BridgeEnv {
       // Released files go at once here; test/reliability/media-grace.test.ts covers the grace period.
       MEDIA_ORPHAN_GRACE_HOURS: '0',
     };
-  }
-
-  harness(): Harness {
-    const { DATA_DIR: _d, ...env } = this.env;
-    return createHarness({ dir: this.dir, env });
   }
 
   links(): DiscordLinks {
@@ -89,23 +104,41 @@ export class BridgeEnv {
     await sync.idle();
   }
 
-  /** Stops the bridge and the services, keeping DATA_DIR (a service restart). */
+  /** Stops the bridge and the service, keeping the database and DATA_DIR (the first half of a restart). */
   async stopService(): Promise<void> {
     await this.bridge?.stop();
     this.bridge = null;
-    this.h.services.close();
+    await this.db.stopNodes();
   }
 
+  /** A new service process on the same database and DATA_DIR, with its bridge. */
   async restartService(opts: DiscordBridgeOptions = {}): Promise<void> {
-    this.h = this.harness();
+    this.h = await this.db.restart();
     await this.startBridge(opts);
   }
 
   async close(): Promise<void> {
     await this.bridge?.stop();
-    this.h.services.close();
+    this.bridge = null;
+    await this.db.close();
     await this.fake.stop();
-    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Rows read straight from the database by another connection (`?` placeholders on both engines). */
+  query<T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.db.query<T>(sql, params);
+  }
+
+  /** A webhook POST to the chat channel (refused while it is connected). */
+  async postWebhook(payload: unknown): Promise<{ res: Response; body: WebhookAnswer }> {
+    const res = await this.h.call('POST', `/api/webhook/${this.channel.webhookToken}`, { json: payload });
+    return { res, body: await bodyOf.webhookAnswer(res) };
+  }
+
+  /** The chat rows of the connected channel, counted in the database. */
+  async countRows(): Promise<number> {
+    const [row] = await this.query<{ n: number }>("SELECT count(*) AS n FROM alerts WHERE channel_id = ? AND kind = 'chat'", [this.channel.id]);
+    return row!.n;
   }
 
   /** Sends a message as `authorId` (default alice) one second after the previous one. */
@@ -136,10 +169,9 @@ export class BridgeEnv {
     return alerts;
   }
 
-  syncedUntil(): string | null {
-    const row = this.h.services.db.sqlite.prepare('SELECT synced_until AS s FROM discord_links WHERE channel_id = ?').get(this.channel.id) as
-      | { s: string | null }
-      | undefined;
+  /** The link's sync mark as stored. */
+  async syncedUntil(): Promise<string | null> {
+    const [row] = await this.query<{ s: string | null }>('SELECT synced_until AS s FROM discord_links WHERE channel_id = ?', [this.channel.id]);
     return row?.s ?? null;
   }
 }

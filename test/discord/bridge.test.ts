@@ -1,19 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
+import { describeEngines } from '../helpers/engine-harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 
-let env: BridgeEnv;
+describeEngines('Discord bridge: messages through the read API', (engine) => {
+  let env: BridgeEnv | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+  const create = async (opts: Omit<Parameters<typeof BridgeEnv.create>[0] & object, 'engine'> = {}) => (env = await BridgeEnv.create({ ...opts, engine }));
 
-afterEach(async () => {
-  await env?.close();
-});
-
-describe('Discord bridge: messages through the read API', () => {
   it('stores each author role: owner, member, bot and webhook', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake, seed } = env;
     const robot = fake.addUser({ username: 'deploy-bot', global_name: 'Deploy Bot', bot: true });
     fake.addMember(seed.guild.id, robot.id);
@@ -48,13 +50,12 @@ describe('Discord bridge: messages through the read API', () => {
     expect(alerts[0]!.id).toBe(alertIdFromSnowflake(fromOwner.id));
     expect(alerts[2]!.createdAt).toBe(new Date(Date.parse(fromBob.timestamp)).toISOString());
     // No e-mail for chat messages; one stream event per message.
-    const db = env.h.services.db.sqlite;
-    expect(db.prepare('SELECT count(*) AS n FROM notification_jobs').get()).toEqual({ n: 0 });
-    expect(db.prepare("SELECT count(*) AS n FROM alert_events WHERE type = 'alert.created' AND channel_id = ?").get(env.channel.id)).toEqual({ n: 5 });
+    expect(await env.query('SELECT count(*) AS n FROM notification_jobs')).toEqual([{ n: 0 }]);
+    expect(await env.query("SELECT count(*) AS n FROM alert_events WHERE type = 'alert.created' AND channel_id = ?", [env.channel.id])).toEqual([{ n: 5 }]);
   });
 
   it('stores a reply with the parent id, author and a word-boundary excerpt', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { seed } = env;
     const long = `Since the update <@${seed.bob.id}> and I see the dashboard freeze whenever we open the billing page with more than ten invoices listed`;
     const parent = env.send({ authorId: seed.alice.id, content: long });
@@ -77,7 +78,7 @@ describe('Discord bridge: messages through the read API', () => {
   });
 
   it('resolves every mention kind and keeps @everyone/@here', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { seed, fake } = env;
     const ghost = fake.nextId();
     env.send({
@@ -93,7 +94,7 @@ describe('Discord bridge: messages through the read API', () => {
   });
 
   it("resolves mentions only within the message's server: another server's channel and role read as deleted", async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { seed, fake } = env;
     // A second server the bot is in, with a private-sounding channel and a role of its own.
     const carol = fake.addUser({ username: 'carol', global_name: 'Carol' });
@@ -111,7 +112,7 @@ describe('Discord bridge: messages through the read API', () => {
   });
 
   it('re-hosts attachments from the CDN; a file-only message has a null message', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const image = png(7);
     const msg = env.send({ content: '', attachments: [{ filename: 'screenshot.png', data: image, contentType: 'image/png' }] });
     env.send({
@@ -138,7 +139,7 @@ describe('Discord bridge: messages through the read API', () => {
   });
 
   it('applies edits in place and removes deleted and bulk-deleted messages', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake, seed } = env;
     const a = env.send({ content: 'first draft' });
     const b = env.send({ content: 'to delete' });
@@ -165,9 +166,7 @@ describe('Discord bridge: messages through the read API', () => {
     expect(alerts.map((x) => x.id)).toEqual([alertIdFromSnowflake(a.id), alertIdFromSnowflake(e.id)]);
     const gone = await env.h.call('GET', `/api/alerts/${alertIdFromSnowflake(b.id)}`, { token: env.ws.ownerToken });
     expect(gone.status).toBe(404);
-    const types = env.h.services.db.sqlite
-      .prepare('SELECT type, count(*) AS n FROM alert_events WHERE channel_id = ? GROUP BY type ORDER BY type')
-      .all(env.channel.id);
+    const types = await env.query('SELECT type, count(*) AS n FROM alert_events WHERE channel_id = ? GROUP BY type ORDER BY type', [env.channel.id]);
     expect(types).toEqual([
       { type: 'alert.created', n: 5 },
       { type: 'alert.deleted', n: 3 },
@@ -176,7 +175,7 @@ describe('Discord bridge: messages through the read API', () => {
   });
 
   it("ignores the bot's own messages and other channels", async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { fake, seed } = env;
     env.send({ authorId: fake.botUser.id, content: 'I am the bridge' });
     env.send({ channelId: seed.general.id, content: 'elsewhere' });

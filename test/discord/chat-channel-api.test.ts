@@ -1,25 +1,31 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
-import { postAlert } from '../helpers/harness.js';
 import { bodyOf } from '../helpers/bodies.js';
+import { describeEngines, type Engine } from '../helpers/engine-harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 
-let env: BridgeEnv;
-
-afterEach(async () => {
-  await env?.close();
-});
+/** One BridgeEnv per test on the engine, closed after it. */
+function envPerTest(engine: Engine) {
+  let env: BridgeEnv | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
+  return async (opts: { connect?: boolean } = {}) => (env = await BridgeEnv.create({ ...opts, engine }));
+}
 
 const unread = async (e: BridgeEnv, token: string) => {
   const channels = await bodyOf.channels(await e.h.call('GET', '/api/channels', { token }));
   return channels.find((c) => c.id === e.channel.id)!._count.alerts;
 };
 
-describe('a chat-connected channel in the read API', () => {
+describeEngines('a chat-connected channel in the read API', (engine) => {
+  const create = envPerTest(engine);
+
   it('keeps read state per user: isRead, unread counts, mark-all-read', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const { ownerToken, memberToken } = env.ws;
     const sent = [env.send({ content: 'one' }), env.send({ content: 'two' }), env.send({ content: 'three' })];
     await env.waitForMessages(3);
@@ -45,7 +51,7 @@ describe('a chat-connected channel in the read API', () => {
   });
 
   it('paginates in Discord order with cursor and after', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const sent = Array.from({ length: 5 }, (_, i) => env.send({ content: `m${i}` }));
     await env.waitForMessages(5);
     const page1 = await env.list('?limit=2');
@@ -58,18 +64,18 @@ describe('a chat-connected channel in the read API', () => {
   });
 
   it('refuses the level filter (400) and webhook posts (409)', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     const res = await env.h.call('GET', '/api/channels/community/alerts?level=error', { token: env.ws.ownerToken });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await bodyOf.problem(res))).toMatch(/level/);
 
-    const { res: hook, body } = await postAlert(env.h, env.channel.webhookToken, { title: 'not here' });
+    const { res: hook, body } = await env.postWebhook({ title: 'not here' });
     expect(hook.status).toBe(409);
     expect(body.type).toMatch(/channel-is-chat-connected$/);
   });
 
   it('shows the connection and the names the bot saw in GET /api/channels', async () => {
-    env = await BridgeEnv.create();
+    const env = await create();
     await eventually(async () => (await env.links().list())[0]?.discordChannelName, 'names');
     const channels = await bodyOf.channels(await env.h.call('GET', '/api/channels', { token: env.ws.ownerToken }));
     expect(channels.find((c) => c.id === env.channel.id)!.chat).toEqual({
@@ -87,9 +93,11 @@ describe('a chat-connected channel in the read API', () => {
   });
 });
 
-describe('admin CLI: channel connect-discord / disconnect-discord', () => {
+describeEngines('admin CLI: channel connect-discord / disconnect-discord', (engine) => {
+  const create = envPerTest(engine);
+
   it('connects while the bot runs, reports names once seen, refuses bad input, disconnects', async () => {
-    env = await BridgeEnv.create({ connect: false });
+    const env = await create({ connect: false });
     const { seed } = env;
     const cli = async (...argv: string[]) => {
       const r = await runAdmin(argv, env.env);
@@ -128,7 +136,7 @@ describe('admin CLI: channel connect-discord / disconnect-discord', () => {
     expect((await env.list()).alerts.map((a) => a.message)).toEqual(['hello bridge']);
     expect((await cli('channel', 'disconnect-discord', '--channel', 'community')).code).toBe(1);
     // Webhooks work again on a disconnected channel.
-    const { res } = await postAlert(env.h, env.channel.webhookToken, { title: 'back to webhooks' });
+    const { res } = await env.postWebhook({ title: 'back to webhooks' });
     expect(res.status).toBe(201);
   });
 });

@@ -1,14 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { ChatIngest } from '../../src/domain/chat/ingest.js';
 import { ChatSync, type HistoryPage, type HistorySource } from '../../src/domain/chat/sync.js';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { createEngineHarness, describeEngines, type EngineHarness } from '../helpers/engine-harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
 /**
  * ChatSync without discord.js: a scripted history source whose answers the
- * test releases, to hit the races between live events and a running backfill.
+ * test releases, to hit the races between live events and a running backfill,
+ * over the real services on either engine.
  */
 
 const DISCORD_CHANNEL = '1300000000000000000';
@@ -51,17 +53,11 @@ class ScriptedHistory implements HistorySource {
   }
 }
 
-let h: Harness;
-let sync: ChatSync;
-let history: ScriptedHistory;
-let channelId: string;
-let ingest: ChatIngest;
-
 /**
  * Resolves with what the next call of `ingest[method]` settled with (so the race
  * is staged for real). The spy only watches: the real method runs.
  */
-async function settledCall(method: 'remove' | 'edit'): Promise<unknown> {
+async function settledCall(ingest: ChatIngest, method: 'remove' | 'edit'): Promise<unknown> {
   const spy = vi.spyOn(ingest, method);
   try {
     // The entry is there from the call on, `incomplete` until its promise settles.
@@ -75,37 +71,42 @@ async function settledCall(method: 'remove' | 'edit'): Promise<unknown> {
   }
 }
 
-const rows = () =>
-  h.services.db.sqlite.prepare('SELECT external_id AS e, message AS m FROM alerts WHERE channel_id = ? ORDER BY id').all(channelId) as { e: string; m: string | null }[];
-const mark = () => (h.services.db.sqlite.prepare('SELECT synced_until AS s FROM discord_links').get() as { s: string | null }).s;
+describeEngines('ChatSync races with a running backfill', (engine) => {
+  let h: EngineHarness;
+  let sync: ChatSync;
+  let history: ScriptedHistory;
+  let channelId: string;
+  let ingest: ChatIngest;
 
-beforeEach(async () => {
-  h = createHarness();
-  const s = h.services;
-  const ws = await seedWorkspace(s);
-  channelId = ws.general.id;
-  const links = s.discordLinks;
-  await links.connect(channelId, DISCORD_CHANNEL);
-  s.db.sqlite.prepare('UPDATE discord_links SET synced_until = ?').run(id(0));
-  history = new ScriptedHistory();
-  const logger = createLogger('silent');
-  ingest = s.chatIngest;
-  sync = new ChatSync(ingest, links, history, s.clock, logger, { pageSize: 2 });
-  await sync.refresh();
-});
+  const rows = () => h.query<{ e: string; m: string | null }>('SELECT external_id AS e, message AS m FROM alerts WHERE channel_id = ? ORDER BY id', [channelId]);
+  const mark = async () => (await h.query<{ s: string | null }>('SELECT synced_until AS s FROM discord_links'))[0]!.s;
 
-afterEach(async () => {
-  await sync.stop();
-  await h.close();
-});
+  beforeEach(async () => {
+    h = await createEngineHarness(engine, { reuseDatabase: true });
+    const s = h.services;
+    const ws = await seedWorkspace(s);
+    channelId = ws.general.id;
+    const links = s.discordLinks;
+    await links.connect(channelId, DISCORD_CHANNEL);
+    await h.query('UPDATE discord_links SET synced_until = ?', [id(0)]);
+    history = new ScriptedHistory();
+    const logger = createLogger('silent');
+    ingest = s.chatIngest;
+    sync = new ChatSync(ingest, links, history, s.clock, logger, { pageSize: 2 });
+    await sync.refresh();
+  });
 
-describe('ChatSync races with a running backfill', () => {
+  afterEach(async () => {
+    await sync?.stop();
+    await h?.close();
+  });
+
   it('a delete of a message the running page still holds is applied after the page', async () => {
     sync.gatewayUp();
     await history.requested(1);
     expect(history.calls[0]!.after).toBe(id(0));
     // Deleted on Discord after the page was fetched, before it is stored.
-    const firstTry = settledCall('remove');
+    const firstTry = settledCall(ingest, 'remove');
     const deleting = sync.remove(DISCORD_CHANNEL, [id(1)]);
     expect(await firstTry).toBe(0); // nothing to delete yet
     history.calls[0]!.release([msg(1), msg(2)]);
@@ -113,42 +114,42 @@ describe('ChatSync races with a running backfill', () => {
     history.calls[1]!.release([]);
     await deleting;
     await sync.idle();
-    expect(rows().map((r) => r.m)).toEqual(['m2']);
-    expect(mark()).toBe(id(2));
+    expect((await rows()).map((r) => r.m)).toEqual(['m2']);
+    expect(await mark()).toBe(id(2));
   });
 
   it('an edit of a message the running page still holds is applied after the page', async () => {
     sync.gatewayUp();
     await history.requested(1);
-    const firstTry = settledCall('edit');
+    const firstTry = settledCall(ingest, 'edit');
     const editing = sync.edit(DISCORD_CHANNEL, { ...msg(1, 'm1 edited'), editedAt: Date.UTC(2025, 0, 2) });
     expect(await firstTry).toBe('missing');
     history.calls[0]!.release([msg(1)]);
     await editing;
     await sync.idle();
-    expect(rows().map((r) => r.m)).toEqual(['m1 edited']);
+    expect((await rows()).map((r) => r.m)).toEqual(['m1 edited']);
   });
 
   it('pages until a short page; live messages during the pass count only after it', async () => {
     sync.gatewayUp();
     await history.requested(1);
     await sync.live(DISCORD_CHANNEL, msg(5));
-    expect(mark()).toBe(id(0));
+    expect(await mark()).toBe(id(0));
     history.calls[0]!.release([msg(1), msg(2)]); // full page (pageSize 2): ask again
     await history.requested(2);
     expect(history.calls[1]!.after).toBe(id(2));
-    expect(mark()).toBe(id(2));
+    expect(await mark()).toBe(id(2));
     history.calls[1]!.release([msg(3)]);
     await sync.idle();
     // m4 was never seen by anyone: the stream delivered m5 after the pass's requests,
     // so with the real gateway m4 would be in the page; here the mark honours the live stream.
-    expect(rows().map((r) => r.m)).toEqual(['m1', 'm2', 'm3', 'm5']);
-    expect(mark()).toBe(id(5));
+    expect((await rows()).map((r) => r.m)).toEqual(['m1', 'm2', 'm3', 'm5']);
+    expect(await mark()).toBe(id(5));
     expect(sync.stateOf(DISCORD_CHANNEL)!.isLive).toBe(true);
 
     // A gap (reconnect) stops live messages from moving the mark until the next pass completes.
     sync.gatewayDown();
     await sync.live(DISCORD_CHANNEL, msg(7));
-    expect(mark()).toBe(id(5));
+    expect(await mark()).toBe(id(5));
   });
 });

@@ -1,22 +1,21 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { png } from '../media/fixtures.js';
+import { describeEngines } from '../helpers/engine-harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 
-let env: BridgeEnv | undefined;
-afterEach(async () => {
-  await env?.close();
-  env = undefined;
-});
+const files = (e: BridgeEnv) => fs.readdirSync(e.h.config.mediaDir).filter((f) => !f.startsWith('.'));
 
-const files = (e: BridgeEnv) => fs.readdirSync(path.join(e.dir, 'media')).filter((f) => !f.startsWith('.'));
+describeEngines('chat attachments on delete', (engine) => {
+  let env: BridgeEnv | undefined;
+  afterEach(async () => {
+    await env?.close();
+    env = undefined;
+  });
 
-describe('chat attachments on delete', () => {
   it('a deleted message takes its re-hosted file with it, unless another message uses the same bytes', async () => {
-    env = await BridgeEnv.create();
-    const e = env;
+    const e = (env = await BridgeEnv.create({ engine }));
     const own = e.send({ content: 'mine', attachments: [{ filename: 'a.png', data: png(11), contentType: 'image/png' }] });
     const shared1 = e.send({ content: 'shared 1', attachments: [{ filename: 'b.png', data: png(12), contentType: 'image/png' }] });
     e.send({ content: 'shared 2', attachments: [{ filename: 'c.png', data: png(12), contentType: 'image/png' }] });
