@@ -51,8 +51,10 @@ describePg('two nodes on one PostgreSQL database', () => {
     const ch = await a.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Rotating' });
     expect((await post(b, ch.webhookToken, { title: 'cached on B' })).status).toBe(201);
     const rotated = await a.services.accounts.rotateWebhook(ch.id);
-    // The notification is delivered after A's COMMIT: milliseconds, polled rather than slept.
-    await eventually(async () => (await post(b, ch.webhookToken, { title: 'old token' })).status === 404, 'the old token refused on B');
+    // The notification is delivered after A's COMMIT: milliseconds, polled rather than slept (through B's
+    // own lookup: polled POSTs would spend the channel's budget of 3 while the old token still worked).
+    await eventually(async () => (await b.services.webhookChannels.find(ch.webhookToken)) === undefined, 'the old token dropped on B');
+    expect((await post(b, ch.webhookToken, { title: 'old token' })).status).toBe(404);
     expect((await post(b, rotated.webhookToken, { title: 'new token' })).status).toBe(201);
   });
 

@@ -76,8 +76,9 @@ export class BridgeEnv {
       DISCORD_TOKEN: this.fake.token,
       DISCORD_API_URL: this.fake.apiUrl,
       ATTACHMENT_FETCH_ALLOW_PRIVATE: '1',
-      // Released files go at once here; test/reliability/media-grace.test.ts covers the grace period.
-      MEDIA_ORPHAN_GRACE_HOURS: '0',
+      // Released files go at once on SQLite; test/reliability/media-grace.test.ts covers the grace period.
+      // PostgreSQL refuses 0 (nodes share the files): there they are due after 36 ms, for the next sweep.
+      MEDIA_ORPHAN_GRACE_HOURS: this.engine === 'postgres' ? '0.00001' : '0',
     };
   }
 
