@@ -2,6 +2,8 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ID_PATTERN } from '../../lib/ids.js';
 import { jsonText, parseJson, readBodyCapped, requireBodyType } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { plainJson } from '../plain-response.js';
+import { rateHeaders } from '../rate-limit.js';
 import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, problemResponses } from '../schemas.js';
 import { validationError } from '../validation.js';
 
@@ -146,8 +148,8 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       after: q.after,
       level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
     });
-    // Pre-rendered JSON (the hot path); same document as AlertPage describes.
-    return c.body(json, 200, { 'content-type': 'application/json' }) as never;
+    // Pre-rendered JSON (the hot path); same document as AlertPage describes. Plain headers, its RateLimit-* included (src/http/auth.ts).
+    return plainJson(c, 200, json, rateHeaders(c.get('rate'))) as never;
   });
 
   // Registered before /api/alerts/{id} so "mark-all-read" is never read as an id.
