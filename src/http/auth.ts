@@ -1,17 +1,36 @@
 import type { MiddlewareHandler } from 'hono';
+import { AppError } from '../domain/errors.js';
 import type { Limiter } from '../lib/rate-limiter.js';
-import { enforceRateLimit } from './rate-limit.js';
+import { hasRequestId } from './plain-response.js';
+import { rateHeaders, setRateHeaders } from './rate-limit.js';
 import type { AppEnv } from './env.js';
 
 /**
  * Bearer authentication followed by the per-token rate limit. Failures throw,
  * and the app's one error handler renders them (401 body or 429 problem).
+ *
+ * An allowed request's decision is kept on the context (`rate`): a route that
+ * answers with plainJson (the alert page, the read API's hot path) puts its
+ * RateLimit-* headers into that response's plain header object; any other
+ * answer, an error included, gets them here after the handler. Setting them
+ * through `c.header()` beforehand would make every answer build and merge a
+ * web `Headers` (src/http/plain-response.ts).
  */
 export function requireToken(limiter: Limiter): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = await c.get('services').auth.authenticate(c.req.header('authorization'));
-    await enforceRateLimit(c, limiter, principal.tokenId, (d) => `limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`);
+    const hit = limiter.hit(principal.tokenId);
+    const d = hit instanceof Promise ? await hit : hit;
+    if (!d.allowed) {
+      setRateHeaders(c, d);
+      throw new AppError('rate-limited', `limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`, { retryAfter: d.resetSeconds });
+    }
     c.set('principal', principal);
+    c.set('rate', d);
     await next();
+    const res = c.res;
+    if (hasRequestId(res)) return;
+    const headers = res.headers;
+    for (const [name, value] of Object.entries(rateHeaders(d))) headers.set(name, value);
   };
 }

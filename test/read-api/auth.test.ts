@@ -77,6 +77,24 @@ describe('read API authentication', () => {
     expect(lastUsed()).toBeGreaterThan(0);
   });
 
+  it('sends the RateLimit headers and X-Request-Id on every answer after authentication: the plain page, the channel list, a 404', async () => {
+    h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '10' } });
+    const seed = await seedWorkspace(h.services);
+    const answers = [
+      await h.call('GET', `/api/channels/${seed.general.slug}/alerts?limit=5`, { token: seed.ownerToken }),
+      await h.call('GET', '/api/channels', { token: seed.ownerToken }),
+      await h.call('GET', '/api/channels/no-such-channel/alerts', { token: seed.ownerToken }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 404]);
+    answers.forEach((r, i) => {
+      expect(r.headers.get('ratelimit-limit')).toBe('10');
+      expect(r.headers.get('ratelimit-remaining')).toBe(String(9 - i));
+      expect(r.headers.get('ratelimit-policy')).toBe('10;w=60');
+      expect(r.headers.get('x-request-id')).toMatch(/^[\w-]{8,}$/);
+    });
+    expect(answers[0]!.headers.get('content-type')).toBe('application/json');
+  });
+
   it('rate-limits per token with 429, Retry-After and RateLimit headers', async () => {
     const clock = new ManualClock();
     h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' }, overrides: { clock } });

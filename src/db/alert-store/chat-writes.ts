@@ -16,11 +16,11 @@ export class SqliteChatWrites implements ChatMessageWrites {
       // The link check makes a message that arrives while its channel is being
       // disconnected a no-op instead of a row in a channel that no longer mirrors it.
       // Positional parameters: measurably cheaper than named ones on this hot path.
-      // seq: the channel's next read-order number, so a backfilled old message is still unread.
-      insert: sqlite.prepare<[string, string, string | null, string, string, string | null, string, number, number, string, string, string]>(
+      // seq: the channel's next read-order number (from the batch's tally, channel-tally.ts), so a backfilled old message is still unread.
+      insert: sqlite.prepare<[string, string, string | null, string, string, string | null, string, number, number, number, string, string]>(
         `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, external_id, author_json, reply_to_json,
            activity_key, created_at, updated_at, seq)
-         SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?, COALESCE((SELECT seq_max FROM channel_stats WHERE channel_id = ?), 0) + 1
+         SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?, ?
          WHERE EXISTS (SELECT 1 FROM discord_links WHERE channel_id = ? AND discord_channel_id = ?)
          ON CONFLICT DO NOTHING`,
       ),
@@ -54,9 +54,10 @@ export class SqliteChatWrites implements ChatMessageWrites {
         const inserted =
           this.s.insert.run(
             m.alertId, link.channelId, m.text, m.messageId, m.authorJson, replyJson(m, parent), m.activityKey,
-            m.createdAt, m.updatedAt, link.channelId, link.channelId, link.discordChannelId,
+            m.createdAt, m.updatedAt, this.w.tally.take(link.channelId, true), link.channelId, link.discordChannelId,
           ).changes > 0;
         if (!inserted) {
+          this.w.tally.giveBack();
           if (m.attachments.length) skippedWithFiles++;
           continue;
         }

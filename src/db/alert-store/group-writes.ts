@@ -29,7 +29,7 @@ export class SqliteGroupWrites implements AlertGroupWrites {
       updateContent: sqlite.prepare<Record<string, string | number | null>>(
         `UPDATE alerts SET title = @title, level = @level, emoji = @emoji, message = @message, fields_json = @fieldsJson,
            link_url = @linkUrl, link_text = @linkText, source = @source, metadata_json = @metadataJson, actor_json = @actorJson,
-           activity_key = COALESCE(@resurfaceAs, activity_key), updated_at = @now
+           activity_key = COALESCE(@resurfaceAs, activity_key), seq = COALESCE(@resurfaceSeq, seq), updated_at = @now
          WHERE id = @id`,
       ),
       findRun: sqlite.prepare<[string, string], { id: string; state: RunState; stepsJson: string | null }>(
@@ -54,7 +54,9 @@ export class SqliteGroupWrites implements AlertGroupWrites {
         this.webhook.saveAnswer(a, stored);
         return { ...stored, changed: false, notified: false, released: a.attachments.map((f) => f.mediaKey) };
       }
-      this.s.updateContent.run({ ...a.content, now: a.now, id: existing.alertId, resurfaceAs: update.resurfaceAs });
+      // A resurfaced alert takes the channel's next number from the batch's tally (see webhook-writes.ts).
+      const resurfaceSeq = update.resurfaceAs === null ? null : this.w.tally.take(a.channelId, false);
+      this.s.updateContent.run({ ...a.content, now: a.now, id: existing.alertId, resurfaceAs: update.resurfaceAs, resurfaceSeq });
       const released = a.attachments.length > 0 ? this.w.attachments.replace(existing.alertId, a.attachments) : [];
       this.s.upsertGroup.run(a.channelId, group.key, existing.alertId, group.status, group.stateFingerprint, a.now);
       if (update.countUsage) this.w.usage.count(a.workspaceId, a.now);

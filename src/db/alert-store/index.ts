@@ -15,6 +15,7 @@ import { SqliteGroupWrites } from './group-writes.js';
 import { SqliteAlertReports } from './reports.js';
 import { SqliteChannelRemoval } from './channel-removal.js';
 import { UsageTally } from './usage-tally.js';
+import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
 
 /**
@@ -48,7 +49,11 @@ export class SqliteAlertStore implements AlertStore {
     this.searchIndexer = new SearchIndexer(sqlite);
     const usage = new UsageTally(sqlite);
     batcher.addTail(usage);
-    const writes: StoreWriteContext = { sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage };
+    const tally = new ChannelTally(sqlite);
+    batcher.addTail(tally);
+    const writes: StoreWriteContext = {
+      sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
+    };
     this.webhook = new SqliteWebhookWrites(writes);
     this.groups = new SqliteGroupWrites(writes, this.webhook);
     this.chat = new SqliteChatWrites(writes);

@@ -47,12 +47,13 @@ export class SqliteAlertRetention implements AlertRetention {
   pruneBatch(channelId: string, rule: PruneRule, limit: number, now: number): Promise<PrunedBatch> {
     return this.w.batcher.run(() => {
       const started = performance.now();
-      // The age rule first; the count rule then sees the count those deletes left (the trigger keeps it in this transaction).
+      // The age rule first; the count rule then sees the count those deletes left (the trigger keeps it in this transaction),
+      // plus the alerts this batch inserted that its channel tally writes at the end (channel-tally.ts).
       const ids = rule.olderThan === null ? [] : this.s.older.all(channelId, idTimeBound('alt', rule.olderThan), limit);
       const released = new Set<string>();
       let deleted = this.remove(channelId, ids, released, now);
       if (rule.keepNewest !== null && deleted < limit) {
-        const excess = (this.s.count.get(channelId) ?? 0) - rule.keepNewest;
+        const excess = (this.s.count.get(channelId) ?? 0) + this.w.tally.pending(channelId) - rule.keepNewest;
         if (excess > 0) deleted += this.remove(channelId, this.beyond(channelId, excess, limit - deleted), released, now);
       }
       return { deleted, released: [...released], unitMs: performance.now() - started };

@@ -25,23 +25,23 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
       // Positional parameters: binding an object by name costs ~2x on this, the hottest statement.
       insertAlert: sqlite.prepare<
         [string, string, string, string, string, string | null, string | null, string | null, string | null, string | null,
-          string | null, string | null, string | null, string | null, string | null, string | null, string, number, number, string]
+          string | null, string | null, string | null, string | null, string | null, string | null, string, number, number, number]
       >(
-        // seq: the channel's next read-order number (the insert trigger records it as seq_max).
+        // seq: the channel's next read-order number, from the batch's tally (channel-tally.ts), which writes channel_stats once per batch.
         `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
            metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at, seq)
-         VALUES (?, ?, 'standard', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-           COALESCE((SELECT seq_max FROM channel_stats WHERE channel_id = ?), 0) + 1)`,
+         VALUES (?, ?, 'standard', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       findRun: sqlite.prepare<[string, string], { id: string; workflowState: RunState }>(
         'SELECT id, workflow_state AS workflowState FROM alerts WHERE channel_id = ? AND workflow_run_id = ?',
       ),
       // A null steps value keeps the stored steps (GitHub's workflow_run update: its steps come from workflow_job events).
+      // Resurfacing takes the channel's next number from the batch's tally (@resurfaceSeq; migration 0012's trigger then stands aside).
       updateRun: sqlite.prepare<Record<string, string | number | null>>(
         `UPDATE alerts SET title = @title, level = @level, emoji = @emoji, message = @message, fields_json = @fieldsJson,
            link_url = @linkUrl, link_text = @linkText, source = @source, metadata_json = @metadataJson, actor_json = @actorJson,
            workflow_state = @workflowState, workflow_steps_json = COALESCE(@workflowStepsJson, workflow_steps_json), workflow_error = @workflowError,
-           activity_key = COALESCE(@resurfaceAs, activity_key), updated_at = @now
+           activity_key = COALESCE(@resurfaceAs, activity_key), seq = COALESCE(@resurfaceSeq, seq), updated_at = @now
          WHERE id = @id`,
       ),
       setActorAvatar: sqlite
@@ -74,7 +74,8 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
       const existing = this.s.findRun.get(a.channelId, a.content.workflowRunId ?? '');
       if (!existing) return { ...this.insertUnit(a), notified: true, released: [] };
       const update = decide(existing.workflowState);
-      this.s.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs });
+      const resurfaceSeq = update.resurfaceAs === null ? null : this.w.tally.take(a.channelId, false);
+      this.s.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq });
       const released = a.attachments.length > 0 ? this.w.attachments.replace(existing.id, a.attachments) : [];
       if (update.notify) this.w.changes.notification(a.channelId, existing.id, update.notify, a.now);
       this.w.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
@@ -109,7 +110,8 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
     const c = a.content;
     this.s.insertAlert.run(
       a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
-      c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.alertId, a.now, a.now, a.channelId,
+      c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.alertId, a.now, a.now,
+      this.w.tally.take(a.channelId, true),
     );
     this.w.attachments.insert(a.alertId, a.attachments);
     this.w.indexer.schedule();

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
+import type { ChannelTally } from './channel-tally.js';
 import type { SqliteChangeLog } from './change-log.js';
 import type { SearchIndexer } from './search-indexer.js';
 import type { UsageTally } from './usage-tally.js';
@@ -20,4 +21,6 @@ export interface StoreWriteContext {
   indexer: Pick<SearchIndexer, 'schedule'>;
   /** Billable events, written once per batch (registered as the batcher's tail). */
   usage: Pick<UsageTally, 'count'>;
+  /** Each inserted or resurfaced alert's read-order number; channel_stats written once per batch (registered as the batcher's tail). */
+  tally: Pick<ChannelTally, 'take' | 'giveBack' | 'pending'>;
 }

@@ -2,6 +2,9 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ID_PATTERN } from '../../lib/ids.js';
 import { jsonText, parseJson, readBodyCapped, requireBodyType } from '../body.js';
 import type { AppEnv } from '../env.js';
+import { parsePageQuery } from '../page-query.js';
+import { plainJson } from '../plain-response.js';
+import { rateHeaders } from '../rate-limit.js';
 import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, problemResponses } from '../schemas.js';
 import { validationError } from '../validation.js';
 
@@ -19,7 +22,8 @@ const AlertIdParam = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' }, description: 'Alert id' }),
 });
 
-const ListQuery = z.object({
+/** The page's query; exported for the differential test of its zod-free check (src/http/page-query.ts). */
+export const ListQuery = z.object({
   cursor: z
     .string()
     .regex(ID_PATTERN, 'cursor must be an alert id (the nextCursor of the previous page)')
@@ -136,18 +140,26 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(listChannels, async (c) => c.json(await c.var.services.readApi.listChannels(c.var.principal), 200));
 
-  app.openapi(listAlerts, async (c) => {
-    const { channel } = c.req.valid('param');
-    const q = c.req.valid('query');
+  // Registered for the document, checked by hand: the common queries without zod (page-query.ts), anything else by the schema.
+  app.openAPIRegistry.registerPath(listAlerts);
+  app.get('/api/channels/:channel/alerts', async (c) => {
+    const queries = c.req.queries();
+    let q = parsePageQuery(queries);
+    if (!q) {
+      // As the OpenAPI validator reads a query: a parameter given once is a string, repeated an array.
+      const parsed = ListQuery.safeParse(Object.fromEntries(Object.entries(queries).map(([k, v]) => (v.length === 1 ? [k, v[0]] : [k, v]))));
+      if (!parsed.success) throw validationError('invalid-query', parsed.error.issues);
+      q = parsed.data;
+    }
     // c.get, not c.var: Hono builds a new object of every variable on each c.var (the page is the read API's hot path).
-    const json = await c.get('services').readApi.listAlertsJson(c.get('principal'), channel, {
+    const json = await c.get('services').readApi.listAlertsJson(c.get('principal'), c.req.param('channel'), {
       limit: q.limit,
       cursor: q.cursor,
       after: q.after,
       level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
     });
-    // Pre-rendered JSON (the hot path); same document as AlertPage describes.
-    return c.body(json, 200, { 'content-type': 'application/json' }) as never;
+    // Pre-rendered JSON (the hot path); same document as AlertPage describes. Plain headers, its RateLimit-* included (src/http/auth.ts).
+    return plainJson(c, 200, json, rateHeaders(c.get('rate')));
   });
 
   // Registered before /api/alerts/{id} so "mark-all-read" is never read as an id.
