@@ -2,11 +2,10 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { SqlitePasswordRows } from '../../src/db/auth-rows.js';
 import { Passwords } from '../../src/domain/auth/passwords.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { DashClient, startDashboard, type DashHarness } from './helpers.js';
+import { cliEnv, DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -92,7 +91,7 @@ describe('sign-in links', () => {
     const { h, clock, seed } = await setup();
     const link = new URL(await h.link(seed.owner.id));
     const secret = link.searchParams.get('t')!;
-    const stored = h.services.db.sqlite.prepare('SELECT token_hash FROM sign_in_links').pluck().all() as string[];
+    const stored = (await h.query<{ token_hash: string }>('SELECT token_hash FROM sign_in_links')).map((r) => r.token_hash);
     expect(stored).toHaveLength(1);
     expect(stored[0]).not.toContain(secret);
     clock.advance(15 * MIN);
@@ -109,14 +108,14 @@ describe('sign-in links', () => {
 
   it('admin login-link prints a working one-time URL and its expiry', async () => {
     const { h } = await setup();
-    const out = await runAdmin(['login-link', '--email', 'owner@acme.test'], { DATA_DIR: h.dir, PUBLIC_URL: h.config.publicUrl });
+    const out = await runAdmin(['login-link', '--email', 'owner@acme.test'], { ...cliEnv(h), PUBLIC_URL: h.config.publicUrl });
     expect(out.code).toBe(0);
     const printed = JSON.parse(out.stdout) as { url: string; expiresAt: string };
     expect(printed.url).toMatch(/^http:\/\/alertbridge\.test\/auth\/link\?t=[A-Za-z0-9_-]{43}$/);
     expect(Date.parse(printed.expiresAt) - Date.now()).toBeGreaterThan(14 * MIN);
     const t = new URL(printed.url).searchParams.get('t')!;
     expect((await new DashClient(h).post('/auth/link', { t })).res.status).toBe(303);
-    const unknown = await runAdmin(['login-link', '--email', 'nobody@acme.test'], { DATA_DIR: h.dir });
+    const unknown = await runAdmin(['login-link', '--email', 'nobody@acme.test'], cliEnv(h));
     expect(unknown.code).toBe(1);
   });
 });
@@ -193,7 +192,7 @@ describe('CSRF', () => {
       expect(res.res.status).toBe(403);
       expect(res.html).toContain('Request refused');
     }
-    expect(h.services.db.sqlite.prepare("SELECT count(*) FROM channels WHERE name = 'Billing'").pluck().get()).toBe(0);
+    expect(await h.query("SELECT count(*) AS count FROM channels WHERE name = 'Billing'")).toEqual([{ count: 0 }]);
     // A browser that sends no Origin but says same-origin passes, with the token.
     const ok = await c.post('/channels', create, { origin: null, headers: { 'sec-fetch-site': 'same-origin' } });
     expect(ok.res.status).toBe(303);
@@ -255,9 +254,9 @@ describe('passwords and the sign-in rate limit', () => {
 
   it('hashes with scrypt at OWASP parameters (N=2^17, r=8, p=1) by default', async () => {
     const { h, seed } = await setup();
-    const p = new Passwords(new SqlitePasswordRows(h.services.db.sqlite), h.services.clock);
+    const p = new Passwords(h.services.authRows.passwords, h.services.clock);
     await p.set(seed.member.id, 'a long enough password');
-    const stored = h.services.db.sqlite.prepare('SELECT hash FROM user_passwords WHERE user_id = ?').pluck().get(seed.member.id) as string;
+    const stored = (await h.query<{ hash: string }>('SELECT hash FROM user_passwords WHERE user_id = ?', [seed.member.id]))[0]!.hash;
     expect(stored).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     expect(await p.verify(seed.member.id, 'a long enough password')).toBe(true);
     expect(await p.verify(seed.member.id, 'a long enough passworD')).toBe(false);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { DashClient, startDashboard, type DashHarness } from './helpers.js';
+import { cliEnv, DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 /** The feed's server side over real HTTP: the session stream, the per-user read event, deleting alerts. */
 let h: DashHarness;
@@ -143,13 +143,13 @@ describe('feed server side', () => {
     await stranger.signInWithLink(seed.stranger.id);
     expect((await stranger.post(`/feed/delete/${second}`)).res.status).toBe(404);
 
-    const cli = await runAdmin(['alert', 'delete', '--id', second], { DATA_DIR: h.dir });
+    const cli = await runAdmin(['alert', 'delete', '--id', second], cliEnv(h));
     expect(cli.stderr).toBe('');
     expect(JSON.parse(cli.stdout)).toEqual({ id: second, channelId: seed.deploys.id, deleted: true, filesReleased: 0 });
     expect((await fetch(`${h.config.publicUrl}/api/alerts/${second}`, { headers: { authorization: `Bearer ${seed.ownerToken}` } })).status).toBe(404);
     // Written by another process: the server's poll still tells open streams.
     await expect.poll(() => stream.events.map((e) => e.event === 'alert.deleted' && e.data.includes(second)), { timeout: 5_000 }).toContain(true);
-    const again = await runAdmin(['alert', 'delete', '--id', second], { DATA_DIR: h.dir });
+    const again = await runAdmin(['alert', 'delete', '--id', second], cliEnv(h));
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/alert/);
     stream.close();

@@ -1,12 +1,15 @@
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
-import { SqliteSignInLinkRows } from '../../src/db/auth-rows.js';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
-import { createServices, type ServiceOverrides, type SqliteServices as Services } from '../../src/services.js';
+import { createServices, openServices, type ServiceOverrides, type Services, type SqliteServices } from '../../src/services.js';
+import type { Engine } from '../helpers/engine-harness.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 
@@ -24,16 +27,41 @@ export interface DashHarness {
   link(userId: string): Promise<string>;
   /** Cuts every open connection to the server, as a network drop would (the server keeps listening). */
   dropConnections(): void;
+  /** Rows read straight from the database through another connection (`?` placeholders on both engines; counts as numbers). */
+  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
+}
+
+/**
+ * The engine the dashboard's server tests run on: SQLite, or PostgreSQL when TEST_ENGINE=postgres
+ * (the `dashboard-on-postgres` project of vitest.config.ts runs the engine-neutral files so).
+ */
+export function dashboardEngine(): Engine {
+  return process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+}
+
+/** The admin CLI's environment for the harness's installation (its DATA_DIR, and its DATABASE_URL on PostgreSQL). */
+export function cliEnv(h: DashHarness): Record<string, string> {
+  return { DATA_DIR: h.dir, ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}) };
+}
+
+/** The SQLite services of a harness, for the few tests that read the file itself (they run on SQLite only). */
+export function sqliteOf(h: DashHarness): SqliteServices {
+  if (h.services.engine !== 'sqlite') throw new Error('this test reads the SQLite file: it runs on SQLite only');
+  return h.services as SqliteServices;
 }
 
 /**
  * The real app on a real loopback port, with PUBLIC_URL set to that port so the
  * browser's Origin header matches (the port is known only once listening, so
- * the server forwards to an app created right after).
+ * the server forwards to an app created right after). On `engine` (default:
+ * dashboardEngine()): a temp SQLite file, or a fresh PostgreSQL database dropped at close.
  */
-export async function startDashboard(opts: { env?: Record<string, string>; overrides?: ServiceOverrides; mailer?: Mailer | null; serve?: boolean } = {}): Promise<DashHarness> {
+export async function startDashboard(
+  opts: { env?: Record<string, string>; overrides?: ServiceOverrides; mailer?: Mailer | null; serve?: boolean; engine?: Engine } = {},
+): Promise<DashHarness> {
   const dir = tempDir('alertbridge-dash-');
+  const fresh: FreshDatabase | undefined = (opts.engine ?? dashboardEngine()) === 'postgres' ? await freshDatabase() : undefined;
   // Assigned once below: the server is listening before the app exists (its port goes into PUBLIC_URL).
   // eslint-disable-next-line prefer-const
   let app: App | undefined;
@@ -43,11 +71,20 @@ export async function startDashboard(opts: { env?: Record<string, string>; overr
     PUBLIC_URL: server?.url ?? 'http://alertbridge.test',
     LOG_LEVEL: 'silent',
     AVATAR_BASE_URL: '',
+    ...(fresh ? { DATABASE_URL: fresh.url, PG_POOL_MAX: '4' } : {}),
     ...opts.env,
   });
-  const services = createServices(config, opts.overrides);
+  const services: Services = fresh ? await openServices(config, opts.overrides) : createServices(config, opts.overrides);
   app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: opts.mailer ?? null } });
-  const links = new SignInLinks(new SqliteSignInLinkRows(services.db.sqlite), services.clock);
+  const links = new SignInLinks(services.authRows.links, services.clock);
+  // int8 (count(*), epoch milliseconds) read as numbers, as SQLite and the service's own pool give them.
+  const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format ?? 'text'))) as typeof pg.types.getTypeParser };
+  const reader = fresh ? new pg.Pool({ connectionString: fresh.url, max: 2, types }) : new Database(config.dbFile, { readonly: true });
+  const query = async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    if (reader instanceof Database) return reader.prepare<unknown[], T>(sql).all(...params);
+    let n = 0;
+    return (await reader.query<T>(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+  };
   return {
     dir,
     config,
@@ -56,9 +93,13 @@ export async function startDashboard(opts: { env?: Record<string, string>; overr
     origin: new URL(config.publicUrl).origin,
     link: async (userId) => `${config.publicUrl}/auth/link?t=${(await links.issue(userId)).secret}`,
     dropConnections: () => (server?.server as { closeAllConnections?: () => void } | undefined)?.closeAllConnections?.(),
+    query,
     close: async () => {
       await server?.close();
-      services.close();
+      if (reader instanceof Database) reader.close();
+      else await reader.end();
+      await services.close();
+      await fresh?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

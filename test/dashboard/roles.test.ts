@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { SmtpMailer } from '../../src/notify/mailer.js';
-import { DashClient, startDashboard, type DashHarness } from './helpers.js';
+import { cliEnv, DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 const MIN = 60_000;
 let h: DashHarness | undefined;
@@ -47,7 +47,7 @@ describe('Discord connection', () => {
     expect(taken.html).toContain('one Discord channel feeds one channel');
     expect((await owner.post(`/channels/${g}/discord/disconnect`)).res.status).toBe(303);
     expect((await owner.get(`/channels/${g}`)).html).toContain('Not connected.');
-    expect(h.services.db.sqlite.prepare('SELECT count(*) FROM discord_links').pluck().get()).toBe(0);
+    expect(await h.query('SELECT count(*) AS count FROM discord_links')).toEqual([{ count: 0 }]);
   });
 });
 
@@ -55,8 +55,13 @@ describe('roles', () => {
   it('refuses every management endpoint to a member with a 403, and changes nothing', async () => {
     const { h, seed, member } = await setup();
     const ownerTokenId = (await h.services.accounts.listTokens(seed.ws.id)).find((t) => t.userId === seed.owner.id)!.id;
-    const before = h.services.db.sqlite.prepare('SELECT (SELECT count(*) FROM channels) || (SELECT group_concat(webhook_token) FROM channels) || (SELECT group_concat(role) FROM memberships) || (SELECT count(*) FROM api_tokens WHERE revoked_at IS NULL)').pluck();
-    const snapshot = before.get();
+    const state = async () =>
+      JSON.stringify(await Promise.all([
+        h.query('SELECT id, name, webhook_token FROM channels ORDER BY id'),
+        h.query('SELECT user_id, role FROM memberships ORDER BY user_id'),
+        h.query('SELECT id FROM api_tokens WHERE revoked_at IS NULL ORDER BY id'),
+      ]));
+    const snapshot = await state();
     const g = seed.general.id;
     const attempts: [string, Record<string, string>][] = [
       ['/channels', { name: 'Sneaky' }],
@@ -77,7 +82,7 @@ describe('roles', () => {
       expect(res.html, path).toContain('Not allowed');
     }
     for (const path of ['/audit', `/channels/${g}/webhook`]) expect((await member.get(path)).res.status, path).toBe(403);
-    expect(before.get()).toBe(snapshot);
+    expect(await state()).toBe(snapshot);
     // The page does not offer them either.
     const page = await member.get(`/channels/${g}`);
     expect(page.html).not.toContain('Rotate webhook URL');
@@ -147,7 +152,7 @@ describe('roles', () => {
     const page = await owner.get('/audit');
     expect(page.html).toContain('channel.created');
     expect(page.html).toContain('member.invited');
-    const out = await runAdmin(['audit', '--workspace', seed.ws.id], { DATA_DIR: h.dir });
+    const out = await runAdmin(['audit', '--workspace', seed.ws.id], cliEnv(h));
     const entries = (JSON.parse(out.stdout) as { entries: { action: string; actor: { email: string } }[] }).entries;
     expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['member.invited', 'channel.created', 'sign-in.new-device']));
     expect(entries.find((e) => e.action === 'channel.created')!.actor.email).toBe('owner@acme.test');

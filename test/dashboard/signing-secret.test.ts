@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { githubSignature } from '../../src/domain/formats/github-body.js';
 import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, sqliteOf, type DashHarness } from './helpers.js';
 
 /**
  * The GitHub signing secret in a channel's settings, in a real Chromium: set,
@@ -64,7 +64,7 @@ describe('channel settings: GitHub signing secret', () => {
     expect(await page.content()).not.toContain(second);
     expect([await deliver(githubSignature(BODY, first)), await deliver(githubSignature(BODY, second))]).toEqual([401, 200]);
     // Stored as the CLI stores it.
-    expect(h.services.db.sqlite.prepare('SELECT signing_secret FROM channels WHERE id = ?').pluck().get(seed.deploys.id)).toBe(second);
+    expect(sqliteOf(h).db.sqlite.prepare('SELECT signing_secret FROM channels WHERE id = ?').pluck().get(seed.deploys.id)).toBe(second);
 
     await page.getByRole('button', { name: 'Remove signing secret' }).click();
     await page.getByText('Signing secret removed.').waitFor();
@@ -85,7 +85,7 @@ describe('channel settings: GitHub signing secret', () => {
       return res.status;
     }, seed.general.id);
     expect(status).toBe(403);
-    expect(h.services.db.sqlite.prepare('SELECT signing_secret FROM channels WHERE id = ?').pluck().get(seed.general.id)).toBeNull();
+    expect(sqliteOf(h).db.sqlite.prepare('SELECT signing_secret FROM channels WHERE id = ?').pluck().get(seed.general.id)).toBeNull();
     await context.close();
   });
 });

@@ -19,6 +19,20 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** `app.request` with JSON helpers: a Bearer token, a JSON body. */
+export function callOf(app: App): Harness['call'] {
+  return async (method, p, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
+    let body = o.body;
+    if (o.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(o.json);
+    }
+    return app.request(p, { method, headers, body });
+  };
+}
+
 /** A temp DATA_DIR with a fresh SQLite file, the real services and the real app. */
 export function tempDir(prefix = 'alertbridge-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -40,16 +54,7 @@ export function createHarness(opts: { env?: Record<string, string>; overrides?: 
     config,
     services,
     app,
-    call: async (method, p, o = {}) => {
-      const headers: Record<string, string> = { ...o.headers };
-      if (o.token !== undefined) headers.authorization = `Bearer ${o.token}`;
-      let body = o.body;
-      if (o.json !== undefined) {
-        headers['content-type'] ??= 'application/json';
-        body = JSON.stringify(o.json);
-      }
-      return app.request(p, { method, headers, body });
-    },
+    call: callOf(app),
     close: async () => {
       services.close();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -98,7 +103,7 @@ export async function seedWorkspace(s: Services) {
 }
 
 /** POSTs to a webhook; the body is read by the schema its status documents (accepted, or a problem). */
-export async function postAlert(h: Harness, webhookToken: string, payload: unknown, headers: Record<string, string> = {}): Promise<{ res: Response; body: WebhookAnswer }> {
+export async function postAlert(h: Pick<Harness, 'call'>, webhookToken: string, payload: unknown, headers: Record<string, string> = {}): Promise<{ res: Response; body: WebhookAnswer }> {
   const res = await h.call('POST', `/api/webhook/${webhookToken}`, { json: payload, headers });
   return { res, body: await bodyOf.webhookAnswer(res) };
 }

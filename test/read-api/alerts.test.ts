@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, postAlert, rawRequest, seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -17,7 +18,7 @@ async function seedAlerts(hh: Harness, webhookToken: string, n: number, level = 
 
 describe('channels', () => {
   it('lists public channels and only the private channels the user belongs to, nothing of other workspaces', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const owner = await bodyOf.channels(await h.call('GET', '/api/channels', { token: seed.ownerToken }));
     expect(owner.map((c) => c.slug)).toEqual(['general', 'deploys', 'security']);
@@ -38,7 +39,7 @@ describe('channels', () => {
   });
 
   it('answers 404 for a private channel byte-for-byte like a channel that does not exist', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const { body } = await postAlert(h, seed.secret.webhookToken, { title: 'secret' });
     const read = async (path: string) => {
@@ -71,7 +72,7 @@ describe('channels', () => {
 
 describe('alert lists', () => {
   it('walks a channel newest first, exactly once, across pages', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const ids = await seedAlerts(h, seed.general.webhookToken, 23);
     expect(new Set(ids).size).toBe(23);
@@ -94,7 +95,7 @@ describe('alert lists', () => {
   });
 
   it('returns the standard alert shape with ISO timestamps and upper-case level', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const { body } = await postAlert(h, seed.general.webhookToken, {
       title: 'Disk almost full',
@@ -128,7 +129,7 @@ describe('alert lists', () => {
   });
 
   it('polls with after: only strictly newer alerts', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const first = (await seedAlerts(h, seed.general.webhookToken, 3)).sort();
     const newest = first[2]!;
@@ -145,7 +146,7 @@ describe('alert lists', () => {
   });
 
   it('filters by level, case-insensitively', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 2, 'info');
     const errors = await seedAlerts(h, seed.general.webhookToken, 3, 'error');
@@ -165,7 +166,7 @@ describe('alert lists', () => {
     ['cursor=nope', 'cursor'],
     ['after=1', 'after'],
   ])('rejects %s with a 400 problem naming the parameter', async (query, param) => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const res = await h.call('GET', `/api/channels/general/alerts?${query}`, { token: seed.ownerToken });
     expect(res.status).toBe(400);
@@ -176,7 +177,7 @@ describe('alert lists', () => {
   });
 
   it('accepts limit=1 and limit=100', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 2);
     const one = await bodyOf.page(await h.call('GET', '/api/channels/general/alerts?limit=1', { token: seed.ownerToken }));
@@ -189,7 +190,7 @@ describe('alert lists', () => {
 
 describe('single alert', () => {
   it("adds the channel's name and slug", async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const { body } = await postAlert(h, seed.deploys.webhookToken, { title: 'Deployed', level: 'success' });
     const res = await h.call('GET', `/api/alerts/${body.alertId}`, { token: seed.memberToken });
@@ -200,7 +201,7 @@ describe('single alert', () => {
 
 describe('read state', () => {
   it('is per user: PATCH marks read for the caller only, and back to unread', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const [a1, a2] = await seedAlerts(h, seed.general.webhookToken, 2);
     const count = async (token: string) =>
@@ -223,7 +224,7 @@ describe('read state', () => {
   });
 
   it('rejects a PATCH body that is not {isRead: boolean}', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     for (const body of [{}, { isRead: 'yes' }]) {
@@ -237,7 +238,7 @@ describe('read state', () => {
   });
 
   it('mark-all-read is per user, per channel or everywhere, and idempotent', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 3);
     const [d1] = await seedAlerts(h, seed.deploys.webhookToken, 2);
@@ -274,7 +275,7 @@ describe('read state', () => {
 
 describe('bad bodies on the read API', () => {
   it('answers 415 for a body that is not JSON, never a 500', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     for (const [method, path] of [['PATCH', `/api/alerts/${a1}`], ['POST', '/api/alerts/mark-all-read']] as const) {
@@ -290,7 +291,7 @@ describe('bad bodies on the read API', () => {
   });
 
   it('refuses an over-large body with 413 before reading it, whether its length is declared or it is streamed', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     const server = await listen(h.app.fetch);
@@ -321,7 +322,7 @@ describe('bad bodies on the read API', () => {
   });
 
   it('accepts a body that starts with a UTF-8 byte order mark, as the webhook does', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const [a1] = await seedAlerts(h, seed.general.webhookToken, 1);
     const bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
@@ -336,7 +337,7 @@ describe('bad bodies on the read API', () => {
 
 describe('mark-all-read without a body', () => {
   it('marks everything read also when the client sends Content-Type: application/json and no body', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     await seedAlerts(h, seed.general.webhookToken, 2);
     const res = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': 'application/json' } });

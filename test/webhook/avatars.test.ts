@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { closeServer, createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { closeServer, seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
 let server: http.Server | undefined;
@@ -35,7 +36,7 @@ const actorOf = async (token: string, alertId: string) => (await bodyOf.alert(aw
 describe('actor avatars', () => {
   it('are looked up after the answer, stored when found, cached, and never block the webhook', async () => {
     const svc = await avatarService(['jane.doe@acme.com'], 1);
-    h = createHarness({ env: { AVATAR_BASE_URL: svc.base } });
+    h = await startHarness({ env: { AVATAR_BASE_URL: svc.base } });
     const seed = await seedWorkspace(h.services);
     const post = (email: string) => h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { email } } });
 
@@ -65,7 +66,7 @@ describe('actor avatars', () => {
 
   it('with no network at all, alerts are stored and simply get no avatar', async () => {
     // A port nothing listens on, and a very short timeout.
-    h = createHarness({ env: { AVATAR_BASE_URL: 'http://127.0.0.1:9/avatar', AVATAR_TIMEOUT_MS: '200' } });
+    h = await startHarness({ env: { AVATAR_BASE_URL: 'http://127.0.0.1:9/avatar', AVATAR_TIMEOUT_MS: '200' } });
     const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: 'jane.doe@acme.com' } });
     expect(res.status).toBe(201);
