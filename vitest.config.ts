@@ -1,18 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The dashboard's server-side test files that hold no SQLite of their own run a second time on
- * PostgreSQL (test/dashboard/helpers.ts `startDashboard` reads TEST_ENGINE): sign-in, settings,
- * tokens, the feed and its live stream, search, usage, Web Push subscriptions, deletes. The
- * browser tests stay on SQLite (README "Running more than one node"). Without TEST_DATABASE_URL
- * that project is left out and a line says so; with CI=true it runs anyway and fails, so CI never
- * skips it silently.
+ * The engine-neutral HTTP-level test files run a second time on PostgreSQL (TEST_ENGINE=postgres:
+ * `startDashboard` in test/dashboard/helpers.ts and `startHarness` in test/helpers/any-harness.ts
+ * build the service through `openServices` on a fresh database): the dashboard's server side
+ * (sign-in, roles, settings, tokens, the feed and its live stream, search, usage, Web Push, deletes),
+ * the read API's pages, hostile input on every endpoint, request ids and logs, stream limits and
+ * shutdown, avatars. The browser tests stay on SQLite (README "Running more than one node").
+ * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
+ * anyway and fails, so CI never skips it silently.
  */
-const DASHBOARD_ON_POSTGRES = [
+const ON_POSTGRES = [
   'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete}.test.ts',
+  'test/read-api/alerts.test.ts',
+  'test/webhook/avatars.test.ts',
+  'test/http/hostile-names.test.ts',
+  'test/ops/{request-id,stream-shutdown}.test.ts',
+  'test/notify/stream-limits.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
-if (!withPostgres) console.warn('skipped: the dashboard server tests on PostgreSQL (project dashboard-on-postgres): TEST_DATABASE_URL is not set');
+if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');
 
 export default defineConfig({
   test: {
@@ -26,7 +33,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
       ...(withPostgres
-        ? [{ extends: true as const, test: { name: 'dashboard-on-postgres', include: DASHBOARD_ON_POSTGRES, env: { LOG_LEVEL: 'silent', TEST_ENGINE: 'postgres' } } }]
+        ? [{ extends: true as const, test: { name: 'on-postgres', include: ON_POSTGRES, env: { LOG_LEVEL: 'silent', TEST_ENGINE: 'postgres' } } }]
         : []),
     ],
   },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatOfExt } from '../../src/media/formats.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 
 /**
  * Names every JavaScript object answers to. A lookup keyed by a sender's or
@@ -13,7 +14,7 @@ const VARIANTS = NAMES.flatMap((n) => [n, `:${n}:`, ` ${n} `, `${n}\n`]);
 let h: Harness;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 beforeAll(async () => {
-  h = createHarness();
+  h = await startHarness();
   seed = await seedWorkspace(h.services);
 });
 afterAll(async () => h.close());

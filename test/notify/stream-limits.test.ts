@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, seedWorkspace } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { bodyOf } from '../helpers/bodies.js';
 import { eventually } from '../helpers/poll.js';
@@ -15,7 +16,7 @@ afterEach(async () => {
 
 describe('GET /api/stream limits', () => {
   it('caps open streams per token with a 429 problem, and frees the slot when one closes', async () => {
-    h = createHarness({ overrides: { live: { maxPerToken: 2 } } });
+    h = await startHarness({ overrides: { live: { maxPerToken: 2 } } });
     const seed = await seedWorkspace(h.services);
     server = await listen(h.app.fetch);
     for (let i = 0; i < 2; i++) {

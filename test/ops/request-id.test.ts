@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 import { capturedLogger } from './log-capture.js';
 
 let h: Harness | undefined;
@@ -12,7 +13,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 async function setup() {
   const log = capturedLogger('debug');
-  h = createHarness({ overrides: { logger: log.logger } });
+  h = await startHarness({ overrides: { logger: log.logger } });
   return { h, seed: await seedWorkspace(h.services), lines: log.lines };
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness } from '../helpers/any-harness.js';
+import { listen, seedWorkspace } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -9,7 +10,7 @@ afterEach(async () => {
 
 describe('live stream at shutdown', () => {
   it('an open stream gets `shutdown` as its last event; one opened during the drain gets only that, and both end', async () => {
-    const h = createHarness();
+    const h = await startHarness();
     cleanup.push(() => h.close());
     const seed = await seedWorkspace(h.services);
     const server = await listen(h.app.fetch);
