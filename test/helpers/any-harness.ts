@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/http/app.js';
 import { openServices, type ServiceOverrides, type Services } from '../../src/services.js';
@@ -18,7 +20,34 @@ export interface AnyHarness {
   services: Services;
   app: App;
   call: Harness['call'];
+  /** Rows read straight from the database through another connection (`?` placeholders on both engines; int8 as numbers). */
+  query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
+}
+
+/** int8 (count(*), epoch milliseconds) read as numbers, as SQLite and the service's own pool give them. */
+const INT8_AS_NUMBER = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format ?? 'text'))) as typeof pg.types.getTypeParser,
+};
+
+/** A reader on another connection: a read-only SQLite handle, or a small pool. */
+function readerOf(target: { dbFile: string } | { url: string }): { query: AnyHarness['query']; close(): Promise<void> } {
+  if ('dbFile' in target) {
+    let db: Database.Database | undefined;
+    return {
+      // Opened at the first read: the service creates the file.
+      query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (db ??= new Database(target.dbFile, { readonly: true })).prepare<unknown[], T>(sql).all(...params),
+      close: async () => void db?.close(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: target.url, max: 2, types: INT8_AS_NUMBER });
+  return {
+    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => {
+      let n = 0;
+      return (await pool.query<T>(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+    },
+    close: () => pool.end(),
+  };
 }
 
 /**
@@ -27,7 +56,18 @@ export interface AnyHarness {
  * own `openServices`, with the same PUBLIC_URL and settings.
  */
 export async function startHarness(opts: { env?: Record<string, string>; overrides?: ServiceOverrides } = {}): Promise<AnyHarness> {
-  if (testEngine() === 'sqlite') return createHarness(opts);
+  if (testEngine() === 'sqlite') {
+    const h = createHarness(opts);
+    const reader = readerOf({ dbFile: h.config.dbFile });
+    return {
+      ...h,
+      query: reader.query,
+      close: async () => {
+        await reader.close();
+        await h.close();
+      },
+    };
+  }
   const dir = tempDir();
   const fresh = await freshDatabase();
   const config = loadConfig({
@@ -41,13 +81,16 @@ export async function startHarness(opts: { env?: Record<string, string>; overrid
   });
   const services = await openServices(config, opts.overrides);
   const app = createApp(services);
+  const reader = readerOf({ url: fresh.url });
   return {
     dir,
     config,
     services,
     app,
     call: callOf(app),
+    query: reader.query,
     close: async () => {
+      await reader.close();
       await services.close();
       await fresh.drop();
       fs.rmSync(dir, { recursive: true, force: true });
