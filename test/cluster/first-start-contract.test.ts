@@ -65,7 +65,7 @@ describePg('first start contract: PostgreSQL', () => {
 
   it('five nodes starting together on an empty database: exactly one sets it up', async () => {
     const h = await pgEngine([]);
-    const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: h.url, max: 2 }));
+    const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: h.url, max: 2 }).on('error', () => {}));
     for (const p of pools) p.on('error', () => {});
     try {
       const results = await Promise.all(pools.map((p) => setUp(new PgFirstStart(p))));

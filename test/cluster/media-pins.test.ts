@@ -36,6 +36,7 @@ describePg('media pins across nodes (PostgreSQL)', () => {
     b = await a.node({ env });
     seed = await seedWorkspace(a.services);
     pool = new pg.Pool({ connectionString: a.config.databaseUrl!, max: 3 });
+    pool.on('error', () => {}); // the database is dropped WITH (FORCE) at close
     media = a.config.mediaDir;
   });
   afterAll(async () => {

@@ -80,6 +80,8 @@ export async function startDashboard(
   // int8 (count(*), epoch milliseconds) read as numbers, as SQLite and the service's own pool give them.
   const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format ?? 'text'))) as typeof pg.types.getTypeParser };
   const reader = fresh ? new pg.Pool({ connectionString: fresh.url, max: 2, types }) : new Database(config.dbFile, { readonly: true });
+  // The DROP … WITH (FORCE) after close can reach a client still ending: not an uncaught error (engine-harness.ts).
+  if (reader instanceof pg.Pool) reader.on('error', () => {});
   const query = async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> => {
     if (reader instanceof Database) return reader.prepare<unknown[], T>(sql).all(...params);
     let n = 0;

@@ -19,7 +19,7 @@ describePg('PostgreSQL migrations at start-up', () => {
     db = await freshDatabase();
     const nodes = 6;
     // One pool per "node", as separate processes would have.
-    const pools = Array.from({ length: nodes }, () => new pg.Pool({ connectionString: db!.url, max: 2 }));
+    const pools = Array.from({ length: nodes }, () => new pg.Pool({ connectionString: db!.url, max: 2 }).on('error', () => {}));
     // As openPg does: an idle client whose connection ends must not crash the test process.
     for (const p of pools) p.on('error', () => {});
     try {
