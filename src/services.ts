@@ -153,15 +153,12 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
   const idempotency = new Idempotency(store.webhook, clock, parts.idempotencyClaims);
   const ops = new Operations({ config, database: parts.probe, reports: store.reports, logger, clock });
-  // On PostgreSQL every node shares MEDIA_DIR (README "Media on several nodes"): a failed request's
-  // files go to the orphan list rather than being deleted, as another node may be committing them.
-  const sharedMediaDir = parts.engine === 'postgres';
   const media: MediaStore = new MediaStore({
     dir: config.mediaDir,
     publicUrl: config.mediaPublicUrl,
     spaceGuard: ops.reserve,
     sharedPin: (key) => parts.mediaOrphanRows.pin(key, clock.now()),
-    ...(sharedMediaDir ? { deferRollback: (keys: string[]): Promise<void> => orphans.listForSweep(keys) } : {}),
+    ...(parts.sharedMediaDir ? { deferRollback: (keys: string[]): Promise<void> => orphans.listForSweep(keys) } : {}),
   });
   const fetcher = createMediaFetcher({
     allowPrivate: config.attachmentFetchAllowPrivate,

@@ -40,6 +40,11 @@ export type LimiterScope = 'webhook' | 'api' | 'sign-in-email' | 'sign-in-addres
  */
 export interface EngineParts {
   engine: 'sqlite' | 'postgres';
+  /**
+   * Other processes write MEDIA_DIR too (every node of a cluster): a failed request then lists its files
+   * for the orphan sweep instead of deleting them, as another node may be committing the same bytes.
+   */
+  sharedMediaDir: boolean;
   store: AlertStore & { readonly groups: AlertGroupWrites };
   /** The in-process wake-ups (on PostgreSQL also heard by the other nodes). */
   bus: ChangeBus;

@@ -80,6 +80,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
     leader.start();
     return {
       engine: 'postgres',
+      sharedMediaDir: true,
       pg: db,
       notify,
       leader,

@@ -38,6 +38,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
   const preferenceRows = new SqlitePreferenceRows(db.sqlite);
   return {
     engine: 'sqlite',
+    sharedMediaDir: false,
     db,
     batcher,
     store,

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createApp, type App } from '../../src/http/app.js';
+import type { App } from '../../src/http/app.js';
 import { openServices, type ServiceOverrides, type Services } from '../../src/services.js';
 import type { Engine } from './engine-harness.js';
-import { callOf, createHarness, tempDir, type Harness } from './harness.js';
+import { createHarness, harnessOver, tempDir, type Harness } from './harness.js';
 import { freshDatabase } from './pg.js';
 
 /** The engine a file's harnesses use: SQLite, or PostgreSQL when TEST_ENGINE=postgres (the `*-on-postgres` projects of vitest.config.ts). */
@@ -82,20 +81,13 @@ export async function startHarness(opts: { env?: Record<string, string>; overrid
     ...opts.env,
   });
   const services = await openServices(config, opts.overrides);
-  const app = createApp(services);
   const reader = readerOf({ url: fresh.url });
   return {
-    dir,
-    config,
-    services,
-    app,
-    call: callOf(app),
-    query: reader.query,
-    close: async () => {
+    ...harnessOver(dir, config, services, async () => {
       await reader.close();
       await services.close();
       await fresh.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    }),
+    query: reader.query,
   };
 }

@@ -33,6 +33,22 @@ export function callOf(app: App): Harness['call'] {
   };
 }
 
+/** The app over `services`, with `call`; `close` runs `closeServices`, then removes `dir`. */
+export function harnessOver<S extends Services>(dir: string, config: Config, services: S, closeServices: () => Promise<void>) {
+  const app = createApp(services);
+  return {
+    dir,
+    config,
+    services,
+    app,
+    call: callOf(app),
+    close: async () => {
+      await closeServices();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** A temp DATA_DIR with a fresh SQLite file, the real services and the real app. */
 export function tempDir(prefix = 'alertbridge-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -48,18 +64,7 @@ export function createHarness(opts: { env?: Record<string, string>; overrides?: 
     ...opts.env,
   });
   const services = createServices(config, opts.overrides);
-  const app = createApp(services);
-  return {
-    dir,
-    config,
-    services,
-    app,
-    call: callOf(app),
-    close: async () => {
-      services.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return harnessOver(dir, config, services, async () => services.close());
 }
 
 /** Serves an app on an ephemeral loopback port (real HTTP). */
