@@ -21,6 +21,10 @@ export interface AnyHarness {
   call: Harness['call'];
   /** Rows read straight from the database through another connection (`?` placeholders on both engines; int8 as numbers). */
   query<T extends Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Rows in a table, counted through that connection (what was stored, whatever the API says). */
+  count(table: string): Promise<number>;
+  /** A write through another connection (`?` placeholders), for a test that ages or breaks a row the API cannot; the number of rows changed. */
+  exec(sql: string, params?: unknown[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -30,23 +34,37 @@ const INT8_AS_NUMBER = {
 };
 
 /** A reader on another connection: a read-only SQLite handle, or a small pool. */
-function readerOf(target: { dbFile: string } | { url: string }): { query: AnyHarness['query']; close(): Promise<void> } {
+function readerOf(target: { dbFile: string } | { url: string }): Pick<AnyHarness, 'query' | 'count' | 'exec' | 'close'> {
   if ('dbFile' in target) {
     let db: Database.Database | undefined;
+    let writer: Database.Database | undefined;
+    // Opened at the first use: the service creates the file.
+    const reader = () => (db ??= new Database(target.dbFile, { readonly: true }));
     return {
-      // Opened at the first read: the service creates the file.
-      query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (db ??= new Database(target.dbFile, { readonly: true })).prepare<unknown[], T>(sql).all(...params),
-      close: async () => void db?.close(),
+      query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => reader().prepare<unknown[], T>(sql).all(...params),
+      count: async (table) => reader().prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0,
+      exec: async (sql, params = []) => {
+        writer ??= new Database(target.dbFile);
+        writer.pragma('busy_timeout = 5000');
+        return writer.prepare(sql).run(...params).changes;
+      },
+      close: async () => {
+        db?.close();
+        writer?.close();
+      },
     };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: 2, types: INT8_AS_NUMBER });
   // The DROP … WITH (FORCE) after close can reach a client still ending: not an uncaught error (engine-harness.ts).
   pool.on('error', () => {});
+  const numbered = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
   return {
-    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => {
-      let n = 0;
-      return (await pool.query<T>(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
-    },
+    query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await pool.query<T>(numbered(sql), params)).rows,
+    count: async (table) => Number((await pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)).rows[0]?.n ?? 0),
+    exec: async (sql, params = []) => (await pool.query(numbered(sql), params)).rowCount ?? 0,
     close: () => pool.end(),
   };
 }
@@ -63,6 +81,8 @@ export async function startHarness(opts: { env?: Record<string, string>; overrid
     return {
       ...h,
       query: reader.query,
+      count: reader.count,
+      exec: reader.exec,
       close: async () => {
         await reader.close();
         await h.close();
@@ -89,5 +109,7 @@ export async function startHarness(opts: { env?: Record<string, string>; overrid
       await fresh.drop();
     }),
     query: reader.query,
+    count: reader.count,
+    exec: reader.exec,
   };
 }
