@@ -14,7 +14,10 @@ const ON_POSTGRES = [
   'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete}.test.ts',
   'test/read-api/alerts.test.ts',
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow}.test.ts',
-  'test/http/hostile-names.test.ts',
+  'test/http/{hostile-names,error-mapping}.test.ts',
+  'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats}.test.ts',
+  'test/media/orphan-sweep.test.ts',
+  'test/reliability/media-grace.test.ts',
   'test/ops/{request-id,stream-shutdown}.test.ts',
   'test/notify/stream-limits.test.ts',
 ];
