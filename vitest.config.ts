@@ -5,16 +5,23 @@ import { defineConfig } from 'vitest/config';
  * `startDashboard` in test/dashboard/helpers.ts and `startHarness` in test/helpers/any-harness.ts
  * build the service through `openServices` on a fresh database): the dashboard's server side
  * (sign-in, roles, settings, tokens, the feed and its live stream, search, usage, Web Push, deletes),
- * the read API's pages, hostile input on every endpoint, request ids and logs, stream limits and
- * shutdown, avatars. The browser tests stay on SQLite (README "Running more than one node").
+ * the read API's pages, the webhook (payloads, attachments, Idempotency-Key, workflow runs, avatars),
+ * the drop-in formats (Slack, Discord, GitHub, Alertmanager, Grafana and their OpenAPI), media files
+ * (the grace period, the orphan sweep against uploads), problem documents for every error, hostile
+ * input on every endpoint, request ids and logs, stream limits and shutdown. The browser tests and
+ * the `*-sqlite.test.ts` files (SQLite's group commit, a grace period of 0) stay on SQLite
+ * (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
  */
 const ON_POSTGRES = [
   'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete}.test.ts',
   'test/read-api/alerts.test.ts',
-  'test/webhook/{avatars,idempotency}.test.ts',
-  'test/http/hostile-names.test.ts',
+  'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow}.test.ts',
+  'test/http/{hostile-names,error-mapping}.test.ts',
+  'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats}.test.ts',
+  'test/media/orphan-sweep.test.ts',
+  'test/reliability/media-grace.test.ts',
   'test/ops/{request-id,stream-shutdown}.test.ts',
   'test/notify/stream-limits.test.ts',
 ];

@@ -48,7 +48,6 @@ describe('admin CLI: channel set-signing-secret', () => {
       expect(r.stderr).not.toBe('');
       expect(r.stderr).not.toContain(SECRET);
     }
-    const stored = h.services.db.sqlite.prepare('SELECT count(*) FROM channels WHERE signing_secret IS NOT NULL').pluck().get();
-    expect(stored).toBe(0);
+    expect(await h.query('SELECT count(*) AS n FROM channels WHERE signing_secret IS NOT NULL')).toEqual([{ n: 0 }]);
   });
 });
