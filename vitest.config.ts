@@ -19,7 +19,7 @@ const ON_POSTGRES = [
   'test/read-api/alerts.test.ts',
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow}.test.ts',
   'test/http/{hostile-names,error-mapping}.test.ts',
-  'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats}.test.ts',
+  'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing}.test.ts',
   'test/media/orphan-sweep.test.ts',
   'test/reliability/media-grace.test.ts',
   'test/ops/{request-id,stream-shutdown}.test.ts',
