@@ -6,17 +6,21 @@ import { defineConfig } from 'vitest/config';
  * build the service through `openServices` on a fresh database): the dashboard's server side
  * (sign-in, roles, settings, tokens, the feed and its live stream, search, usage, Web Push, deletes),
  * the read API's pages, hostile input on every endpoint, request ids and logs, stream limits and
- * shutdown, avatars. The browser tests stay on SQLite (README "Running more than one node").
+ * shutdown, avatars; the live stream (/api/stream: order, visibility, resume, revocation), e-mail
+ * and Web Push notifications (recipients, content, retries, the flood guard, restarts and crashes,
+ * one-click unsubscribe, the admin CLI's notify commands), Grafana and GitHub formats notified end
+ * to end. The browser tests stay on SQLite (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
  */
 const ON_POSTGRES = [
-  'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete}.test.ts',
+  'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete,unsubscribe}.test.ts',
   'test/read-api/alerts.test.ts',
   'test/webhook/{avatars,idempotency}.test.ts',
   'test/http/hostile-names.test.ts',
   'test/ops/{request-id,stream-shutdown}.test.ts',
-  'test/notify/stream-limits.test.ts',
+  'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash}.test.ts',
+  'test/formats/http-notified.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');
