@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteAppSecretRows } from '../../src/db/auth-rows.js';
-import { UnsubscribeLinks } from '../../src/domain/auth/unsubscribe-links.js';
+import { openServices } from '../../src/services.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { DashClient, sqliteOf, startDashboard, type DashHarness } from './helpers.js';
+import { DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 let h: DashHarness | undefined;
 afterEach(async () => {
@@ -14,8 +13,8 @@ describe('one-click unsubscribe (RFC 8058)', () => {
   it('a mail provider’s POST, with no session and no Origin, lowers that channel to none for that recipient only', async () => {
     h = await startDashboard({ serve: false });
     const seed = await seedWorkspace(h.services);
-    const links = new UnsubscribeLinks(new SqliteAppSecretRows(sqliteOf(h).db.sqlite), h.services.clock, h.config.publicUrl);
-    const mail = links.forEmail(seed.member.id, seed.general.id);
+    // What the e-mail worker puts in the member's notification (test/notify/dashboard-links.test.ts follows a real one).
+    const mail = h.services.unsubscribe.forEmail(seed.member.id, seed.general.id);
     expect(mail.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     expect(mail.headers['List-Unsubscribe']).toBe(`<${mail.unsubscribeUrl}>`);
     const path = new URL(mail.unsubscribeUrl).pathname + new URL(mail.unsubscribeUrl).search;
@@ -34,7 +33,7 @@ describe('one-click unsubscribe (RFC 8058)', () => {
   it('refuses a link whose user, channel or signature was changed', async () => {
     h = await startDashboard({ serve: false });
     const seed = await seedWorkspace(h.services);
-    const url = new URL(new UnsubscribeLinks(new SqliteAppSecretRows(sqliteOf(h).db.sqlite), h.services.clock, h.config.publicUrl).url(seed.member.id, seed.general.id));
+    const url = new URL(h.services.unsubscribe.url(seed.member.id, seed.general.id));
     for (const [k, v] of [['u', seed.owner.id], ['c', seed.deploys.id], ['s', 'x' + url.searchParams.get('s')!.slice(1)]] as const) {
       const bad = new URL(url);
       bad.searchParams.set(k, v);
@@ -42,8 +41,12 @@ describe('one-click unsubscribe (RFC 8058)', () => {
       expect(res.status).toBe(404);
     }
     expect((await h.services.notifyPrefs.list(seed.owner.id)).every((l) => l.level === 'all')).toBe(true);
-    // The key lives in the database: a second signer (another process) signs alike.
-    const again = new UnsubscribeLinks(new SqliteAppSecretRows(sqliteOf(h).db.sqlite), h.services.clock, h.config.publicUrl);
-    expect(again.url(seed.member.id, seed.general.id)).toBe(url.toString());
+    // The key lives in the database: another process on the same installation (the SQLite file, or another node on PostgreSQL) signs alike.
+    const other = await openServices(h.config);
+    try {
+      expect(other.unsubscribe.url(seed.member.id, seed.general.id)).toBe(url.toString());
+    } finally {
+      await other.close();
+    }
   });
 });

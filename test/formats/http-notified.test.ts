@@ -64,7 +64,7 @@ async function subjects(atLeast: number) {
 }
 
 const usageEvents = async () => (await t!.h.services.usage.report(t!.seed.ws.id)).months[0]?.events ?? 0;
-const mediaRows = () => t!.h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alert_attachments').get() as { n: number };
+const mediaRows = () => t!.h.count('alert_attachments');
 
 describe('Grafana contact point, notified', () => {
   it('firing with an image → repeat (nothing) → resolved (success, unread, e-mailed) → firing again (reopened, e-mailed, billed once more)', async () => {
@@ -101,7 +101,7 @@ describe('Grafana contact point, notified', () => {
     alert = await readBack(id);
     expect(alert.isRead).toBe(true);
     expect(alert.message).not.toContain('51.2');
-    expect(mediaRows().n).toBe(1);
+    expect(await mediaRows()).toBe(1);
 
     // Resolved: the same alert, green, unread again, e-mailed once more; the new image replaces the old one.
     const resolved = structuredClone(firing);
@@ -114,7 +114,7 @@ describe('Grafana contact point, notified', () => {
     alert = await readBack(id);
     expect(alert).toMatchObject({ title: '[RESOLVED] (blue)', level: 'SUCCESS', emoji: '✅', isRead: false });
     expect(alert.attachments).toHaveLength(1);
-    expect(mediaRows().n).toBe(1);
+    expect(await mediaRows()).toBe(1);
     expect((await subjects(4)).slice(2)).toEqual(['[SUCCESS] #general — [RESOLVED] (blue)', '[SUCCESS] #general — [RESOLVED] (blue)']);
     expect(await usageEvents()).toBe(1);
 

@@ -1,17 +1,18 @@
 import type { ServiceOverrides } from '../../src/services.js';
-import { createHarness, listen, seedWorkspace, type Harness } from './harness.js';
+import { startHarness, type AnyHarness } from './any-harness.js';
+import { listen, seedWorkspace } from './harness.js';
 import type { SseClient } from './sse-client.js';
 
-/** The services with a seeded workspace behind a real loopback server, for the /api/stream tests. */
+/** The services (on testEngine()) with a seeded workspace behind a real loopback server, for the /api/stream tests. */
 export interface StreamServer {
-  h: Harness;
+  h: AnyHarness;
   seed: Awaited<ReturnType<typeof seedWorkspace>>;
   server: Awaited<ReturnType<typeof listen>>;
 }
 
 /** Short heartbeat and access re-check intervals keep the stream tests fast. */
 export async function openStreamServer(live: NonNullable<ServiceOverrides['live']>): Promise<StreamServer> {
-  const h = createHarness({ overrides: { live } });
+  const h = await startHarness({ overrides: { live } });
   const seed = await seedWorkspace(h.services);
   return { h, seed, server: await listen(h.app.fetch) };
 }

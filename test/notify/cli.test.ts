@@ -1,20 +1,21 @@
-import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { loadConfig } from '../../src/config.js';
-import { createServices } from '../../src/services.js';
-import { seedWorkspace, tempDir } from '../helpers/harness.js';
+import { startHarness, type AnyHarness } from '../helpers/any-harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 
-let dir: string;
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+let h: AnyHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
 
+/** A seeded installation, and the admin CLI run against it as an operator runs it: its DATA_DIR, and its DATABASE_URL on PostgreSQL. */
 async function setup() {
-  dir = tempDir();
-  const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' }));
-  const seed = await seedWorkspace(s);
-  s.close();
+  h = await startHarness();
+  const seed = await seedWorkspace(h.services);
+  const env = { DATA_DIR: h.dir, ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}) };
   const admin = async (...argv: string[]) => {
-    const r = await runAdmin(argv, { DATA_DIR: dir });
+    const r = await runAdmin(argv, env);
     return { ...r, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : undefined };
   };
   return { seed, admin };

@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { MAIL_SEND_LEASE_MS } from '../../src/db/pg/alert-store/outbox.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { INTERRUPTED, startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import type { Mailer } from '../../src/notify/mailer.js';
-import { createServices, type SqliteServices as Services } from '../../src/services.js';
-import { createApp } from '../../src/http/app.js';
-import { createHarness, postAlert, seedWorkspace, tempDir } from '../helpers/harness.js';
+import type { Services } from '../../src/services.js';
+import { testEngine } from '../helpers/any-harness.js';
+import { createEngineHarness, type EngineHarness, type EngineHarnessOptions } from '../helpers/engine-harness.js';
+import { postAlert, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { FAST_RETRY, MAIL_FROM } from './setup.js';
 import { eventually } from '../helpers/poll.js';
@@ -22,17 +22,29 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-function dataDir(): string {
-  const dir = tempDir();
-  cleanups.unshift(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
+async function smtpSink(): Promise<SmtpSink> {
+  const sink = await SmtpSink.start();
+  cleanups.push(() => sink.close());
+  return sink;
 }
 
-function servicesOn(dir: string, sink: SmtpSink): Services {
-  const s = createServices(loadConfig({ DATA_DIR: dir, PUBLIC_URL: 'http://alertbridge.test', LOG_LEVEL: 'silent', SMTP_URL: sink.url, MAIL_FROM }));
-  cleanups.push(() => s.close());
-  return s;
+/**
+ * An installation on testEngine() (a DATA_DIR with its SQLite file, or a PostgreSQL database) whose
+ * first service process is running; `restart` stops it and starts the next one on the same data.
+ */
+async function installation(sink: SmtpSink, opts: EngineHarnessOptions = {}): Promise<EngineHarness> {
+  const h = await createEngineHarness(testEngine(), { ...opts, env: { SMTP_URL: sink.url, MAIL_FROM, ...opts.env } });
+  cleanups.push(() => h.close());
+  return h;
 }
+
+/**
+ * The clock of a process started after a crash, once the crashed sends' lease is over. On PostgreSQL
+ * a start records a `sending` row as interrupted only when it was claimed longer than the send lease
+ * ago (it could be another live node's conversation: src/db/pg/leased-sends.ts); on SQLite the one
+ * process's start takes every such row, whatever the time.
+ */
+const afterTheLease = () => ({ clock: new ManualClock(Date.now() + MAIL_SEND_LEASE_MS + 1) });
 
 function start(s: Services, opts: Parameters<typeof startNotifier>[1] = {}): Notifier {
   const n = startNotifier(s, { retry: FAST_RETRY, ...opts });
@@ -40,35 +52,49 @@ function start(s: Services, opts: Parameters<typeof startNotifier>[1] = {}): Not
   return n;
 }
 
-const states = (s: Services) =>
-  s.db.sqlite.prepare('SELECT user_id AS userId, state, last_error AS lastError FROM notification_deliveries ORDER BY job_id, user_id').all() as {
-    userId: string;
-    state: string;
-    lastError: string | null;
-  }[];
+interface DeliveryState {
+  userId: string;
+  state: string;
+  lastError: string | null;
+}
+const states = (h: EngineHarness) =>
+  h.query<DeliveryState & Record<string, unknown>>('SELECT user_id AS "userId", state, last_error AS "lastError" FROM notification_deliveries ORDER BY job_id, user_id');
+
+/** A real database error on the write recording a delivery `sent` (as a full disk or an I/O error would raise), in each engine's trigger syntax. */
+const REFUSE_SENT = {
+  sqlite: {
+    create: [
+      `CREATE TRIGGER refuse_sent BEFORE UPDATE OF state ON notification_deliveries WHEN NEW.state = 'sent'
+       BEGIN SELECT RAISE(ABORT, 'disk I/O error (simulated)'); END`,
+    ],
+    drop: ['DROP TRIGGER refuse_sent'],
+  },
+  postgres: {
+    create: [
+      `CREATE FUNCTION refuse_sent() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk I/O error (simulated)'; END $$`,
+      `CREATE TRIGGER refuse_sent BEFORE UPDATE OF state ON notification_deliveries FOR EACH ROW WHEN (NEW.state = 'sent') EXECUTE FUNCTION refuse_sent()`,
+    ],
+    drop: ['DROP TRIGGER refuse_sent ON notification_deliveries', 'DROP FUNCTION refuse_sent()'],
+  },
+};
 
 describe('crash and restart', () => {
-  it('jobs enqueued while no worker runs are delivered by a new process on the same DATA_DIR, exactly once', async () => {
-    const sink = await SmtpSink.start();
-    cleanups.push(() => sink.close());
-    const dir = dataDir();
-    // First "process": takes webhooks, but stops before its worker ran.
-    const h = createHarness({ dir, env: { SMTP_URL: sink.url, MAIL_FROM } });
+  it('jobs enqueued while no worker runs are delivered by a new process on the same data, exactly once', async () => {
+    const sink = await smtpSink();
+    // First process: takes webhooks, but stops before its worker ran.
+    const h = await installation(sink);
     const seed = await seedWorkspace(h.services);
-    await postAlert(h, seed.general.webhookToken, { title: 'one' });
-    await postAlert(h, seed.general.webhookToken, { title: 'two' });
-    h.services.close();
+    for (const title of ['one', 'two']) expect((await postAlert(h, seed.general.webhookToken, { title })).res.status).toBe(201);
+    await h.stopNodes();
     expect(sink.messages).toHaveLength(0);
 
     // Second process: rebuilds from the outbox.
-    const s2 = servicesOn(dir, sink);
-    const n2 = start(s2);
+    const n2 = start((await h.restart()).services);
     await sink.waitFor(4);
     await n2.whenIdle();
     await n2.stop();
     // Third process: nothing left to send.
-    const s3 = servicesOn(dir, sink);
-    await start(s3).whenIdle();
+    await start((await h.restart()).services).whenIdle();
     expect(sink.messages.map((m) => `${m.rcpt[0]} ${m.subject}`).sort()).toEqual([
       'member@acme.test [INFO] #general — one',
       'member@acme.test [INFO] #general — two',
@@ -78,44 +104,36 @@ describe('crash and restart', () => {
   });
 
   it('a worker that dies mid-send leaves the claimed e-mail alone and delivers the unclaimed ones after restart', async () => {
-    const sink = await SmtpSink.start();
-    cleanups.push(() => sink.close());
-    const dir = dataDir();
-    const s1 = servicesOn(dir, sink);
-    const seed = await seedWorkspace(s1);
+    const sink = await smtpSink();
+    const h = await installation(sink);
+    const seed = await seedWorkspace(h.services);
     // One SMTP conversation at a time, and it never comes back: the process "dies" in the middle of it.
     const stuck: Mailer = { send: () => new Promise(() => {}), close: () => {} };
-    const n1 = startNotifier(s1, { mailer: stuck, concurrency: 1 });
-    const res = await createApp(s1).request(`/api/webhook/${seed.general.webhookToken}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'mid-send', level: 'error' }),
-    });
-    expect(res.status).toBe(201);
-    await eventually(() => states(s1).some((d) => d.state === 'sending'), 'one delivery claimed');
-    expect(states(s1).map((d) => d.state).sort()).toEqual(['pending', 'sending']);
+    const n1 = startNotifier(h.services, { mailer: stuck, concurrency: 1 });
+    expect((await postAlert(h, seed.general.webhookToken, { title: 'mid-send', level: 'error' })).res.status).toBe(201);
+    await eventually(async () => (await states(h)).some((d) => d.state === 'sending'), 'one delivery claimed');
+    expect((await states(h)).map((d) => d.state).sort()).toEqual(['pending', 'sending']);
     void n1; // abandoned, like a killed process: no stop(), no further writes
 
-    const s2 = servicesOn(dir, sink);
-    const n2 = start(s2);
+    const n2 = start((await h.restart({ overrides: afterTheLease() })).services);
     await sink.waitFor(1);
     await n2.whenIdle();
     expect(sink.messages).toHaveLength(1);
-    const after = states(s2);
+    const after = await states(h);
     expect(after.map((d) => d.state).sort()).toEqual(['failed', 'sent']);
     expect(after.find((d) => d.state === 'failed')!.lastError).toBe(INTERRUPTED);
   });
 
   it('kill -9 during the SMTP conversation: after restart the e-mail is not sent a second time', async () => {
-    const sink = await SmtpSink.start();
-    cleanups.push(() => sink.close());
-    const dir = dataDir();
-    const h = createHarness({ dir, env: { SMTP_URL: sink.url, MAIL_FROM } });
+    const sink = await smtpSink();
+    const h = await installation(sink);
     const seed = await seedWorkspace(h.services);
-    h.services.close();
+    await h.stopNodes();
 
+    // The service process on the same data: DATA_DIR, and DATABASE_URL on PostgreSQL (never one inherited from the shell).
+    const { DATABASE_URL: _inherited, ...env } = process.env;
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
-      env: { ...process.env, DATA_DIR: dir, PUBLIC_URL: 'http://alertbridge.test', SMTP_URL: sink.url, MAIL_FROM },
+      env: { ...env, DATA_DIR: h.dir, ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}), PUBLIC_URL: 'http://alertbridge.test', SMTP_URL: sink.url, MAIL_FROM },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     cleanups.push(() => child.kill('SIGKILL'));
@@ -142,36 +160,32 @@ describe('crash and restart', () => {
     await exited;
     sink.release();
 
-    const s2 = servicesOn(dir, sink);
-    const n2 = start(s2);
+    const n2 = start((await h.restart({ overrides: afterTheLease() })).services);
     await n2.whenIdle();
     expect(sink.messages).toHaveLength(2);
     expect(sink.messages.map((m) => m.rcpt[0]).sort()).toEqual(['member@acme.test', 'owner@acme.test']);
-    expect(states(s2).map((d) => [d.state, d.lastError])).toEqual([
+    expect((await states(h)).map((d) => [d.state, d.lastError])).toEqual([
       ['failed', INTERRUPTED],
       ['failed', INTERRUPTED],
     ]);
   });
 
   it('a database error while recording "sent" after the SMTP server accepted is logged, never treated as a failed send', async () => {
-    const sink = await SmtpSink.start();
-    cleanups.push(() => sink.close());
+    const sink = await smtpSink();
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const clock = new ManualClock();
-    const h = createHarness({ env: { SMTP_URL: sink.url, MAIL_FROM }, overrides: { clock, logger } });
-    cleanups.push(() => h.close());
+    const h = await installation(sink, { overrides: { clock, logger } });
     const seed = await seedWorkspace(h.services);
-    const db = h.services.db.sqlite;
-    // A real SQLite error on exactly that write (as a full disk or an I/O error would raise), after the send succeeded.
-    db.exec(`CREATE TRIGGER refuse_sent BEFORE UPDATE OF state ON notification_deliveries WHEN NEW.state = 'sent'
-             BEGIN SELECT RAISE(ABORT, 'disk I/O error (simulated)'); END`);
+    // A real database error on exactly that write, after the send succeeded.
+    const trigger = REFUSE_SENT[h.engine];
+    for (const sql of trigger.create) await h.query(sql);
     const n1 = start(h.services);
     await postAlert(h, seed.general.webhookToken, { title: 'Accepted, then the write failed', level: 'error' });
     await sink.waitFor(2);
     await n1.whenIdle();
     // Not back to pending for a retry: the rows stay claimed, with no SMTP error recorded against them.
-    expect(states(h.services).map((d) => [d.state, d.lastError])).toEqual([
+    expect((await states(h)).map((d) => [d.state, d.lastError])).toEqual([
       ['sending', null],
       ['sending', null],
     ]);
@@ -185,12 +199,12 @@ describe('crash and restart', () => {
     await n1.whenIdle();
     expect(sink.messages).toHaveLength(2);
 
-    // The next start records them as interrupted and does not send them again.
+    // The next start (an hour after the claims: past the send lease on PostgreSQL) records them as interrupted and does not send them again.
     await n1.stop();
-    db.exec('DROP TRIGGER refuse_sent');
+    for (const sql of trigger.drop) await h.query(sql);
     const n2 = start(h.services);
     await n2.whenIdle();
-    expect(states(h.services).map((d) => [d.state, d.lastError])).toEqual([
+    expect((await states(h)).map((d) => [d.state, d.lastError])).toEqual([
       ['failed', INTERRUPTED],
       ['failed', INTERRUPTED],
     ]);

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { png } from '../media/fixtures.js';
-import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { postAlert, seedWorkspace } from '../helpers/harness.js';
 import { startNotifier } from '../../src/notify/outbox-worker.js';
 import { notifyHarness, rows, type NotifyHarness } from './setup.js';
 
@@ -31,7 +32,7 @@ describe('recipients', () => {
     t = await notifyHarness();
     const { seed, h } = t;
     // A stale channel membership of someone who is not (or no longer) in the workspace must not receive anything.
-    h.services.db.sqlite.prepare('INSERT INTO channel_members (channel_id, user_id, created_at) VALUES (?, ?, 0)').run(seed.secret.id, seed.stranger.id);
+    await h.exec('INSERT INTO channel_members (channel_id, user_id, created_at) VALUES (?, ?, 0)', [seed.secret.id, seed.stranger.id]);
     await t.post(seed.secret.webhookToken, { title: 'Suspicious login', level: 'error' });
     await t.sink.waitFor(1);
     await t.notifier.whenIdle();
@@ -69,7 +70,7 @@ describe('recipients', () => {
   it('without SMTP_URL the service says e-mail is off and marks jobs done without deliveries', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-    const h: Harness = createHarness({ overrides: { logger } });
+    const h: Harness = await startHarness({ overrides: { logger } });
     try {
       const seed = await seedWorkspace(h.services);
       const notifier = startNotifier(h.services);
@@ -77,8 +78,8 @@ describe('recipients', () => {
       expect(lines.filter((l) => l.includes('e-mail off: set SMTP_URL'))).toHaveLength(1);
       await postAlert(h, seed.general.webhookToken, { title: 'nobody is mailed' });
       await notifier.whenIdle();
-      expect(rows(h, 'SELECT state, last_error AS lastError FROM notification_jobs')).toEqual([{ state: 'done', lastError: 'e-mail off (no SMTP_URL): nothing sent' }]);
-      expect(rows(h, 'SELECT * FROM notification_deliveries')).toHaveLength(0);
+      expect(await rows(h, 'SELECT state, last_error AS "lastError" FROM notification_jobs')).toEqual([{ state: 'done', lastError: 'e-mail off (no SMTP_URL): nothing sent' }]);
+      expect(await h.count('notification_deliveries')).toBe(0);
       await notifier.stop();
       expect(lines.filter((l) => l.includes('e-mail off'))).toHaveLength(1);
     } finally {

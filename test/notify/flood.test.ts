@@ -30,7 +30,7 @@ describe('flood guard', () => {
     await t.post(seed.deploys.webhookToken, { title: 'Elsewhere' });
     await sink.waitFor(2 * FLOOD_LIMIT + 2);
     await notifier.whenIdle();
-    expect(rows(h, "SELECT count(*) AS n FROM notification_deliveries WHERE state = 'folded'")).toEqual([{ n: 14 }]);
+    expect(await rows(h, "SELECT count(*) AS n FROM notification_deliveries WHERE state = 'folded'")).toEqual([{ n: 14 }]);
 
     // The window closes: one digest each, listing the 7 folded alerts.
     clock.advance(FLOOD_WINDOW_MS);
@@ -49,7 +49,7 @@ describe('flood guard', () => {
       expect(digest.text).not.toMatch(/Burst [1-5]\b/);
       expect(digest.text).toContain('detail 12');
     }
-    expect(rows(h, 'SELECT state FROM notification_digests').map((r) => r.state)).toEqual(['sent', 'sent']);
+    expect((await rows(h, 'SELECT state FROM notification_digests')).map((r) => r.state)).toEqual(['sent', 'sent']);
 
     // After the window, mail flows individually again.
     await t.post(seed.general.webhookToken, { title: 'Calm again' });

@@ -1,13 +1,16 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PUSH_SEND_LEASE_MS } from '../../src/db/pg/push-rows.js';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../../src/domain/push.js';
+import { ManualClock } from '../../src/lib/clock.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
 import { createPushTransport, guardedLookup } from '../../src/notify/push/transport.js';
-import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { postAlert, seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { FakePushService, verifyVapid, type TestSubscription } from '../helpers/push-service.js';
-import { FAST_RETRY, rows } from './setup.js';
+import { eventuallySeeing, FAST_RETRY, rows } from './setup.js';
 
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36';
 
@@ -24,7 +27,7 @@ let push: PushWorker;
 
 beforeEach(async () => {
   // No SMTP_URL: e-mail is off, and push still follows the same fan-out.
-  h = createHarness({ env: { PUSH_ALLOW_PRIVATE: '1', MAIL_FROM: 'Alertbridge <ops@acme.test>' } });
+  h = await startHarness({ env: { PUSH_ALLOW_PRIVATE: '1', MAIL_FROM: 'Alertbridge <ops@acme.test>' } });
   seed = await seedWorkspace(h.services);
   notifier = startNotifier(h.services, { mailer: null, retry: FAST_RETRY });
   push = startPushWorker(h.services, { ca: svc.ca, retry: FAST_RETRY });
@@ -52,7 +55,7 @@ describe('Web Push delivery', () => {
     const sub = svc.subscription(`a-${Date.now()}`);
     await subscribe(seed.owner.id, sub);
     const { alertId } = await post(seed.general, { title: 'Deploy failed', level: 'ERROR', message: 'api crashed\nin   frankfurt' });
-    const [got] = await eventually(() => (svc.received.length > 0 ? svc.received : null), 'the push', { seen: () => rows(h, 'SELECT * FROM push_deliveries') });
+    const [got] = await eventuallySeeing(() => (svc.received.length > 0 ? svc.received : null), 'the push', () => rows(h, 'SELECT * FROM push_deliveries'));
     expect(got!.path).toBe(new URL(sub.endpoint).pathname);
     expect(got!.payload).toEqual({
       title: '🚨 Deploy failed',
@@ -84,11 +87,11 @@ describe('Web Push delivery', () => {
     await subscribe(seed.owner.id, phone);
     await post(seed.general, { title: 'Disk full', level: 'WARNING' });
     await eventually(() => svc.to(new URL(phone.endpoint).pathname.slice(6)).length === 1, 'the phone push');
-    await eventually(async () => (await h.services.push.subscriptions.list(seed.owner.id)).length === 1, 'the 410 subscription deleted', {
-      seen: () => rows(h, 'SELECT id FROM push_subscriptions'),
-    });
+    await eventuallySeeing(async () => (await h.services.push.subscriptions.list(seed.owner.id)).length === 1, 'the 410 subscription deleted', () =>
+      rows(h, 'SELECT id FROM push_subscriptions'),
+    );
     expect(svc.to(new URL(gone.endpoint).pathname.slice(6))).toHaveLength(1);
-    expect(rows(h, 'SELECT endpoint FROM push_subscriptions')).toEqual([{ endpoint: phone.endpoint }]);
+    expect(await rows(h, 'SELECT endpoint FROM push_subscriptions')).toEqual([{ endpoint: phone.endpoint }]);
   });
 
   it('retries a 5xx with backoff and delivers once the push service recovers', async () => {
@@ -102,7 +105,7 @@ describe('Web Push delivery', () => {
     const ok = await eventually(() => svc.received.find((r) => r.payload), 'a decrypted retry');
     expect(ok.payload!.title).toBe('ℹ️ Queue backlog');
     await push.whenIdle();
-    expect(rows(h, 'SELECT state, attempts FROM push_deliveries')).toEqual([{ state: 'sent', attempts: 2 }]);
+    expect(await rows(h, 'SELECT state, attempts FROM push_deliveries')).toEqual([{ state: 'sent', attempts: 2 }]);
   });
 
   it('gives up after the last attempt: the outcomes are counted, and notify status shows the failure with its reason', async () => {
@@ -178,11 +181,13 @@ describe('crash safety', () => {
     await post(seed.general, { title: 'Mid-send', level: 'ERROR' });
     await notifier.whenIdle();
     // The fan-out wrote the row in its transaction; the crash happened after the claim, during the request.
-    expect(rows(h, 'SELECT state FROM push_deliveries')).toEqual([{ state: 'pending' }]);
-    h.services.db.sqlite.prepare("UPDATE push_deliveries SET state = 'sending', attempts = 1").run();
-    push = startPushWorker(h.services, { ca: svc.ca, retry: FAST_RETRY });
+    expect(await rows(h, 'SELECT state FROM push_deliveries')).toEqual([{ state: 'pending' }]);
+    expect(await h.exec("UPDATE push_deliveries SET state = 'sending', attempts = 1, updated_at = ?", [Date.now()])).toBe(1);
+    // The next start, once the send lease is over: on PostgreSQL a start takes a row `sending` only when it was claimed longer
+    // ago than that (it could be another live node's request: src/db/pg/leased-sends.ts); on SQLite, whatever the time.
+    push = startPushWorker(h.services, { ca: svc.ca, retry: FAST_RETRY, clock: new ManualClock(Date.now() + PUSH_SEND_LEASE_MS + 1) });
     await push.whenIdle();
-    expect(rows(h, 'SELECT state, last_error AS lastError FROM push_deliveries')).toEqual([{ state: 'failed', lastError: expect.stringMatching(/^interrupted mid-send/) }]);
+    expect(await rows(h, 'SELECT state, last_error AS "lastError" FROM push_deliveries')).toEqual([{ state: 'failed', lastError: expect.stringMatching(/^interrupted mid-send/) }]);
     expect(svc.to(new URL(sub.endpoint).pathname.slice(6))).toEqual([]);
   });
 });

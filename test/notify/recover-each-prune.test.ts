@@ -22,11 +22,11 @@ async function strandedDelivery(recoverEachPrune: boolean) {
   await eventually(() => n!.sink.messages.length >= 2, 'the e-mails sent');
   await n.notifier.whenIdle();
   // As if another node had claimed this one and died before recording the outcome.
-  n.h.services.db.sqlite.prepare(`UPDATE notification_deliveries SET state = 'sending' WHERE user_id = ?`).run(n.seed.owner.id);
+  expect(await n.h.exec(`UPDATE notification_deliveries SET state = 'sending' WHERE user_id = ?`, [n.seed.owner.id])).toBe(1);
   clock.advance(HOUR + 1);
   n.notifier.wake();
   await n.notifier.whenIdle();
-  return rows<{ state: string; lastError: string | null }>(n.h, 'SELECT state, last_error AS lastError FROM notification_deliveries WHERE user_id = ?', n.seed.owner.id)[0]!;
+  return (await rows<{ state: string; lastError: string | null }>(n.h, 'SELECT state, last_error AS "lastError" FROM notification_deliveries WHERE user_id = ?', n.seed.owner.id))[0]!;
 }
 
 describe('rows left sending by another node', () => {

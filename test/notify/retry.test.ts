@@ -10,8 +10,15 @@ afterEach(async () => {
   t = undefined;
 });
 
+interface Delivery {
+  userId: string;
+  state: string;
+  attempts: number;
+  lastError: string | null;
+  messageId: string | null;
+}
 const deliveries = (t: NotifyHarness) =>
-  rows(t.h, 'SELECT user_id AS userId, state, attempts, last_error AS lastError, message_id AS messageId FROM notification_deliveries ORDER BY user_id');
+  rows<Delivery>(t.h, 'SELECT user_id AS "userId", state, attempts, last_error AS "lastError", message_id AS "messageId" FROM notification_deliveries ORDER BY user_id');
 
 describe('retries', () => {
   it('an SMTP server that refuses (451, then 421) and then accepts gets every mail through', async () => {
@@ -21,8 +28,8 @@ describe('retries', () => {
     await t.sink.waitFor(2);
     await t.notifier.whenIdle();
     expect(t.sink.attempts).toBe(4);
-    expect(deliveries(t)).toHaveLength(2);
-    for (const d of deliveries(t)) expect(d).toMatchObject({ state: 'sent', attempts: 2, lastError: null, messageId: expect.stringMatching(/^<n\d+\.usr_\w+@alertbridge\.test>$/) });
+    expect(await deliveries(t)).toHaveLength(2);
+    for (const d of await deliveries(t)) expect(d).toMatchObject({ state: 'sent', attempts: 2, lastError: null, messageId: expect.stringMatching(/^<n\d+\.usr_\w+@alertbridge\.test>$/) });
 
     t.sink.rejectNext(1, 421, 'Service shutting down');
     await t.post(t.seed.deploys.webhookToken, { title: 'And again' });
@@ -36,8 +43,11 @@ describe('retries', () => {
     t = await notifyHarness({ clock, notifier: { retry: { maxAttempts: 3, baseDelayMs: 10_000, maxDelayMs: 60_000 }, random: () => 1 } });
     t.sink.rejectNext(1_000, 451, 'Mailbox busy');
     await t.post(t.seed.general.webhookToken, { title: 'Never arrives' });
-    await eventually(() => deliveries(t!).length === 2 && deliveries(t!).every((d) => d.attempts === 1 && d.state === 'pending'), 'first failed attempts');
-    const next = rows<{ at: number }>(t.h, 'SELECT next_attempt_at AS at FROM notification_deliveries').map((r) => r.at - clock.now());
+    await eventually(async () => {
+      const ds = await deliveries(t!);
+      return ds.length === 2 && ds.every((d) => d.attempts === 1 && d.state === 'pending');
+    }, 'first failed attempts');
+    const next = (await rows<{ at: number }>(t.h, 'SELECT next_attempt_at AS at FROM notification_deliveries')).map((r) => r.at - clock.now());
     expect(next).toEqual([10_000, 10_000]); // random() = 1 → the full first delay
 
     clock.advance(9_999);
@@ -47,11 +57,11 @@ describe('retries', () => {
 
     clock.advance(1);
     t.notifier.wake();
-    await eventually(() => deliveries(t!).every((d) => d.attempts === 2 && d.state === 'pending'), 'second attempts');
+    await eventually(async () => (await deliveries(t!)).every((d) => d.attempts === 2 && d.state === 'pending'), 'second attempts');
     clock.advance(20_000);
     t.notifier.wake();
-    await eventually(() => deliveries(t!).every((d) => d.state === 'failed'), 'giving up');
-    for (const d of deliveries(t)) {
+    await eventually(async () => (await deliveries(t!)).every((d) => d.state === 'failed'), 'giving up');
+    for (const d of await deliveries(t)) {
       expect(d.attempts).toBe(3);
       expect(d.lastError).toMatch(/^gave up after 3 attempts: .*451.*Mailbox busy/);
     }
@@ -73,9 +83,9 @@ describe('retries', () => {
     t = await notifyHarness();
     t.sink.rejectNext(1, 550, 'No such user');
     await t.post(t.seed.secret.webhookToken, { title: 'Bounced' });
-    await eventually(() => deliveries(t!).some((d) => d.state === 'failed'), 'the failure');
+    await eventually(async () => (await deliveries(t!)).some((d) => d.state === 'failed'), 'the failure');
     await t.notifier.whenIdle();
-    expect(deliveries(t)).toMatchObject([{ state: 'failed', attempts: 1, lastError: expect.stringMatching(/^permanent failure: .*550.*No such user/) }]);
+    expect(await deliveries(t)).toMatchObject([{ state: 'failed', attempts: 1, lastError: expect.stringMatching(/^permanent failure: .*550.*No such user/) }]);
     expect(t.sink.attempts).toBe(1);
   });
 });

@@ -1,15 +1,18 @@
 import { accepted, type BodyOf } from '../helpers/bodies.js';
-import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness } from '../helpers/any-harness.js';
+import { postAlert, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import type { Clock } from '../../src/lib/clock.js';
+import type { Logger } from '../../src/lib/logger.js';
 import { startNotifier, type Notifier, type NotifierOptions } from '../../src/notify/outbox-worker.js';
+import { eventually } from '../helpers/poll.js';
 
 export const MAIL_FROM = 'Alertbridge <alerts@alertbridge.test>';
 /** Tiny backoff so retries take milliseconds; the production numbers are tested in retry.test.ts. */
 export const FAST_RETRY = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 80 };
 
 export interface NotifyHarness {
-  h: Harness;
+  h: AnyHarness;
   seed: Awaited<ReturnType<typeof seedWorkspace>>;
   sink: SmtpSink;
   notifier: Notifier;
@@ -18,13 +21,16 @@ export interface NotifyHarness {
   close(): Promise<void>;
 }
 
-/** Real services on a temp DATA_DIR, a real SMTP sink, and the worker started the way runtime.ts starts it. */
-export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<NotifierOptions>; sink?: SmtpSink; env?: Record<string, string> } = {}): Promise<NotifyHarness> {
+/** Real services on testEngine() (a temp SQLite file or a fresh PostgreSQL database), a real SMTP sink, and the worker started the way runtime.ts starts it. */
+export async function notifyHarness(
+  opts: { clock?: Clock; logger?: Logger; notifier?: Partial<NotifierOptions>; sink?: SmtpSink; env?: Record<string, string> } = {},
+): Promise<NotifyHarness> {
   const sink = opts.sink ?? (await SmtpSink.start());
-  const h = createHarness({ env: { ...opts.env, SMTP_URL: sink.url, MAIL_FROM }, overrides: opts.clock ? { clock: opts.clock } : {} });
+  const overrides = { ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.logger ? { logger: opts.logger } : {}) };
+  const h = await startHarness({ env: { ...opts.env, SMTP_URL: sink.url, MAIL_FROM }, overrides });
   const seed = await seedWorkspace(h.services);
   const notifier = startNotifier(h.services, { retry: FAST_RETRY, ...opts.notifier });
-  return {
+  const t: NotifyHarness = {
     h,
     seed,
     sink,
@@ -34,16 +40,35 @@ export async function notifyHarness(opts: { clock?: Clock; notifier?: Partial<No
       if (res.status >= 300) throw new Error(`webhook answered ${res.status}: ${JSON.stringify(body)}`);
       return accepted(body);
     },
+    // The test may have replaced `notifier` (a restart): stop the current one.
     close: async () => {
-      await notifier.stop();
+      await t.notifier.stop();
       await sink.close();
       await h.close();
     },
   };
+  return t;
 }
 
-/** Raw rows of a query; name the columns a test computes with in `T` (a small row interface). */
-export function rows<T extends object = Record<string, unknown>>(h: Harness, sql: string, ...params: unknown[]): T[] {
-  return h.services.db.sqlite.prepare(sql).all(...params) as T[];
+/**
+ * Raw rows of a query through the harness's other connection (`?` placeholders, valid SQL on both
+ * engines: quote camelCase aliases, `AS "lastError"`, as PostgreSQL folds unquoted names to lower case).
+ * Name the columns a test computes with in `T` (a small row interface).
+ */
+export async function rows<T extends object = Record<string, unknown>>(h: Pick<AnyHarness, 'query'>, sql: string, ...params: unknown[]): Promise<T[]> {
+  return (await h.query(sql, params)) as T[];
 }
 
+/** `eventually` whose "last seen" is read from the database (async) each time the check is still false. */
+export async function eventuallySeeing<T>(check: () => T | Promise<T>, what: string, seen: () => Promise<unknown>): Promise<NonNullable<T>> {
+  let last: unknown;
+  return eventually(
+    async () => {
+      const value = await check();
+      if (!value) last = await seen();
+      return value;
+    },
+    what,
+    { seen: () => last },
+  );
+}

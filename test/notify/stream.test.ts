@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, postAlert, type Harness } from '../helpers/harness.js';
+import { createApp } from '../../src/http/app.js';
+import { alertDeletion } from '../../src/domain/alert-deletion.js';
+import { openServices } from '../../src/services.js';
+import type { AnyHarness as Harness } from '../helpers/any-harness.js';
+import { callOf, postAlert } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { closeStreamServer, openStreamServer, type StreamServer } from '../helpers/stream-server.js';
 import { accepted, bodyOf } from '../helpers/bodies.js';
@@ -134,7 +138,7 @@ describe('GET /api/stream', () => {
 
   it('a resume point whose events were pruned gets a resync event first', async () => {
     for (const t of ['old 1', 'old 2']) await post(seed.general, { title: t });
-    h.services.db.sqlite.prepare('DELETE FROM alert_events').run(); // what the retention prune does after 7 days
+    expect(await h.exec('DELETE FROM alert_events')).toBe(2); // what the retention prune does after 7 days
     await post(seed.general, { title: 'kept' });
     const c = await connect(seed.ownerToken, { lastEventId: '0' });
     await c.waitForEvents(2);
@@ -145,11 +149,12 @@ describe('GET /api/stream', () => {
 
   it('changes committed by another process (no in-process wake-up) arrive through the poll', async () => {
     const c = await connect(seed.ownerToken);
-    const other = createHarness({ dir: h.dir }); // a second process on the same DATA_DIR
+    // A second process on the same installation: the same DATA_DIR's SQLite file, or another node on the same PostgreSQL database.
+    const other = await openServices(h.config);
     try {
-      await postAlert(other, seed.general.webhookToken, { title: 'from elsewhere' });
+      await postAlert({ call: callOf(createApp(other)) }, seed.general.webhookToken, { title: 'from elsewhere' });
     } finally {
-      other.services.close();
+      await other.close();
     }
     await c.waitForEvents(1);
     expect(data(c)[0].title).toBe('from elsewhere');
@@ -170,14 +175,8 @@ describe('GET /api/stream', () => {
     const c = await connect(seed.ownerToken);
     const id = await post(seed.general, { title: 'to be deleted' });
     await c.waitForEvents(1);
-    // No delete endpoint exists yet (the Discord bridge deletes); write the change the way it does.
-    h.services.db.sqlite.transaction(() => {
-      h.services.db.sqlite.prepare('DELETE FROM alerts WHERE id = ?').run(id);
-      h.services.db.sqlite
-        .prepare('INSERT INTO alert_events (channel_id, alert_id, type, created_at) VALUES (?, ?, ?, ?)')
-        .run(seed.general.id, id, 'alert.deleted', Date.now());
-    })();
-    h.services.bus.emit('alert-events');
+    // The use case the dashboard's delete and `admin alert delete` run.
+    await alertDeletion(h.services).deleteAlert(id);
     await c.waitForEvents(2);
     expect(c.events.map((e) => e.event)).toEqual(['alert.created', 'alert.deleted']);
     expect(JSON.parse(c.events[1]!.data)).toEqual({ id, channelId: seed.general.id });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { LeasedSends } from './leased-sends.js';
+import { InOrder } from './in-order.js';
 import type { AlertRow } from '../../domain/alert-store.js';
 import type { NewPushSubscription, PushDevice, PushSubscriptionRows } from '../../domain/push.js';
 import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../../notify/push/ports.js';
@@ -101,6 +102,9 @@ const WHERE = 'job_id = $1 AND subscription_id = $2';
 export class PgPushOutbox implements PushOutbox {
   private readonly leased: LeasedSends;
 
+  /** Claims in the order the worker made them (src/db/pg/in-order.ts), as on SQLite. */
+  private readonly claims = new InOrder();
+
   private readonly recipients: PgUnitRecipients | undefined;
 
   /** `recipients`: the recipient rule the claim's decision reads inside its transaction (services.ts). */
@@ -127,6 +131,10 @@ export class PgPushOutbox implements PushOutbox {
   }
 
   async claim<T>(target: PushTarget, now: number, decide: (c: PushClaimInput) => PushClaimDecision<T>): Promise<{ value: T; attempts: number } | null> {
+    return this.claims.run(() => this.claimUnit(target, now, decide));
+  }
+
+  private claimUnit<T>(target: PushTarget, now: number, decide: (c: PushClaimInput) => PushClaimDecision<T>): Promise<{ value: T; attempts: number } | null> {
     const { jobId, subscriptionId } = target;
     return inTransaction(this.pool, async (tx) => {
       const found = await tx.query<PushDeliveryRow>(

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { InOrder } from '../in-order.js';
 import { LeasedSends } from '../leased-sends.js';
 import type { AlertRow, AttachmentRow } from '../../../domain/alert-rows.js';
 import type {
@@ -39,6 +40,9 @@ export async function lockFloodWindow(tx: Queryable, kind: 'mail' | 'push', user
  */
 export class PgOutbox implements Outbox {
   private readonly leased: LeasedSends;
+
+  /** Delivery claims in the order the worker made them (src/db/pg/in-order.ts), as on SQLite. */
+  private readonly claims = new InOrder();
 
   private readonly recipients: PgUnitRecipients | undefined;
 
@@ -131,6 +135,10 @@ export class PgOutbox implements Outbox {
   }
 
   async claimDelivery<T>(jobId: number, userId: string, now: number, decide: DeliveryDecide<T>): Promise<{ value: T; attempts: number } | null> {
+    return this.claims.run(() => this.claimDeliveryUnit(jobId, userId, now, decide));
+  }
+
+  private claimDeliveryUnit<T>(jobId: number, userId: string, now: number, decide: DeliveryDecide<T>): Promise<{ value: T; attempts: number } | null> {
     return inTransaction(this.pool, async (tx) => {
       const found = await tx.query<OutboxDelivery>(
         `SELECT d.job_id AS "jobId", d.user_id AS "userId", d.channel_id AS "channelId", d.alert_id AS "alertId", d.attempts, j.kind
