@@ -12,7 +12,7 @@ import { defineConfig } from 'vitest/config';
  */
 const ON_POSTGRES = [
   'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete}.test.ts',
-  'test/read-api/{alerts,auth,search}.test.ts',
+  'test/read-api/{alerts,auth,search,unread-counts}.test.ts',
   'test/webhook/{avatars,idempotency}.test.ts',
   'test/http/hostile-names.test.ts',
   'test/ops/{request-id,stream-shutdown}.test.ts',
