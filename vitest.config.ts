@@ -15,7 +15,7 @@ const ON_POSTGRES = [
   'test/read-api/{alerts,auth,search,unread-counts}.test.ts',
   'test/webhook/{avatars,idempotency}.test.ts',
   'test/http/hostile-names.test.ts',
-  'test/ops/{request-id,stream-shutdown,metrics}.test.ts',
+  'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/stream-limits.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
