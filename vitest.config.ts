@@ -5,8 +5,11 @@ import { defineConfig } from 'vitest/config';
  * `startDashboard` in test/dashboard/helpers.ts and `startHarness` in test/helpers/any-harness.ts
  * build the service through `openServices` on a fresh database): the dashboard's server side
  * (sign-in, roles, settings, tokens, the feed and its live stream, search, usage, Web Push, deletes),
- * the read API's pages, hostile input on every endpoint, request ids and logs, stream limits and
- * shutdown, avatars. The browser tests stay on SQLite (README "Running more than one node").
+ * the read API's pages, tokens and rate limits, search, exact unread counts, hostile input on every
+ * endpoint (hostile names, the generated webhook, read-API, drop-in format and Web Push requests),
+ * no secret in any log line, request ids, metrics, readiness, retention, stream limits and shutdown,
+ * avatars. What only SQLite has (its file, FTS5 index, write batcher) stays in `*-sqlite.test.ts`
+ * files; the browser tests stay on SQLite (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
  */
