@@ -20,7 +20,7 @@ const ON_POSTGRES = [
   'test/http/hostile-names.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/stream-limits.test.ts',
-  'test/reliability/{retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs}.test.ts',
+  'test/reliability/{retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');
