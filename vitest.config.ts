@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  * the read API's pages, tokens and rate limits, search, exact unread counts, hostile input on every
  * endpoint (hostile names, the generated webhook, read-API, drop-in format and Web Push requests),
  * no secret in any log line, request ids, metrics, readiness, retention, stream limits and shutdown,
- * avatars. What only SQLite has (its file, FTS5 index, write batcher) stays in `*-sqlite.test.ts`
+ * a real process stopped by SIGTERM and killed by kill -9 under load, avatars. What only SQLite has (its file, FTS5 index, write batcher) stays in `*-sqlite.test.ts`
  * files; the browser tests stay on SQLite (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
@@ -20,7 +20,7 @@ const ON_POSTGRES = [
   'test/http/hostile-names.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/stream-limits.test.ts',
-  'test/reliability/{retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown}.test.ts',
+  'test/reliability/{retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown,crash}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');
