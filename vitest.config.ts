@@ -5,22 +5,28 @@ import { defineConfig } from 'vitest/config';
  * `startDashboard` in test/dashboard/helpers.ts and `startHarness` in test/helpers/any-harness.ts
  * build the service through `openServices` on a fresh database): the dashboard's server side
  * (sign-in, roles, settings, tokens, the feed and its live stream, search, usage, Web Push, deletes),
- * the read API's pages, tokens and rate limits, search, exact unread counts, hostile input on every
- * endpoint (hostile names, the generated webhook, read-API, drop-in format and Web Push requests),
- * no secret in any log line, request ids, metrics, readiness, retention, stream limits and shutdown,
- * a real process stopped by SIGTERM and killed by kill -9 under load, avatars. What only SQLite has (its file, FTS5 index, write batcher) stays in `*-sqlite.test.ts`
- * files; the browser tests stay on SQLite (README "Running more than one node").
+ * the read API (pages, tokens and rate limits, search, exact unread counts), the webhook (payloads,
+ * attachments, Idempotency-Key, workflow runs, avatars), the drop-in formats (Slack, Discord, GitHub,
+ * Alertmanager, Grafana and their OpenAPI), media files (the grace period, the orphan sweep against
+ * uploads), problem documents for every error, hostile input on every endpoint (hostile names, the
+ * generated webhook, read-API, drop-in format and Web Push requests), no secret in any log line,
+ * request ids, metrics, readiness, retention, stream limits and shutdown, a real process stopped by
+ * SIGTERM and killed by kill -9 under load. The browser tests and the `*-sqlite.test.ts` files
+ * (SQLite's file, FTS5 index and group commit, a grace period of 0) stay on SQLite
+ * (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
  */
 const ON_POSTGRES = [
   'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete}.test.ts',
   'test/read-api/{alerts,auth,search,unread-counts}.test.ts',
-  'test/webhook/{avatars,idempotency}.test.ts',
-  'test/http/hostile-names.test.ts',
+  'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow}.test.ts',
+  'test/http/{hostile-names,error-mapping}.test.ts',
+  'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing}.test.ts',
+  'test/media/orphan-sweep.test.ts',
+  'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown,crash}.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/stream-limits.test.ts',
-  'test/reliability/{retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown,crash}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');

@@ -7,6 +7,7 @@ import { createApp } from '../src/http/app.js';
 import { createServices } from '../src/services.js';
 import { ms, summarize, timeIt, timePair } from './lib.js';
 import { emitResult, hasFlag, QUICK } from './lib/result.js';
+import { attributeTail, timeTraced, withGcPauses, type TailAttribution } from './lib/tail.js';
 
 /**
  * The read API at several sizes (100k and 1M alerts in one channel; 10M with
@@ -84,6 +85,17 @@ async function measureSize(ALERTS: number) {
     const [apiFirstT, sqlFirstT] = await timePair(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50`), () => directFirst.all(channel.id));
     const [apiDeepT, sqlDeepT] = main ? await timePair(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50&cursor=${deepCursor}`), () => direct.all(channel.id, deepCursor)) : [[], []];
     const [apiFirst, sqlFirst, apiDeep, sqlDeep] = [apiFirstT, sqlFirstT, apiDeepT, sqlDeepT].map(summarize) as [S, S, S, S];
+    // Where the first page's slowest 1 % goes: GC pauses, waiting for the CPU, or the path itself (bench/lib/tail.ts).
+    const firstTail: TailAttribution | undefined = main
+      ? await (async () => {
+          const { result, pauses } = await withGcPauses(async () => {
+            const out = [];
+            for (let i = 0; i < ITER; i++) out.push(await timeTraced(() => fetchText(`/api/channels/${channel.slug}/alerts?limit=50`)));
+            return out;
+          });
+          return attributeTail(result, pauses);
+        })()
+      : undefined;
     const level = main ? summarize(await timeIt(ITER, () => fetchText(`/api/channels/${channel.slug}/alerts?limit=50&level=error`))) : undefined;
     // Never read: the count covers the whole channel, so fewer samples above 1M keep the run short.
     const channelsNeverRead = summarize(await timeIt(ALERTS > 1_000_000 ? 20 : Math.min(ITER, main ? 500 : 100), () => fetchText('/api/channels')));
@@ -106,11 +118,19 @@ async function measureSize(ALERTS: number) {
     const oldCount = s.db.sqlite.prepare('SELECT count(*) FROM alerts WHERE channel_id = ? AND id > ?').pluck();
     const oldBehindCount = summarize(await timeIt(ALERTS > 1_000_000 ? 10 : 30, () => oldCount.get(channel.id, deepCursor)));
     if (oldCount.get(channel.id, deepCursor) !== unreadBehind) throw new Error(`unread ${unreadBehind} differs from the brute-force count`);
-    return { ALERTS, seedSeconds, apiFirst, sqlFirst, apiDeep, sqlDeep, level, channelsNeverRead, channelsAfterMark, channelsBehind, oldBehindCount, markMs, unreadAfter };
+    return { ALERTS, seedSeconds, apiFirst, sqlFirst, apiDeep, sqlDeep, level, channelsNeverRead, channelsAfterMark, channelsBehind, oldBehindCount, markMs, unreadAfter, firstTail };
   } finally {
     s.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function tailLine(t: TailAttribution): string {
+  return (
+    `First page, where the slowest 1 % goes (${ITER} more calls, each timed with its CPU time and the GC pauses perf_hooks reports): ` +
+    `of ${t.slow} slow calls, **${t.withGc} overlapped a GC pause** (${ms(t.gcMsPerSlow)} ms of pause each on average; ${t.withMajorGc} of them a major or incremental-marking step; pauses over the run: scavenges ${ms(t.minorPauseMeanMs)} ms, major steps ${ms(t.majorPauseMeanMs)} ms on average), ${t.descheduled} waited for the CPU, ${t.onCpu} were slow on the CPU; ` +
+    `a GC pause overlapped ${(t.gcShareAll * 100).toFixed(1)} % of all calls. **p99 without GC and waiting: ${ms(t.p99CleanMs)} ms.**`
+  );
 }
 
 export async function readApiBench(): Promise<string> {
@@ -137,6 +157,10 @@ export async function readApiBench(): Promise<string> {
     channelsBehindP99Ms: m.channelsBehind.p99,
     channelsBehindOldCountP99Ms: m.oldBehindCount.p99,
     markAllReadMs: m.markMs,
+    pageFirstP99NoGcMs: m.firstTail?.p99CleanMs,
+    pageFirstSlowWithGcShare: m.firstTail ? m.firstTail.withGc / m.firstTail.slow : undefined,
+    pageFirstSlowDescheduledShare: m.firstTail ? m.firstTail.descheduled / m.firstTail.slow : undefined,
+    pageFirstGcShareAll: m.firstTail?.gcShareAll,
   };
   for (const r of results) {
     const at = `At${sizeLabel(r.ALERTS)}`;
@@ -179,6 +203,8 @@ export async function readApiBench(): Promise<string> {
     row(`before migration 0011: the index range count those ${unread} unread cost (SQL alone, reference)`, m.oldBehindCount),
     '',
     `mark-all-read on ${ALERTS.toLocaleString('en')} unread alerts: **${ms(m.markMs)} ms**; unread afterwards: ${m.unreadAfter}.`,
+    '',
+    ...(m.firstTail ? [tailLine(m.firstTail)] : []),
     '',
     '#### Cost growth with the channel size (p99 ms)',
     '',

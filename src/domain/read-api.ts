@@ -1,5 +1,5 @@
-import type { AlertLevel, AlertReads, AlertRow, AttachmentRow, ChannelRecord } from './alert-store.js';
-import { alertJson, toAlertView, type AlertView } from './alert-view.js';
+import type { AlertLevel, AlertReads, AlertRow, AttachmentRow, ChannelRecord, ReadContext } from './alert-store.js';
+import { pushAlertJson, toAlertView, type AlertView } from './alert-view.js';
 import type { Clock } from '../lib/clock.js';
 import { AppError, notFound, type ValidationIssue } from './errors.js';
 import type { Principal } from './tokens.js';
@@ -54,8 +54,17 @@ export class ReadApi {
     const rows = await this.store.page({ channelId: channel.id, level: q.level, cursor: q.cursor, after: q.after, limit: q.limit + 1 });
     const hasMore = rows.length > q.limit;
     const page = hasMore ? rows.slice(0, q.limit) : rows;
-    const items = await this.withReadState(p.userId, channel.id, page, alertJson);
-    return `{"alerts":[${items.join(',')}],"nextCursor":${hasMore ? JSON.stringify(page[page.length - 1]!.id) : 'null'},"hasMore":${hasMore}}`;
+    const out = ['{"alerts":['];
+    if (page.length > 0) {
+      const ctx = await this.store.readContext(p.userId, channel.id, page.map((r) => r.id));
+      for (let i = 0; i < page.length; i++) {
+        const r = page[i]!;
+        if (i > 0) out.push(',');
+        pushAlertJson(out, r, ctx.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx, r), this.mediaUrl);
+      }
+    }
+    out.push('],"nextCursor":', hasMore ? JSON.stringify(page[page.length - 1]!.id) : 'null', hasMore ? ',"hasMore":true}' : ',"hasMore":false}');
+    return out.join('');
   }
 
   async getAlert(p: Principal, alertId: string): Promise<SingleAlertView> {
@@ -97,12 +106,16 @@ export class ReadApi {
   ): Promise<T[]> {
     if (rows.length === 0) return [];
     const ctx = await this.store.readContext(userId, channelId, rows.map((r) => r.id));
-    return rows.map((r) => {
-      const e = ctx.exceptions.get(r.id);
-      const isRead = e && e.seq === r.seq ? e.isRead : r.seq <= ctx.watermark;
-      return view(r, ctx.attachments.get(r.id) ?? [], isRead, this.mediaUrl);
-    });
+    return rows.map((r) => view(r, ctx.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx, r), this.mediaUrl));
   }
+}
+
+const NO_ATTACHMENTS: AttachmentRow[] = [];
+
+/** A row's read state for the user: its exception when it is about this version of the row, else the watermark. */
+function isReadIn(ctx: ReadContext, r: AlertRow): boolean {
+  const e = ctx.exceptions.get(r.id);
+  return e && e.seq === r.seq ? e.isRead : r.seq <= ctx.watermark;
 }
 
 function channelView(r: ChannelRecord, unread: number): ChannelView {

@@ -37,6 +37,7 @@ describe('npm run bench -- --json', () => {
       'rssSettledMb',
       'memoryIngestAlertsPerSec',
       'pageFirstP99MsAt2k',
+      'pageFirstP99NoGcMs',
     ]) {
       expect(figures[key], key).toEqual(expect.any(Number));
       expect(figures[key] as number, key).toBeGreaterThan(0);

@@ -153,6 +153,15 @@ describe('the feed in Chromium', () => {
         return y;
       })));
     for (const [state, duration] of baselines.slice(0, 2)) expect(Math.abs(state! - duration!)).toBeLessThan(1);
+    // The state words end on one vertical line and the durations start on another, the skipped step (no duration) included.
+    const edges = await runCard.locator('.ab-step').evaluateAll((rows) =>
+      rows.map((row) => [row.querySelector('.ab-step-state')!.getBoundingClientRect().right, row.querySelector('.ab-step-duration')!.getBoundingClientRect().left]),
+    );
+    expect(edges).toHaveLength(3);
+    for (const [stateRight, durationLeft] of edges) {
+      expect(Math.abs(stateRight! - edges[0]![0]!)).toBeLessThan(1);
+      expect(Math.abs(durationLeft! - edges[0]![1]!)).toBeLessThan(1);
+    }
     await check(page, 'feed-workflow');
 
     // Read through the API (another client): the badges follow without a reload.

@@ -7,11 +7,13 @@ import { fixture, servedHarness } from './fixture.js';
 const serve = servedHarness();
 
 const SECRET = 'a-github-webhook-secret-0123';
+/** The CLI on the service's engine: its data directory, and its PostgreSQL database when it runs on one. */
+const adminEnv = (h: { dir: string; config: { databaseUrl: string | undefined } }) => ({ DATA_DIR: h.dir, LOG_LEVEL: 'silent', ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}) });
 
 describe('admin CLI: channel set-signing-secret', () => {
   it('sets, answers "set" without printing it back, is enforced on /github, and --clear lifts it', async () => {
     const { h, server, seed } = await serve();
-    const admin = (...argv: string[]) => runAdmin(argv, { DATA_DIR: h.dir, LOG_LEVEL: 'silent' });
+    const admin = (...argv: string[]) => runAdmin(argv, adminEnv(h));
     const body = JSON.stringify(fixture('github', 'issues.opened'));
     const deliver = (headers: Record<string, string> = {}) =>
       fetch(`${server.url}/api/webhook/${seed.deploys.webhookToken}/github`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', ...headers }, body });
@@ -36,7 +38,7 @@ describe('admin CLI: channel set-signing-secret', () => {
 
   it('refuses a short secret, both flags, neither flag (exit 2) and an unknown channel (exit 1); nothing is set', async () => {
     const { h } = await serve();
-    const admin = (...argv: string[]) => runAdmin(argv, { DATA_DIR: h.dir, LOG_LEVEL: 'silent' });
+    const admin = (...argv: string[]) => runAdmin(argv, adminEnv(h));
     for (const [code, argv] of [
       [2, ['--channel', 'deploys', '--secret', 'short']],
       [2, ['--channel', 'deploys', '--secret', SECRET, '--clear']],
@@ -48,7 +50,6 @@ describe('admin CLI: channel set-signing-secret', () => {
       expect(r.stderr).not.toBe('');
       expect(r.stderr).not.toContain(SECRET);
     }
-    const stored = h.services.db.sqlite.prepare('SELECT count(*) FROM channels WHERE signing_secret IS NOT NULL').pluck().get();
-    expect(stored).toBe(0);
+    expect(await h.query('SELECT count(*) AS n FROM channels WHERE signing_secret IS NOT NULL')).toEqual([{ n: 0 }]);
   });
 });

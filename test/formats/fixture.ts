@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { afterEach, expect } from 'vitest';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, seedWorkspace } from '../helpers/harness.js';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
 
 /** A provider's documented example payload from test/fixtures/formats. */
@@ -14,21 +15,45 @@ export function expectWebhookValid(payload: unknown) {
   return r.data!;
 }
 
+type Served = { h: Harness; server: { url: string; close(): Promise<void> }; seed: Awaited<ReturnType<typeof seedWorkspace>> };
+
+async function served(env?: Record<string, string>): Promise<Served> {
+  const h = await startHarness(env ? { env } : {});
+  const seed = await seedWorkspace(h.services);
+  return { h, server: await listen(h.app.fetch), seed };
+}
+
+async function closeServed(open: Served | undefined): Promise<void> {
+  await open?.server.close();
+  await open?.h.close();
+}
+
 /**
- * A fresh service with a seeded workspace, served over real HTTP on loopback, for each test that
+ * A fresh service (on the file's engine: startHarness) with a seeded workspace, served over real HTTP on loopback, for each test that
  * calls the returned function; both are closed after the test. Call at the top of a test file.
  */
 export function servedHarness(env?: Record<string, string>) {
-  let open: { h: Harness; server: { url: string; close(): Promise<void> } } | undefined;
+  let open: Served | undefined;
   afterEach(async () => {
-    await open?.server.close();
-    await open?.h.close();
+    await closeServed(open);
     open = undefined;
   });
-  return async () => {
-    const h = createHarness(env ? { env } : {});
-    const seed = await seedWorkspace(h.services);
-    open = { h, server: await listen(h.app.fetch) };
-    return { ...open, seed };
-  };
+  return async () => (open = await served(env));
+}
+
+/**
+ * The same, one for a whole describe block (a fresh database costs a second or two on PostgreSQL):
+ * for tests that each store their own alerts and read them back by id, or compare counts with the
+ * count before their requests. Call inside the block; the returned function gives its service.
+ */
+export function servedForBlock(env?: Record<string, string>) {
+  let open: Served | undefined;
+  beforeAll(async () => {
+    open = await served(env);
+  });
+  afterAll(async () => {
+    await closeServed(open);
+    open = undefined;
+  });
+  return async () => open!;
 }

@@ -5,30 +5,28 @@ import { mapDiscord } from '../../src/domain/formats/discord.js';
 import { mapSlack } from '../../src/domain/formats/slack.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, listen, seedWorkspace, type Harness, tableCount } from '../helpers/harness.js';
-import { fixture } from './fixture.js';
+import type { AnyHarness as Harness } from '../helpers/any-harness.js';
+import { fixture, servedForBlock } from './fixture.js';
 
 /**
  * Slack's and Discord's drop-in paths over real HTTP: each provider fixture is
  * posted as the provider's client would, and the stored alert is read back
- * through the read API.
+ * through the read API. One service for the file: each test reads back its own
+ * alerts, or counts from the count before its requests.
  */
 let h: Harness;
-let server: { url: string; close(): Promise<void> } | undefined;
+let server: { url: string } | undefined;
 let origin: http.Server | undefined;
 afterEach(async () => {
-  await server?.close();
-  server = undefined;
   if (origin) await new Promise((r) => origin!.close(r));
   origin = undefined;
-  await h?.close();
 });
 
 /** Loopback fetches allowed, so the image origin below counts as a reachable sender host. */
+const serve = servedForBlock({ ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' });
 async function start() {
-  h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
-  const seed = await seedWorkspace(h.services);
-  server = await listen(h.app.fetch);
+  let seed;
+  ({ h, server, seed } = await serve());
   return seed;
 }
 
@@ -51,7 +49,7 @@ async function readBack(alertId: string, token: string) {
   return bodyOf.alert(res);
 }
 
-const alertCount = () => tableCount(h, 'alerts');
+const alertCount = () => h.count('alerts');
 
 describe('POST /api/webhook/{token}/slack', () => {
   for (const name of ['text', 'blocks']) {
@@ -95,32 +93,35 @@ describe('POST /api/webhook/{token}/slack', () => {
 
   it('a body with nothing to show is a 400 problem and stores nothing', async () => {
     const seed = await start();
+    const before = await alertCount();
     const res = await post(`/api/webhook/${seed.general.webhookToken}/slack`, { username: 'bot' });
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(alertCount()).toBe(0);
+    expect(await alertCount()).toBe(before);
   });
 
   it('malformed JSON is a 400 and a form body a 415; an unknown token a 404', async () => {
     const seed = await start();
+    const before = await alertCount();
     const bad = await fetch(`${server!.url}/api/webhook/${seed.general.webhookToken}/slack`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text": ' });
     expect(bad.status).toBe(400);
     const form = await fetch(`${server!.url}/api/webhook/${seed.general.webhookToken}/slack`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
     expect(form.status).toBe(415);
     const unknown = await post('/api/webhook/nope/slack', { text: 'x' });
     expect(unknown.status).toBe(404);
-    expect(alertCount()).toBe(0);
+    expect(await alertCount()).toBe(before);
   });
 
   it('an Idempotency-Key repeat stores one alert and answers the same id', async () => {
     const seed = await start();
+    const before = await alertCount();
     const path = `/api/webhook/${seed.general.webhookToken}/slack`;
     const a = await post(path, { text: 'deploy done' }, { 'idempotency-key': 'k-1' });
     const b = await post(path, { text: 'deploy done' }, { 'idempotency-key': 'k-1' });
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(await b.text()).toBe('ok');
     expect(b.headers.get('x-alertbridge-alert-id')).toBe(a.headers.get('x-alertbridge-alert-id'));
-    expect(alertCount()).toBe(1);
+    expect(await alertCount()).toBe(before + 1);
   });
 
   it('the plain webhook path still answers 201 beside the format paths', async () => {
@@ -173,6 +174,7 @@ describe('POST /api/webhook/{token}/discord', () => {
 
   it('a replayed ?wait=true (same Idempotency-Key) answers exactly the first answer, files included', async () => {
     const seed = await start();
+    const before = await alertCount();
     const base = await imageOrigin();
     const body = fixture('discord', 'embeds') as { content: string; embeds: Record<string, unknown>[] };
     body.embeds[0]!.image = { url: `${base}/ok.png` };
@@ -193,7 +195,7 @@ describe('POST /api/webhook/{token}/discord', () => {
     expect(replay.headers.get('x-alertbridge-alert-id')).toBe(first.headers.get('x-alertbridge-alert-id'));
     // Byte for byte: the same snowflake, timestamp and attachment URLs, in the same key order.
     expect(await replay.text()).toBe(firstText);
-    expect(alertCount()).toBe(1);
+    expect(await alertCount()).toBe(before + 1);
   });
 
   it('multipart with payload_json and files[0]: the file is attached', async () => {
@@ -210,11 +212,12 @@ describe('POST /api/webhook/{token}/discord', () => {
 
   it('a multipart body without payload_json is a 400 naming the part', async () => {
     const seed = await start();
+    const before = await alertCount();
     const form = new FormData();
     form.append('payload', JSON.stringify({ content: 'x' }));
     const res = await fetch(`${server!.url}/api/webhook/${seed.general.webhookToken}/discord`, { method: 'POST', body: form });
     expect(res.status).toBe(400);
     expect((await bodyOf.problem(res)).detail).toMatch(/payload_json/);
-    expect(alertCount()).toBe(0);
+    expect(await alertCount()).toBe(before);
   });
 });

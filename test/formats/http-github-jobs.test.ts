@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import type { Harness } from '../helpers/harness.js';
+import type { AnyHarness as Harness } from '../helpers/any-harness.js';
 import { fixture, servedHarness } from './fixture.js';
 
 /** GitHub's workflow_job events merged into the run's steps, over real HTTP. */
@@ -76,7 +76,7 @@ describe('workflow_job', () => {
     const lateRun = await deliver(token, 'workflow_run', fixture('github', 'workflow_run.requested'));
     expect(lateRun.status).toBe(200);
     expect((await bodyOf.githubIgnored(lateRun)).ignored).toBe('workflow_run');
-    expect(h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get()).toEqual({ n: 1 });
+    expect(await h.count('alerts')).toBe(1);
     expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(1);
   });
 

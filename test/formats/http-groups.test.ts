@@ -4,14 +4,36 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
-import { notifyHarness, type NotifyHarness } from '../notify/setup.js';
+import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, seedWorkspace } from '../helpers/harness.js';
+import { SmtpSink } from '../helpers/smtp-sink.js';
 import { SseClient } from '../helpers/sse-client.js';
+import { FAST_RETRY, MAIL_FROM } from '../notify/setup.js';
 import { fixture } from './fixture.js';
 
 /** Alertmanager's and Grafana's paths over real HTTP: one alert per group key, updated in place. */
-let t: NotifyHarness | undefined;
+let t: { h: Harness; seed: Awaited<ReturnType<typeof seedWorkspace>>; sink: SmtpSink; notifier: Notifier; close(): Promise<void> } | undefined;
 let h: Harness | undefined;
+
+/** The service on the file's engine with a real SMTP sink and the e-mail worker started as runtime.ts starts it. */
+async function notified(): Promise<NonNullable<typeof t>> {
+  const sink = await SmtpSink.start();
+  const hh = await startHarness({ env: { SMTP_URL: sink.url, MAIL_FROM } });
+  const seed = await seedWorkspace(hh.services);
+  const notifier = startNotifier(hh.services, { retry: FAST_RETRY });
+  return {
+    h: hh,
+    seed,
+    sink,
+    notifier,
+    close: async () => {
+      await notifier.stop();
+      await sink.close();
+      await hh.close();
+    },
+  };
+}
 let server: { url: string; close(): Promise<void> } | undefined;
 let origin: http.Server | undefined;
 afterEach(async () => {
@@ -56,7 +78,7 @@ async function markRead(alertId: string, token: string) {
 
 describe('POST /api/webhook/{token}/alertmanager', () => {
   it('firing → repeat → resolved → firing again: one alert, e-mails only when it starts firing and when it resolves, one usage event per episode', async () => {
-    t = await notifyHarness();
+    t = await notified();
     server = await listen(t.h.app.fetch);
     const { seed, sink } = t;
     const token = seed.general.webhookToken;
@@ -137,7 +159,7 @@ describe('POST /api/webhook/{token}/alertmanager', () => {
   });
 
   it('severity picks the level while firing; a missing severity is an error; groups of two channels never meet', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     server = await listen(h.app.fetch);
     const body = structuredClone(fixture('alertmanager', 'firing')) as { commonLabels: { severity?: string } };
@@ -151,12 +173,12 @@ describe('POST /api/webhook/{token}/alertmanager', () => {
   });
 
   it('a deleted group alert is not reopened: the next notification of the group starts a new alert', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     server = await listen(h.app.fetch);
     const first = await post('alertmanager', seed.general.webhookToken, fixture('alertmanager', 'firing'));
     const id = first.headers.get('x-alertbridge-alert-id')!;
-    const del = await runAdmin(['alert', 'delete', '--id', id], { DATA_DIR: h.dir, LOG_LEVEL: 'silent' });
+    const del = await runAdmin(['alert', 'delete', '--id', id], { DATA_DIR: h.dir, LOG_LEVEL: 'silent', ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}) });
     expect(del.code).toBe(0);
     const next = await post('alertmanager', seed.general.webhookToken, fixture('alertmanager', 'resolved'));
     expect((await bodyOf.groupAnswer(next)).group).toEqual({ status: 'resolved', created: true, repeat: false });
@@ -165,7 +187,7 @@ describe('POST /api/webhook/{token}/alertmanager', () => {
   });
 
   it('an Idempotency-Key replays the first answer; an unreadable body is a 400 problem that stores nothing', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     server = await listen(h.app.fetch);
     const token = seed.general.webhookToken;
@@ -179,7 +201,7 @@ describe('POST /api/webhook/{token}/alertmanager', () => {
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
     }
-    expect(h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get()).toEqual({ n: 1 });
+    expect(await h.count('alerts')).toBe(1);
   });
 });
 
@@ -191,7 +213,7 @@ describe('POST /api/webhook/{token}/grafana', () => {
     });
     await new Promise<void>((r) => origin!.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-    h = createHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
+    h = await startHarness({ env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
     const seed = await seedWorkspace(h.services);
     server = await listen(h.app.fetch);
     const body = structuredClone(fixture('grafana', 'firing')) as { status: string; title: string; alerts: { status: string; imageURL?: string }[] };

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
 describe('OpenAPI: the five drop-in paths', () => {
   it('documents each with its success answer and the shared refusals', async () => {
-    h = createHarness();
+    h = await startHarness();
     const doc = (await (await h.call('GET', '/openapi.json')).json()) as {
       paths: Record<string, { post?: { summary: string; responses: Record<string, unknown> } }>;
       components: { schemas: Record<string, { properties: Record<string, unknown> } | undefined> };

@@ -1,13 +1,23 @@
 import http from 'node:http';
 import { HTTPException } from 'hono/http-exception';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app.js';
-import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { bodyOf } from '../helpers/bodies.js';
 
 let h: Harness;
-afterEach(async () => h?.close());
+let seeded: Awaited<ReturnType<typeof seedWorkspace>>;
+
+/** One service for a describe block's table of requests (each posts its own alert, or none): a fresh database costs a second or two on PostgreSQL. */
+function serviceForBlock() {
+  beforeAll(async () => {
+    h = await startHarness();
+    seeded = await seedWorkspace(h.services);
+  });
+  afterAll(() => h?.close());
+}
 
 const problemOf = async (res: Response) => {
   expect(res.headers.get('content-type')).toBe('application/problem+json');
@@ -15,11 +25,11 @@ const problemOf = async (res: Response) => {
 };
 
 describe('read API bodies in a type other than JSON', () => {
+  serviceForBlock();
   const types = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=xyz', 'application/xml'];
 
   it.each(types.flatMap((type) => [[type, ''], [type, 'isRead=true']]))('PATCH /api/alerts/{id} with %s and body %j is a 415 problem', async (type, body) => {
-    h = createHarness();
-    const seed = await seedWorkspace(h.services);
+    const seed = seeded;
     const { body: created } = await postAlert(h, seed.general.webhookToken, { title: 't' });
     const res = await h.call('PATCH', `/api/alerts/${created.alertId}`, { token: seed.ownerToken, headers: { 'content-type': type }, body });
     expect(res.status).toBe(415);
@@ -32,8 +42,7 @@ describe('read API bodies in a type other than JSON', () => {
   });
 
   it.each(types)('POST /api/alerts/mark-all-read with %s: no body is the spec\'s "no body", a body is a 415', async (type) => {
-    h = createHarness();
-    const seed = await seedWorkspace(h.services);
+    const seed = seeded;
     const empty = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': type }, body: '' });
     expect(empty.status).toBe(200);
     const withBody = await h.call('POST', '/api/alerts/mark-all-read', { token: seed.ownerToken, headers: { 'content-type': type }, body: 'channelId=general' });
@@ -42,8 +51,7 @@ describe('read API bodies in a type other than JSON', () => {
   });
 
   it('PATCH with JSON that does not parse is the malformed-json problem', async () => {
-    h = createHarness();
-    const seed = await seedWorkspace(h.services);
+    const seed = seeded;
     const { body: created } = await postAlert(h, seed.general.webhookToken, { title: 't' });
     const res = await h.call('PATCH', `/api/alerts/${created.alertId}`, { token: seed.ownerToken, headers: { 'content-type': 'application/json' }, body: '{"isRead":' });
     expect(res.status).toBe(400);
@@ -52,6 +60,7 @@ describe('read API bodies in a type other than JSON', () => {
 });
 
 describe('any HTTPException is a problem document with its own status', () => {
+  serviceForBlock();
   it.each([
     [400, 'Malformed JSON in request body', 'http://alertbridge.test/problems/malformed-json'],
     [400, 'Malformed FormData request.', 'http://alertbridge.test/problems/invalid-body'],
@@ -63,7 +72,6 @@ describe('any HTTPException is a problem document with its own status', () => {
     [503, 'later', 'about:blank'],
     [418, 'teapot', 'about:blank'],
   ] as const)('%i (%s)', async (status, message, type) => {
-    h = createHarness();
     const app = createApp(h.services, {
       extend: (a) => a.get('/throws', () => {
         throw new HTTPException(status, { message });
@@ -82,10 +90,16 @@ describe('any HTTPException is a problem document with its own status', () => {
 });
 
 describe('a client that aborts its request', () => {
+  let own: Harness | undefined;
+  afterEach(async () => {
+    await own?.close();
+    own = undefined;
+  });
+
   it('is logged once at info as an aborted request, without a stack, and nothing is stored', async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-    h = createHarness({ overrides: { logger } });
+    const h = (own = await startHarness({ overrides: { logger } }));
     const seed = await seedWorkspace(h.services);
     const server = await listen(h.app.fetch);
     try {
@@ -110,7 +124,7 @@ describe('a client that aborts its request', () => {
         expect(JSON.stringify(mine)).not.toContain('stack');
         expect(mine.find((l) => l.msg === 'request')).toMatchObject({ status: 499 });
       }
-      expect(h.services.db.sqlite.prepare('SELECT count(*) FROM alerts').pluck().get()).toBe(0);
+      expect(await h.count('alerts')).toBe(0);
     } finally {
       await server.close();
     }

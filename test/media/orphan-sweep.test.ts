@@ -1,73 +1,85 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { MediaOrphans } from '../../src/ops/media-orphans.js';
-import { SqliteMediaOrphanRows } from '../../src/db/media-orphan-rows.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, testEngine, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 import { jpeg, png } from './fixtures.js';
 
 const HOUR = 60 * 60 * 1000;
 let h: Harness | undefined;
 afterEach(async () => {
+  vi.restoreAllMocks();
   await h?.close();
   h = undefined;
 });
 
 /**
- * The orphan sweep against uploads of the same process (SQLite: the in-memory pin is the whole
- * pin): a key an in-flight upload holds, or one an upload pinned and released while the sweep was
- * asking about it, is neither deleted nor forgotten; the next sweep decides again.
+ * The orphan sweep against uploads of the same process: a key an in-flight upload holds, or one an
+ * upload pinned and released while the sweep was asking about it, is neither deleted nor forgotten;
+ * a later sweep decides again. On SQLite the in-memory pin is the whole pin; on PostgreSQL the
+ * upload's pin also restarts the key's grace period (src/db/pg/media-orphan-rows.ts; across nodes:
+ * test/cluster/media-pins.test.ts), so that later sweep comes after the grace period.
  */
 async function dueOrphan() {
   const clock = new ManualClock(Date.now());
-  h = createHarness({ env: { MEDIA_ORPHAN_GRACE_HOURS: '1' }, overrides: { clock } });
-  const seed = await seedWorkspace(h.services);
+  h = await startHarness({ env: { MEDIA_ORPHAN_GRACE_HOURS: '1' }, overrides: { clock } });
+  const hh = h;
+  const seed = await seedWorkspace(hh.services);
   const post = (state: string, bytes: Buffer) =>
-    h!.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, {
+    hh.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, {
       json: { title: 'Deploy', workflow: { runId: 'r1', state, steps: [] }, attachments: [{ data: bytes.toString('base64') }] },
     });
   expect((await post('running', png(1))).status).toBe(201);
-  expect((await post('passed', jpeg())).status).toBe(201); // png(1) released: listed
+  expect((await post('passed', jpeg())).status).toBe(201); // png(1) released: listed (after the answer, on PostgreSQL)
+  await expect.poll(() => hh.count('media_orphans')).toBe(1);
   clock.advance(2 * HOUR);
-  const s = h.services;
-  const [key] = s.db.sqlite.prepare<[], string>('SELECT media_key FROM media_orphans').pluck().all();
-  const listed = () => s.db.sqlite.prepare('SELECT count(*) FROM media_orphans').pluck().get();
+  const s = hh.services;
+  const [key] = (await hh.query<{ key: string }>('SELECT media_key AS key FROM media_orphans')).map((r) => r.key);
+  const listed = () => hh.count('media_orphans');
   const onDisk = () => fs.existsSync(path.join(s.media.dir, key!));
-  return { s, clock, key: key!, listed, onDisk };
+  /** The upload's pin restarted the grace period on PostgreSQL: the sweep leaves the file until it is over. */
+  const pastPinnedGrace = async () => {
+    if (testEngine() === 'sqlite') return;
+    expect(await s.mediaOrphans.sweep()).toBe(0);
+    expect(onDisk()).toBe(true);
+    clock.advance(HOUR);
+  };
+  return { s, key: key!, listed, onDisk, pastPinnedGrace };
 }
 
 describe('the orphan sweep and uploads in the same process', () => {
   it('an in-flight upload of the bytes keeps the file and its listing; after it fails, the next sweep deletes the file', async () => {
-    const { s, listed, onDisk } = await dueOrphan();
+    const { s, listed, onDisk, pastPinnedGrace } = await dueOrphan();
     const batch = s.media.batch();
     expect((await batch.putBuffer(png(1))).created).toBe(false);
 
     expect(await s.mediaOrphans.sweep()).toBe(0);
     expect(onDisk()).toBe(true);
-    expect(listed()).toBe(1);
+    expect(await listed()).toBe(1);
 
     expect(await batch.rollback((k) => s.store.isMediaReferenced(k))).toEqual([]); // not its file: left to the sweep
+    await pastPinnedGrace();
     expect(await s.mediaOrphans.sweep()).toBe(1);
     expect(onDisk()).toBe(false);
-    expect(listed()).toBe(0);
+    expect(await listed()).toBe(0);
   });
 
   it('an upload pinned and released while the sweep waits for its answer keeps the file listed; the next sweep asks again', async () => {
-    const { s, clock, listed, onDisk } = await dueOrphan();
+    const { s, listed, onDisk, pastPinnedGrace } = await dueOrphan();
     let answered!: () => void;
     const asked = new Promise<void>((r) => (answered = r));
     let open!: () => void;
     const gate = new Promise<void>((r) => (open = r));
-    // An answer that takes a while (as a PostgreSQL query does): "not referenced".
-    const slow = async (k: string) => {
-      const used = s.store.isMediaReferenced(k);
+    // The sweep's reference check answers late: "not referenced".
+    const isReferenced = s.store.isMediaReferenced.bind(s.store);
+    const slow = vi.spyOn(s.store, 'isMediaReferenced').mockImplementation(async (k: string) => {
+      const used = await isReferenced(k);
       answered();
       await gate;
       return used;
-    };
-    const sweeper = new MediaOrphans(new SqliteMediaOrphanRows(s.db.sqlite), s.media, clock, HOUR, slow);
-    const sweep = sweeper.sweep();
+    });
+    const sweep = s.mediaOrphans.sweep();
     await asked;
     const batch = s.media.batch();
     await batch.putBuffer(png(1));
@@ -75,11 +87,13 @@ describe('the orphan sweep and uploads in the same process', () => {
     open();
     expect(await sweep).toBe(0);
     expect(onDisk()).toBe(true);
-    expect(listed()).toBe(1);
+    expect(await listed()).toBe(1);
 
-    // Nothing references it after all (the batch above stored no alert): the next sweep deletes it.
+    // Nothing references it after all (the batch above stored no alert): a later sweep deletes it.
+    slow.mockRestore();
+    await pastPinnedGrace();
     expect(await s.mediaOrphans.sweep()).toBe(1);
     expect(onDisk()).toBe(false);
-    expect(listed()).toBe(0);
+    expect(await listed()).toBe(0);
   });
 });

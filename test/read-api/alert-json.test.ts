@@ -39,6 +39,8 @@ describe('alertJson', () => {
     ['an empty standard alert', { ...base, emoji: '', message: null, fieldsJson: null, linkUrl: null, linkText: null, source: null, actorJson: null }, [], false],
     ['a workflow run', { ...base, workflowRunId: 'r1', workflowState: 'failed', workflowStepsJson: JSON.stringify([{ name: 's', state: 'failed', seconds: 1.5 }]), workflowError: 'boom\nend', updatedAt: base.createdAt + 5000 }, [], false],
     ['a chat message', { ...base, kind: 'chat', title: '', message: null, authorJson: JSON.stringify({ id: '1', name: 'Alice', bot: false, role: 'member' }), replyToJson: JSON.stringify({ messageId: 'alt_x', author: 'Bob', excerpt: 'hi…' }) }, atts, true],
+    ['strings that need escaping or hold surrogates', { ...base, title: 'a\\b \u0001 \ud83d\ude80 lone \ud800 end', message: 'tab\there \udc00', source: '\u007f\u2029', linkText: '"' }, [{ ...atts[0]!, name: 'n\ud800', mime: 'image/png' }], false],
+    ['a workflow run with a quoted id and state', { ...base, workflowRunId: 'run "1"\\', workflowState: 'running', workflowStepsJson: null, workflowError: null }, [], true],
     ['an edited chat message', { ...base, kind: 'chat', message: 'edited', authorJson: null, updatedAt: base.createdAt + 1 }, [], false],
   ] as [string, AlertRow, AttachmentRow[], boolean][])('renders %s exactly like toAlertView', (_name, row, a, isRead) => {
     const text = alertJson(row, a, isRead, mediaUrl);

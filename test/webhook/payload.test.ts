@@ -1,18 +1,37 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMOJI_MAX_CHARS, EMOJI_MAX_SHORTCODE_CHARS } from '../../src/domain/webhook/emoji.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES } from '../../src/http/problems.js';
 import { accepted, bodyOf, type ProblemBody } from '../helpers/bodies.js';
-import { createHarness, listen, postAlert, rawRequest, seedWorkspace, type Harness, tableCount } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, postAlert, rawRequest, seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
-afterEach(async () => h?.close());
+let seeded: Awaited<ReturnType<typeof seedWorkspace>>;
 
-async function setup() {
-  h = createHarness();
-  return await seedWorkspace(h.services);
+/**
+ * One service per describe block (a fresh database costs a second or two on PostgreSQL): the
+ * tests post to it in turn, so "nothing stored" is "no more alerts than before the request".
+ * A block whose test changes the channel or the schema has a service of its own.
+ */
+function serviceForBlock() {
+  let outer: [Harness, typeof seeded] | undefined;
+  beforeAll(async () => {
+    if (h) outer = [h, seeded];
+    h = await startHarness();
+    seeded = await seedWorkspace(h.services);
+  });
+  afterAll(async () => {
+    await h?.close();
+    // A nested block's service is closed: the enclosing block's tests use theirs again.
+    if (outer) [h, seeded] = outer;
+  });
 }
 
-const alertCount = () => tableCount(h, 'alerts');
+async function setup() {
+  return seeded;
+}
+
+const alertCount = () => h.count('alerts');
 
 async function readBack(token: string, alertId: string) {
   const res = await h.call('GET', `/api/alerts/${alertId}`, { token });
@@ -21,6 +40,7 @@ async function readBack(token: string, alertId: string) {
 }
 
 describe('webhook: success', () => {
+  serviceForBlock();
   it('answers 201 with the alert id and destination', async () => {
     const seed = await setup();
     const { res, body } = await postAlert(h, seed.general.webhookToken, { title: 'Build passed' });
@@ -71,8 +91,8 @@ describe('webhook: success', () => {
     });
     expect(a).not.toHaveProperty('metadata');
     expect(a).not.toHaveProperty('somethingElse');
-    const stored = h.services.db.sqlite.prepare('SELECT metadata_json AS m FROM alerts WHERE id = ?').get(accepted(body).alertId) as { m: string };
-    expect(JSON.parse(stored.m)).toEqual({ teamId: 42, tags: ['a', 'b'] });
+    const [stored] = await h.query<{ m: string }>('SELECT metadata_json AS m FROM alerts WHERE id = ?', [accepted(body).alertId]);
+    expect(JSON.parse(stored!.m)).toEqual({ teamId: 42, tags: ['a', 'b'] });
   });
 
   it.each([
@@ -118,6 +138,7 @@ describe('webhook: success', () => {
 const send = (token: string, payload: unknown) => h.call('POST', `/api/webhook/${token}`, { json: payload });
 
 describe('webhook: errors', () => {
+  serviceForBlock();
   const checkedProblem = <P extends ProblemBody>(read: (res: Response) => Promise<P>) => async (res: Response, status: number, name: string) => {
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
@@ -136,13 +157,14 @@ describe('webhook: errors', () => {
 
   it('400 for an empty title, with exactly the spec keys in details', async () => {
     const seed = await setup();
+    const before = await alertCount();
     const res = await send(seed.general.webhookToken, { title: '' });
     const body = await expectInvalid(res);
     expect(body.title).toBe('invalid payload');
     expect(body.details).toHaveLength(1);
     expect(Object.keys(body.details[0]!).sort()).toEqual(['code', 'exact', 'inclusive', 'message', 'minimum', 'path', 'type']);
     expect(body.details[0]).toMatchObject({ code: 'too_small', minimum: 1, type: 'string', inclusive: true, exact: false, path: ['title'] });
-    expect(alertCount()).toBe(0);
+    expect(await alertCount()).toBe(before);
   });
 
   it.each([
@@ -178,12 +200,13 @@ describe('webhook: errors', () => {
     ['workflow without steps', { title: 't', workflow: { runId: 'r', state: 'running' } }, ['workflow', 'steps']],
   ])('400 for %s', async (_name, payload, path) => {
     const seed = await setup();
+    const before = await alertCount();
     const res = await send(seed.general.webhookToken, payload);
     const body = await expectInvalid(res);
     expect(body.error).toBe('invalid payload');
     expect(body.details.map((d) => d.path)).toContainEqual(path);
     for (const d of body.details) expect(typeof d.message).toBe('string');
-    expect(alertCount()).toBe(0);
+    expect(await alertCount()).toBe(before);
   });
 
   it('an issue inside one option of a choice (actor string or object, field value string or number) names that option\'s rule, not "Invalid input"', async () => {
@@ -204,6 +227,7 @@ describe('webhook: errors', () => {
 
   it('refuses an unknown emoji name over 10 characters like any other over-long field', async () => {
     const seed = await setup();
+    const before = await alertCount();
     const body = await expectInvalid(await send(seed.general.webhookToken, { title: 't', emoji: 'abcdefghijk' }));
     expect(body.details).toEqual([
       {
@@ -219,7 +243,7 @@ describe('webhook: errors', () => {
     // The same shape as the spec's other length rules, e.g. the title's.
     const title = await expectInvalid(await send(seed.general.webhookToken, { title: 'x'.repeat(201) }));
     expect(Object.keys(title.details[0]!).sort()).toEqual(Object.keys(body.details[0]!).sort());
-    expect(alertCount()).toBe(0);
+    expect(await alertCount()).toBe(before);
   });
 
   it('never rejects a recognised shortcode for its length', async () => {
@@ -227,20 +251,9 @@ describe('webhook: errors', () => {
     expect((await send(seed.general.webhookToken, { title: 't', emoji: ':megaphone:' })).status).toBe(201);
   });
 
-  it('404 problem for an unknown token, also after rotation', async () => {
-    const seed = await setup();
-    const res = await send('whk_nope', { title: 't' });
-    const body = await expectProblem(res, 404, 'unknown-token');
-    expect(body.title).toBe('invalid webhook token');
-    expect(body.error).toBe('invalid webhook token');
-    expect((await send(seed.general.webhookToken, { title: 'before rotation' })).status).toBe(201); // now cached
-    const rotated = await h.services.accounts.rotateWebhook(seed.general.id);
-    await expectProblem(await send(seed.general.webhookToken, { title: 't' }), 404, 'unknown-token');
-    expect((await send(rotated.webhookToken, { title: 't' })).status).toBe(201);
-  });
-
   it('400 problem for malformed JSON, 415 for a wrong content type, 413 for an over-large body', async () => {
     const seed = await setup();
+    const before = await alertCount();
     const url = `/api/webhook/${seed.general.webhookToken}`;
     const bad = await h.call('POST', url, { body: '{"title": "x",', headers: { 'content-type': 'application/json' } });
     const badBody = await expectProblem(bad, 400, 'malformed-json');
@@ -262,15 +275,18 @@ describe('webhook: errors', () => {
     }
     // JSON that is not an object.
     await expectProblem(await h.call('POST', url, { body: '[1,2]', headers: { 'content-type': 'application/json' } }), 400, 'invalid-payload');
-    expect(alertCount()).toBe(0);
+    expect(await alertCount()).toBe(before);
   });
 
   it('accepts a body that starts with a UTF-8 byte order mark (PowerShell 5 writes one), as RFC 8259 allows', async () => {
     const seed = await setup();
+    const before = await alertCount();
     const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"title":"Nightly backup done"}')]);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { body, headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(201);
-    expect(h.services.db.sqlite.prepare('SELECT title FROM alerts').pluck().all()).toEqual(['Nightly backup done']);
+    const { alertId } = await bodyOf.accepted(res);
+    expect(await alertCount()).toBe(before + 1);
+    expect(await h.query('SELECT title FROM alerts WHERE id = ?', [alertId])).toEqual([{ title: 'Nightly backup done' }]);
   });
 
   it('serves a human page for every problem type', async () => {
@@ -287,81 +303,47 @@ describe('webhook: errors', () => {
     for (const name of ['constructor', '__proto__', 'toString']) expect((await h.call('GET', `/problems/${name}`)).status).toBe(404);
   });
 
-  it('500 is a problem document that leaks nothing internal', async () => {
-    const seed = await setup();
-    h.services.db.sqlite.exec('DROP TABLE usage_counters');
-    const res = await send(seed.general.webhookToken, { title: 't' });
-    const body = await res.json();
-    expect(res.status).toBe(500);
-    expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(body).toEqual({
-      type: 'http://alertbridge.test/problems/internal',
-      title: 'internal server error',
-      status: 500,
-      error: 'internal server error',
-      instance: '/api/webhook/****',
-      requestId: res.headers.get('x-request-id'),
+
+  // The rotation leaves the block's token unknown, the dropped table breaks every write: a service of their own.
+  describe('after rotation', () => {
+    serviceForBlock();
+    it('404 problem for an unknown token, also after rotation', async () => {
+      const seed = await setup();
+      const res = await send('whk_nope', { title: 't' });
+      const body = await expectProblem(res, 404, 'unknown-token');
+      expect(body.title).toBe('invalid webhook token');
+      expect(body.error).toBe('invalid webhook token');
+      expect((await send(seed.general.webhookToken, { title: 'before rotation' })).status).toBe(201); // now cached
+      const rotated = await h.services.accounts.rotateWebhook(seed.general.id);
+      await expectProblem(await send(seed.general.webhookToken, { title: 't' }), 404, 'unknown-token');
+      expect((await send(rotated.webhookToken, { title: 't' })).status).toBe(201);
     });
-    expect(alertCount()).toBe(0);
-  });
-});
-
-describe('webhook: hostile JSON', () => {
-  it('refuses JSON nested deeper than 64 levels with a 400, not a stack overflow', async () => {
-    const seed = await setup();
-    const body = '{"title":"x","metadata":' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}';
-    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { body, headers: { 'content-type': 'application/json' } });
-    expect(res.status).toBe(400);
-    const problem = await bodyOf.problem(res);
-    expect(problem.type).toBe('http://alertbridge.test/problems/invalid-payload');
-    expect(problem.detail).toMatch(/deeper than 64/);
-    expect(alertCount()).toBe(0);
-  });
-});
-
-describe('webhook: names every JavaScript object knows', () => {
-  // A lookup keyed by the sender's text must not find Object.prototype's members:
-  // these once reached SQLite as a function or an object and answered 500.
-  it.each([
-    ['constructor', 400],
-    [':constructor:', 201],
-    ['__proto__', 201],
-    [':__proto__:', 201],
-    ['toString', 201],
-    [':toString:', 201],
-    ['hasOwnProperty', 400],
-    [':hasOwnProperty:', 201],
-    ['valueOf', 201],
-    [' __proto__ ', 201],
-    ['__proto__\n', 201],
-    ['\tconstructor\r\n', 400],
-    [': __proto__ :', 400],
-    ['CONSTRUCTOR', 400],
-  ])('emoji %j answers %i, never a 500', async (emoji, status) => {
-    const seed = await setup();
-    const res = await send(seed.general.webhookToken, { title: 't', emoji });
-    expect(res.status).toBe(status);
-    if (status === 201) {
-      const { alertId } = (await res.json()) as { alertId: string };
-      expect((await readBack(seed.ownerToken, alertId)).emoji).toBeNull();
-    } else {
-      expect((await bodyOf.invalid(res)).details).toEqual([expect.objectContaining({ code: 'too_big', path: ['emoji'] })]);
-    }
   });
 
-  it('keeps a metadata key named __proto__ as sent', async () => {
-    const seed = await setup();
-    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, {
-      body: '{"title":"t","metadata":{"__proto__":{"admin":true},"b":2}}',
-      headers: { 'content-type': 'application/json' },
+  describe('a broken database', () => {
+    serviceForBlock();
+    it('500 is a problem document that leaks nothing internal', async () => {
+      const seed = await setup();
+      expect(await h.exec('DROP TABLE usage_counters')).toBe(0);
+      const res = await send(seed.general.webhookToken, { title: 't' });
+      const body = await res.json();
+      expect(res.status).toBe(500);
+      expect(res.headers.get('content-type')).toBe('application/problem+json');
+      expect(body).toEqual({
+        type: 'http://alertbridge.test/problems/internal',
+        title: 'internal server error',
+        status: 500,
+        error: 'internal server error',
+        instance: '/api/webhook/****',
+        requestId: res.headers.get('x-request-id'),
+      });
+      expect(await alertCount()).toBe(0);
     });
-    expect(res.status).toBe(201);
-    const stored = h.services.db.sqlite.prepare('SELECT metadata_json FROM alerts').pluck().get() as string;
-    expect(stored).toBe('{"__proto__":{"admin":true},"b":2}');
   });
 });
 
 describe('webhook: channel changes take effect at once', () => {
+  serviceForBlock();
   it('a channel connected to Discord after a webhook refuses the next one (409), and accepts again once disconnected', async () => {
     const seed = await setup();
     expect((await send(seed.general.webhookToken, { title: 'before' })).status).toBe(201);

@@ -1,23 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
+
+const jobs = async () => (await h.query<{ kind: string }>('SELECT kind FROM notification_jobs ORDER BY id')).map((r) => r.kind);
 
 const steps = (...states: string[]) =>
   states.map((state, i) => ({ name: ['checkout', 'build', 'test', 'deploy'][i]!, state, ...(state === 'done' ? { seconds: 12.5 } : {}) }));
 
 describe('workflow runs', () => {
   it('create → silent free running updates → passed: one alert, one billable event, resurfaced unread, two notifications', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const post = (state: string, s: object[], extra: object = {}) =>
       h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, {
         json: { title: 'Deploy api v1.4', level: 'error', workflow: { runId: 'run-77', state, steps: s }, ...extra },
       });
-    const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').pluck().all();
     const unread = async (token: string) =>
       (await bodyOf.channels(await h.call('GET', '/api/channels', { token }))).find((c) => c.slug === 'deploys')!._count.alerts;
 
@@ -26,7 +28,7 @@ describe('workflow runs', () => {
     const created = await bodyOf.accepted(first);
     expect(created.workflow).toEqual({ runId: 'run-77', state: 'running', created: true });
     const alertId = created.alertId;
-    expect(jobs()).toEqual(['workflow.started']);
+    expect(await jobs()).toEqual(['workflow.started']);
 
     // The owner reads it one by one, the member with mark-all-read; running updates keep it read and notify nobody.
     await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
@@ -36,7 +38,7 @@ describe('workflow runs', () => {
       expect(res.status).toBe(201);
       expect((await bodyOf.accepted(res)).alertId).toBe(alertId);
     }
-    expect(jobs()).toEqual(['workflow.started']);
+    expect(await jobs()).toEqual(['workflow.started']);
     expect(await unread(seed.ownerToken)).toBe(0);
     expect(await unread(seed.memberToken)).toBe(0);
     let alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
@@ -50,7 +52,7 @@ describe('workflow runs', () => {
 
     const passed = await post('passed', steps('done', 'done', 'done', 'done'));
     expect(passed.status).toBe(201);
-    expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
+    expect(await jobs()).toEqual(['workflow.started', 'workflow.finished']);
     alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert).toMatchObject({ level: 'SUCCESS', isRead: false, workflow: { runId: 'run-77', state: 'passed', error: null } });
     expect(alert.workflow!.steps[0]).toEqual({ name: 'checkout', state: 'done', seconds: 12.5 });
@@ -62,7 +64,7 @@ describe('workflow runs', () => {
     const retried = await post('passed', steps('done', 'done', 'done', 'done'), { title: 'Deploy api v1.4 (retried)' });
     expect(retried.status).toBe(201);
     expect((await bodyOf.accepted(retried)).workflow).toEqual({ runId: 'run-77', state: 'passed', created: false });
-    expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
+    expect(await jobs()).toEqual(['workflow.started', 'workflow.finished']);
     alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert).toMatchObject({ title: 'Deploy api v1.4 (retried)', isRead: true });
     expect(await unread(seed.ownerToken)).toBe(0);
@@ -71,7 +73,7 @@ describe('workflow runs', () => {
     expect(reopen.status).toBe(409);
     expect((await bodyOf.problem(reopen)).type).toBe('http://alertbridge.test/problems/workflow-run-finished');
 
-    expect(h.services.db.sqlite.prepare('SELECT count(*) AS n FROM alerts').get()).toEqual({ n: 1 });
+    expect(await h.count('alerts')).toBe(1);
     expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(1);
     // Still one alert in the list.
     const page = await bodyOf.page(await h.call('GET', '/api/channels/deploys/alerts', { token: seed.ownerToken }));
@@ -79,16 +81,15 @@ describe('workflow runs', () => {
   });
 
   it('a failed run shows ERROR with its log tail, whatever level is sent', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const post = (body: object) => h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: body });
-    const jobs = () => h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs ORDER BY id').pluck().all();
     const { alertId } = await bodyOf.accepted(await post({ title: 'Deploy web', workflow: { runId: 'r2', state: 'running', steps: steps('running') } }));
     await h.call('PATCH', `/api/alerts/${alertId}`, { token: seed.ownerToken, json: { isRead: true } });
     const failed = await post({ title: 'Deploy web', level: 'success', workflow: { runId: 'r2', state: 'failed', steps: steps('failed'), error: 'npm ERR! exit 1\nTests: 3 failed' } });
     expect(failed.status).toBe(201);
     expect((await bodyOf.accepted(failed)).workflow).toEqual({ runId: 'r2', state: 'failed', created: false });
-    expect(jobs()).toEqual(['workflow.started', 'workflow.finished']);
+    expect(await jobs()).toEqual(['workflow.started', 'workflow.finished']);
     expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(1);
     const alert = await bodyOf.alert(await h.call('GET', `/api/alerts/${alertId}`, { token: seed.ownerToken }));
     expect(alert.isRead).toBe(false); // resurfaced for the owner who had read it
@@ -99,7 +100,7 @@ describe('workflow runs', () => {
   });
 
   it('runs are per channel and count once each; plain alerts count one each', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const wf = { runId: 'same-id', state: 'running', steps: [] };
     expect((await h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'a', workflow: wf } })).status).toBe(201);
@@ -108,17 +109,16 @@ describe('workflow runs', () => {
     expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(3);
   });
 
-  it('a refused run update committed in the same batch as other webhooks fails alone, leaving nothing half-stored', async () => {
-    h = createHarness();
+  it('a refused run update sent together with other webhooks fails alone, leaving nothing half-stored', async () => {
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
-    const channel = h.services.webhookChannels.find(seed.deploys.webhookToken)!;
+    const channel = (await h.services.webhookChannels.find(seed.deploys.webhookToken))!;
     const wf = (state: string) => ({ runId: 'r9', state, steps: steps(state === 'running' ? 'running' : 'done') });
     await h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'run', workflow: wf('passed') }), []);
-    const count = (sql: string) => (h.services.db.sqlite.prepare(sql).pluck().get() as number);
-    const before = { alerts: count('SELECT count(*) FROM alerts'), jobs: count('SELECT count(*) FROM notification_jobs'), events: count('SELECT count(*) FROM alert_events') };
-    const replays = h.services.batcher.stats.replays;
+    const counts = async () => ({ alerts: await h.count('alerts'), jobs: await h.count('notification_jobs'), events: await h.count('alert_events') });
+    const before = await counts();
 
-    // Queued in one event-loop turn: one group commit, in which the middle unit throws.
+    // Sent in one event-loop turn (SQLite commits them in one group commit: workflow-sqlite.test.ts).
     const results = await Promise.allSettled([
       h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'before' }), []),
       h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'run', workflow: wf('failed') }), []),
@@ -126,22 +126,19 @@ describe('workflow runs', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.code).toBe('workflow-run-finished');
-    expect(h.services.batcher.stats.replays).toBe(replays + 1);
-    const titles = h.services.db.sqlite.prepare('SELECT title, workflow_state AS state FROM alerts ORDER BY id').all();
+    const titles = await h.query('SELECT title, workflow_state AS state FROM alerts ORDER BY id');
     expect(titles).toEqual([{ title: 'run', state: 'passed' }, { title: 'before', state: null }, { title: 'after', state: null }]);
     // Exactly the two accepted alerts' outbox and stream rows, and their billing.
-    expect(count('SELECT count(*) FROM notification_jobs')).toBe(before.jobs + 2);
-    expect(count('SELECT count(*) FROM alert_events')).toBe(before.events + 2);
-    expect(count('SELECT count(*) FROM alerts')).toBe(before.alerts + 2);
+    expect(await counts()).toEqual({ alerts: before.alerts + 2, jobs: before.jobs + 2, events: before.events + 2 });
     expect((await h.services.usage.report(seed.ws.id)).months[0]!.events).toBe(3);
   });
 
   it('a run first reported already finished notifies once', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'nightly', workflow: { runId: 'n1', state: 'passed', steps: steps('done') } } });
     expect(res.status).toBe(201);
-    expect(h.services.db.sqlite.prepare('SELECT kind FROM notification_jobs').all()).toEqual([{ kind: 'workflow.finished' }]);
+    expect(await h.query('SELECT kind FROM notification_jobs')).toEqual([{ kind: 'workflow.finished' }]);
   });
 });
 
@@ -150,13 +147,20 @@ describe('workflow runs with attachments', () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
     const { png, jpeg } = await import('../media/fixtures.js');
-    // Grace 0: released files go at once (test/reliability/media-grace.test.ts covers the grace period).
-    h = createHarness({ env: { MEDIA_ORPHAN_GRACE_HOURS: '0' } });
+    // A released file waits for the sweep after its grace period (test/reliability/media-grace.test.ts;
+    // 0, delete at release, is refused on PostgreSQL): aged past it here, then swept.
+    h = await startHarness({ env: { MEDIA_ORPHAN_GRACE_HOURS: '1' } });
     const seed = await seedWorkspace(h.services);
     const files = () => fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.')).sort();
     const post = (state: string, attachments?: object[]) =>
       h.call('POST', `/api/webhook/${seed.deploys.webhookToken}`, { json: { title: 'Deploy', workflow: { runId: 'r-media', state, steps: [] }, ...(attachments ? { attachments } : {}) } });
     const b64 = (b: Buffer) => b.toString('base64');
+    /** Waits for the release after the commit to list `listed` files, then sweeps them as due. */
+    const sweep = async (listed: number) => {
+      await expect.poll(() => h.count('media_orphans')).toBe(listed);
+      await h.exec('UPDATE media_orphans SET orphaned_at = orphaned_at - ?', [2 * 60 * 60 * 1000]);
+      return (await h.services.maintenance()).orphanedMedia;
+    };
 
     const first = await bodyOf.accepted(await post('running', [{ data: b64(png(1)), name: 'first.png' }]));
     // Another alert shares the second screenshot's bytes: that file must survive the replacement.
@@ -170,12 +174,14 @@ describe('workflow runs with attachments', () => {
     expect((await post('running', [{ data: b64(png(2)), name: 'second.png' }])).status).toBe(201);
     const replaced = await bodyOf.alert(await h.call('GET', `/api/alerts/${first.alertId}`, { token: seed.ownerToken }));
     expect(replaced.attachments.map((a) => a.name)).toEqual(['second.png']);
-    // first.png's file is gone (nothing references it); the shared one stays.
+    // first.png's file is gone once swept (nothing references it); the shared one stays.
+    expect(await sweep(1)).toBe(1);
     expect(files()).toHaveLength(1);
     expect((await h.app.request(new URL(replaced.attachments[0]!.url).pathname)).status).toBe(200);
     expect((await h.app.request(new URL(kept.attachments[0]!.url).pathname)).status).toBe(404);
 
     expect((await post('passed', [{ data: b64(jpeg()), name: 'final.jpg' }])).status).toBe(201);
+    expect(await sweep(0)).toBe(0);
     expect(files()).toHaveLength(2); // the shared PNG (still used by the other alert) and the JPEG
   });
 });

@@ -158,8 +158,8 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       after: q.after,
       level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
     });
-    // Pre-rendered JSON (the hot path); same document as AlertPage describes. Plain headers, its RateLimit-* included (src/http/auth.ts).
-    return plainJson(c, 200, json, rateHeaders(c.get('rate')));
+    // Pre-rendered JSON (the hot path); same document as AlertPage describes. Plain headers, its RateLimit-* included (src/http/auth.ts); the body as UTF-8 bytes.
+    return plainJson(c, 200, Buffer.from(json), rateHeaders(c.get('rate')));
   });
 
   // Registered before /api/alerts/{id} so "mark-all-read" is never read as an id.
