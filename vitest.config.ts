@@ -5,26 +5,29 @@ import { defineConfig } from 'vitest/config';
  * `startDashboard` in test/dashboard/helpers.ts and `startHarness` in test/helpers/any-harness.ts
  * build the service through `openServices` on a fresh database): the dashboard's server side
  * (sign-in, roles, settings, tokens, the feed and its live stream, search, usage, Web Push, deletes),
- * the read API's pages, the webhook (payloads, attachments, Idempotency-Key, workflow runs, avatars),
- * the drop-in formats (Slack, Discord, GitHub, Alertmanager, Grafana and their OpenAPI; Grafana and
- * GitHub notified end to end), media files (the grace period, the orphan sweep against uploads),
- * problem documents for every error, hostile input on every endpoint, request ids and logs, the live
- * stream (/api/stream: order, visibility, resume, revocation, limits, shutdown), e-mail and Web Push
+ * the read API (pages, tokens and rate limits, search, exact unread counts), the webhook (payloads,
+ * attachments, Idempotency-Key, workflow runs, avatars), the drop-in formats (Slack, Discord, GitHub,
+ * Alertmanager, Grafana and their OpenAPI; Grafana and GitHub notified end to end), media files (the
+ * grace period, the orphan sweep against uploads), problem documents for every error, hostile input
+ * on every endpoint (hostile names, the generated webhook, read-API, drop-in format and Web Push
+ * requests), no secret in any log line, request ids, metrics, readiness, retention, the live stream
+ * (/api/stream: order, visibility, resume, revocation, limits, shutdown), e-mail and Web Push
  * notifications (recipients, content, retries, the flood guard, restarts and crashes, one-click
- * unsubscribe, the admin CLI's notify commands). The browser tests and the `*-sqlite.test.ts` files
- * (SQLite's group commit, a grace period of 0) stay on SQLite (README "Running more than one node").
+ * unsubscribe, the admin CLI's notify commands), a real process stopped by SIGTERM and killed by
+ * kill -9 under load. The browser tests and the `*-sqlite.test.ts` files (SQLite's file, FTS5 index
+ * and group commit, a grace period of 0) stay on SQLite (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
  */
 const ON_POSTGRES = [
   'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete,unsubscribe}.test.ts',
-  'test/read-api/alerts.test.ts',
+  'test/read-api/{alerts,auth,search,unread-counts}.test.ts',
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow}.test.ts',
   'test/http/{hostile-names,error-mapping}.test.ts',
   'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified}.test.ts',
   'test/media/orphan-sweep.test.ts',
-  'test/reliability/media-grace.test.ts',
-  'test/ops/{request-id,stream-shutdown}.test.ts',
+  'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown,crash}.test.ts',
+  'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);

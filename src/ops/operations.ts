@@ -57,7 +57,7 @@ export class Operations {
       : null;
   }
 
-  /** Wires the parts built after this one (services.ts): the group commit (SQLite only) and the live streams. */
+  /** Wires the parts built after this one (services.ts): the group commit and the live streams. */
   watch(parts: { batcher?: { observer?: BatchObserver }; live: { readonly size: number } }): void {
     const metrics = this.metrics;
     if (parts.batcher) parts.batcher.observer = {

@@ -67,7 +67,7 @@ export interface EngineParts {
   limiter(scope: LimiterScope, perMinute: number): Limiter;
   /** In flight Idempotency-Keys; undefined: this process's own set (SQLite). */
   idempotencyClaims?: IdempotencyClaims;
-  /** The group commit's observer slot (SQLite), for storage health and metrics. */
+  /** The group commit's observer slot (SQLite's WriteBatcher, PostgreSQL's InsertBatcher), for storage health and metrics. */
   batcher?: { observer?: BatchObserver };
   /** Whether this node runs the singletons (one SQLite process always does). */
   leadership: Leadership;

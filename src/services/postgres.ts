@@ -108,6 +108,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),
       idempotencyClaims: claims,
+      batcher: store.webhook.batcher,
       leadership,
       close: async () => {
         bus.detach();

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { BridgeEnv } from '../discord/bridge-env.js';
-import { eventually } from '../helpers/poll.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 import { capturedLogger } from './log-capture.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -11,8 +10,8 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-function harness(env: Record<string, string> = {}, clock?: ManualClock): Harness {
-  const h = createHarness({ env, overrides: clock ? { clock } : {} });
+async function harness(env: Record<string, string> = {}, clock?: ManualClock): Promise<Harness> {
+  const h = await startHarness({ env, overrides: clock ? { clock } : {} });
   cleanup.push(() => h.close());
   return h;
 }
@@ -26,7 +25,7 @@ const readiness = (h: Harness) => get(h, '/readyz', bodyOf.readiness);
 
 describe('/healthz and /readyz', () => {
   it('a fresh service: /healthz ok, /readyz 200 with each check and its numbers', async () => {
-    const h = harness();
+    const h = await harness();
     expect(await health(h)).toEqual({ status: 200, body: { status: 'ok' } });
     const r = await readiness(h);
     expect(r.status).toBe(200);
@@ -44,7 +43,7 @@ describe('/healthz and /readyz', () => {
 
   it('an outbox backlog older than 5 minutes is a warning, not a reason to stop traffic', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const h = harness({}, clock);
+    const h = await harness({}, clock);
     const seed = await seedWorkspace(h.services);
     expect((await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 'x' } })).status).toBe(201);
     clock.advance(10 * 60_000);
@@ -54,7 +53,7 @@ describe('/healthz and /readyz', () => {
   });
 
   it('while shutting down /readyz is 503 (the load balancer stops sending), /healthz stays 200', async () => {
-    const h = harness();
+    const h = await harness();
     h.services.ops.draining = true;
     const r = await readiness(h);
     expect(r.status).toBe(503);
@@ -64,37 +63,10 @@ describe('/healthz and /readyz', () => {
   });
 
   it('Discord configured but the bridge not running: reported as a warning', async () => {
-    const h = harness({ DISCORD_TOKEN: 'x'.repeat(30) });
+    const h = await harness({ DISCORD_TOKEN: 'x'.repeat(30) });
     const r = await readiness(h);
     expect(r.status).toBe(200);
     expect(r.body.checks.discord).toEqual({ status: 'warn', gateway: 'not started', reason: 'the bridge did not start (see the log)' });
-  });
-
-  it('reports the real gateway state and backfill progress (fake Discord), in /readyz and in the metrics', async () => {
-    const env = await BridgeEnv.create();
-    cleanup.push(() => env.close());
-    // A second instance on the same data with metrics on reads the running bridge (what runtime.ts attaches).
-    const { DATA_DIR: _dir, ...vars } = env.env;
-    const h = createHarness({ dir: env.dir, env: { ...vars, METRICS: '1' } });
-    cleanup.push(() => h.services.close());
-    h.services.ops.attachDiscord(env.bridge);
-
-    const ready = await readiness(h);
-    expect(ready.status).toBe(200);
-    expect(ready.body.checks.discord).toEqual({ status: 'ok', gateway: 'ready', channels: { live: 1, backfilling: 0, behind: 0 } });
-    let text = await (await h.call('GET', '/metrics')).text();
-    expect(text).toContain('alertbridge_discord_gateway_up 1');
-    expect(text).toContain('alertbridge_discord_channels{state="live"} 1');
-
-    env.fake.closeConnections(4004, 'Authentication failed'); // fatal: discord.js does not reconnect
-    const down = await eventually(async () => {
-      const r = await readiness(h);
-      return r.body.checks.discord?.status === 'warn' ? r : null;
-    }, 'gateway down');
-    expect(down.status).toBe(200); // webhooks still work without Discord
-    expect(down.body.checks.discord?.gateway).not.toBe('ready');
-    text = await (await h.call('GET', '/metrics')).text();
-    expect(text).toContain('alertbridge_discord_gateway_up 0');
   });
 });
 
@@ -102,7 +74,7 @@ describe('no secret in logs', () => {
   it('/healthz, /readyz and /metrics (refused and allowed scrapes) log nothing of METRICS_TOKEN, at trace level', async () => {
     const token = 'mt_secret_fedcba9876543210fedcba98';
     const log = capturedLogger('trace');
-    const h = createHarness({ env: { METRICS: '1', METRICS_TOKEN: token }, overrides: { logger: log.logger } });
+    const h = await startHarness({ env: { METRICS: '1', METRICS_TOKEN: token }, overrides: { logger: log.logger } });
     cleanup.push(() => h.close());
     expect((await h.call('GET', '/healthz', { token })).status).toBe(200);
     expect((await h.call('GET', '/readyz', { token })).status).toBe(200);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, testEngine, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { seedWorkspace } from '../helpers/harness.js';
 import { bodyOf } from '../helpers/bodies.js';
 
 let h: Harness;
@@ -19,9 +20,24 @@ async function get401(headers: Record<string, string>) {
   return body;
 }
 
+/** A trigger that fails the last-used mark's UPDATE as a full disk does: SQLite's SQLITE_FULL message, PostgreSQL's disk_full (53100). */
+const FULL_DISK = {
+  sqlite: {
+    create: [`CREATE TRIGGER full_disk BEFORE UPDATE OF last_used_at ON api_tokens BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`],
+    drop: ['DROP TRIGGER full_disk'],
+  },
+  postgres: {
+    create: [
+      `CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; END $$`,
+      'CREATE TRIGGER full_disk BEFORE UPDATE OF last_used_at ON api_tokens FOR EACH ROW EXECUTE FUNCTION full_disk()',
+    ],
+    drop: ['DROP TRIGGER full_disk ON api_tokens', 'DROP FUNCTION full_disk()'],
+  },
+};
+
 describe('read API authentication', () => {
   it('names every 401 reason of the spec', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     expect((await get401({})).reason).toBe('no_credentials');
     expect((await get401({ authorization: `Token ${seed.ownerToken}` })).reason).toBe('malformed_authorization_header');
@@ -34,7 +50,7 @@ describe('read API authentication', () => {
   });
 
   it('stops a revoked token and a token whose user left the workspace', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
     expect((await h.call('GET', '/api/channels', { token: seed.memberToken })).status).toBe(200);
     await h.services.accounts.removeMember(seed.ws.id, seed.member.id);
@@ -47,38 +63,37 @@ describe('read API authentication', () => {
   });
 
   it('stores only the SHA-256 of a token and records its last use', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
-    const rows = h.services.db.sqlite.prepare('SELECT * FROM api_tokens').all() as Record<string, unknown>[];
+    const rows = await h.query('SELECT * FROM api_tokens');
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(seed.ownerToken);
     expect(dump).not.toContain(seed.ownerToken.slice(3));
     const hash = createHash('sha256').update(seed.ownerToken).digest('hex');
     expect(rows.some((r) => r.token_hash === hash)).toBe(true);
-    const lastUsed = () =>
-      (h.services.db.sqlite.prepare('SELECT last_used_at AS t FROM api_tokens WHERE token_hash = ?').get(hash) as { t: number | null }).t;
-    expect(lastUsed()).toBeNull();
+    const lastUsed = async () => (await h.query<{ t: number | null }>('SELECT last_used_at AS t FROM api_tokens WHERE token_hash = ?', [hash]))[0]!.t;
+    expect(await lastUsed()).toBeNull();
     await h.call('GET', '/api/channels', { token: seed.ownerToken });
-    expect(lastUsed()).toBeGreaterThan(0);
+    expect(await lastUsed()).toBeGreaterThan(0);
   });
 
   it('answers a read even when the last-used mark cannot be written (a full disk), and records it once writes work again', async () => {
-    h = createHarness();
+    h = await startHarness();
     const seed = await seedWorkspace(h.services);
-    const sqlite = h.services.db.sqlite;
-    // The same error SQLite raises on a full disk, for this one UPDATE only.
-    sqlite.exec(`CREATE TRIGGER full_disk BEFORE UPDATE OF last_used_at ON api_tokens BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
-    const lastUsed = () => sqlite.prepare<[], number | null>('SELECT last_used_at FROM api_tokens').pluck().get();
+    // The error each engine raises on a full disk, for this one UPDATE only.
+    for (const sql of FULL_DISK[testEngine()].create) await h.exec(sql);
+    const hash = createHash('sha256').update(seed.ownerToken).digest('hex');
+    const lastUsed = async () => (await h.query<{ t: number | null }>('SELECT last_used_at AS t FROM api_tokens WHERE token_hash = ?', [hash]))[0]!.t;
     const refused = await h.call('GET', '/api/channels', { token: seed.ownerToken });
     expect(refused.status).toBe(200);
-    expect(lastUsed()).toBeNull();
-    sqlite.exec('DROP TRIGGER full_disk');
+    expect(await lastUsed()).toBeNull();
+    for (const sql of FULL_DISK[testEngine()].drop) await h.exec(sql);
     expect((await h.call('GET', '/api/channels', { token: seed.ownerToken })).status).toBe(200);
-    expect(lastUsed()).toBeGreaterThan(0);
+    expect(await lastUsed()).toBeGreaterThan(0);
   });
 
   it('sends the RateLimit headers and X-Request-Id on every answer after authentication: the plain page, the channel list, a 404', async () => {
-    h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '10' } });
+    h = await startHarness({ env: { RATE_LIMIT_PER_MINUTE: '10' } });
     const seed = await seedWorkspace(h.services);
     const answers = [
       await h.call('GET', `/api/channels/${seed.general.slug}/alerts?limit=5`, { token: seed.ownerToken }),
@@ -97,7 +112,7 @@ describe('read API authentication', () => {
 
   it('rate-limits per token with 429, Retry-After and RateLimit headers', async () => {
     const clock = new ManualClock();
-    h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' }, overrides: { clock } });
+    h = await startHarness({ env: { RATE_LIMIT_PER_MINUTE: '3' }, overrides: { clock } });
     const seed = await seedWorkspace(h.services);
     for (let i = 0; i < 3; i++) {
       const ok = await h.call('GET', '/api/channels', { token: seed.ownerToken });

@@ -1,25 +1,27 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
 import { accepted, bodyOf } from '../helpers/bodies.js';
-import { createHarness, listen, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { listen, postAlert, seedWorkspace } from '../helpers/harness.js';
 
-/** GET /api/search over real HTTP, against real SQLite with the migration's index and triggers. */
+/**
+ * GET /api/search over real HTTP, on either engine: SQLite with the migration's FTS5 index and
+ * triggers, or PostgreSQL's search column (search-sqlite.test.ts: what only the FTS5 index has).
+ */
 
 let h: Harness;
 let server: Awaited<ReturnType<typeof listen>>;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
-beforeEach(async () => {
-  h = createHarness();
+async function start() {
+  h = await startHarness();
   seed = await seedWorkspace(h.services);
   server = await listen(h.app.fetch);
-});
-afterEach(async () => {
+}
+async function stop() {
   await server?.close();
   await h?.close();
-});
+}
 
 /** GET /api/search; the body read by `read`: a page, or the problem a refusal documents. */
 async function search<T>(params: Record<string, string>, read: (res: Response) => Promise<T>, token = seed.ownerToken): Promise<{ status: number; body: T }> {
@@ -39,7 +41,41 @@ const post = async (token: string, payload: object) => {
   return accepted(r.body).alertId;
 };
 
+describe('GET /api/search refusals', () => {
+  // Nothing here stores anything: one harness for them all.
+  beforeAll(start);
+  afterAll(stop);
+
+  it.each([
+    [{}, 'q'],
+    [{ q: '' }, 'q'],
+    [{ q: 'x'.repeat(257) }, 'q'],
+    [{ q: Array.from({ length: 17 }, (_, i) => `w${i}`).join(' ') }, 'q'],
+    [{ q: 'x', level: 'critical' }, 'level'],
+    [{ q: 'x', cursor: 'alt_nope' }, 'cursor'],
+    [{ q: 'x', cursor: '0' }, 'cursor'],
+    [{ q: 'x', limit: '0' }, 'limit'],
+    [{ q: 'x', limit: '101' }, 'limit'],
+  ])('answers %j with a 400 invalid-query naming %s', async (params, param) => {
+    const r = await search(params as Record<string, string>, bodyOf.invalid);
+    expect(r.status).toBe(400);
+    expect(r.body.type).toMatch(/invalid-query$/);
+    expect(JSON.stringify(r.body.details)).toContain(param);
+  });
+
+  it('needs a token like the rest of the read API', async () => {
+    const res = await fetch(`${server.url}/api/search?q=x`);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
+    const ok = await fetch(`${server.url}/api/search?q=x`, { headers: { authorization: `Bearer ${seed.ownerToken}` } });
+    expect(ok.headers.get('ratelimit-limit')).not.toBeNull();
+  });
+});
+
 describe('GET /api/search', () => {
+  beforeEach(start);
+  afterEach(stop);
+
   it('finds an alert by a word of a field value, of the actor, of the message; words are ANDed', async () => {
     await post(seed.general.webhookToken, { title: 'Order placed', fields: [{ label: 'Region', value: 'frankfurt' }] });
     await post(seed.general.webhookToken, { title: 'New signup', message: 'from the pricing page', actor: { name: 'Jane Roe', email: 'jane@globex.test', company: 'Globex' } });
@@ -72,31 +108,6 @@ describe('GET /api/search', () => {
       expect(r.status, q).toBe(200);
       expect(r.body, q).toMatchObject({ hasMore: false });
     }
-  });
-
-  it.each([
-    [{}, 'q'],
-    [{ q: '' }, 'q'],
-    [{ q: 'x'.repeat(257) }, 'q'],
-    [{ q: Array.from({ length: 17 }, (_, i) => `w${i}`).join(' ') }, 'q'],
-    [{ q: 'x', level: 'critical' }, 'level'],
-    [{ q: 'x', cursor: 'alt_nope' }, 'cursor'],
-    [{ q: 'x', cursor: '0' }, 'cursor'],
-    [{ q: 'x', limit: '0' }, 'limit'],
-    [{ q: 'x', limit: '101' }, 'limit'],
-  ])('answers %j with a 400 invalid-query naming %s', async (params, param) => {
-    const r = await search(params as Record<string, string>, bodyOf.invalid);
-    expect(r.status).toBe(400);
-    expect(r.body.type).toMatch(/invalid-query$/);
-    expect(JSON.stringify(r.body.details)).toContain(param);
-  });
-
-  it('needs a token like the rest of the read API', async () => {
-    const res = await fetch(`${server.url}/api/search?q=x`);
-    expect(res.status).toBe(401);
-    expect(res.headers.get('ratelimit-limit')).toBeNull();
-    const ok = await fetch(`${server.url}/api/search?q=x`, { headers: { authorization: `Bearer ${seed.ownerToken}` } });
-    expect(ok.headers.get('ratelimit-limit')).not.toBeNull();
   });
 
   it("never shows a private channel's alerts to a non-member; a channel filter on it is the usual 404", async () => {
@@ -182,38 +193,13 @@ describe('GET /api/search', () => {
   it('forgets alerts deleted by any path: a plain DELETE (as retention does) and a channel delete', async () => {
     await post(seed.general.webhookToken, { title: 'token leaked in log' });
     await post(seed.deploys.webhookToken, { title: 'token rotated' });
-    const sqlite = h.services.db.sqlite;
-    sqlite.prepare("DELETE FROM alerts WHERE title = 'token leaked in log'").run();
+    expect(await h.exec("DELETE FROM alerts WHERE title = 'token leaked in log'")).toBe(1);
     expect(await titles('token')).toEqual(['token rotated']);
-    sqlite.prepare('DELETE FROM channels WHERE id = ?').run(seed.deploys.id);
+    expect(await h.exec('DELETE FROM channels WHERE id = ?', [seed.deploys.id])).toBe(1);
     expect(await titles('token')).toEqual([]);
-    // The index itself holds exactly the stored alerts (one docsize row per indexed row), not just the joins above hiding the rest.
-    const indexed = () => sqlite.prepare('SELECT id FROM alerts_fts_docsize ORDER BY id').pluck().all();
-    expect(indexed()).toEqual(sqlite.prepare('SELECT rowid FROM alerts ORDER BY rowid').pluck().all());
-    expect(indexed()).toEqual([]);
+    expect(await h.count('alerts')).toBe(0);
     await post(seed.general.webhookToken, { title: 'token again' });
     expect(await titles('token')).toEqual(['token again']);
-  });
-
-  it('survives a backup copy (VACUUM INTO): the index is keyed by rowids the copy keeps', async () => {
-    for (const w of ['alpha', 'bravo', 'charlie', 'delta']) await post(seed.general.webhookToken, { title: `${w} probe` });
-    const sqlite = h.services.db.sqlite;
-    sqlite.prepare("DELETE FROM alerts WHERE title = 'bravo probe'").run();
-    // New alerts are indexed just after their commit (every search first does it): the copy is read raw below.
-    expect(await titles('probe')).toEqual(['delta probe', 'charlie probe', 'alpha probe']);
-    const copy = path.join(h.dir, 'copy.db');
-    sqlite.prepare('VACUUM INTO ?').run(copy);
-    const db = new Database(copy, { readonly: true });
-    try {
-      const found = db
-        .prepare("SELECT a.title FROM alerts_fts f JOIN alerts a ON a.rowid = f.rowid WHERE alerts_fts MATCH ? ORDER BY f.rowid DESC")
-        .pluck()
-        .all('"probe"');
-      expect(found).toEqual(['delta probe', 'charlie probe', 'alpha probe']);
-      expect(db.prepare("SELECT count(*) FROM alerts_fts WHERE alerts_fts MATCH '\"charlie\"'").pluck().get()).toBe(1);
-    } finally {
-      db.close();
-    }
   });
 
   it('highlights where the words were found, for the dashboard', async () => {

@@ -1,7 +1,8 @@
 import { accepted, bodyOf } from '../helpers/bodies.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
-import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { postAlert, seedWorkspace } from '../helpers/harness.js';
 
 /**
  * The channel list's `_count.alerts` is arithmetic on stored numbers (README
@@ -18,7 +19,7 @@ afterEach(async () => h?.close());
 type Api = (method: string, path: string, token: string, json?: unknown) => Promise<Response>;
 
 async function setUp() {
-  h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '1000000' } });
+  h = await startHarness({ env: { RATE_LIMIT_PER_MINUTE: '1000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '1000000' } });
   const s = h.services;
   const seed = await seedWorkspace(s);
   const third = await s.accounts.createUser('third@acme.test', 'Tess Third');
@@ -175,7 +176,7 @@ describe('unread counts', () => {
     // Retention keeps the newest 8: the cut runs across every watermark.
     await s.retentionSettings.setChannel(general, { maxAlerts: 8 });
     await s.retention.pass();
-    const kept = new Set(s.db.sqlite.prepare('SELECT id FROM alerts').pluck().all());
+    const kept = new Set((await h.query<{ id: string }>('SELECT id FROM alerts')).map((r) => r.id));
     for (const id of [...g, runId]) if (!kept.has(id)) model.gone(id);
     expect(kept.size).toBe(8 + 4 + 3);
     await expectExact(api, model, all, 'retention');
@@ -190,7 +191,7 @@ describe('unread counts', () => {
     await expectExact(api, model, all, 'member re-added');
 
     // No operation makes a channel private yet: the flag is flipped as a future one would.
-    s.db.sqlite.prepare('UPDATE channels SET is_private = 1 WHERE id = ?').run(general);
+    expect(await h.exec('UPDATE channels SET is_private = TRUE WHERE id = ?', [general])).toBe(1);
     await s.accounts.addChannelMember(general, 'owner@acme.test');
     model.added(all, general, await post(seed.general.webhookToken, { title: 'private now' }));
     await setRead(users.owner, general, g[17]!, true);

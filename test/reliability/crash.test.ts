@@ -1,17 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createServices } from '../../src/services.js';
+import { openServices } from '../../src/services.js';
+import { testEngine } from '../helpers/any-harness.js';
 import { seedWorkspace, tempDir } from '../helpers/harness.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 import { startService, type SpawnedService } from '../helpers/spawned-service.js';
 
 /**
  * kill -9 at a random moment under load: every alert answered 201 survives,
- * the service restarts cleanly on the same DATA_DIR, and keyed retries never
- * duplicate. CRASH_TRIALS trials (3 in `npm test`, 20 in `npm run test:soak`),
+ * the service restarts cleanly on the same DATA_DIR (and, on PostgreSQL, the
+ * same database), and keyed retries never duplicate. CRASH_TRIALS trials (3 in `npm test`, 20 in `npm run test:soak`),
  * chained on one DATA_DIR: each restart is the next trial's service.
  */
 const TRIALS = Number(process.env.CRASH_TRIALS ?? 3);
@@ -22,12 +25,21 @@ const MAX_RESTART_MS = 15_000;
 let dir: string;
 let webhookToken: string;
 let service: SpawnedService | undefined;
+/** On PostgreSQL (TEST_ENGINE=postgres): the installation's database, which outlives every kill. */
+let fresh: FreshDatabase | undefined;
+/** What every service process of the test gets besides DATA_DIR. */
+let env: Record<string, string> = {};
 
 beforeAll(async () => {
   dir = tempDir('alertbridge-crash-');
-  const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '' }));
+  if (testEngine() === 'postgres') {
+    fresh = await freshDatabase();
+    env = { DATABASE_URL: fresh.url };
+  }
+  const s = await openServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', ...env }));
+  expect(s.engine).toBe(testEngine());
   webhookToken = (await seedWorkspace(s)).general.webhookToken;
-  s.close();
+  await s.close();
 });
 
 afterAll(async () => {
@@ -35,6 +47,7 @@ afterAll(async () => {
     service.child.kill('SIGKILL');
     await service.exited;
   }
+  await fresh?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -85,22 +98,34 @@ async function load(base: string, trial: number, state: { killed: boolean }, onF
   return sent;
 }
 
-function readAlerts(): Map<string, string[]> {
-  const db = new Database(path.join(dir, 'alertbridge.db'), { readonly: true, fileMustExist: true });
-  try {
-    const byTitle = new Map<string, string[]>();
-    for (const row of db.prepare('SELECT id, title FROM alerts').all() as { id: string; title: string }[]) {
-      byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row.id]);
+/** Every stored alert id by title, read through a connection of the test's own (the SQLite file, or the database). */
+async function readAlerts(): Promise<Map<string, string[]>> {
+  const byTitle = new Map<string, string[]>();
+  for (const row of await alertRows()) byTitle.set(row.title, [...(byTitle.get(row.title) ?? []), row.id]);
+  return byTitle;
+}
+
+async function alertRows(): Promise<{ id: string; title: string }[]> {
+  if (!fresh) {
+    const db = new Database(path.join(dir, 'alertbridge.db'), { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare<[], { id: string; title: string }>('SELECT id, title FROM alerts').all();
+    } finally {
+      db.close();
     }
-    return byTitle;
+  }
+  const client = new pg.Client({ connectionString: fresh.url });
+  await client.connect();
+  try {
+    return (await client.query<{ id: string; title: string }>('SELECT id, title FROM alerts')).rows;
   } finally {
-    db.close();
+    await client.end();
   }
 }
 
 describe('crash safety', () => {
   it(`${TRIALS} trials of kill -9 under ${CONNECTIONS}-connection load lose no acknowledged alert and never duplicate a keyed retry`, { timeout: 60_000 + TRIALS * 20_000 }, async () => {
-    service = await startService(dir);
+    service = await startService(dir, env);
     const report: { trial: number; killAfterMs: number; answered: number; inFlight: number; restartMs: number }[] = [];
     for (let trial = 0; trial < TRIALS; trial++) {
       const victim = service;
@@ -122,10 +147,10 @@ describe('crash safety', () => {
       const answered = sent.filter((s) => s.alertId);
       expect(answered.length, context).toBeGreaterThan(0);
 
-      service = await startService(dir);
+      service = await startService(dir, env);
       expect(service.startMs, context).toBeLessThan(MAX_RESTART_MS);
 
-      const stored = readAlerts();
+      const stored = await readAlerts();
       const lost = answered.filter((s) => !stored.get(s.title)?.includes(s.alertId!));
       expect(lost.map((s) => s.title), `${context}: answered 201 but not stored`).toEqual([]);
 
@@ -152,7 +177,7 @@ describe('crash safety', () => {
       } finally {
         await pool.close();
       }
-      const after = readAlerts();
+      const after = await readAlerts();
       const duplicated = sent.filter((s) => s.key && (after.get(s.title)?.length ?? 0) > 1).map((s) => s.title);
       expect(duplicated, `${context}: keyed requests stored twice`).toEqual([]);
       for (const s of retries) expect(after.get(s.title)?.length, `${context}: ${s.title} after its retry`).toBe(1);

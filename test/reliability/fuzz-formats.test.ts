@@ -4,8 +4,10 @@ import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { githubSignature } from '../../src/domain/formats/github-body.js';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, seedWorkspace } from '../helpers/harness.js';
 import { fixture } from '../formats/fixture.js';
+import { expectWholeDatabase } from './whole-database.js';
 
 /**
  * Hostile input for the five drop-in paths (issue 14): the providers' example
@@ -26,7 +28,7 @@ let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 const SECRET = 'fuzz-signing-secret';
 
 beforeAll(async () => {
-  h = createHarness({
+  h = await startHarness({
     env: { RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' },
     // Every host resolves to loopback, which the SSRF guard refuses: image URLs are skipped at once, never fetched from the Internet.
     overrides: { fetcher: { lookup: (_host, _opts, cb) => cb(null, [{ address: '127.0.0.1', family: 4 }]) } },
@@ -133,12 +135,13 @@ const probe: fc.Arbitrary<Probe> = fc
     return Object.assign({ format: r.format, path: `/api/webhook/${token}/${r.format}${query}`, headers, body }, { [fc.toStringMethod]: () => `${r.format} ${JSON.stringify(headers)} ${String(body).slice(0, 300)}` });
   });
 
-const count = (table: string) => h.services.db.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).pluck().get() as number;
 const mediaFiles = () => (fs.existsSync(path.join(h.dir, 'media')) ? fs.readdirSync(path.join(h.dir, 'media')).filter((f) => !f.startsWith('.')).length : 0);
+/** What a refusal must leave as it was: rows of the tables a drop-in request writes, and files. */
+const stored = async () => ({ alerts: await h.count('alerts'), groups: await h.count('alert_groups'), usage: await h.count('usage_counters'), files: mediaFiles() });
 const seen = new Map<string, number>();
 
 async function holds(p: Probe): Promise<boolean> {
-  const before = { alerts: count('alerts'), groups: count('alert_groups'), usage: count('usage_counters'), files: mediaFiles() };
+  const before = await stored();
   const res = await pool.request({ method: 'POST', path: p.path, headers: p.headers, body: p.body });
   const text = await res.body.text();
   const type = String(res.headers['content-type'] ?? '');
@@ -152,7 +155,7 @@ async function holds(p: Probe): Promise<boolean> {
     if (!type.startsWith('application/problem+json')) fail(`a 4xx as ${type}`);
     const problem = JSON.parse(text) as { type?: unknown; title?: unknown; status?: unknown };
     if (typeof problem.type !== 'string' || typeof problem.title !== 'string' || problem.status !== status) fail('a 4xx that is not a problem document');
-    const after = { alerts: count('alerts'), groups: count('alert_groups'), usage: count('usage_counters'), files: mediaFiles() };
+    const after = await stored();
     if (JSON.stringify(after) !== JSON.stringify(before)) fail(`a refusal that stored something: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
     return true;
   }
@@ -175,8 +178,8 @@ describe('drop-in formats: hostile input (property-based)', () => {
   });
 
   it('files are only kept for stored alerts, and the database is whole', async () => {
-    const referenced = h.services.db.sqlite.prepare('SELECT count(DISTINCT media_key) FROM alert_attachments').pluck().get() as number;
+    const referenced = (await h.query<{ n: number }>('SELECT count(DISTINCT media_key) AS n FROM alert_attachments'))[0]!.n;
     expect(mediaFiles()).toBeLessThanOrEqual(referenced);
-    expect(h.services.db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    await expectWholeDatabase(h);
   });
 });

@@ -2,7 +2,7 @@ import { createECDH, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER, refusedEndpointReason } from '../../src/domain/push.js';
-import { DashClient, sqliteOf, startDashboard, type DashHarness } from '../dashboard/helpers.js';
+import { DashClient, startDashboard, type DashHarness } from '../dashboard/helpers.js';
 import { seedWorkspace } from '../helpers/harness.js';
 
 /**
@@ -101,7 +101,7 @@ describe('Web Push endpoints under hostile input', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
-    const stored = sqliteOf(h).db.sqlite.prepare('SELECT endpoint, user_id AS userId FROM push_subscriptions').all() as { endpoint: string; userId: string }[];
+    const stored = await h.query<{ endpoint: string; userId: string }>('SELECT endpoint, user_id AS "userId" FROM push_subscriptions');
     expect(stored.length).toBeLessThanOrEqual(MAX_PUSH_SUBSCRIPTIONS_PER_USER);
     for (const s of stored) {
       expect(s.userId).toBe(seed.member.id);

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, testEngine, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, seedWorkspace } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
+import { expectWholeDatabase } from './whole-database.js';
 
 /**
  * Hostile input, generated: webhook requests and read-API probes against a real
@@ -27,7 +29,7 @@ let alertId: string;
 
 beforeAll(async () => {
   // Rate limits off: a 429 is a valid answer, but thousands of them would test nothing else.
-  h = createHarness({ env: { RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' } });
+  h = await startHarness({ env: { RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' } });
   seed = await seedWorkspace(h.services);
   const revoked = await h.services.accounts.createToken(seed.ws.id, seed.owner.id, 'revoked');
   await h.services.accounts.revokeToken(revoked.id);
@@ -347,6 +349,22 @@ describe('hostile input (property-based)', () => {
     }
   });
 
+  it('known 500s on PostgreSQL: U+0000 in a stored text and in a looked-up key', async () => {
+    const hook = `/api/webhook/${seed.general.webhookToken}`;
+    const stored = await send({ method: 'POST', path: hook, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'a\u0000b', message: '\u0000' }) });
+    expect(stored.status, stored.text).toBe(201);
+    const id = (JSON.parse(stored.text) as { alertId: string }).alertId;
+    const read = await send({ method: 'GET', path: `/api/alerts/${id}`, headers: { authorization: `Bearer ${seed.ownerToken}` } });
+    expect(read.status).toBe(200);
+    // PostgreSQL text cannot hold U+0000: it stores U+FFFD in its place (src/db/pg/nul-safe-client.ts).
+    const nul = testEngine() === 'postgres' ? '\uFFFD' : '\u0000';
+    expect(JSON.parse(read.text)).toMatchObject({ title: `a${nul}b`, message: nul });
+    for (const path of ['/api/channels/%00/alerts', `/api/alerts/alt_%00`, '/api/search?q=x&channel=%00']) {
+      const missing = await send({ method: 'GET', path, headers: { authorization: `Bearer ${seed.ownerToken}` } });
+      expect([missing.status, path]).toEqual([404, path]);
+    }
+  });
+
   it(`webhook: ${RUNS} generated requests, no 5xx, every 4xx a problem document`, { timeout: Math.max(60_000, RUNS * 20) }, async () => {
     await fc.assert(fc.asyncProperty(webhookProbe, holds), { numRuns: RUNS, seed: SEED, endOnFailure: true });
     completed.webhook = true;
@@ -366,7 +384,7 @@ describe('hostile input (property-based)', () => {
   });
 
   it('the service is still whole afterwards', async () => {
-    expect(h.services.db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+    await expectWholeDatabase(h);
     const res = await send({ method: 'GET', path: '/healthz', headers: {} });
     expect(res.status).toBe(200);
     expect(await holds({ method: 'POST', path: `/api/webhook/${seed.general.webhookToken}`, headers: { 'content-type': 'application/json' }, body: '{"title":"still here"}' })).toBe(true);

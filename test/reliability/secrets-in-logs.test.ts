@@ -5,12 +5,12 @@ import { githubSignature } from '../../src/domain/formats/github-body.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import { startBackground } from '../../src/runtime.js';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { listen, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { eventually } from '../helpers/poll.js';
 import { png } from '../media/fixtures.js';
 import { FAST_RETRY } from '../notify/setup.js';
-import { SqliteSignInLinkRows } from '../../src/db/auth-rows.js';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
@@ -39,6 +39,9 @@ interface Ctx {
 }
 
 const SMTP_USER = 'alertbridge-mailer';
+
+/** The admin CLI's environment at trace level: the service's DATA_DIR, and its DATABASE_URL on PostgreSQL. */
+const cliEnv = (h: Harness) => ({ DATA_DIR: h.dir, LOG_LEVEL: 'trace', ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}) });
 const SMTP_PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -124,7 +127,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
   {
     name: 'CLI: token create, and the new token used on the API',
     run: async (c) => {
-      const res = await runAdmin(['token', 'create', '--workspace', c.seed.ws.id, '--user', c.seed.member.id, '--name', 'cli'], { DATA_DIR: c.h.dir, LOG_LEVEL: 'trace' });
+      const res = await runAdmin(['token', 'create', '--workspace', c.seed.ws.id, '--user', c.seed.member.id, '--name', 'cli'], cliEnv(c.h));
       expect(res.code).toBe(0);
       const token = c.secret('CLI-created API token', (JSON.parse(res.stdout) as { token: string }).token);
       await expectStatus(c.fetch('/api/channels', { token }), 200);
@@ -134,7 +137,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     name: 'drop-in formats: the signing secret set by the CLI; GitHub signed, wrongly signed and unsigned; the other four paths',
     run: async (c) => {
       const secret = c.secret('GitHub signing secret', `gh-${randomBytes(16).toString('hex')}`);
-      const res = await runAdmin(['channel', 'set-signing-secret', '--channel', 'deploys', '--secret', secret], { DATA_DIR: c.h.dir, LOG_LEVEL: 'trace' });
+      const res = await runAdmin(['channel', 'set-signing-secret', '--channel', 'deploys', '--secret', secret], cliEnv(c.h));
       expect(res.code).toBe(0);
       expect(res.stdout + res.stderr).not.toContain(secret);
       const t = c.seed.deploys.webhookToken;
@@ -157,7 +160,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     run: async (c) => {
       const s = c.h.services;
       c.secret('VAPID private key', s.push.vapid.privateKey);
-      const links = new SignInLinks(new SqliteSignInLinkRows(s.db.sqlite), s.clock);
+      const links = new SignInLinks(s.authRows.links, s.clock);
       const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
       const client = new DashClient(dash as unknown as DashHarness);
       await client.signInWithLink(c.seed.owner.id);
@@ -221,7 +224,7 @@ beforeAll(async () => {
   const smtpUrl = `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${sink.port}`;
   const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
   const pushService = await FakePushService.start();
-  const h = createHarness({ env: { LOG_LEVEL: 'trace', PUSH_ALLOW_PRIVATE: '1', SMTP_URL: smtpUrl, MAIL_FROM: 'Alertbridge <alerts@alertbridge.test>' }, overrides: { logger } });
+  const h = await startHarness({ env: { LOG_LEVEL: 'trace', PUSH_ALLOW_PRIVATE: '1', SMTP_URL: smtpUrl, MAIL_FROM: 'Alertbridge <alerts@alertbridge.test>' }, overrides: { logger } });
   const seed = await seedWorkspace(h.services);
   // The runtime's own start-up lines (maintenance, e-mail, Discord off) are part of what is checked.
   const runtime = await startBackground(h.services);

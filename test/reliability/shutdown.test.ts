@@ -2,18 +2,53 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testEngine } from '../helpers/any-harness.js';
 import { tempDir } from '../helpers/harness.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 import { logLines, spawnService, type SpawnedService } from '../helpers/spawned-service.js';
 import { SseClient } from '../helpers/sse-client.js';
 
 let svc: SpawnedService | undefined;
 let dir: string;
-afterEach(() => {
+let fresh: FreshDatabase | undefined;
+afterEach(async () => {
   svc?.child.kill('SIGKILL');
+  await svc?.exited;
   svc = undefined;
+  await fresh?.drop();
+  fresh = undefined;
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** The spawned service's DATA_DIR and, on PostgreSQL (TEST_ENGINE=postgres), a fresh database of its own. */
+async function installation(): Promise<Record<string, string>> {
+  dir = tempDir();
+  if (testEngine() === 'sqlite') return { DATA_DIR: dir };
+  fresh = await freshDatabase();
+  return { DATA_DIR: dir, DATABASE_URL: fresh.url };
+}
+
+/** Rows read after the service exited (`?` placeholders): from the SQLite file, or through a connection of the test's own. */
+async function rowsAfterExit<T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  if (!fresh) {
+    const db = new Database(path.join(dir, 'alertbridge.db'), { readonly: true });
+    try {
+      return db.prepare<unknown[], T>(sql).all(...params);
+    } finally {
+      db.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: fresh.url });
+  await client.connect();
+  try {
+    let n = 0;
+    return (await client.query<T>(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
+  } finally {
+    await client.end();
+  }
+}
 
 interface Answer {
   status: number;
@@ -81,23 +116,21 @@ function slowPost(url: string, body: string) {
   return { answer, finish: () => req.end(body.slice(half)), socketClosed: () => socketClosed, agent };
 }
 
-function storedAlertIds(dataDir: string, ids: string[]): Set<string> {
-  const db = new Database(path.join(dataDir, 'alertbridge.db'), { readonly: true });
-  try {
-    const found = new Set<string>();
-    const q = db.prepare('SELECT id FROM alerts WHERE id = ?').pluck();
-    for (const id of ids) if (q.get(id)) found.add(id);
-    return found;
-  } finally {
-    db.close();
-  }
+/** The spawned service runs on the engine under test (a PostgreSQL run that silently used a SQLite file would prove nothing). */
+async function expectEngineOf(s: SpawnedService): Promise<void> {
+  const engine = () => logLines(s.output()).map((l) => JSON.parse(l) as { msg?: string; database?: string }).find((l) => l.msg === 'alertbridge listening')?.database;
+  await expect.poll(engine).toBe(testEngine());
+}
+
+async function storedAlertIds(): Promise<Set<string>> {
+  return new Set((await rowsAfterExit<{ id: string }>('SELECT id FROM alerts')).map((r) => r.id));
 }
 
 describe('graceful shutdown (a real process)', () => {
   it('SIGTERM under keep-alive load: Connection: close, in-flight requests finish, every 201 is stored, SSE gets `shutdown`, exit 0 in time', async () => {
-    dir = tempDir();
     const metricsToken = 'mt_shutdown_test_0123456789abcdef';
-    svc = await spawnService({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '10000', METRICS: '1', METRICS_TOKEN: metricsToken, LOG_LEVEL: 'debug' });
+    svc = await spawnService({ ...(await installation()), SHUTDOWN_TIMEOUT_MS: '10000', METRICS: '1', METRICS_TOKEN: metricsToken, LOG_LEVEL: 'debug' });
+    await expectEngineOf(svc);
     const hook = svc.webhookUrl!;
     expect((await fetch(`${svc.base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(200);
     expect((await fetch(`${svc.base}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
@@ -142,7 +175,7 @@ describe('graceful shutdown (a real process)', () => {
     // Every 201 is stored (reopened after the exit).
     const acked = [...loops.flatMap((l) => l.answers), inFlight].filter((a) => a.status === 201).map((a) => a.alertId!);
     expect(acked.length).toBeGreaterThanOrEqual(121);
-    const stored = storedAlertIds(dir, acked);
+    const stored = await storedAlertIds();
     expect(acked.filter((id) => !stored.has(id))).toEqual([]);
 
     const out = svc.output();
@@ -156,8 +189,8 @@ describe('graceful shutdown (a real process)', () => {
   }, 60_000);
 
   it('a request that never completes does not hold the exit past SHUTDOWN_TIMEOUT_MS: it is cut unanswered, exit 0', async () => {
-    dir = tempDir();
-    svc = await spawnService({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '1500' });
+    svc = await spawnService({ ...(await installation()), SHUTDOWN_TIMEOUT_MS: '1500' });
+    await expectEngineOf(svc);
     const stuck = slowPost(svc.webhookUrl!, JSON.stringify({ title: 'never finished', message: 'y'.repeat(1000) }));
     let answered = false;
     void stuck.answer.then(() => (answered = true));
@@ -172,8 +205,6 @@ describe('graceful shutdown (a real process)', () => {
     await expect.poll(() => stuck.socketClosed()).toBe(true);
     stuck.agent.destroy();
     expect(svc.output()).toContain('requests still running at the drain deadline');
-    const db = new Database(path.join(dir, 'alertbridge.db'), { readonly: true });
-    expect(db.prepare(`SELECT count(*) FROM alerts WHERE title = 'never finished'`).pluck().get()).toBe(0);
-    db.close();
+    expect(await rowsAfterExit(`SELECT id FROM alerts WHERE title = 'never finished'`)).toEqual([]);
   }, 30_000);
 });

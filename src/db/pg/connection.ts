@@ -2,6 +2,7 @@ import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import * as schema from './schema/index.js';
 import { migratePg, type MigrationResult } from './migrate.js';
+import { NulSafeClient } from './nul-safe-client.js';
 
 export type PgSchema = typeof schema;
 export type PgOrm = NodePgDatabase<PgSchema>;
@@ -29,7 +30,7 @@ export interface PgOpenOptions {
  * are honoured).
  */
 export async function openPg(url: string, opts: PgOpenOptions = {}): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types: { getTypeParser } });
+  const pool = new pg.Pool({ connectionString: url, max: opts.max ?? 10, types: { getTypeParser }, Client: NulSafeClient });
   // An idle client losing its connection (server restart) emits on the pool: without a listener
   // that would crash the process; the next query gets a fresh connection instead.
   pool.on('error', () => {});

@@ -1,3 +1,5 @@
+import type { BatchObserver } from '../../write-batcher.js';
+
 /** One request's alert waiting for its batch's COMMIT. */
 interface Pending<A, R> {
   item: A;
@@ -38,6 +40,12 @@ export class InsertBatcher<A, R> {
   private readonly concurrency: number;
   /** Batches written, and batches replayed item by item (tests and the bench read them). */
   readonly stats = { batches: 0, items: 0, replays: 0 };
+  /**
+   * Told of every transaction's outcome, as the SQLite group commit tells it (storage health and the
+   * group-commit metrics, src/ops/operations.ts): a batch committed, or a transaction whose every
+   * write was refused. A batch replayed item by item is told as its items' own transactions.
+   */
+  observer: BatchObserver | undefined;
 
   constructor(private readonly opts: InsertBatcherOptions<A, R>) {
     this.maxBatch = opts.maxBatch ?? 256;
@@ -77,12 +85,25 @@ export class InsertBatcher<A, R> {
     } catch (err) {
       if (batch.length === 1) {
         batch[0]!.reject(err);
+        this.observer?.failed(err, 1);
         return;
       }
       this.stats.replays++;
-      for (const p of batch) await this.opts.writeOne(p.item).then(p.resolve, p.reject);
+      for (const p of batch) {
+        await this.opts.writeOne(p.item).then(
+          (r) => {
+            p.resolve(r);
+            this.observer?.committed(1);
+          },
+          (e: unknown) => {
+            p.reject(e);
+            this.observer?.failed(e, 1);
+          },
+        );
+      }
       return;
     }
     batch.forEach((p, i) => p.resolve(results[i]!));
+    this.observer?.committed(batch.length);
   }
 }

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
+// SQLite only: the FTS5 index filled after the commit (PostgreSQL's search column is computed by the write itself).
+
 /**
  * New alerts are indexed for search after their commit (migration 0009,
  * src/db/alert-store/search-indexer.ts), edits and deletes by triggers. These
