@@ -8,8 +8,10 @@ import { defineConfig } from 'vitest/config';
  * the read API's pages, the webhook (payloads, attachments, Idempotency-Key, workflow runs, avatars),
  * the drop-in formats (Slack, Discord, GitHub, Alertmanager, Grafana and their OpenAPI), media files
  * (the grace period, the orphan sweep against uploads), problem documents for every error, hostile
- * input on every endpoint, request ids and logs, stream limits and shutdown. The browser tests and
- * the `*-sqlite.test.ts` files (SQLite's group commit, a grace period of 0) stay on SQLite
+ * input on every endpoint, request ids and logs, stream limits and shutdown, the admin CLI end to end
+ * (in-process and as child processes on the same DATABASE_URL) and alert ids across a restart with
+ * the clock behind. The browser tests and the `*-sqlite.test.ts` files (SQLite's group commit, a
+ * grace period of 0, the CLI's file and its data_version check) stay on SQLite
  * (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
@@ -24,6 +26,7 @@ const ON_POSTGRES = [
   'test/reliability/media-grace.test.ts',
   'test/ops/{request-id,stream-shutdown}.test.ts',
   'test/notify/stream-limits.test.ts',
+  'test/{cli,lib-ids}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');
