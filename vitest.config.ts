@@ -14,8 +14,10 @@ import { defineConfig } from 'vitest/config';
  * (/api/stream: order, visibility, resume, revocation, limits, shutdown), e-mail and Web Push
  * notifications (recipients, content, retries, the flood guard, restarts and crashes, one-click
  * unsubscribe, the admin CLI's notify commands), a real process stopped by SIGTERM and killed by
- * kill -9 under load. The browser tests and the `*-sqlite.test.ts` files (SQLite's file, FTS5 index
- * and group commit, a grace period of 0) stay on SQLite (README "Running more than one node").
+ * kill -9 under load, the admin CLI end to end (in-process and as child processes on the same
+ * DATABASE_URL) and alert ids across a restart with the clock behind. The browser tests and the
+ * `*-sqlite.test.ts` files (SQLite's file, FTS5 index and group commit, a grace period of 0, the
+ * CLI's file and its data_version check) stay on SQLite (README "Running more than one node").
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
  */
@@ -29,6 +31,7 @@ const ON_POSTGRES = [
   'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown,crash}.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash}.test.ts',
+  'test/{cli,lib-ids}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');

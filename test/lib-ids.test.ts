@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { IdGenerator, alertIdFromSnowflake } from '../src/lib/ids.js';
 import { accepted, bodyOf } from './helpers/bodies.js';
-import { createHarness, postAlert, seedWorkspace } from './helpers/harness.js';
+import { testEngine } from './helpers/any-harness.js';
+import { createEngineHarness } from './helpers/engine-harness.js';
+import { postAlert, seedWorkspace } from './helpers/harness.js';
 
 /** The millisecond time in a ULID's first 10 Crockford base32 characters. */
 const decodeTime = (prefix: string) => [...prefix].reduce((t, ch) => t * 32 + '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(ch), 0);
@@ -21,17 +23,20 @@ describe('ids', () => {
 
   it('continue after the newest stored id when a restart finds the clock behind', async () => {
     const clock = new ManualClock(Date.UTC(2026, 5, 1));
-    const h = createHarness({ overrides: { clock } });
-    const seed = await seedWorkspace(h.services);
-    const before = accepted((await postAlert(h, seed.general.webhookToken, { title: 'before' })).body).alertId;
-    h.services.close();
-    clock.set(Date.UTC(2026, 0, 1)); // five months back
-    const again = createHarness({ dir: h.dir, overrides: { clock } });
-    const after = accepted((await postAlert(again, seed.general.webhookToken, { title: 'after' })).body).alertId;
-    expect(after > before).toBe(true);
-    const page = await bodyOf.page(await again.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
-    expect(page.alerts.map((x) => x.title)).toEqual(['after', 'before']);
-    await again.close();
+    const h = await createEngineHarness(testEngine(), { overrides: { clock } });
+    try {
+      const seed = await seedWorkspace(h.services);
+      const before = accepted((await postAlert(h, seed.general.webhookToken, { title: 'before' })).body).alertId;
+      await h.stopNodes();
+      clock.set(Date.UTC(2026, 0, 1)); // five months back
+      const again = await h.restart({ overrides: { clock } });
+      const after = accepted((await postAlert(again, seed.general.webhookToken, { title: 'after' })).body).alertId;
+      expect(after > before).toBe(true);
+      const page = await bodyOf.page(await again.call('GET', '/api/channels/general/alerts', { token: seed.ownerToken }));
+      expect(page.alerts.map((x) => x.title)).toEqual(['after', 'before']);
+    } finally {
+      await h.close();
+    }
   });
 
   it('derive the same alert id from a Discord snowflake every time, in Discord order', () => {
