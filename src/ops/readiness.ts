@@ -61,8 +61,9 @@ export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
   // Without this, a load balancer that stopped sending traffic on our 503 would never see the write that clears it.
   if (dbRoom && diskOk) d.storage.spaceReturned();
   const failure = d.storage.failure;
+  // A failure on the shared PostgreSQL server warns: every node has it, so failing readiness would only turn each sender's 503 into the load balancer's.
   checks.storage = failure
-    ? { status: 'fail', reason: failure.reason, since: new Date(failure.at).toISOString() }
+    ? { status: failure.shared ? 'warn' : 'fail', reason: failure.reason, since: new Date(failure.at).toISOString() }
     : { status: 'ok' };
 
   try {

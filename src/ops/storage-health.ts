@@ -20,6 +20,16 @@ const IO_CODES: Record<string, string> = {
   EROFS: 'read-only file system',
   SQLITE_READONLY: 'database is read-only',
 };
+/**
+ * PostgreSQL's SQLSTATEs (pg's DatabaseError `code`) for the same failures on the database server
+ * every node shares: disk_full, io_error, and read_only_sql_transaction (a standby answering
+ * writes during a failover).
+ */
+const SERVER_CODES: Record<string, StorageFailure> = {
+  '53100': { kind: 'full', reason: "the database server's disk is full", shared: true },
+  '58030': { kind: 'io', reason: 'database server I/O error', shared: true },
+  '25006': { kind: 'io', reason: 'the database server is read-only', shared: true },
+};
 
 export type StorageFailureKind = 'full' | 'io';
 
@@ -27,11 +37,18 @@ export interface StorageFailure {
   kind: StorageFailureKind;
   /** Human reason, e.g. "database or disk is full" (no path, no secret). */
   reason: string;
+  /**
+   * On the PostgreSQL server every node shares, not on this node's disks: taking the node out of
+   * rotation would not help (every node has it), and nothing this node measures proves it gone;
+   * only a successful write does. /readyz warns instead of failing (README "When a node dies").
+   */
+  shared?: true;
 }
 
 /**
  * Classifies an error thrown by SQLite (better-sqlite3's SqliteError `code`,
- * including extended codes such as SQLITE_IOERR_WRITE) or by fs (errno `code`),
+ * including extended codes such as SQLITE_IOERR_WRITE), by PostgreSQL (its
+ * SQLSTATE in pg's `code`) or by fs (errno `code`),
  * following `cause` chains. null when it is not a storage failure.
  */
 export function storageFailureOf(err: unknown): StorageFailure | null {
@@ -40,6 +57,7 @@ export function storageFailureOf(err: unknown): StorageFailure | null {
     if (typeof code !== 'string') continue;
     if (code in FULL_CODES) return { kind: 'full', reason: FULL_CODES[code]! };
     if (code in IO_CODES) return { kind: 'io', reason: IO_CODES[code]! };
+    if (code in SERVER_CODES) return { ...SERVER_CODES[code]! };
     if (code.startsWith('SQLITE_IOERR')) return { kind: 'io', reason: 'disk I/O error' };
     if (code.startsWith('SQLITE_READONLY')) return { kind: 'io', reason: IO_CODES.SQLITE_READONLY! };
   }
@@ -82,10 +100,12 @@ export class StorageHealth {
   /**
    * Space came back (checked by readiness): a `full` failure clears without
    * waiting for a write, so a load balancer that stopped sending traffic on
-   * our 503 sends it again. An `io` failure needs a real successful write.
+   * our 503 sends it again. An `io` failure needs a real successful write,
+   * and so does a failure on the shared database server (this node's disks
+   * say nothing of its).
    */
   spaceReturned(): void {
-    if (this.#failure?.kind !== 'full') return;
+    if (this.#failure?.kind !== 'full' || this.#failure.shared) return;
     this.logger.info({ reason: this.#failure.reason }, 'storage recovered: free space is back');
     this.#failure = null;
   }

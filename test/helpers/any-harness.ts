@@ -70,12 +70,12 @@ function readerOf(target: { dbFile: string } | { url: string }): Pick<AnyHarness
 }
 
 /**
- * The real services and app, in-process, on testEngine(): createHarness's temp SQLite file, or a
+ * The real services and app, in-process, on testEngine() (or `engine`): createHarness's temp SQLite file, or a
  * fresh PostgreSQL database on TEST_DATABASE_URL's server (dropped at close) built by the service's
  * own `openServices`, with the same PUBLIC_URL and settings.
  */
-export async function startHarness(opts: { env?: Record<string, string>; overrides?: ServiceOverrides } = {}): Promise<AnyHarness> {
-  if (testEngine() === 'sqlite') {
+export async function startHarness(opts: { env?: Record<string, string>; overrides?: ServiceOverrides; engine?: Engine } = {}): Promise<AnyHarness> {
+  if ((opts.engine ?? testEngine()) === 'sqlite') {
     const h = createHarness(opts);
     const reader = readerOf({ dbFile: h.config.dbFile });
     return {
