@@ -34,7 +34,6 @@ import { PushSubscriptions } from './domain/push.js';
 import type { PushOutbox } from './notify/push/ports.js';
 import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
-import { postgresParts } from './services/postgres.js';
 import { sqliteParts, type SqliteParts } from './services/sqlite.js';
 import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
 
@@ -140,6 +139,8 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
   if (!config.databaseUrl) return createServices(config, overrides);
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  // Loaded only here: a SQLite service never loads pg and the PostgreSQL store (about 7 MB of idle RSS, README "Memory: where it goes").
+  const { postgresParts } = await import('./services/postgres.js');
   const parts = await postgresParts(config.databaseUrl, clock, logger, { poolMax: config.pgPoolMax });
   return assemble(config, parts, clock, { ...overrides, logger });
 }

@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { AppError } from '../domain/errors.js';
 
 /**
@@ -150,9 +149,13 @@ function decodeUtf16(bytes: Uint8Array, littleEndian: boolean): string {
  * FILE_TYPE_HEAD_BYTES, ideally SNIFF_BYTES, or the whole file when smaller).
  * Returns null for anything unsupported, markup always included.
  */
+/** file-type (and its tokenizers), loaded at the first file sniffed: a service that never receives media never loads it. */
+let fileType: Promise<typeof import('file-type')> | undefined;
+
 export async function sniffFormat(bytes: Uint8Array): Promise<SniffedFormat | null> {
   const head = bytes.subarray(0, SNIFF_BYTES); // the same answer whether given a head or a whole file
   if (head.length === 0 || looksLikeMarkup(head)) return null;
+  const { fileTypeFromBuffer } = await (fileType ??= import('file-type'));
   const ft = await fileTypeFromBuffer(head.subarray(0, FILE_TYPE_HEAD_BYTES)).catch(() => undefined);
   if (!ft) return null;
   const entry = FROM_FILE_TYPE.get(ft.ext);

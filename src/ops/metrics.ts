@@ -1,4 +1,8 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Counter, Histogram, Registry } from 'prom-client';
+
+/** prom-client, loaded when a Metrics is made (METRICS=1): a service without metrics never loads it (README "Memory: where it goes"). */
+const promClient = (): typeof import('prom-client') => createRequire(import.meta.url)('prom-client') as typeof import('prom-client');
 import type { DiscordStatus } from './discord-status.js';
 import type { OutboxBacklog } from '../domain/alert-reports.js';
 
@@ -31,7 +35,7 @@ const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
  * filled in `collect()` at scrape time.
  */
 export class Metrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   readonly #webhookRequests: Counter<'outcome' | 'reason'>;
   readonly #webhookDuration: Histogram<'outcome'>;
   readonly #readDuration: Histogram<'method' | 'route' | 'status'>;
@@ -46,6 +50,8 @@ export class Metrics {
     private readonly sources: MetricSources,
     opts: { discord: boolean },
   ) {
+    const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = promClient();
+    this.registry = new Registry();
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.#webhookRequests = new Counter({

@@ -1,11 +1,15 @@
 import dns, { type LookupAddress } from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
-import webpush, { WebPushError } from 'web-push';
+import { createRequire } from 'node:module';
 import { refusedEndpointReason } from '../../domain/push.js';
 import { refusedAddressReason } from '../../media/ssrf.js';
 import type { PushEndpoint } from './ports.js';
 import type { VapidKeys } from './vapid.js';
+
+/** web-push and its crypto dependencies, loaded at the first push sent: a service nobody subscribed to never loads them. */
+let webPush: typeof import('web-push') | undefined;
+const loadWebPush = (): typeof import('web-push') => (webPush ??= createRequire(import.meta.url)('web-push') as typeof import('web-push'));
 
 /** One push request, connect to answer. */
 export const PUSH_TIMEOUT_MS = 10_000;
@@ -62,7 +66,7 @@ export function createPushTransport(o: PushTransportOptions): PushTransport {
       const refused = refusedEndpointReason(to.endpoint, o.allowPrivate);
       if (refused) return { ok: false, gone: false, retry: false, reason: refused };
       try {
-        const res = await webpush.sendNotification({ endpoint: to.endpoint, keys: { p256dh: to.p256dh, auth: to.auth } }, payload, {
+        const res = await loadWebPush().sendNotification({ endpoint: to.endpoint, keys: { p256dh: to.p256dh, auth: to.auth } }, payload, {
           vapidDetails,
           TTL: PUSH_TTL_SECONDS,
           urgency: opts.urgency,
@@ -80,7 +84,7 @@ export function createPushTransport(o: PushTransportOptions): PushTransport {
 }
 
 function describeFailure(err: unknown): PushOutcome {
-  if (err instanceof WebPushError) {
+  if (webPush && err instanceof webPush.WebPushError) {
     const s = err.statusCode;
     // The body is the push service's words; cut short, it never holds our keys.
     const said = String(err.body ?? '').replace(/\s+/g, ' ').slice(0, 200);

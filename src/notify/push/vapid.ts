@@ -1,4 +1,4 @@
-import webpush from 'web-push';
+import { createECDH } from 'node:crypto';
 import { z } from 'zod';
 import type { AppSecretRows } from '../../domain/auth/app-secrets.js';
 import type { Clock } from '../../lib/clock.js';
@@ -21,7 +21,8 @@ export interface VapidKeys {
  * signs alike and existing browser subscriptions stay valid.
  */
 export function loadVapidKeys(rows: AppSecretRows, clock: Clock): VapidKeys {
-  rows.insertIfAbsent(VAPID_SECRET_NAME, newVapidKeysValue(), clock.now());
+  // A pair is made only when none is stored; two nodes making one at once keep the first inserted.
+  if (rows.get(VAPID_SECRET_NAME) === undefined) rows.insertIfAbsent(VAPID_SECRET_NAME, newVapidKeysValue(), clock.now());
   const value = rows.get(VAPID_SECRET_NAME);
   if (value === undefined) throw new Error('the VAPID keys vanished from app_secrets');
   const parsed = stored.safeParse(JSON.parse(value));
@@ -30,10 +31,16 @@ export function loadVapidKeys(rows: AppSecretRows, clock: Clock): VapidKeys {
   return parsed.data;
 }
 
-/** A fresh key pair as the app_secrets value `loadVapidKeys` reads. */
+/**
+ * A fresh P-256 key pair as the app_secrets value `loadVapidKeys` reads: the uncompressed public
+ * point (65 bytes) and the private scalar (32 bytes), base64url, as web-push's generateVAPIDKeys
+ * makes them (leading zero bytes kept), without loading web-push at start.
+ */
 export function newVapidKeysValue(): string {
-  const fresh = webpush.generateVAPIDKeys();
-  return JSON.stringify({ publicKey: fresh.publicKey, privateKey: fresh.privateKey });
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const pad = (b: Buffer, n: number) => (b.length < n ? Buffer.concat([Buffer.alloc(n - b.length), b]) : b);
+  return JSON.stringify({ publicKey: pad(ecdh.getPublicKey(), 65).toString('base64url'), privateKey: pad(ecdh.getPrivateKey(), 32).toString('base64url') });
 }
 
 /**
