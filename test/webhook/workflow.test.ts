@@ -3,6 +3,7 @@ import { WebhookPayload } from '../../src/domain/webhook/payload.js';
 import { bodyOf } from '../helpers/bodies.js';
 import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
 import { seedWorkspace } from '../helpers/harness.js';
+import type { SqliteServices } from '../../src/services.js';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -117,8 +118,9 @@ describe('workflow runs', () => {
     await h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'run', workflow: wf('passed') }), []);
     const counts = async () => ({ alerts: await h.count('alerts'), jobs: await h.count('notification_jobs'), events: await h.count('alert_events') });
     const before = await counts();
+    const replays = h.services.engine === 'sqlite' ? (h.services as SqliteServices).batcher.stats.replays : 0;
 
-    // Sent in one event-loop turn (SQLite commits them in one group commit: workflow-sqlite.test.ts).
+    // Sent in one event-loop turn: on SQLite one group commit, replayed unit by unit when the middle one throws.
     const results = await Promise.allSettled([
       h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'before' }), []),
       h.services.ingest.ingest(channel, WebhookPayload.parse({ title: 'run', workflow: wf('failed') }), []),
@@ -126,6 +128,7 @@ describe('workflow runs', () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.code).toBe('workflow-run-finished');
+    if (h.services.engine === 'sqlite') expect((h.services as SqliteServices).batcher.stats.replays).toBe(replays + 1);
     const titles = await h.query('SELECT title, workflow_state AS state FROM alerts ORDER BY id');
     expect(titles).toEqual([{ title: 'run', state: 'passed' }, { title: 'before', state: null }, { title: 'after', state: null }]);
     // Exactly the two accepted alerts' outbox and stream rows, and their billing.
