@@ -44,6 +44,9 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Each file gets its own process: tests open real SQLite files, servers and sockets.
     pool: 'forks',
+    // Two files at a time even on 2 cores (vitest's default is cores − 1): most of a file's time is
+    // waiting on sockets, PostgreSQL, SMTP and Chromium, not on the CPU.
+    maxWorkers: 2,
     env: { LOG_LEVEL: 'silent' },
     projects: [
       { extends: true, test: { name: 'all', include: ['test/**/*.test.ts'] } },
