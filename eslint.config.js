@@ -30,8 +30,8 @@ export default defineConfig(
     },
   },
   {
-    // Plain JavaScript that runs in Node: the build's asset copy, the bench's preload.
-    files: ['scripts/**/*.mjs', 'bench/**/*.mjs'],
+    // Plain JavaScript that runs in Node: the build's asset copy, the bench's preload, the tests' module-log preload.
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'test/fixtures/**/*.mjs'],
     languageOptions: { globals: globals.node },
   },
   {

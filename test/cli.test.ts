@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/cli/admin.js';
@@ -11,6 +9,7 @@ import { openServices } from '../src/services.js';
 import { testEngine } from './helpers/any-harness.js';
 import { harnessOver, tempDir } from './helpers/harness.js';
 import { freshDatabase, type FreshDatabase } from './helpers/pg.js';
+import { readRows } from './helpers/other-connection.js';
 import { eventually } from './helpers/poll.js';
 
 type ChannelJson = z.infer<typeof Channel>;
@@ -58,22 +57,8 @@ async function adminFails(code: 1 | 2, ...argv: string[]) {
 }
 
 /** Rows read straight from the database through a connection of the test's own (the SQLite file read-only, or a PostgreSQL client). */
-async function rows<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
-  if (!fresh) {
-    const db = new Database(loadConfig(env).dbFile, { readonly: true });
-    try {
-      return db.prepare<[], T>(sql).all();
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: fresh.url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
+function rows<T extends Record<string, unknown>>(sql: string): Promise<T[]> {
+  return readRows<T>(fresh ? { url: fresh.url } : { dbFile: loadConfig(env).dbFile }, sql);
 }
 
 /** Row counts straight from the database: the proof that a refused command wrote nothing (count(*) is int8 on PostgreSQL: read as a number). */

@@ -166,10 +166,3 @@ export function pushAlertJson(out: string[], row: AlertRow, attachments: Attachm
   pushAttachments(out, attachments, true, mediaUrl);
   out.push(isRead ? ',"isRead":true' : ',"isRead":false', ',"createdAt":"', iso(row.createdAt), '","updatedAt":"', iso(row.updatedAt), '"}');
 }
-
-/** One alert's JSON text (pushAlertJson joined). */
-export function alertJson(row: AlertRow, attachments: AttachmentRow[], isRead: boolean, mediaUrl: (key: string) => string): string {
-  const out: string[] = [];
-  pushAlertJson(out, row, attachments, isRead, mediaUrl);
-  return out.join('');
-}

@@ -44,7 +44,7 @@ export class ReadApi {
     return channel;
   }
 
-  /** A page as the response's JSON text (see alertJson): the hot read path. */
+  /** A page as the response's JSON text (see pushAlertJson): the hot read path. */
   async listAlertsJson(p: Principal, ref: string, q: ListQuery): Promise<string> {
     const channel = await this.resolveChannel(p, ref);
     if (q.level && channel.discord) {
@@ -94,19 +94,10 @@ export class ReadApi {
   }
 
   /** Renders rows of one channel with the user's read state and attachments: two queries per page. */
-  render(userId: string, channelId: string, rows: AlertRow[]): Promise<AlertView[]> {
-    return this.withReadState(userId, channelId, rows, toAlertView);
-  }
-
-  private async withReadState<T>(
-    userId: string,
-    channelId: string,
-    rows: AlertRow[],
-    view: (row: AlertRow, attachments: AttachmentRow[], isRead: boolean, mediaUrl: (key: string) => string) => T,
-  ): Promise<T[]> {
+  async render(userId: string, channelId: string, rows: AlertRow[]): Promise<AlertView[]> {
     if (rows.length === 0) return [];
     const ctx = await this.store.readContext(userId, channelId, rows.map((r) => r.id));
-    return rows.map((r) => view(r, ctx.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx, r), this.mediaUrl));
+    return rows.map((r) => toAlertView(r, ctx.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx, r), this.mediaUrl));
   }
 }
 

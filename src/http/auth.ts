@@ -1,8 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
-import { AppError } from '../domain/errors.js';
 import type { Limiter } from '../lib/rate-limiter.js';
 import { hasRequestId } from './plain-response.js';
-import { rateHeaders, setRateHeaders } from './rate-limit.js';
+import { rateHeaders, refuse } from './rate-limit.js';
 import type { AppEnv } from './env.js';
 
 /**
@@ -21,10 +20,7 @@ export function requireToken(limiter: Limiter): MiddlewareHandler<AppEnv> {
     const principal = await c.get('services').auth.authenticate(c.req.header('authorization'));
     const hit = limiter.hit(principal.tokenId);
     const d = hit instanceof Promise ? await hit : hit;
-    if (!d.allowed) {
-      setRateHeaders(c, d);
-      throw new AppError('rate-limited', `limit of ${d.limit} requests per minute reached; retry in ${d.resetSeconds} s`, { retryAfter: d.resetSeconds });
-    }
+    if (!d.allowed) refuse(c, d, (x) => `limit of ${x.limit} requests per minute reached; retry in ${x.resetSeconds} s`);
     c.set('principal', principal);
     c.set('rate', d);
     await next();

@@ -18,8 +18,14 @@ export function enforceRateLimit(c: Context, limiter: Limiter, key: string, deta
 }
 
 function enforce(c: Context, d: RateDecision, detail: (d: RateDecision) => string): void {
+  if (!d.allowed) refuse(c, d, detail);
   setRateHeaders(c, d);
-  if (!d.allowed) throw new AppError('rate-limited', detail(d), { retryAfter: d.resetSeconds });
+}
+
+/** Over the limit: the RateLimit-* headers on the context, and the `rate-limited` problem (its Retry-After from `retryAfter`) thrown. */
+export function refuse(c: Context, d: RateDecision, detail: (d: RateDecision) => string): never {
+  setRateHeaders(c, d);
+  throw new AppError('rate-limited', detail(d), { retryAfter: d.resetSeconds });
 }
 
 /** The RateLimit-* headers of one decision (a use case that counts by itself reports its decision here). */

@@ -27,3 +27,8 @@ export function isoTime(ms: number): string {
   const s = Math.floor(r / 1000);
   return `${dayPrefix}${TWO[h]}:${TWO[m]}:${TWO[s]}.${THREE[Math.floor(r - s * 1000)]}Z`;
 }
+
+/** The UTC month of an instant, `YYYY-MM`: the period usage is counted and billed in. */
+export function usageMonth(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 7);
+}

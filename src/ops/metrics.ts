@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
 import type { Counter, Histogram, Registry } from 'prom-client';
+import type { DiscordStatus } from './discord-status.js';
+import type { OutboxBacklog } from '../domain/alert-reports.js';
 
 /** prom-client, loaded when a Metrics is made (METRICS=1): a service without metrics never loads it (README "Memory: where it goes"). */
 const promClient = (): typeof import('prom-client') => createRequire(import.meta.url)('prom-client') as typeof import('prom-client');
-import type { DiscordStatus } from './discord-status.js';
-import type { OutboxBacklog } from '../domain/alert-reports.js';
 
 /** What the scrape reads; each is called once per scrape, never on a request path. */
 export interface MetricSources {

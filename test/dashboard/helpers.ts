@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -9,6 +7,7 @@ import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
 import { createServices, openServices, type ServiceOverrides, type Services, type SqliteServices } from '../../src/services.js';
 import type { Engine } from '../helpers/engine-harness.js';
+import { otherConnection } from '../helpers/other-connection.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { listen, seedWorkspace, tempDir } from '../helpers/harness.js';
@@ -77,16 +76,8 @@ export async function startDashboard(
   const services: Services = fresh ? await openServices(config, opts.overrides) : createServices(config, opts.overrides);
   app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: opts.mailer ?? null } });
   const links = new SignInLinks(services.authRows.links, services.clock);
-  // int8 (count(*), epoch milliseconds) read as numbers, as SQLite and the service's own pool give them.
-  const types = { getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format ?? 'text'))) as typeof pg.types.getTypeParser };
-  const reader = fresh ? new pg.Pool({ connectionString: fresh.url, max: 2, types }) : new Database(config.dbFile, { readonly: true });
-  // The DROP … WITH (FORCE) after close can reach a client still ending: not an uncaught error (engine-harness.ts).
-  if (reader instanceof pg.Pool) reader.on('error', () => {});
-  const query = async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> => {
-    if (reader instanceof Database) return reader.prepare<unknown[], T>(sql).all(...params);
-    let n = 0;
-    return (await reader.query<T>(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
-  };
+  const other = otherConnection(fresh ? { url: fresh.url } : { dbFile: config.dbFile });
+
   return {
     dir,
     config,
@@ -95,11 +86,10 @@ export async function startDashboard(
     origin: new URL(config.publicUrl).origin,
     link: async (userId) => `${config.publicUrl}/auth/link?t=${(await links.issue(userId)).secret}`,
     dropConnections: () => (server?.server as { closeAllConnections?: () => void } | undefined)?.closeAllConnections?.(),
-    query,
+    query: other.query,
     close: async () => {
       await server?.close();
-      if (reader instanceof Database) reader.close();
-      else await reader.end();
+      await other.close();
       await services.close();
       await fresh?.drop();
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AlertRow, AttachmentRow } from '../../src/domain/alert-store.js';
-import { alertJson, toAlertView } from '../../src/domain/alert-view.js';
+import { pushAlertJson, toAlertView } from '../../src/domain/alert-view.js';
 
 const base: AlertRow = {
   id: 'alt_01M81KVKGV286JF2MCBJ8HQRZ5',
@@ -33,7 +33,7 @@ const atts: AttachmentRow[] = [
 ];
 const mediaUrl = (k: string) => `http://h.test/media/${k}`;
 
-describe('alertJson', () => {
+describe('pushAlertJson', () => {
   it.each([
     ['a full standard alert', base, atts, true],
     ['an empty standard alert', { ...base, emoji: '', message: null, fieldsJson: null, linkUrl: null, linkText: null, source: null, actorJson: null }, [], false],
@@ -43,7 +43,9 @@ describe('alertJson', () => {
     ['a workflow run with a quoted id and state', { ...base, workflowRunId: 'run "1"\\', workflowState: 'running', workflowStepsJson: null, workflowError: null }, [], true],
     ['an edited chat message', { ...base, kind: 'chat', message: 'edited', authorJson: null, updatedAt: base.createdAt + 1 }, [], false],
   ] as [string, AlertRow, AttachmentRow[], boolean][])('renders %s exactly like toAlertView', (_name, row, a, isRead) => {
-    const text = alertJson(row, a, isRead, mediaUrl);
+    const out: string[] = [];
+    pushAlertJson(out, row, a, isRead, mediaUrl);
+    const text = out.join('');
     expect(text).toBe(JSON.stringify(toAlertView(row, a, isRead, mediaUrl)));
   });
 });

@@ -1,7 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -9,6 +7,7 @@ import { openServices } from '../../src/services.js';
 import { testEngine } from '../helpers/any-harness.js';
 import { seedWorkspace, tempDir } from '../helpers/harness.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
+import { readRows } from '../helpers/other-connection.js';
 import { startService, type SpawnedService } from '../helpers/spawned-service.js';
 
 /**
@@ -105,22 +104,8 @@ async function readAlerts(): Promise<Map<string, string[]>> {
   return byTitle;
 }
 
-async function alertRows(): Promise<{ id: string; title: string }[]> {
-  if (!fresh) {
-    const db = new Database(path.join(dir, 'alertbridge.db'), { readonly: true, fileMustExist: true });
-    try {
-      return db.prepare<[], { id: string; title: string }>('SELECT id, title FROM alerts').all();
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: fresh.url });
-  await client.connect();
-  try {
-    return (await client.query<{ id: string; title: string }>('SELECT id, title FROM alerts')).rows;
-  } finally {
-    await client.end();
-  }
+function alertRows(): Promise<{ id: string; title: string }[]> {
+  return readRows(fresh ? { url: fresh.url } : { dbFile: path.join(dir, 'alertbridge.db') }, 'SELECT id, title FROM alerts');
 }
 
 describe('crash safety', () => {

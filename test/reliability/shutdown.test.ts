@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../helpers/any-harness.js';
 import { tempDir } from '../helpers/harness.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
+import { readRows } from '../helpers/other-connection.js';
 import { logLines, spawnService, type SpawnedService } from '../helpers/spawned-service.js';
 import { SseClient } from '../helpers/sse-client.js';
 
@@ -31,23 +30,8 @@ async function installation(): Promise<Record<string, string>> {
 }
 
 /** Rows read after the service exited (`?` placeholders): from the SQLite file, or through a connection of the test's own. */
-async function rowsAfterExit<T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-  if (!fresh) {
-    const db = new Database(path.join(dir, 'alertbridge.db'), { readonly: true });
-    try {
-      return db.prepare<unknown[], T>(sql).all(...params);
-    } finally {
-      db.close();
-    }
-  }
-  const client = new pg.Client({ connectionString: fresh.url });
-  await client.connect();
-  try {
-    let n = 0;
-    return (await client.query<T>(sql.replace(/\?/g, () => `$${++n}`), params)).rows;
-  } finally {
-    await client.end();
-  }
+function rowsAfterExit<T extends Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
+  return readRows<T>(fresh ? { url: fresh.url } : { dbFile: path.join(dir, 'alertbridge.db') }, sql, params);
 }
 
 interface Answer {

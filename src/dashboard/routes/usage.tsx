@@ -3,6 +3,7 @@ import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { requireRole, requireSession } from '../http/session.js';
 import { usagePage } from '../pages/usage.js';
+import { usageMonth } from '../../lib/iso-time.js';
 
 const DAY = 86_400_000;
 export const CHART_DAYS = 30;
@@ -21,7 +22,7 @@ export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
     // Counts of channels the viewer cannot see would leak their activity.
     const rows = (await deps.accounts.alertsPerDay(ws.id, since)).filter((x) => visible.has(x.channelId));
     const months = await deps.accounts.usageByMonth(ws.id);
-    const thisMonth = new Date(now).toISOString().slice(0, 7);
+    const thisMonth = usageMonth(now);
     return usagePage(c, {
       days,
       channels: channels.map((ch) => ({ id: ch.id, name: ch.name })),

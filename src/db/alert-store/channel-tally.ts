@@ -29,9 +29,8 @@ interface ChannelCount {
  */
 export class ChannelTally implements BatchTail {
   private readonly channels = new Map<string, ChannelCount>();
-  /** The channel and kind of each number handed out in this transaction, in order (for rollbackTo). */
-  private readonly taken: ChannelCount[] = [];
-  private readonly counted: boolean[] = [];
+  /** Each number handed out in this transaction, in order (for rollbackTo): its channel, and whether it counted a new alert. */
+  private readonly taken: { c: ChannelCount; added: boolean }[] = [];
   /** Whether this transaction holds the marker row; `openedAt` is the log length when it was inserted. */
   private open = false;
   private openedAt = 0;
@@ -79,8 +78,7 @@ export class ChannelTally implements BatchTail {
     }
     c.last++;
     if (added) c.added++;
-    this.taken.push(c);
-    this.counted.push(added);
+    this.taken.push({ c, added });
     return c.last;
   }
 
@@ -97,7 +95,6 @@ export class ChannelTally implements BatchTail {
   start(): void {
     this.channels.clear();
     this.taken.length = 0;
-    this.counted.length = 0;
     this.open = false;
     this.mayHoldMarker = false;
   }
@@ -122,9 +119,9 @@ export class ChannelTally implements BatchTail {
   }
 
   private pop(): void {
-    const c = this.taken.pop();
-    if (!c) return;
-    c.last--;
-    if (this.counted.pop()) c.added--;
+    const t = this.taken.pop();
+    if (!t) return;
+    t.c.last--;
+    if (t.added) t.c.added--;
   }
 }

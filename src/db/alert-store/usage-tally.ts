@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { BatchTail } from '../write-batcher.js';
+import { usageMonth } from '../../lib/iso-time.js';
 
-const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
 /**
  * Billable events (usage_counters), added up per group commit: each unit
@@ -58,7 +58,7 @@ export class UsageTally implements BatchTail {
   /** `YYYY-MM`, formatted once per UTC day. */
   private month(now: number): string {
     const day = Math.floor(now / 86_400_000);
-    if (day !== this.lastMonth.day) this.lastMonth = { day, month: monthOf(now) };
+    if (day !== this.lastMonth.day) this.lastMonth = { day, month: usageMonth(now) };
     return this.lastMonth.month;
   }
 }

@@ -2,8 +2,8 @@ import type pg from 'pg';
 import type { NewStandardAlert, StoredRun } from '../../../domain/alert-store.js';
 import type { Unit } from './unit.js';
 import { insertAttachmentRows } from './unit-rows.js';
+import { usageMonth } from '../../../lib/iso-time.js';
 
-const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 
 /** As on SQLite (src/db/alert-store/webhook-writes.ts): every stored answer is an accepted webhook; nothing reads the column. */
 const ACCEPTED = 201;
@@ -72,7 +72,7 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
   }
   await tx.query(INSERT_ALERTS, cols);
   await insertAttachmentRows(tx, alerts.map((a) => ({ alertId: a.alertId, files: a.attachments })));
-  const [usageKeys, usageCounts] = tally(alerts.map((a) => `${a.workspaceId}\n${monthOf(a.now)}`));
+  const [usageKeys, usageCounts] = tally(alerts.map((a) => `${a.workspaceId}\n${usageMonth(a.now)}`));
   const split = usageKeys.map((k) => k.split('\n'));
   await tx.query(ADD_USAGE, [split.map((s) => s[0]), split.map((s) => s[1]), usageCounts]);
   const stored = alerts.map((a) => ({ alertId: a.alertId, created: true }));

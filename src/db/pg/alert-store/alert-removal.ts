@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { AlertRemoval } from '../../../domain/alert-store.js';
 import { deleteAlerts } from './unit-rows.js';
-import { inUnit } from './webhook-writes.js';
+import { inUnit } from './unit.js';
 
 /**
  * Deleting single alerts on PostgreSQL (the SQLite one: src/db/alert-store/alert-removal.ts): the

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../../domain/alert-store.js';
 import { PG_ATTACHMENT_COLUMNS } from './rows.js';
 import { deleteAlerts, insertAttachmentRows } from './unit-rows.js';
-import { inUnit } from './webhook-writes.js';
+import { inUnit } from './unit.js';
 
 const INSERT_COLUMNS = 11;
 

@@ -2,9 +2,10 @@ import pg from 'pg';
 import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../../domain/alert-groups.js';
 import type { NewStandardAlert, RunState } from '../../../domain/alert-store.js';
 import { insertAttachmentRows } from './unit-rows.js';
-import { inUnit, type PgWebhookWrites } from './webhook-writes.js';
+import { inUnit } from './unit.js';
+import type { PgWebhookWrites } from './webhook-writes.js';
+import { usageMonth } from '../../../lib/iso-time.js';
 
-const monthOf = (ms: number) => new Date(ms).toISOString().slice(0, 7);
 const UNIQUE_VIOLATION = '23505';
 
 /**
@@ -87,7 +88,7 @@ export class PgGroupWrites implements AlertGroupWrites {
         await u.tx.query(
           `INSERT INTO usage_counters (workspace_id, month, events) VALUES ($1, $2, 1)
            ON CONFLICT (workspace_id, month) DO UPDATE SET events = usage_counters.events + 1`,
-          [a.workspaceId, monthOf(a.now)],
+          [a.workspaceId, usageMonth(a.now)],
         );
       }
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.alertId, kind: update.notify, now: a.now });

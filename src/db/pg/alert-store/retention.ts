@@ -3,8 +3,9 @@ import type pg from 'pg';
 import type { AlertRetention, PrunedBatch, PruneRule } from '../../../domain/alert-store.js';
 import { idTimeBound } from '../../../lib/ids.js';
 import { OldestWalk } from '../../alert-store/retention.js';
-import { deleteAlerts, type Unit } from './unit-rows.js';
-import { inUnit } from './webhook-writes.js';
+import { deleteAlerts } from './unit-rows.js';
+import type { Unit } from './unit.js';
+import { inUnit } from './unit.js';
 
 /** A running workflow run is never pruned, whatever its age or rank. */
 const NOT_RUNNING = "(workflow_state IS NULL OR workflow_state <> 'running')";

@@ -2,8 +2,6 @@ import type pg from 'pg';
 import type { AttachmentRecord } from '../../../domain/alert-store.js';
 import type { Unit } from './unit.js';
 
-export type { Unit };
-
 /**
  * Inserts the files of several alerts in one statement, positions in each alert's given order; the
  * rows go as arrays (`unnest`), so the statement's parameters do not grow with them.

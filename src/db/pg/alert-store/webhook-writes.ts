@@ -12,8 +12,6 @@ import { InsertBatcher } from './insert-batcher.js';
 import { inUnit, type Unit } from './unit.js';
 import { insertAttachmentRows } from './unit-rows.js';
 
-export { inUnit, type Unit } from './unit.js';
-
 const UNIQUE_VIOLATION = '23505';
 
 /**
