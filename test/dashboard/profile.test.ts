@@ -24,6 +24,7 @@ describe('first run', () => {
     const url = /Dashboard\s+(\S+)/.exec(banner)![1]!;
     expect(url).toMatch(/\/auth\/link\?t=[A-Za-z0-9_-]{43}$/);
     expect(boot.user.email).toBe(BOOTSTRAP_PLACEHOLDER_EMAIL);
+    expect(await h.services.accounts.findUserByVerifiedEmail(BOOTSTRAP_PLACEHOLDER_EMAIL)).toBeUndefined();
     const c = new DashClient(h);
     const signIn = await c.post('/auth/link', { t: linkSecret(url) });
     expect(signIn.res.headers.get('location')).toBe('/profile?welcome=1');
@@ -39,6 +40,7 @@ describe('first run', () => {
     h = await startDashboard({ serve: false, env: { BOOTSTRAP_OWNER_EMAIL: 'ops@example.com' } });
     const boot = (await bootstrapIfEmpty(h.services))!;
     expect(boot.user.email).toBe('ops@example.com');
+    expect((await h.services.accounts.findUserByVerifiedEmail('ops@example.com'))?.id).toBe(boot.user.id);
     const res = await new DashClient(h).post('/auth/link', { t: linkSecret(boot.signIn.url) });
     expect(res.res.headers.get('location')).toBe('/');
   });
