@@ -31,7 +31,9 @@ export async function bootstrapIfEmpty(s: Services): Promise<BootstrapResult | n
   const made = await s.firstStart.ifEmpty(async (rows) => {
     const accounts = new Accounts(rows, s.ids, s.clock, s.config.tokenPrefix);
     const workspace = await accounts.createWorkspace('My workspace');
-    const user = await accounts.createUser(s.config.bootstrapOwnerEmail ?? BOOTSTRAP_PLACEHOLDER_EMAIL, 'Owner');
+    // BOOTSTRAP_OWNER_EMAIL is the operator's word, so verified; the placeholder is nobody's mailbox.
+    const ownerEmail = s.config.bootstrapOwnerEmail;
+    const user = await accounts.createUser(ownerEmail ?? BOOTSTRAP_PLACEHOLDER_EMAIL, 'Owner', { verified: ownerEmail !== undefined });
     await accounts.addMember(workspace.id, user.id, 'owner');
     const channel = await accounts.createChannel({ workspaceId: workspace.id, name: 'general', icon: '📢' });
     const { token } = await accounts.createToken(workspace.id, user.id, 'bootstrap');

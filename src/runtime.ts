@@ -1,3 +1,4 @@
+import { startAccountMailer } from './notify/account-mail-worker.js';
 import { startNotifier } from './notify/outbox-worker.js';
 import { startPushWorker } from './notify/push/start.js';
 import { startBackupScheduler } from './ops/backup-scheduler.js';
@@ -70,6 +71,9 @@ export async function startBackground(s: Services, leadership: Leadership = s.le
   // is not the one that restarts there, so its rows are recovered after their send lease at every prune.
   const recoverEachPrune = s.engine === 'postgres';
   parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o), recoverEachPrune }));
+  // Sign-in links and address confirmations, from their own outbox (only with SMTP_URL: without it nothing is queued).
+  const accountMailer = startAccountMailer(s, { recoverEachPrune });
+  if (accountMailer) parts.push(accountMailer);
   // Web Push from the same outbox (README: Web Push).
   parts.push(startPushWorker(s, { onOutcome: (o) => s.ops.metrics?.push(o), recoverEachPrune }));
 

@@ -28,6 +28,7 @@ import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './not
 import { NotificationPreferences, type UnitRecipientRule } from './notify/preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
+import { AccountMail } from './domain/auth/account-mail.js';
 import { Operations } from './ops/operations.js';
 import { RetentionPruner, RetentionSettings } from './domain/retention.js';
 import { PushSubscriptions } from './domain/push.js';
@@ -85,6 +86,8 @@ export interface Services {
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
   /** The dashboard's sessions, sign-in links, passwords and audit log rows. */
   authRows: AuthRows;
+  /** The account e-mails' outbox (sign-in links, address confirmations), sent by src/notify/account-mail-worker.ts. */
+  accountMail: AccountMail;
   /** E-mail preferences per (user, channel) and the recipient rule. */
   notifyPrefs: NotificationPreferences;
   /** The same rule read synchronously inside the outbox's store units (fan-out, delivery and digest claims). */
@@ -230,6 +233,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),
     },
     authRows: parts.authRows,
+    accountMail: new AccountMail(parts.accountMailRows, parts.appSecrets, ids, clock, bus),
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),

@@ -11,9 +11,10 @@ export function accountsAdapter(s: Services): DashboardAccounts {
   const discord = s.discordLinks;
   return {
     findUser: (x) => a.findUser(x),
-    createUser: (email, name) => a.createUser(email, name),
+    findUserByVerifiedEmail: (email) => a.findUserByVerifiedEmail(email),
+    createUser: (email, name, opts) => a.createUser(email, name, opts),
     renameUser: (userId, name) => a.renameUser(userId, name),
-    changeEmail: (userId, email) => a.changeEmail(userId, email),
+    changeEmail: (userId, email, opts) => a.changeEmail(userId, email, opts),
     workspacesOf: (userId) => a.workspacesOf(userId),
     listMembers: (ws) => a.listMembers(ws),
     addMember: async (ws, user, role) => void (await a.addMember(ws, user, role)),

@@ -8,6 +8,11 @@ export interface UserRef {
   name: string;
 }
 
+/** A user with whether their address is proven (only a verified address matches links and invitations). */
+export interface AccountRef extends UserRef {
+  emailVerified: boolean;
+}
+
 export interface TokenRow {
   id: string;
   name: string;
@@ -33,11 +38,18 @@ export interface DiscordStatus {
  * Accounts class, and can be re-pointed to other use cases without touching a page.
  */
 export interface DashboardAccounts {
-  findUser(idOrEmail: string): Promise<UserRef | undefined>;
-  createUser(email: string, name?: string): Promise<UserRef>;
+  /** By id, or by address (its verified holder first). For password sign-in and the session's viewer. */
+  findUser(idOrEmail: string): Promise<AccountRef | undefined>;
+  /**
+   * The account whose verified address this is. Every look-up that hands something to "whoever owns
+   * this address" (sign-in links, invitations) uses this one: an unverified address matches nothing.
+   */
+  findUserByVerifiedEmail(email: string): Promise<AccountRef | undefined>;
+  /** `verified` (default true): the address is proven; an unverified one reserves nothing. */
+  createUser(email: string, name?: string, opts?: { verified?: boolean }): Promise<UserRef>;
   renameUser(userId: string, name: string): Promise<void>;
-  /** False when another user already has the address. */
-  changeEmail(userId: string, email: string): Promise<boolean>;
+  /** Unverified: always stored. Verified: false when another account holds the address verified. */
+  changeEmail(userId: string, email: string, opts: { verified: boolean }): Promise<boolean>;
   /** The workspaces a user belongs to, with their role in each, oldest membership first. */
   workspacesOf(userId: string): Promise<{ id: string; name: string; role: Role }[]>;
   listMembers(workspaceId: string): Promise<(UserRef & { role: Role })[]>;

@@ -10,6 +10,11 @@ export function signInUrl(publicUrl: string, secret: string): string {
   return `${publicUrl}/auth/link?t=${secret}`;
 }
 
+/** An address confirmation (src/dashboard/routes/profile.tsx); the secret in the query string, as above. */
+export function emailConfirmUrl(publicUrl: string, secret: string): string {
+  return `${publicUrl}/profile/email/confirm?t=${secret}`;
+}
+
 export async function mailSignInLink(mailer: Mailer, to: string, url: string, expiresAt: number, why = 'sign in to Alertbridge'): Promise<void> {
   const until = new Date(expiresAt).toISOString().slice(11, 16);
   await mailer.send({

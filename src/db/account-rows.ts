@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { AccountRows, ChannelRecord, FirstStartUnit, Role, TokenRecord, UserRecord } from '../domain/account-rows.js';
+import type { AccountRows, AccountUser, ChannelRecord, FirstStartUnit, Role, TokenRecord, UserRecord } from '../domain/account-rows.js';
 import type { Db } from './connection.js';
 import { apiTokens, channelMembers, channels, memberships, users, workspaces } from './schema/index.js';
 
@@ -26,6 +26,12 @@ function insertUnlessTaken(insert: () => void, constraint: string): 'ok' | 'take
   }
 }
 
+/** The unique index over verified addresses only (src/db/schema/accounts.ts). */
+const VERIFIED_EMAIL_INDEX = 'users_verified_email_uq';
+const USER_COLUMNS = 'id, email, name, email_verified AS emailVerified';
+type UserSqlRow = UserRecord & { emailVerified: number };
+const toUser = (r: UserSqlRow): AccountUser => ({ ...r, emailVerified: r.emailVerified === 1 });
+
 const CHANNEL_COLUMNS = `c.id, c.workspace_id AS workspaceId, c.name, c.slug, c.icon, c.is_private AS isPrivate, c.webhook_token AS webhookToken`;
 type ChannelSqlRow = Omit<ChannelRecord, 'isPrivate'> & { isPrivate: number };
 const toChannel = <T extends ChannelSqlRow>(r: T): Omit<T, 'isPrivate'> & { isPrivate: boolean } => ({ ...r, isPrivate: r.isPrivate === 1 });
@@ -42,10 +48,15 @@ export class SqliteAccountRows implements AccountRows {
   constructor(private readonly db: Db) {
     const sqlite = db.sqlite;
     this.s = {
-      user: sqlite.prepare<[string, string], UserRecord>('SELECT id, email, name FROM users WHERE id = ? OR lower(email) = lower(?)'),
-      changeEmail: sqlite.prepare<[string, string, string, string]>(
-        'UPDATE users SET email = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?)',
+      // An address may be held unverified by several accounts besides its verified holder: that one comes first, then the oldest.
+      user: sqlite.prepare<[string, string], UserSqlRow>(
+        `SELECT ${USER_COLUMNS} FROM users WHERE id = ? OR lower(email) = lower(?) ORDER BY email_verified DESC, created_at, id LIMIT 1`,
       ),
+      userByVerifiedEmail: sqlite.prepare<[string], UserSqlRow>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower(?) AND email_verified = 1`),
+      changeEmailVerified: sqlite.prepare<[string, string, string, string]>(
+        'UPDATE users SET email = ?, email_verified = 1 WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND email_verified = 1 AND id <> ?)',
+      ),
+      changeEmailUnverified: sqlite.prepare<[string, string]>('UPDATE users SET email = ?, email_verified = 0 WHERE id = ?'),
       workspacesOf: sqlite.prepare<[string], { id: string; name: string; role: Role }>(
         `SELECT w.id, w.name, m.role FROM memberships m JOIN workspaces w ON w.id = m.workspace_id WHERE m.user_id = ? ORDER BY m.created_at, w.id`,
       ),
@@ -88,20 +99,32 @@ export class SqliteAccountRows implements AccountRows {
     return this.s.workspacesOf.all(userId);
   }
 
-  async insertUser(row: UserRecord & { createdAt: number }): Promise<'ok' | 'taken'> {
-    return insertUnlessTaken(() => this.db.orm.insert(users).values(row).run(), 'users_email_uq');
+  async insertUser(row: UserRecord & { createdAt: number; emailVerified: boolean }): Promise<'ok' | 'taken'> {
+    return insertUnlessTaken(() => this.db.orm.insert(users).values(row).run(), VERIFIED_EMAIL_INDEX);
   }
 
-  async user(idOrEmail: string) {
-    return this.s.user.get(idOrEmail, idOrEmail);
+  async user(idOrEmail: string): Promise<AccountUser | undefined> {
+    const r = this.s.user.get(idOrEmail, idOrEmail);
+    return r && toUser(r);
+  }
+
+  async userByVerifiedEmail(email: string): Promise<AccountUser | undefined> {
+    const r = this.s.userByVerifiedEmail.get(email);
+    return r && toUser(r);
   }
 
   async renameUser(userId: string, name: string): Promise<void> {
     this.db.orm.update(users).set({ name }).where(eq(users.id, userId)).run();
   }
 
-  async changeEmail(userId: string, email: string): Promise<boolean> {
-    return this.s.changeEmail.run(email, userId, email, userId).changes === 1;
+  async changeEmail(userId: string, email: string, verified: boolean): Promise<boolean> {
+    if (!verified) return this.s.changeEmailUnverified.run(email, userId).changes === 1;
+    try {
+      return this.s.changeEmailVerified.run(email, userId, email, userId).changes === 1;
+    } catch (err) {
+      if (isUniqueViolation(err, VERIFIED_EMAIL_INDEX)) return false;
+      throw err;
+    }
   }
 
   async role(workspaceId: string, userId: string) {

@@ -3,7 +3,7 @@ import type { AppSecretRows } from '../domain/auth/app-secrets.js';
 import type { AuditRow, AuditRows } from '../domain/auth/audit.js';
 import type { PasswordRows } from '../domain/auth/passwords.js';
 import type { NewSessionRow, Session, SessionRows } from '../domain/auth/sessions.js';
-import type { ClaimedLink, LinkOwner, SignInLinkRows } from '../domain/auth/sign-in-links.js';
+import type { ClaimedLink, LinkKind, LinkOwner, SignInLinkRows } from '../domain/auth/sign-in-links.js';
 
 // Synchronous inside (better-sqlite3); the rows below return Promises, the seam src/db/pg/auth-rows.ts plugs into.
 
@@ -161,14 +161,21 @@ export class SqliteSignInLinkRows implements SignInLinkRows {
       insert: sqlite.prepare<[string, string, number, number, string | null, number]>(
         'INSERT INTO sign_in_links (token_hash, user_id, created_at, expires_at, new_email, invite) VALUES (?, ?, ?, ?, ?, ?)',
       ),
-      peek: sqlite.prepare<[string, number], LinkOwner>(
+      // A link with new_email is an address confirmation: it never signs anyone in (and a sign-in link never confirms).
+      peek: sqlite.prepare<[string, number, number], LinkOwner>(
         `SELECT l.user_id AS userId, u.email, u.name, l.new_email AS newEmail FROM sign_in_links l JOIN users u ON u.id = l.user_id
-         WHERE l.token_hash = ? AND l.used_at IS NULL AND l.expires_at > ?`,
+         WHERE l.token_hash = ? AND l.used_at IS NULL AND l.expires_at > ? AND (l.new_email IS NOT NULL) = ?`,
       ),
       // The UPDATE is the claim: of two concurrent presses only one changes a row.
-      claim: sqlite.prepare<[number, string, number], { userId: string; newEmail: string | null; invite: number }>(
-        'UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id AS userId, new_email AS newEmail, invite',
+      claim: sqlite.prepare<[number, string, number], { userId: string; invite: number }>(
+        'UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? AND new_email IS NULL RETURNING user_id AS userId, invite',
       ),
+      claimConfirmation: sqlite
+        .prepare<[number, string, string, number], string>(
+          `UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND user_id = ? AND used_at IS NULL AND expires_at > ? AND new_email IS NOT NULL
+           RETURNING new_email`,
+        )
+        .pluck(),
       prune: sqlite.prepare<[number]>('DELETE FROM sign_in_links WHERE expires_at <= ?'),
     };
   }
@@ -178,13 +185,17 @@ export class SqliteSignInLinkRows implements SignInLinkRows {
     return Promise.resolve();
   }
 
-  peek(tokenHash: string, now: number): Promise<LinkOwner | undefined> {
-    return Promise.resolve(this.s.peek.get(tokenHash, now));
+  peek(tokenHash: string, now: number, kind: LinkKind): Promise<LinkOwner | undefined> {
+    return Promise.resolve(this.s.peek.get(tokenHash, now, kind === 'confirm-email' ? 1 : 0));
   }
 
   claim(tokenHash: string, now: number): Promise<ClaimedLink | undefined> {
     const row = this.s.claim.get(now, tokenHash, now);
-    return Promise.resolve(row && { ...row, invite: row.invite === 1 });
+    return Promise.resolve(row && { userId: row.userId, invite: row.invite === 1 });
+  }
+
+  claimConfirmation(tokenHash: string, userId: string, now: number): Promise<string | undefined> {
+    return Promise.resolve(this.s.claimConfirmation.get(now, tokenHash, userId, now));
   }
 
   prune(now: number): Promise<number> {

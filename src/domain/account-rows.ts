@@ -26,6 +26,11 @@ export interface UserRecord {
   name: string;
 }
 
+/** A user with whether their address is proven (src/db/schema/accounts.ts, `email_verified`). */
+export interface AccountUser extends UserRecord {
+  emailVerified: boolean;
+}
+
 export interface TokenRecord {
   id: string;
   workspaceId: string;
@@ -43,13 +48,15 @@ export interface AccountRows {
   /** The user's workspaces with their role, oldest membership first. */
   workspacesOf(userId: string): Promise<{ id: string; name: string; role: Role }[]>;
 
-  /** `'taken'` when another user has the address (case-insensitive). */
-  insertUser(row: UserRecord & { createdAt: number }): Promise<'ok' | 'taken'>;
-  /** By id, or by e-mail case-insensitively. */
-  user(idOrEmail: string): Promise<UserRecord | undefined>;
+  /** `'taken'` when the address is verified and another user has it verified (case-insensitive); unverified addresses never clash. */
+  insertUser(row: UserRecord & { createdAt: number; emailVerified: boolean }): Promise<'ok' | 'taken'>;
+  /** By id, or by e-mail case-insensitively (its verified holder first, else the oldest unverified one). */
+  user(idOrEmail: string): Promise<AccountUser | undefined>;
+  /** The user whose verified address this is (case-insensitive); unverified holders never match. */
+  userByVerifiedEmail(email: string): Promise<AccountUser | undefined>;
   renameUser(userId: string, name: string): Promise<void>;
-  /** False when another user already has the address. */
-  changeEmail(userId: string, email: string): Promise<boolean>;
+  /** Sets the address, verified or not. False when it is to be verified and another user has it verified (or no such user). */
+  changeEmail(userId: string, email: string, verified: boolean): Promise<boolean>;
 
   role(workspaceId: string, userId: string): Promise<Role | undefined>;
   upsertMembership(row: { workspaceId: string; userId: string; role: Role; createdAt: number }): Promise<void>;

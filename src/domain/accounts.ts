@@ -6,7 +6,7 @@ import { AppError, notFound } from './errors.js';
 import { hashToken } from './tokens.js';
 
 export { ROLES } from './account-rows.js';
-export type { AccountRows, ChannelRecord, Role } from './account-rows.js';
+export type { AccountRows, AccountUser, ChannelRecord, Role } from './account-rows.js';
 
 const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -22,6 +22,12 @@ function slugify(name: string): string {
     .slice(0, 64)
     .replace(/-+$/, '');
   return slug || 'channel';
+}
+
+function validEmail(raw: string): string {
+  const e = raw.trim();
+  if (!EMAIL_RE.test(e)) throw new AppError('invalid-body', `not an e-mail address: ${raw}`);
+  return e;
 }
 
 function channelName(raw: string): string {
@@ -71,20 +77,33 @@ export class Accounts {
     return { id: row.id, name: row.name };
   }
 
-  async createUser(email: string, name?: string) {
-    const e = email.trim();
-    if (!EMAIL_RE.test(e)) throw new AppError('invalid-body', `not an e-mail address: ${email}`);
-    const row = { id: this.ids.next('usr'), email: e, name: name?.trim() || e.split('@')[0]!, createdAt: this.clock.now() };
-    // The unique index on lower(email) is the check: a look-up first would leave a window for a concurrent insert.
+  /**
+   * `verified`: the address is proven (the operator typed it, or the person opened a link sent there).
+   * Only a verified address is unique and matches sign-in link requests and invitations.
+   */
+  async createUser(email: string, name?: string, opts: { verified?: boolean } = {}) {
+    const e = validEmail(email);
+    const emailVerified = opts.verified ?? true;
+    const row = { id: this.ids.next('usr'), email: e, name: name?.trim() || e.split('@')[0]!, createdAt: this.clock.now(), emailVerified };
+    // The unique index on verified lower(email) is the check: a look-up first would leave a window for a concurrent insert.
     if ((await this.rows.insertUser(row)) === 'taken') {
-      throw new AppError('email-taken', `a user with e-mail ${e} already exists (${(await this.findUser(e))?.id ?? 'just created'})`);
+      throw new AppError('email-taken', `a user with e-mail ${e} already exists (${(await this.findUserByVerifiedEmail(e))?.id ?? 'just created'})`);
     }
     return { id: row.id, email: row.email, name: row.name };
   }
 
-  /** Looks a user up by id or e-mail. */
+  /** Looks a user up by id or e-mail (the verified holder of an address first). */
   async findUser(idOrEmail: string) {
     return await this.rows.user(idOrEmail);
+  }
+
+  /**
+   * The account an address proves: only a verified address matches. Every look-up that hands
+   * something to "whoever owns this address" (a sign-in link, an invitation, single sign-on)
+   * goes through here, so an address typed without proof reaches nobody.
+   */
+  async findUserByVerifiedEmail(email: string) {
+    return await this.rows.userByVerifiedEmail(email.trim());
   }
 
   async requireUser(idOrEmail: string) {
@@ -97,9 +116,22 @@ export class Accounts {
     await this.rows.renameUser(userId, name);
   }
 
-  /** False when another user already has the address. */
-  async changeEmail(userId: string, email: string): Promise<boolean> {
-    return await this.rows.changeEmail(userId, email);
+  /**
+   * Moves the user to `email`. Unverified (a change nobody proved): always stored, reserving nothing.
+   * Verified: false when another account holds the address verified.
+   */
+  async changeEmail(userId: string, email: string, opts: { verified: boolean }): Promise<boolean> {
+    return await this.rows.changeEmail(userId, email, opts.verified);
+  }
+
+  /** The operator's change (`user set-email`): verified, as the operator vouches for it. */
+  async setVerifiedEmail(userIdOrEmail: string, email: string) {
+    const user = await this.requireUser(userIdOrEmail);
+    const e = validEmail(email);
+    if (!(await this.rows.changeEmail(user.id, e, true))) {
+      throw new AppError('email-taken', `a user with e-mail ${e} already exists (${(await this.findUserByVerifiedEmail(e))?.id ?? 'just now'})`);
+    }
+    return { id: user.id, email: e, emailVerified: true };
   }
 
   async requireWorkspace(id: string) {

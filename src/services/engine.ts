@@ -3,6 +3,7 @@ import type { WebhookChannels } from '../db/webhook-channels.js';
 import type { AccountRows, FirstStartUnit } from '../domain/account-rows.js';
 import type { AlertGroupWrites } from '../domain/alert-groups.js';
 import type { AlertStore } from '../domain/alert-store.js';
+import type { AccountMailRows } from '../domain/auth/account-mail.js';
 import type { AppSecretRows } from '../domain/auth/app-secrets.js';
 import type { AuditRows } from '../domain/auth/audit.js';
 import type { PasswordRows } from '../domain/auth/passwords.js';
@@ -62,6 +63,8 @@ export interface EngineParts {
   pushSubscriptionRows: PushSubscriptionRows;
   pushOutbox: PushOutbox;
   authRows: AuthRows;
+  /** The account e-mail outbox (sign-in links, address confirmations). */
+  accountMailRows: AccountMailRows;
   mediaOrphanRows: MediaOrphanRows;
   webhookChannels: WebhookChannels;
   limiter(scope: LimiterScope, perMinute: number): Limiter;

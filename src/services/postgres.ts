@@ -1,3 +1,5 @@
+import { PgAccountMailRows } from '../db/pg/account-mail-rows.js';
+import { ACCOUNT_MAIL_SECRET_NAME } from '../domain/auth/account-mail.js';
 import { PgAccountRows, PgFirstStart } from '../db/pg/account-rows.js';
 import { PgAlertStore } from '../db/pg/alert-store/index.js';
 import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js';
@@ -67,7 +69,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
   try {
     const appSecrets = await loadAppSecrets(
       new PgAppSecretRows(pool),
-      { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue },
+      { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue },
       clock.now(),
     );
     const recipients = new PgUnitRecipients();
@@ -104,6 +106,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
         passwords: new PgPasswordRows(pool),
         audit: new PgAuditRows(pool),
       },
+      accountMailRows: new PgAccountMailRows(pool),
       mediaOrphanRows: new PgMediaOrphanRows(pool),
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),

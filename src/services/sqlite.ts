@@ -1,3 +1,4 @@
+import { SqliteAccountMailRows } from '../db/account-mail-rows.js';
 import { SqliteAccountRows, SqliteFirstStart } from '../db/account-rows.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
@@ -61,6 +62,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
       passwords: new SqlitePasswordRows(db.sqlite),
       audit: new SqliteAuditRows(db.sqlite),
     },
+    accountMailRows: new SqliteAccountMailRows(db.sqlite),
     mediaOrphanRows: new SqliteMediaOrphanRows(db.sqlite),
     webhookChannels: new SqliteWebhookChannels(db.sqlite),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),

@@ -58,16 +58,38 @@ function contract(open: () => Promise<Engine>) {
       { ...max, role: 'admin' },
     ]);
     expect(await b.workspacesOf(max.id)).toEqual([{ id: ws.id, name: 'Acme', role: 'admin' }]);
-    expect(await b.findUser('OLIVE@acme.test')).toEqual(olive);
+    expect(await b.findUser('OLIVE@acme.test')).toEqual({ ...olive, emailVerified: true });
     expect(await codeOf(a.requireWorkspace('ws_nope'))).toBe('not-found');
   });
 
   it('refuses an e-mail address taken by another node, whatever its case', async () => {
     expect(await codeOf(b.createUser('OLIVE@ACME.test'))).toBe('email-taken');
     const sam = await a.createUser('sam@acme.test');
-    expect(await b.changeEmail(sam.id, 'Olive@acme.test')).toBe(false);
-    expect(await b.changeEmail(sam.id, 'samuel@acme.test')).toBe(true);
+    expect(await b.changeEmail(sam.id, 'Olive@acme.test', { verified: true })).toBe(false);
+    expect(await b.changeEmail(sam.id, 'samuel@acme.test', { verified: true })).toBe(true);
     expect((await a.findUser(sam.id))?.email).toBe('samuel@acme.test');
+  });
+
+  it('an unverified address reserves nothing and matches no verified look-up; its holder stays findable by id', async () => {
+    const olive = (await a.findUserByVerifiedEmail('olive@ACME.test'))!;
+    const sam = await a.createUser('sam@acme.test');
+    // Unverified: stored even though Olive holds it verified, and Olive stays the one it resolves to.
+    expect(await b.changeEmail(sam.id, 'OLIVE@acme.test', { verified: false })).toBe(true);
+    expect(await a.findUser(sam.id)).toEqual({ id: sam.id, email: 'OLIVE@acme.test', name: 'sam', emailVerified: false });
+    expect((await b.findUser('olive@acme.test'))?.id).toBe(olive.id);
+    expect((await b.findUserByVerifiedEmail('olive@acme.test'))?.id).toBe(olive.id);
+    // A free address held only unverified: findUser finds it (password sign-in), the verified look-up does not.
+    const uma = await b.createUser('uma@acme.test', 'Uma', { verified: false });
+    expect((await a.findUser('UMA@acme.test'))?.id).toBe(uma.id);
+    expect(await a.findUserByVerifiedEmail('uma@acme.test')).toBeUndefined();
+    // Someone proving it later takes it without a clash; the unverified holder keeps it, unverified.
+    const ursula = await a.createUser('Uma@Acme.test', 'Ursula');
+    expect((await b.findUserByVerifiedEmail('uma@acme.test'))?.id).toBe(ursula.id);
+    expect((await b.findUser('uma@acme.test'))?.id).toBe(ursula.id);
+    expect(await a.findUser(uma.id)).toMatchObject({ email: 'uma@acme.test', emailVerified: false });
+    // The operator's change is verified, and refused while another account holds the address verified.
+    expect(await codeOf(b.setVerifiedEmail(uma.id, 'UMA@acme.test'))).toBe('email-taken');
+    expect(await b.setVerifiedEmail(uma.id, 'uma.m@acme.test')).toEqual({ id: uma.id, email: 'uma.m@acme.test', emailVerified: true });
   });
 
   it('two nodes racing for one slug: one channel, and the loser gets a clean slug-taken', async () => {

@@ -23,7 +23,7 @@ const alert = (id: string, channel: string, level: string, t: number, seq = t) =
 });
 const FIXTURE: [string, Record<string, Value>[]][] = [
   ['workspaces', [{ id: 'w1', name: 'Acme', created_at: 1 }, { id: 'w2', name: 'Other', created_at: 1 }]],
-  ['users', [{ id: 'u1', email: 'o@a.test', name: 'Owner', created_at: 1 }, { id: 'u2', email: 'm@a.test', name: 'Member', created_at: 1 }]],
+  ['users', [{ id: 'u1', email: 'o@a.test', name: 'Owner', created_at: 1, email_verified: true }, { id: 'u2', email: 'm@a.test', name: 'Member', created_at: 1, email_verified: true }]],
   ['memberships', [{ workspace_id: 'w1', user_id: 'u1', role: 'owner', created_at: 1 }, { workspace_id: 'w1', user_id: 'u2', role: 'member', created_at: 1 }]],
   ['channels', [
     { id: 'ch_pub', workspace_id: 'w1', name: 'General', slug: 'general', icon: '📢', is_private: false, webhook_token: 'whk_1', created_at: 1 },

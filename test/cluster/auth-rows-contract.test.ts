@@ -5,7 +5,7 @@ import { AuditLog, type AuditRows } from '../../src/domain/auth/audit.js';
 import { Passwords, type PasswordRows } from '../../src/domain/auth/passwords.js';
 import { digest } from '../../src/domain/auth/secrets.js';
 import { REAUTH_WINDOW_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, Sessions, type SessionRows } from '../../src/domain/auth/sessions.js';
-import { SIGN_IN_LINK_TTL_MS, SignInLinks, type SignInLinkRows } from '../../src/domain/auth/sign-in-links.js';
+import { EMAIL_CONFIRMATION_TTL_MS, SIGN_IN_LINK_TTL_MS, SignInLinks, type SignInLinkRows } from '../../src/domain/auth/sign-in-links.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle, type Fixture } from './engines.js';
@@ -134,17 +134,17 @@ function contract(open: () => Promise<Engine>) {
 
   it('a sign-in link shows its owner, works once on any node, not after 15 minutes, and is pruned when expired', async () => {
     await e.exec('DELETE FROM sign_in_links');
-    const change = await a.links.issue('u2', { newEmail: 'new@a.test' });
-    expect(change.expiresAt).toBe(clock.now() + SIGN_IN_LINK_TTL_MS);
-    expect(await e.query('SELECT user_id FROM sign_in_links WHERE token_hash = ?', [change.secret])).toEqual([]);
-    expect(await b.links.peek(change.secret)).toEqual({ userId: 'u2', email: 'm@a.test', name: 'Member', newEmail: 'new@a.test' });
-    expect(await b.links.consume(change.secret)).toEqual({ userId: 'u2', newEmail: 'new@a.test', invite: false });
-    expect(await a.links.consume(change.secret)).toBeUndefined();
-    expect(await a.links.peek(change.secret)).toBeUndefined();
+    const link = await a.links.issue('u2');
+    expect(link.expiresAt).toBe(clock.now() + SIGN_IN_LINK_TTL_MS);
+    expect(await e.query('SELECT user_id FROM sign_in_links WHERE token_hash = ?', [link.secret])).toEqual([]);
+    expect(await b.links.peek(link.secret)).toEqual({ userId: 'u2', email: 'm@a.test', name: 'Member', newEmail: null });
+    expect(await b.links.consume(link.secret)).toEqual({ userId: 'u2', invite: false });
+    expect(await a.links.consume(link.secret)).toBeUndefined();
+    expect(await a.links.peek(link.secret)).toBeUndefined();
     const invite = await b.links.issue('u1', { invite: true });
     const late = await a.links.issue('u1');
     clock.advance(SIGN_IN_LINK_TTL_MS - 1);
-    expect(await a.links.consume(invite.secret)).toEqual({ userId: 'u1', newEmail: null, invite: true });
+    expect(await a.links.consume(invite.secret)).toEqual({ userId: 'u1', invite: true });
     expect(await b.links.prune()).toBe(0);
     clock.advance(1);
     expect(await b.links.peek(late.secret)).toBeUndefined();
@@ -153,10 +153,29 @@ function contract(open: () => Promise<Engine>) {
     expect(await e.query('SELECT token_hash FROM sign_in_links')).toEqual([]);
   });
 
+  it('an address confirmation never signs in, works once for its own user only, for 24 hours', async () => {
+    const confirm = await a.links.issueEmailConfirmation('u2', 'new@a.test');
+    expect(confirm.expiresAt).toBe(clock.now() + EMAIL_CONFIRMATION_TTL_MS);
+    expect(await b.links.peek(confirm.secret)).toBeUndefined();
+    expect(await b.links.consume(confirm.secret)).toBeUndefined();
+    expect(await b.links.peekEmailConfirmation(confirm.secret)).toEqual({ userId: 'u2', email: 'm@a.test', name: 'Member', newEmail: 'new@a.test' });
+    expect(await a.links.consumeEmailConfirmation(confirm.secret, 'u1')).toBeUndefined();
+    clock.advance(EMAIL_CONFIRMATION_TTL_MS - 1);
+    expect(await a.links.consumeEmailConfirmation(confirm.secret, 'u2')).toBe('new@a.test');
+    expect(await b.links.consumeEmailConfirmation(confirm.secret, 'u2')).toBeUndefined();
+    const late = await a.links.issueEmailConfirmation('u2', 'late@a.test');
+    clock.advance(EMAIL_CONFIRMATION_TTL_MS);
+    expect(await b.links.peekEmailConfirmation(late.secret)).toBeUndefined();
+    expect(await b.links.consumeEmailConfirmation(late.secret, 'u2')).toBeUndefined();
+    // A sign-in link is no confirmation either.
+    const signIn = await a.links.issue('u2');
+    expect(await b.links.consumeEmailConfirmation(signIn.secret, 'u2')).toBeUndefined();
+  });
+
   it('of eight presses of one link on two nodes at once, exactly one gets it', async () => {
     const { secret } = await a.links.issue('u1');
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? a : b).links.consume(secret)));
-    expect(results.filter((r) => r !== undefined)).toEqual([{ userId: 'u1', newEmail: null, invite: false }]);
+    expect(results.filter((r) => r !== undefined)).toEqual([{ userId: 'u1', invite: false }]);
     expect(await e.query('SELECT used_at FROM sign_in_links WHERE token_hash = ?', [digest(secret)])).toEqual([{ used_at: clock.now() }]);
   });
 

@@ -25,7 +25,7 @@ const REVOKED = `ab_${'b'.repeat(48)}`;
 const FORMER = `ab_${'c'.repeat(48)}`;
 const FIXTURE: [string, Record<string, Value>[]][] = [
   ['workspaces', [{ id: 'w1', name: 'Acme', created_at: 1 }]],
-  ['users', [{ id: 'u1', email: 'o@a.test', name: 'Owner', created_at: 1 }, { id: 'u2', email: 'x@a.test', name: 'Former', created_at: 1 }]],
+  ['users', [{ id: 'u1', email: 'o@a.test', name: 'Owner', created_at: 1, email_verified: true }, { id: 'u2', email: 'x@a.test', name: 'Former', created_at: 1, email_verified: true }]],
   ['memberships', [{ workspace_id: 'w1', user_id: 'u1', role: 'owner', created_at: 1 }]],
   ['api_tokens', [
     { id: 't1', workspace_id: 'w1', user_id: 'u1', name: 'live', token_hash: hashToken(LIVE), hint: 'aaaa', created_at: 1 },

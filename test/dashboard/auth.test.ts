@@ -339,7 +339,7 @@ describe('hostile input', () => {
       });
       expect(res.status, o['content-type']).toBe(400);
     }
-    for (const path of ['/auth/link', '/sign-in', '/sign-in/link', '/unsubscribe?u=%00&c=%ff&s=', '/channels/%00/rotate', '/tokens/..%2f/revoke']) {
+    for (const path of ['/auth/link', '/sign-in', '/sign-in/link', '/profile/email', '/profile/email/confirm', '/unsubscribe?u=%00&c=%ff&s=', '/channels/%00/rotate', '/tokens/..%2f/revoke']) {
       const res = await c.post(path, { t: '\u0000'.repeat(10), email: '\ud800', password: 'x'.repeat(10_000) });
       expect(res.res.status, path).toBeLessThan(500);
     }

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
+import { startAccountMailer, type AccountMailer } from '../../src/notify/account-mail-worker.js';
 import { createServices, openServices, type ServiceOverrides, type Services, type SqliteServices } from '../../src/services.js';
 import type { Engine } from '../helpers/engine-harness.js';
 import { otherConnection } from '../helpers/other-connection.js';
@@ -24,6 +25,8 @@ export interface DashHarness {
   origin: string;
   /** A one-time sign-in link URL for a user, as `admin login-link` prints it. */
   link(userId: string): Promise<string>;
+  /** The account e-mail worker the harness runs when it was given a mailer (mail on), else null. */
+  accountMailer: AccountMailer | null;
   /** Cuts every open connection to the server, as a network drop would (the server keeps listening). */
   dropConnections(): void;
   /** Rows read straight from the database through another connection (`?` placeholders on both engines; counts as numbers). */
@@ -75,6 +78,8 @@ export async function startDashboard(
   });
   const services: Services = fresh ? await openServices(config, opts.overrides) : createServices(config, opts.overrides);
   app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: opts.mailer ?? null } });
+  // With mail on, sign-in links and address confirmations leave through their outbox, as in the runtime.
+  const accountMailer = opts.mailer ? startAccountMailer(services, { mailer: opts.mailer }) : null;
   const links = new SignInLinks(services.authRows.links, services.clock);
   const other = otherConnection(fresh ? { url: fresh.url } : { dbFile: config.dbFile });
 
@@ -87,8 +92,10 @@ export async function startDashboard(
     link: async (userId) => `${config.publicUrl}/auth/link?t=${(await links.issue(userId)).secret}`,
     dropConnections: () => (server?.server as { closeAllConnections?: () => void } | undefined)?.closeAllConnections?.(),
     query: other.query,
+    accountMailer,
     close: async () => {
       await server?.close();
+      await accountMailer?.stop();
       await other.close();
       await services.close();
       await fresh?.drop();

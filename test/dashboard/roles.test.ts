@@ -168,6 +168,8 @@ describe('roles', () => {
     const unknown = await c.post('/sign-in/link', { email: 'ghost@acme.test' });
     expect(known.html).toContain('a sign-in link is on its way');
     expect(unknown.html).toContain('a sign-in link is on its way');
+    await sink.waitFor(1);
+    await h.accountMailer!.whenIdle();
     expect(sink.messages).toHaveLength(1);
     const url = /http:\/\/alertbridge\.test\/auth\/link\?t=[A-Za-z0-9_-]{43}/.exec(sink.messages[0]!.text)![0];
     const t = new URL(url).searchParams.get('t')!;

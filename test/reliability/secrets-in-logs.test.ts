@@ -211,6 +211,37 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect(c.sink.attempts).toBeGreaterThanOrEqual(3);
     },
   },
+  {
+    name: 'account e-mails: sign-in links asked for a known and an unknown address, an address change confirmed by its link, both links replayed',
+    run: async (c) => {
+      const s = c.h.services;
+      const links = new SignInLinks(s.authRows.links, s.clock);
+      const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
+      const client = new DashClient(dash as unknown as DashHarness);
+      const mailed = async (subject: string, to: string) => {
+        await eventually(() => c.sink.messages.some((m) => m.subject === subject && m.rcpt.includes(to)), `${subject} to ${to}`);
+        const text = c.sink.messages.find((m) => m.subject === subject && m.rcpt.includes(to))!.text;
+        return new URL(/http:\/\/alertbridge\.test\/\S+/.exec(text)![0]);
+      };
+      expect((await client.post('/sign-in/link', { email: 'member@acme.test' })).res.status).toBe(200);
+      expect((await client.post('/sign-in/link', { email: 'ghost@acme.test' })).res.status).toBe(200);
+      const signIn = await mailed('Your Alertbridge sign-in link', 'member@acme.test');
+      const t = c.secret('e-mailed sign-in link', signIn.searchParams.get('t')!);
+      expect((await client.get(signIn.pathname + signIn.search)).res.status).toBe(200);
+      expect((await client.post('/auth/link', { t }, { csrf: null })).res.status).toBe(303);
+      expect((await client.post('/auth/link', { t }, { csrf: null })).res.status).toBe(410);
+      for (const [name, value] of client.cookies) c.secret(`session cookie ${name} (link sign-in)`, value);
+      await client.get('/profile');
+      expect((await client.post('/profile/email', { email: 'max.moved@acme.test' })).res.status).toBe(200);
+      const confirm = await mailed('Confirm your Alertbridge e-mail address', 'max.moved@acme.test');
+      const ct = c.secret('e-mailed address confirmation link', confirm.searchParams.get('t')!);
+      expect((await new DashClient(dash as unknown as DashHarness).get(confirm.pathname + confirm.search)).res.status).toBe(303);
+      expect((await client.get(confirm.pathname + confirm.search)).res.status).toBe(200);
+      expect((await client.post('/profile/email/confirm', { t: ct })).res.status).toBe(303);
+      expect((await client.post('/profile/email/confirm', { t: ct })).res.status).toBe(410);
+      expect((await s.accounts.findUser(c.seed.member.id))?.email).toBe('max.moved@acme.test');
+    },
+  },
 ];
 
 let ctx: Ctx;

@@ -16,6 +16,12 @@ export const coreCommands: Command[] = [
     run: async (ctx, f) => (await ctx.accounts()).createUser(f.email, f.name),
   }),
   defineCommand({
+    name: 'user set-email',
+    summary: "set a user's e-mail address (id or e-mail), verified: the operator vouches for it",
+    flags: { user: { type: 'string', value: 'U', required: true }, email: { type: 'string', value: 'E', required: true } },
+    run: async (ctx, f) => (await ctx.accounts()).setVerifiedEmail(f.user, f.email),
+  }),
+  defineCommand({
     name: 'member add',
     summary: 'add a user (id or e-mail) to a workspace',
     flags: {

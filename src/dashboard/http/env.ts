@@ -6,6 +6,8 @@ export interface Viewer {
   id: string;
   email: string;
   name: string;
+  /** Whether the address is proven (an unverified one matches no sign-in link or invitation). */
+  emailVerified: boolean;
 }
 
 export interface WorkspaceView {

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions.js';
+import { EMAIL_CONFIRMATION_TTL_MS } from '../../domain/auth/sign-in-links.js';
 import type { NotifyLevel } from '../../notify/preferences.js';
 import type { DashEnv } from '../http/env.js';
 import { Card, Field, Notice, PostForm } from '../views/components.js';
@@ -9,6 +10,7 @@ import { PushDevicesSection, type PushSettings } from '../views/push-devices.js'
 import { page } from '../views/render.js';
 
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 
 export function profilePage(
   c: Context<DashEnv>,
@@ -34,20 +36,31 @@ export function profilePage(
     <>
       <h1>Profile</h1>
       {c.req.query('password') ? <Notice>Password saved.</Notice> : null}
-      {c.req.query('email') ? <Notice>E-mail address changed.</Notice> : null}
+      {c.req.query('email') === '1' ? <Notice>E-mail address changed.</Notice> : null}
+      {c.req.query('email') === 'unverified' ? (
+        <Notice kind="warn">E-mail address changed. It is not verified (this server sends no e-mail): sign-in links and invitations do not reach it until an operator sets it.</Notice>
+      ) : null}
+      {c.req.query('email') === 'confirmed' ? <Notice>E-mail address confirmed.</Notice> : null}
       {c.req.query('name') ? <Notice>Name saved.</Notice> : null}
       {c.req.query('invited') ? (
         <Notice kind="warn">Welcome to {c.get('workspace')?.name ?? 'Alertbridge'}! Tell your colleagues who you are, and set a password if you like (otherwise you sign in with e-mailed links).</Notice>
       ) : null}
       {c.req.query('welcome') ? <Notice kind="warn">Welcome! Set your real e-mail address first: sign-in links and notifications go there.</Notice> : null}
-      {o.emailSentTo ? <Notice>We sent a confirmation link to {o.emailSentTo}. Your address changes when you use it (within 15 minutes).</Notice> : null}
+      {o.emailSentTo ? (
+        <Notice>
+          We sent a confirmation link to {o.emailSentTo}. Your address changes when you open it while signed in here (within {EMAIL_CONFIRMATION_TTL_MS / HOUR} hours).
+        </Notice>
+      ) : null}
       <section class="card">
         <h2>You</h2>
         <dl class="facts">
           <dt>Name</dt>
           <dd>{v.name}</dd>
           <dt>E-mail</dt>
-          <dd>{v.email}</dd>
+          <dd>
+            {v.email}
+            {v.emailVerified ? null : <span class="muted"> (not verified: sign-in links and invitations do not reach it)</span>}
+          </dd>
         </dl>
         <PostForm action="/profile/name" csrf={csrf} class="inline-form" submit="Save name">
           <Field name="name" label="Your name" value={v.name} error={o.nameError} autocomplete="name" maxlength={100} required />

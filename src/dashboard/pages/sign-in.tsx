@@ -41,7 +41,7 @@ export function signInPage(
   );
 }
 
-export function linkPage(c: Context, secret: string, who: { email: string; name: string; newEmail: string | null } | undefined) {
+export function linkPage(c: Context, secret: string, who: { email: string; name: string } | undefined) {
   if (!who) {
     return publicPage(
       c,
@@ -66,12 +66,6 @@ export function linkPage(c: Context, secret: string, who: { email: string; name:
       <h1>Sign in as {who.name}</h1>
       <p>
         This signs you in as <strong>{who.email}</strong> in this browser.
-        {who.newEmail ? (
-          <>
-            {' '}
-            It also changes your e-mail address to <strong>{who.newEmail}</strong>.
-          </>
-        ) : null}
       </p>
       <form method="post" action="/auth/link">
         <input type="hidden" name="t" value={secret} />

@@ -7,9 +7,8 @@ import type { DashboardDeps } from '../deps.js';
 import { clientAddress } from '../http/client-address.js';
 import type { DashEnv } from '../http/env.js';
 import { clearSessionCookie, formOf, originGuard, requireSession, setSessionCookie } from '../http/session.js';
-import { errorPage } from '../pages/errors.js';
 import { linkPage, signInPage } from '../pages/sign-in.js';
-import { mailSignInLink, signInUrl } from '../sign-in-link.js';
+import { signInUrl } from '../sign-in-link.js';
 
 /** Only our own absolute paths: `//evil.example` or `/\evil` would leave the site. */
 export function safeNext(raw: string | undefined): string {
@@ -68,15 +67,12 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const f = await formOf(c);
     const email = (f.email ?? '').trim();
     await limitSignIn(c, deps, email);
-    const user = email ? await deps.accounts.findUser(email) : undefined;
-    if (user && deps.mailer) {
+    // Only a verified address gets a link. The e-mail is queued, never sent here: the answer takes the
+    // same time and says the same whether or not the address has an account (src/notify/account-mail-worker.ts sends it).
+    const user = email && deps.mailer ? await deps.accounts.findUserByVerifiedEmail(email) : undefined;
+    if (user) {
       const { secret, expiresAt } = await deps.links.issue(user.id);
-      try {
-        await mailSignInLink(deps.mailer, user.email, signInUrl(deps.services.config.publicUrl, secret), expiresAt);
-      } catch (err) {
-        // The page must not tell whether the address exists, so a send failure is only logged (never the link).
-        deps.services.logger.warn({ userId: user.id, err: (err as Error).message }, 'sign-in link e-mail failed');
-      }
+      await deps.services.accountMail.enqueue({ to: user.email, kind: 'sign-in', link: signInUrl(deps.services.config.publicUrl, secret), linkExpiresAt: expiresAt });
     }
     return signInPage(c, { next: '/', email, mailEnabled, linkSent: true });
   });
@@ -91,11 +87,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const f = await formOf(c);
     const link = f.t ? await deps.links.consume(f.t) : undefined;
     if (!link) return linkPage(c, '', undefined);
-    if (link.newEmail && !await deps.accounts.changeEmail(link.userId, link.newEmail)) {
-      return errorPage(c, 409, 'Address taken', `Another account uses ${link.newEmail} now. Your e-mail address was not changed.`);
-    }
     await startSession(c, deps, link.userId, 'link');
-    if (link.newEmail) return c.redirect('/profile?email=1', 303);
     if (link.invite) return c.redirect('/profile?invited=1', 303);
     // The first-run owner without BOOTSTRAP_OWNER_EMAIL is asked for a real address first.
     const user = await deps.accounts.findUser(link.userId);

@@ -33,7 +33,8 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const { email, role } = parsed.data;
     // Only an owner may make owners: an admin must not be able to promote past themselves.
     if (role === 'owner' && ws.role !== 'owner') throw new Forbidden('only owners can invite owners');
-    const user = await deps.accounts.findUser(email) ?? await deps.accounts.createUser(email);
+    // Only a verified address names an existing account: one typed without proof reaches nobody.
+    const user = await deps.accounts.findUserByVerifiedEmail(email) ?? await deps.accounts.createUser(email);
     if ((await members()).some((m) => m.id === user.id)) {
       return membersPage(c, { members: await members(), mailEnabled: deps.mailer !== null, errors: { email: 'Already a member' }, values: form }, 400);
     }

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { BOOTSTRAP_PLACEHOLDER_EMAIL } from '../../bootstrap.js';
 import { AppError } from '../../domain/errors.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import type { DashboardDeps } from '../deps.js';
@@ -8,7 +7,9 @@ import type { DashEnv } from '../http/env.js';
 import { requireRecentSignIn } from '../http/guards.js';
 import { formOf, requireSession } from '../http/session.js';
 import { profilePage } from '../pages/profile.js';
-import { mailSignInLink, signInUrl } from '../sign-in-link.js';
+import { errorPage } from '../pages/errors.js';
+import { emailConfirmPage } from '../pages/email-confirm.js';
+import { emailConfirmUrl } from '../sign-in-link.js';
 
 export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
@@ -51,6 +52,13 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     return c.redirect('/profile?name=1', 303);
   });
 
+  /**
+   * The same answer whether another account uses the address or not (no probing for accounts). With
+   * mail, a confirmation link goes to the new address through the account e-mail outbox and the
+   * address changes, verified, only when it is used. Without mail there is no mailbox to prove: the
+   * address changes at once but stays unverified (it matches no sign-in link or invitation, and
+   * reserves nothing), and the password keeps working.
+   */
   r.post('/profile/email', async (c) => {
     const form = await formOf(c);
     const viewer = c.get('viewer');
@@ -58,17 +66,35 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const fail = async (emailError: string) => profilePage(c, { ...(await view(c)), emailError, emailValue: form.email }, 400);
     if (!parsed.success) return fail(parsed.error.issues[0]!.message);
     const email = parsed.data;
-    if (email.toLowerCase() === viewer.email.toLowerCase()) return fail('That is already your address');
-    const taken = await deps.accounts.findUser(email);
-    if (taken) return fail('Another account uses this address');
-    // The placeholder receives no mail, and without SMTP nothing is ever mailed: there is no mailbox to prove.
-    if (viewer.email === BOOTSTRAP_PLACEHOLDER_EMAIL || !deps.mailer) {
-      if (!await deps.accounts.changeEmail(viewer.id, email)) return fail('Another account uses this address');
-      return c.redirect('/profile?email=1', 303);
+    const same = email.toLowerCase() === viewer.email.toLowerCase();
+    if (same && (viewer.emailVerified || !deps.mailer)) return fail('That is already your address');
+    if (!deps.mailer) {
+      await deps.accounts.changeEmail(viewer.id, email, { verified: false });
+      return c.redirect('/profile?email=unverified', 303);
     }
-    const { secret, expiresAt } = await deps.links.issue(viewer.id, { newEmail: email });
-    await mailSignInLink(deps.mailer, email, signInUrl(deps.services.config.publicUrl, secret), expiresAt, `confirm ${email} as your Alertbridge address`);
+    const { secret, expiresAt } = await deps.links.issueEmailConfirmation(viewer.id, email);
+    await deps.services.accountMail.enqueue({ to: email, kind: 'confirm-email', link: emailConfirmUrl(deps.services.config.publicUrl, secret), linkExpiresAt: expiresAt });
     return profilePage(c, { ...(await view(c)), emailSentTo: email });
+  });
+
+  // GET changes nothing (mail scanners open links): the page's button POSTs.
+  r.get('/profile/email/confirm', async (c) => {
+    const secret = c.req.query('t') ?? '';
+    const link = secret ? await deps.links.peekEmailConfirmation(secret) : undefined;
+    // Another account's link reads as an expired one: it is not this viewer's to use or to learn about.
+    return emailConfirmPage(c, secret, link?.userId === c.get('viewer').id ? (link.newEmail ?? undefined) : undefined);
+  });
+
+  r.post('/profile/email/confirm', async (c) => {
+    const viewer = c.get('viewer');
+    const secret = (await formOf(c)).t ?? '';
+    const email = secret ? await deps.links.consumeEmailConfirmation(secret, viewer.id) : undefined;
+    if (!email) return emailConfirmPage(c, '', undefined);
+    if (!(await deps.accounts.changeEmail(viewer.id, email, { verified: true }))) {
+      // Proven by its owner, so telling them is no leak: another account proved it first.
+      return errorPage(c, 409, 'Address taken', `Another account uses ${email} now. Your e-mail address was not changed.`);
+    }
+    return c.redirect('/profile?email=confirmed', 303);
   });
 
   return r;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AccountRows, ChannelRecord, FirstStartUnit, Role, TokenRecord, UserRecord } from '../../domain/account-rows.js';
+import type { AccountRows, AccountUser, ChannelRecord, FirstStartUnit, Role, TokenRecord, UserRecord } from '../../domain/account-rows.js';
 import { FIRST_START_LOCK } from './locks.js';
 import { inTransaction } from './transaction.js';
 
@@ -14,6 +14,9 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
   return false;
 }
 
+/** The unique index over verified addresses only (src/db/pg/schema/accounts.ts). */
+const VERIFIED_EMAIL_INDEX = 'users_verified_email_uq';
+const USER_COLUMNS = 'id, email, name, email_verified AS "emailVerified"';
 const CHANNEL_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.slug, c.icon, c.is_private AS "isPrivate", c.webhook_token AS "webhookToken"`;
 const TOKEN_COLUMNS = `id, workspace_id AS "workspaceId", user_id AS "userId", name, hint, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
 
@@ -42,18 +45,33 @@ export class PgAccountRows implements AccountRows {
     return rows;
   }
 
-  async insertUser(row: UserRecord & { createdAt: number }): Promise<'ok' | 'taken'> {
+  async insertUser(row: UserRecord & { createdAt: number; emailVerified: boolean }): Promise<'ok' | 'taken'> {
     try {
-      await this.pool.query('INSERT INTO users (id, email, name, created_at) VALUES ($1, $2, $3, $4)', [row.id, row.email, row.name, row.createdAt]);
+      await this.pool.query('INSERT INTO users (id, email, name, created_at, email_verified) VALUES ($1, $2, $3, $4, $5)', [
+        row.id,
+        row.email,
+        row.name,
+        row.createdAt,
+        row.emailVerified,
+      ]);
       return 'ok';
     } catch (err) {
-      if (isUniqueViolation(err, 'users_email_uq')) return 'taken';
+      if (isUniqueViolation(err, VERIFIED_EMAIL_INDEX)) return 'taken';
       throw err;
     }
   }
 
-  async user(idOrEmail: string): Promise<UserRecord | undefined> {
-    const { rows } = await this.pool.query<UserRecord>('SELECT id, email, name FROM users WHERE id = $1 OR lower(email) = lower($1) LIMIT 1', [idOrEmail]);
+  async user(idOrEmail: string): Promise<AccountUser | undefined> {
+    // An address may be held unverified by several accounts besides its verified holder: that one comes first, then the oldest.
+    const { rows } = await this.pool.query<AccountUser>(
+      `SELECT ${USER_COLUMNS} FROM users WHERE id = $1 OR lower(email) = lower($1) ORDER BY email_verified DESC, created_at, id LIMIT 1`,
+      [idOrEmail],
+    );
+    return rows[0];
+  }
+
+  async userByVerifiedEmail(email: string): Promise<AccountUser | undefined> {
+    const { rows } = await this.pool.query<AccountUser>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) AND email_verified`, [email]);
     return rows[0];
   }
 
@@ -61,16 +79,18 @@ export class PgAccountRows implements AccountRows {
     await this.pool.query('UPDATE users SET name = $1 WHERE id = $2', [name, userId]);
   }
 
-  async changeEmail(userId: string, email: string): Promise<boolean> {
+  async changeEmail(userId: string, email: string, verified: boolean): Promise<boolean> {
+    if (!verified) return (await this.pool.query('UPDATE users SET email = $1, email_verified = false WHERE id = $2', [email, userId])).rowCount === 1;
     try {
       const res = await this.pool.query(
-        'UPDATE users SET email = $1 WHERE id = $2 AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1) AND id <> $2)',
+        `UPDATE users SET email = $1, email_verified = true WHERE id = $2
+           AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower($1) AND email_verified AND id <> $2)`,
         [email, userId],
       );
       return res.rowCount === 1;
     } catch (err) {
       // Another node took the address between the check and the write: the unique index decides.
-      if (isUniqueViolation(err, 'users_email_uq')) return false;
+      if (isUniqueViolation(err, VERIFIED_EMAIL_INDEX)) return false;
       throw err;
     }
   }

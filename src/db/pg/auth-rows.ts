@@ -3,7 +3,7 @@ import type { AsyncAppSecretRows } from '../../domain/auth/app-secrets.js';
 import type { AuditRow, AuditRows } from '../../domain/auth/audit.js';
 import type { PasswordRows } from '../../domain/auth/passwords.js';
 import type { NewSessionRow, Session, SessionRows } from '../../domain/auth/sessions.js';
-import type { ClaimedLink, LinkOwner, SignInLinkRows } from '../../domain/auth/sign-in-links.js';
+import type { ClaimedLink, LinkKind, LinkOwner, SignInLinkRows } from '../../domain/auth/sign-in-links.js';
 
 /**
  * The dashboard's auth rows on PostgreSQL: the same statements as the SQLite rows
@@ -133,11 +133,12 @@ export class PgSignInLinkRows implements SignInLinkRows {
     );
   }
 
-  async peek(tokenHash: string, now: number): Promise<LinkOwner | undefined> {
+  /** A link with new_email is an address confirmation: it never signs anyone in (and a sign-in link never confirms). */
+  async peek(tokenHash: string, now: number, kind: LinkKind): Promise<LinkOwner | undefined> {
     const { rows } = await this.pool.query<LinkOwner>(
       `SELECT l.user_id AS "userId", u.email, u.name, l.new_email AS "newEmail" FROM sign_in_links l JOIN users u ON u.id = l.user_id
-       WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2`,
-      [tokenHash, now],
+       WHERE l.token_hash = $1 AND l.used_at IS NULL AND l.expires_at > $2 AND (l.new_email IS NOT NULL) = $3`,
+      [tokenHash, now, kind === 'confirm-email'],
     );
     return rows[0];
   }
@@ -149,11 +150,20 @@ export class PgSignInLinkRows implements SignInLinkRows {
    */
   async claim(tokenHash: string, now: number): Promise<ClaimedLink | undefined> {
     const { rows } = await this.pool.query<ClaimedLink>(
-      `UPDATE sign_in_links SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1
-       RETURNING user_id AS "userId", new_email AS "newEmail", invite`,
+      `UPDATE sign_in_links SET used_at = $1 WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1 AND new_email IS NULL
+       RETURNING user_id AS "userId", invite`,
       [now, tokenHash],
     );
     return rows[0];
+  }
+
+  async claimConfirmation(tokenHash: string, userId: string, now: number): Promise<string | undefined> {
+    const { rows } = await this.pool.query<{ newEmail: string }>(
+      `UPDATE sign_in_links SET used_at = $1 WHERE token_hash = $2 AND user_id = $3 AND used_at IS NULL AND expires_at > $1 AND new_email IS NOT NULL
+       RETURNING new_email AS "newEmail"`,
+      [now, tokenHash, userId],
+    );
+    return rows[0]?.newEmail;
   }
 
   async prune(now: number): Promise<number> {

@@ -17,8 +17,19 @@ export const users = sqliteTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     createdAt: integer('created_at').notNull(),
+    /**
+     * Proven (a confirmation link, the operator, or stored before addresses were verified: the
+     * default fills existing rows). Only verified addresses are unique and only they match a
+     * sign-in link request or an invitation: an unverified address reserves nothing.
+     */
+    emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(true),
   },
-  (t) => [uniqueIndex('users_email_uq').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_verified_email_uq')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.emailVerified} = 1`),
+    index('users_email_idx').on(sql`lower(${t.email})`),
+  ],
 );
 
 export const memberships = sqliteTable(

@@ -1,7 +1,7 @@
 // PostgreSQL mirror of src/db/schema/accounts.ts: same tables, columns, keys and indexes (see README,
 // "Running more than one node"). Epoch-millisecond columns are bigint read as JS numbers.
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
 import { text } from './types.js';
 
 export const workspaces = pgTable('workspaces', {
@@ -19,8 +19,14 @@ export const users = pgTable(
     email: text('email').notNull(),
     name: text('name').notNull(),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    emailVerified: boolean('email_verified').notNull().default(true),
   },
-  (t) => [uniqueIndex('users_email_uq').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_verified_email_uq')
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.emailVerified}`),
+    index('users_email_idx').on(sql`lower(${t.email})`),
+  ],
 );
 
 export const memberships = pgTable(
