@@ -11,6 +11,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
   const discord = s.discordLinks;
   return {
     findUser: (x) => a.findUser(x),
+    findAccountForInvitation: (email) => a.findAccountForInvitation(email),
     createUser: (email, name) => a.createUser(email, name),
     renameUser: (userId, name) => a.renameUser(userId, name),
     changeEmail: (userId, email) => a.changeEmail(userId, email),

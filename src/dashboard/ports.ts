@@ -34,6 +34,8 @@ export interface DiscordStatus {
  */
 export interface DashboardAccounts {
   findUser(idOrEmail: string): Promise<UserRef | undefined>;
+  /** The account an invitation to this address belongs to (src/domain/account-rows.ts, accountForInvitation). */
+  findAccountForInvitation(email: string): Promise<UserRef | undefined>;
   createUser(email: string, name?: string): Promise<UserRef>;
   renameUser(userId: string, name: string): Promise<void>;
   /** False when another user already has the address. */

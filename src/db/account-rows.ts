@@ -43,6 +43,7 @@ export class SqliteAccountRows implements AccountRows {
     const sqlite = db.sqlite;
     this.s = {
       user: sqlite.prepare<[string, string], UserRecord>('SELECT id, email, name FROM users WHERE id = ? OR lower(email) = lower(?)'),
+      accountForInvitation: sqlite.prepare<[string], UserRecord>('SELECT id, email, name FROM users WHERE lower(email) = lower(?)'),
       changeEmail: sqlite.prepare<[string, string, string, string]>(
         'UPDATE users SET email = ? WHERE id = ? AND NOT EXISTS (SELECT 1 FROM users WHERE lower(email) = lower(?) AND id <> ?)',
       ),
@@ -94,6 +95,10 @@ export class SqliteAccountRows implements AccountRows {
 
   async user(idOrEmail: string) {
     return this.s.user.get(idOrEmail, idOrEmail);
+  }
+
+  async accountForInvitation(email: string) {
+    return this.s.accountForInvitation.get(email);
   }
 
   async renameUser(userId: string, name: string): Promise<void> {

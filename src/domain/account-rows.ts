@@ -47,6 +47,11 @@ export interface AccountRows {
   insertUser(row: UserRecord & { createdAt: number }): Promise<'ok' | 'taken'>;
   /** By id, or by e-mail case-insensitively. */
   user(idOrEmail: string): Promise<UserRecord | undefined>;
+  /**
+   * The account an invitation to `email` belongs to: by address only (case-insensitively), never by
+   * id. The one place that says which addresses an invitation may match.
+   */
+  accountForInvitation(email: string): Promise<UserRecord | undefined>;
   renameUser(userId: string, name: string): Promise<void>;
   /** False when another user already has the address. */
   changeEmail(userId: string, email: string): Promise<boolean>;

@@ -87,6 +87,11 @@ export class Accounts {
     return await this.rows.user(idOrEmail);
   }
 
+  /** The account an invitation to `email` belongs to, if any (AccountRows.accountForInvitation). */
+  async findAccountForInvitation(email: string) {
+    return await this.rows.accountForInvitation(email);
+  }
+
   async requireUser(idOrEmail: string) {
     const u = await this.findUser(idOrEmail);
     if (!u) throw notFound(`user ${idOrEmail}`);

@@ -57,6 +57,10 @@ export class PgAccountRows implements AccountRows {
     return rows[0];
   }
 
+  async accountForInvitation(email: string): Promise<UserRecord | undefined> {
+    return (await this.pool.query<UserRecord>('SELECT id, email, name FROM users WHERE lower(email) = lower($1)', [email])).rows[0];
+  }
+
   async renameUser(userId: string, name: string): Promise<void> {
     await this.pool.query('UPDATE users SET name = $1 WHERE id = $2', [name, userId]);
   }

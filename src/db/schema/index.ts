@@ -6,3 +6,4 @@ export * from './ops.js';
 export * from './auth.js';
 export * from './alert-groups.js';
 export * from './push.js';
+export * from './invitations.js';
