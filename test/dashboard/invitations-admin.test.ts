@@ -90,18 +90,11 @@ describe('lifetime', () => {
     expect((await sam.get('/profile')).html).not.toContain('Accept the invitation to Acme');
     expect((await sam.post(`/invitations/${await idOf('stranger@other.test')}/accept`)).res.status).toBe(404);
     expect((await s.owner.get('/members')).html).toContain('<strong>expired</strong>');
-    // The owner's sign-in is older than 30 minutes now: the re-issue asks for it first.
+    // A fresh sign-in: the owner's first one is older than 30 minutes now.
     const fresh = await signedIn(h, s.seed.owner.id);
     const revived = await fresh.post(`/members/invitations/${await idOf('stranger@other.test')}/reissue`);
     expect(revived.res.status).toBe(201);
     expect((await sam.get('/profile')).html).toContain('Accept the invitation to Acme');
-  });
-
-  it('refuses a lifetime that is not a positive number of hours up to a year', async () => {
-    const { loadConfig } = await import('../../src/config.js');
-    expect(loadConfig({ LOG_LEVEL: 'silent' }).invitationTtlMs).toBe(168 * HOUR);
-    expect(loadConfig({ LOG_LEVEL: 'silent', INVITATION_TTL_HOURS: '0.5' }).invitationTtlMs).toBe(30 * MIN);
-    for (const bad of ['0', '-1', 'soon', '8761']) expect(() => loadConfig({ LOG_LEVEL: 'silent', INVITATION_TTL_HOURS: bad }), bad).toThrow(/INVITATION_TTL_HOURS/);
   });
 });
 
