@@ -54,6 +54,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   // The first-run owner's e-mail; unset: a placeholder the dashboard asks to replace at the first sign-in.
   BOOTSTRAP_OWNER_EMAIL: z.string().email().optional(),
+  // How long an invitation link works (an admin may re-issue it); at most a year.
+  INVITATION_TTL_HOURS: z.coerce.number().positive().max(8760).default(168),
   // Operations
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   MEDIA_FREE_SPACE_RESERVE_MB: z.coerce.number().int().min(0).default(100),
@@ -104,6 +106,8 @@ export interface Config {
   readonly mediaOrphanGraceMs: number;
   readonly trustProxy: boolean;
   readonly bootstrapOwnerEmail: string | undefined;
+  /** How long an invitation link works (INVITATION_TTL_HOURS). */
+  readonly invitationTtlMs: number;
   readonly shutdownTimeoutMs: number;
   /** Uploads that would leave less free space than this on the data volume are refused (503). */
   readonly mediaFreeSpaceReserveBytes: number;
@@ -157,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaOrphanGraceMs: e.MEDIA_ORPHAN_GRACE_HOURS * HOUR_MS,
     trustProxy: e.TRUST_PROXY,
     bootstrapOwnerEmail: e.BOOTSTRAP_OWNER_EMAIL,
+    invitationTtlMs: e.INVITATION_TTL_HOURS * HOUR_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     mediaFreeSpaceReserveBytes: e.MEDIA_FREE_SPACE_RESERVE_MB * 1024 * 1024,
     metrics: e.METRICS,

@@ -1,4 +1,5 @@
 import { AuditLog } from '../domain/auth/audit.js';
+import { Invitations } from '../domain/auth/invitations.js';
 import { Passwords, type ScryptParams } from '../domain/auth/passwords.js';
 import { Sessions } from '../domain/auth/sessions.js';
 import { SignInLinks } from '../domain/auth/sign-in-links.js';
@@ -24,6 +25,7 @@ export interface DashboardDeps {
   links: SignInLinks;
   passwords: Passwords;
   audit: AuditLog;
+  invitations: Invitations;
   unsubscribe: UnsubscribeLinks;
   mailer: Mailer | null;
   signInPerEmail: Limiter;
@@ -45,6 +47,7 @@ export function createDashboardDeps(services: Services, opts: DashboardOptions =
     links: new SignInLinks(rows.links, clock),
     passwords: new Passwords(rows.passwords, clock, opts.scrypt),
     audit: new AuditLog(rows.audit, clock),
+    invitations: new Invitations(rows.invitations, (email) => services.accounts.findUserByVerifiedEmail(email), services.ids, clock, config.invitationTtlMs),
     unsubscribe: services.unsubscribe,
     mailer: opts.mailer !== undefined ? opts.mailer : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
     // Built with the services: shared by the nodes on PostgreSQL, like the API's.

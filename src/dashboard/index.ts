@@ -16,6 +16,7 @@ import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
 import { feedRoutes } from './routes/feed.js';
 import { feedStreamRoutes } from './routes/feed-stream.js';
+import { invitationRoutes } from './routes/invitations.js';
 import { memberRoutes } from './routes/members.js';
 import { profileRoutes } from './routes/profile.js';
 import { pushRoutes } from './routes/push.js';
@@ -27,7 +28,7 @@ import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|tokens|members|usage|audit|profile|workspace|invite|unsubscribe|push|push-sw\.js)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|push|push-sw\.js)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -82,6 +83,7 @@ export function createDashboard(services: Services, opts: DashboardOptions = {})
   r.route('/', channelRoutes(deps));
   r.route('/', tokenRoutes(deps));
   r.route('/', memberRoutes(deps));
+  r.route('/', invitationRoutes(deps));
   r.route('/', usageRoutes(deps));
   r.route('/', profileRoutes(deps));
   r.route('/', pushRoutes(deps));

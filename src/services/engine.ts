@@ -6,6 +6,7 @@ import type { AlertStore } from '../domain/alert-store.js';
 import type { AccountMailRows } from '../domain/auth/account-mail.js';
 import type { AppSecretRows } from '../domain/auth/app-secrets.js';
 import type { AuditRows } from '../domain/auth/audit.js';
+import type { InvitationRows } from '../domain/auth/invitations.js';
 import type { PasswordRows } from '../domain/auth/passwords.js';
 import type { SessionRows } from '../domain/auth/sessions.js';
 import type { SignInLinkRows } from '../domain/auth/sign-in-links.js';
@@ -23,12 +24,13 @@ import type { PreferenceRows, UnitRecipientRule } from '../notify/preferences.js
 import type { PushOutbox } from '../notify/push/ports.js';
 import type { MediaOrphanRows } from '../ops/media-orphans.js';
 
-/** The dashboard's auth rows (sessions, sign-in links, passwords, audit log), on the engine services run on. */
+/** The dashboard's auth rows (sessions, sign-in links, passwords, audit log, invitations), on the engine services run on. */
 export interface AuthRows {
   sessions: SessionRows;
   links: SignInLinkRows;
   passwords: PasswordRows;
   audit: AuditRows;
+  invitations: InvitationRows;
 }
 
 /** Which rate limit a limiter counts: each has its own keys (the scope of the shared PostgreSQL table). */

@@ -7,6 +7,7 @@ import { PgAppSecretRows, PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLi
 import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
 import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
+import { PgInvitationRows } from '../db/pg/invitation-rows.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
 import { LEADER_LOCK } from '../db/pg/locks.js';
 import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
@@ -105,6 +106,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
         links: new PgSignInLinkRows(pool),
         passwords: new PgPasswordRows(pool),
         audit: new PgAuditRows(pool),
+        invitations: new PgInvitationRows(pool),
       },
       accountMailRows: new PgAccountMailRows(pool),
       mediaOrphanRows: new PgMediaOrphanRows(pool),

@@ -3,6 +3,7 @@ import { SqliteAccountRows, SqliteFirstStart } from '../db/account-rows.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
+import { SqliteInvitationRows } from '../db/invitation-rows.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
 import { SqlitePreferenceRows } from '../db/preference-rows.js';
@@ -61,6 +62,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
       links: new SqliteSignInLinkRows(db.sqlite),
       passwords: new SqlitePasswordRows(db.sqlite),
       audit: new SqliteAuditRows(db.sqlite),
+      invitations: new SqliteInvitationRows(db.sqlite),
     },
     accountMailRows: new SqliteAccountMailRows(db.sqlite),
     mediaOrphanRows: new SqliteMediaOrphanRows(db.sqlite),

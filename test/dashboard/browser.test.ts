@@ -97,30 +97,34 @@ describe('dashboard in Chromium', () => {
   });
 
   // Two browsers' worth of pages, axe scans and a CLI process: past 30 s when the machine is shared.
-  it('invites a member who signs in with the shown link and cannot rotate the webhook; their notification level reaches the CLI', { timeout: 90_000 }, async () => {
+  it('invites a member who accepts with the shown link and cannot rotate the webhook; their notification level reaches the CLI', { timeout: 90_000 }, async () => {
     const owner = await newPage(browser);
     await signIn(owner.page, seed.owner.id);
     await owner.page.getByRole('link', { name: 'Members' }).click();
+    await owner.page.getByLabel('E-mail').fill('stranger@other.test');
+    await owner.page.getByRole('button', { name: 'Invite and show a link' }).click();
+    await owner.page.getByLabel('Invitation link').waitFor();
     await owner.page.getByLabel('E-mail').fill('newbie@acme.test');
     await owner.page.getByRole('button', { name: 'Invite and show a link' }).click();
-    const link = await owner.page.getByLabel('Sign-in link').inputValue();
-    await owner.page.getByRole('cell', { name: 'newbie@acme.test' }).waitFor();
+    const link = await owner.page.getByLabel('Invitation link').inputValue();
+    await owner.page.getByRole('row', { name: /newbie@acme\.test/ }).getByRole('button', { name: 'Withdraw the invitation of newbie@acme.test' }).waitFor();
     await check(owner.page, 'members');
     await owner.page.getByRole('link', { name: 'Usage' }).click();
     await owner.page.getByRole('img', { name: /Alerts per day/ }).waitFor();
     await check(owner.page, 'usage');
     await owner.page.getByRole('link', { name: 'Audit log' }).click();
-    await owner.page.getByText('member.invited').waitFor();
+    await owner.page.getByText('member.invited').first().waitFor();
     await check(owner.page, 'audit');
     await owner.context.close();
 
     const { context, page } = await newPage(browser, { width: 375 });
     await page.goto(link);
-    await page.getByRole('button', { name: 'Sign in as newbie@acme.test' }).click();
-    await page.getByText('Welcome to Acme!').waitFor();
+    await page.getByRole('heading', { name: 'Join Acme' }).waitFor();
+    await check(page, 'invitation-accept');
     await page.getByLabel('Your name').fill('Nina Newbie');
-    await page.getByRole('button', { name: 'Save name' }).click();
-    await page.getByText('Name saved.').waitFor();
+    await page.getByRole('button', { name: 'Accept and create your account' }).click();
+    await page.getByText('Welcome to Acme!').waitFor();
+    await page.getByText('Nina Newbie').first().waitFor();
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('link', { name: /General/ }).click();
     expect(await page.getByRole('button', { name: 'Rotate webhook URL' }).count()).toBe(0);
@@ -148,6 +152,16 @@ describe('dashboard in Chromium', () => {
     await page.goto(`${h.config.publicUrl}/tokens`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await context.close();
+
+    // Sam already has an account: the invitation waits for him, signed in as himself, in the frame and on his profile.
+    const sam = await newPage(browser);
+    await signIn(sam.page, seed.stranger.id);
+    await sam.page.getByRole('link', { name: 'Review pending invitations' }).click();
+    await sam.page.getByRole('heading', { name: 'Pending invitations' }).waitFor();
+    await check(sam.page, 'profile-pending-invitations');
+    await sam.page.getByRole('button', { name: 'Accept the invitation to Acme' }).click();
+    await sam.page.getByText('you are now a member of Acme').waitFor();
+    await sam.context.close();
   });
 
   it('works from the keyboard: skip link, visible focus, forms submitted with Enter', async () => {

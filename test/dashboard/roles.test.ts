@@ -53,13 +53,16 @@ describe('Discord connection', () => {
 
 describe('roles', () => {
   it('refuses every management endpoint to a member with a 403, and changes nothing', async () => {
-    const { h, seed, member } = await setup();
+    const { h, seed, member, owner } = await setup();
+    await owner.post('/members/invite', { email: 'pending@acme.test', role: 'member' });
+    const pending = (await h.query<{ id: string }>('SELECT id FROM invitations'))[0]!.id;
     const ownerTokenId = (await h.services.accounts.listTokens(seed.ws.id)).find((t) => t.userId === seed.owner.id)!.id;
     const state = async () =>
       JSON.stringify(await Promise.all([
         h.query('SELECT id, name, webhook_token FROM channels ORDER BY id'),
         h.query('SELECT user_id, role FROM memberships ORDER BY user_id'),
         h.query('SELECT id FROM api_tokens WHERE revoked_at IS NULL ORDER BY id'),
+        h.query('SELECT id, token_hash, state FROM invitations ORDER BY id'),
       ]));
     const snapshot = await state();
     const g = seed.general.id;
@@ -70,6 +73,8 @@ describe('roles', () => {
       [`/channels/${seed.secret.id}/members`, { user: seed.member.id }],
       [`/channels/${g}/delete`, { confirm_name: 'General' }],
       ['/members/invite', { email: 'friend@acme.test', role: 'member' }],
+      [`/members/invitations/${pending}/reissue`, {}],
+      [`/members/invitations/${pending}/withdraw`, {}],
       [`/members/${seed.owner.id}/role`, { role: 'member' }],
       [`/members/${seed.owner.id}/remove`, {}],
       [`/tokens/${ownerTokenId}/revoke`, {}],

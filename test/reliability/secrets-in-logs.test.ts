@@ -242,6 +242,35 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect((await s.accounts.findUser(c.seed.member.id))?.email).toBe('max.moved@acme.test');
     },
   },
+  {
+    name: 'invitations: e-mailed, shown after a failed send, opened, accepted, re-opened, for an existing account, unknown',
+    run: async (c) => {
+      const links = new SignInLinks(c.h.services.authRows.links, c.h.services.clock);
+      const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
+      const owner = new DashClient(dash as unknown as DashHarness);
+      await owner.signInWithLink(c.seed.owner.id);
+      for (const [name, value] of owner.cookies) c.secret(`session cookie ${name} (inviter)`, value);
+      const before = c.sink.messages.length;
+      expect((await owner.post('/members/invite', { email: 'invitee@acme.test', role: 'member' })).res.status).toBe(303);
+      await c.sink.waitFor(before + 1, 10_000);
+      const mailed = c.secret('invitation secret (e-mailed)', /\/invite\?t=([A-Za-z0-9_-]{43})/.exec(c.sink.to('invitee@acme.test')[0]!.text)![1]!);
+      const invitee = new DashClient(dash as unknown as DashHarness);
+      expect((await invitee.get(`/invite?t=${mailed}`)).res.status).toBe(200);
+      expect((await invitee.post('/invite/accept', { t: mailed, name: 'Ivy', password: 'short', repeat_password: 'short' }, { csrf: null })).res.status).toBe(400);
+      expect((await invitee.post('/invite/accept', { t: mailed, name: 'Ivy' }, { csrf: null })).res.status).toBe(303);
+      for (const [name, value] of invitee.cookies) c.secret(`session cookie ${name} (invitee)`, value);
+      expect((await invitee.get(`/invite?t=${mailed}`)).res.status).toBe(410);
+      // The send fails: the inviter is shown the link, and the failure is logged without it.
+      c.sink.rejectNext(3, 550, 'Mailbox unavailable');
+      const shown = await owner.post('/members/invite', { email: 'stranger@other.test', role: 'admin' });
+      expect(shown.res.status).toBe(201);
+      const secret = c.secret('invitation secret (shown)', /\/invite\?t=([A-Za-z0-9_-]{43})/.exec(shown.html)![1]!);
+      expect((await new DashClient(dash as unknown as DashHarness).get(`/invite?t=${secret}`)).res.status).toBe(303);
+      expect((await new DashClient(dash as unknown as DashHarness).post('/invite/accept', { t: secret, name: 'Mallory' }, { csrf: null })).res.status).toBe(303);
+      const unknown = c.secret('unknown invitation secret', randomBytes(32).toString('base64url'));
+      expect((await new DashClient(dash as unknown as DashHarness).get(`/invite?t=${unknown}`)).res.status).toBe(410);
+    },
+  },
 ];
 
 let ctx: Ctx;
@@ -333,6 +362,7 @@ describe('no secret in any log line', () => {
     expect(parsed.some((l) => l.msg === 'e-mail failed; will retry')).toBe(true);
     expect(parsed.some((l) => l.msg === 'push failed; will retry')).toBe(true);
     expect(parsed.some((l) => l.msg === 'push subscription expired or unsubscribed; removed')).toBe(true);
+    expect(parsed.some((l) => l.msg === 'invitation e-mail failed')).toBe(true);
     expect(secrets.size).toBeGreaterThanOrEqual(11);
 
     const leaks: string[] = [];

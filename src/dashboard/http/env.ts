@@ -29,5 +29,7 @@ export interface DashEnv {
     workspaces: WorkspaceView[];
     csrfToken: string;
     clientAddress: string | null;
+    /** Open invitations the viewer may accept (set for page loads; the frame points to them). */
+    pendingInvitations: number;
   };
 }

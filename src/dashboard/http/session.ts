@@ -88,6 +88,9 @@ export function requireSession(deps: DashboardDeps): MiddlewareHandler<DashEnv> 
     // Masked afresh for each response (BREACH: pages are compressed and reflect input).
     c.set('csrfToken', maskToken(csrf));
     c.set('clientAddress', clientAddress(c, deps.services.config.trustProxy));
+    // Only for whole pages: the frame shows them; fragments and streams have no frame.
+    const wholePage = c.req.method === 'GET' && !c.req.header('hx-request') && (c.req.header('accept') ?? '').includes('text/html');
+    c.set('pendingInvitations', wholePage ? (await deps.invitations.pendingFor(user)).length : 0);
     await next();
   };
 }

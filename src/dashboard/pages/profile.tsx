@@ -3,9 +3,11 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions.js';
 import { EMAIL_CONFIRMATION_TTL_MS } from '../../domain/auth/sign-in-links.js';
+import type { InvitationRecord } from '../../domain/auth/invitations.js';
 import type { NotifyLevel } from '../../notify/preferences.js';
 import type { DashEnv } from '../http/env.js';
 import { Card, Field, Notice, PostForm } from '../views/components.js';
+import { InvitationOutcome, PendingInvitations } from './invitations.js';
 import { PushDevicesSection, type PushSettings } from '../views/push-devices.js';
 import { page } from '../views/render.js';
 
@@ -16,6 +18,8 @@ export function profilePage(
   c: Context<DashEnv>,
   o: {
     hasPassword: boolean;
+    /** Invitations to the viewer's own address, to accept or decline. */
+    invitations: InvitationRecord[];
     passwordError?: string;
     emailError?: string;
     nameError?: string;
@@ -43,9 +47,11 @@ export function profilePage(
       {c.req.query('email') === 'confirmed' ? <Notice>E-mail address confirmed.</Notice> : null}
       {c.req.query('name') ? <Notice>Name saved.</Notice> : null}
       {c.req.query('invited') ? (
-        <Notice kind="warn">Welcome to {c.get('workspace')?.name ?? 'Alertbridge'}! Tell your colleagues who you are, and set a password if you like (otherwise you sign in with e-mailed links).</Notice>
+        <Notice kind="warn">Welcome to {c.get('workspace')?.name ?? 'Alertbridge'}! Your account is ready: your name, password and notifications are here.</Notice>
       ) : null}
       {c.req.query('welcome') ? <Notice kind="warn">Welcome! Set your real e-mail address first: sign-in links and notifications go there.</Notice> : null}
+      <InvitationOutcome c={c} workspaceName={c.get('workspace')?.name} />
+      <PendingInvitations invitations={o.invitations} csrf={csrf} />
       {o.emailSentTo ? (
         <Notice>
           We sent a confirmation link to {o.emailSentTo}. Your address changes when you open it while signed in here (within {EMAIL_CONFIRMATION_TTL_MS / HOUR} hours).

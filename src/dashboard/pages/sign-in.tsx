@@ -4,7 +4,7 @@ import { publicPage } from '../views/render.js';
 
 export function signInPage(
   c: Context,
-  o: { next: string; email?: string; error?: string; linkSent?: boolean; mailEnabled: boolean; ended?: boolean },
+  o: { next: string; email?: string; error?: string; linkSent?: boolean; mailEnabled: boolean; ended?: boolean; invitation?: boolean },
 ) {
   return publicPage(
     c,
@@ -12,6 +12,9 @@ export function signInPage(
     <section class="card narrow">
       <h1>Sign in to Alertbridge</h1>
       {o.ended ? <Notice kind="warn">Your session has ended. Sign in again.</Notice> : null}
+      {o.invitation ? (
+        <Notice kind="warn">This invitation is for an account that already exists. Sign in as that account to accept it: it waits under Pending invitations on your profile.</Notice>
+      ) : null}
       {o.linkSent ? (
         <Notice>If that address belongs to an account, a sign-in link is on its way. It works once, for 15 minutes.</Notice>
       ) : null}

@@ -16,7 +16,7 @@ export function safeNext(raw: string | undefined): string {
 }
 
 /** A new session (new id at every sign-in) for a proven user; records a sign-in from a new device. */
-async function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link'): Promise<void> {
+export async function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link' | 'invitation'): Promise<void> {
   const from = clientAddress(c, deps.services.config.trustProxy);
   const workspaces = await deps.accounts.workspacesOf(userId);
   // A session the browser already had is ended: one browser, one session.
@@ -46,7 +46,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.get('/sign-in', async (c) => {
     const secret = getCookie(c, deps.cookieName);
     if (secret && (await deps.sessions.resolve(secret))) return c.redirect(safeNext(c.req.query('next')), 303);
-    return signInPage(c, { next: safeNext(c.req.query('next')), mailEnabled, ended: c.req.query('ended') === '1' });
+    return signInPage(c, { next: safeNext(c.req.query('next')), mailEnabled, ended: c.req.query('ended') === '1', invitation: c.req.query('invitation') === '1' });
   });
 
   r.post('/sign-in', guard, async (c) => {

@@ -1,17 +1,19 @@
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { ROLES, type Role } from '../../domain/accounts.js';
+import type { InvitationRecord } from '../../domain/auth/invitations.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { Forbidden } from '../http/errors.js';
 import { audit, requireRecentSignIn } from '../http/guards.js';
-import { formOf, requireRole, requireSession } from '../http/session.js';
+import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
 import { auditPage, membersPage } from '../pages/members.js';
-import { mailSignInLink, signInUrl } from '../sign-in-link.js';
+import { invitationUrl, mailInvitation } from '../invitation-mail.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 const inviteSchema = z.object({
-  email: z.string().trim().email('Enter an e-mail address'),
+  email: z.string().trim().max(254, 'At most 254 characters').email('Enter an e-mail address'),
   role: z.enum(ROLES, 'Choose a role'),
 });
 
@@ -19,39 +21,67 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
   for (const p of ['/members', '/members/*', '/audit']) r.use(p, requireSession(deps));
 
-  r.get('/members', async (c) => membersPage(c, { members: await deps.accounts.listMembers(requireRole(c).id), mailEnabled: deps.mailer !== null }));
+  const view = async (c: Context<DashEnv>, ws: { id: string }) => ({
+    members: await deps.accounts.listMembers(ws.id),
+    invitations: isManager(requireRole(c).role) ? await deps.invitations.pendingOfWorkspace(ws.id) : [],
+    now: deps.services.clock.now(),
+    mailEnabled: deps.mailer !== null,
+  });
+
+  r.get('/members', async (c) => membersPage(c, await view(c, requireRole(c))));
+
+  /**
+   * Mailed: back to the list (Post/Redirect/Get). Not mailed (mail off, or the send failed): the
+   * link is rendered, not redirected to, as this response is the only place it ever appears.
+   */
+  const deliver = async (c: Context<DashEnv>, ws: { id: string }, sent: { invitation: InvitationRecord; secret: string }, done: string) => {
+    if (await mailInvitation(deps, sent.invitation, sent.secret, c.get('viewer').name)) return c.redirect(`/members?${done}=1`, 303);
+    const url = invitationUrl(deps.services.config.publicUrl, sent.secret);
+    return membersPage(c, { ...(await view(c, ws)), shown: { email: sent.invitation.email, url, expiresAt: sent.invitation.expiresAt } }, 201);
+  };
 
   r.post('/members/invite', async (c) => {
     const ws = requireRole(c, MANAGERS);
     const form = await formOf(c);
     const parsed = inviteSchema.safeParse({ email: form.email ?? '', role: form.role ?? 'member' });
-    const members = () => deps.accounts.listMembers(ws.id);
     if (!parsed.success) {
       const errors = Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message]));
-      return membersPage(c, { members: await members(), mailEnabled: deps.mailer !== null, errors, values: form }, 400);
+      return membersPage(c, { ...(await view(c, ws)), errors, values: form }, 400);
     }
     const { email, role } = parsed.data;
     // Only an owner may make owners: an admin must not be able to promote past themselves.
     if (role === 'owner' && ws.role !== 'owner') throw new Forbidden('only owners can invite owners');
-    // Only a verified address names an existing account: one typed without proof reaches nobody.
-    const user = await deps.accounts.findUserByVerifiedEmail(email) ?? await deps.accounts.createUser(email);
-    if ((await members()).some((m) => m.id === user.id)) {
-      return membersPage(c, { members: await members(), mailEnabled: deps.mailer !== null, errors: { email: 'Already a member' }, values: form }, 400);
+    if ((await deps.accounts.listMembers(ws.id)).some((m) => m.email.toLowerCase() === email.toLowerCase())) {
+      return membersPage(c, { ...(await view(c, ws)), errors: { email: 'Already a member' }, values: form }, 400);
     }
-    await deps.accounts.addMember(ws.id, user.id, role);
-    await audit(c, deps, 'member.invited', `${user.email} as ${role}`);
-    const { secret, expiresAt } = await deps.links.issue(user.id, { invite: true });
-    const url = signInUrl(deps.services.config.publicUrl, secret);
-    let mailed = false;
-    if (deps.mailer) {
-      try {
-        await mailSignInLink(deps.mailer, user.email, url, expiresAt, `join ${ws.name} on Alertbridge`);
-        mailed = true;
-      } catch (err) {
-        deps.services.logger.warn({ userId: user.id, err: (err as Error).message }, 'invitation e-mail failed');
-      }
-    }
-    return membersPage(c, { members: await members(), mailEnabled: deps.mailer !== null, invited: { email: user.email, url: mailed ? undefined : url } }, 201);
+    await requireRecentSignIn(c, deps, form);
+    // No account is looked up or made here: whether one exists is decided when the invitation is accepted.
+    const sent = await deps.invitations.invite({ workspaceId: ws.id, email, role, invitedBy: c.get('viewer').id });
+    await audit(c, deps, sent.reissued ? 'member.invitation-reissued' : 'member.invited', `${sent.invitation.email} as ${role}`);
+    return deliver(c, ws, sent, 'invited');
+  });
+
+  r.post('/members/invitations/:id/reissue', async (c) => {
+    const ws = requireRole(c, MANAGERS);
+    const pending = (await deps.invitations.pendingOfWorkspace(ws.id)).find((i) => i.id === c.req.param('id'));
+    if (!pending) return c.notFound();
+    if (pending.role === 'owner' && ws.role !== 'owner') throw new Forbidden('only owners can re-issue an invitation of an owner');
+    await requireRecentSignIn(c, deps, await formOf(c));
+    const sent = await deps.invitations.reissue(ws.id, pending.id, c.get('viewer').id);
+    if (!sent) return c.notFound();
+    await audit(c, deps, 'member.invitation-reissued', `${sent.invitation.email} as ${sent.invitation.role}`);
+    return deliver(c, ws, sent, 'reissued');
+  });
+
+  r.post('/members/invitations/:id/withdraw', async (c) => {
+    const ws = requireRole(c, MANAGERS);
+    const pending = (await deps.invitations.pendingOfWorkspace(ws.id)).find((i) => i.id === c.req.param('id'));
+    if (!pending) return c.notFound();
+    if (pending.role === 'owner' && ws.role !== 'owner') throw new Forbidden('only owners can withdraw an invitation of an owner');
+    const gone = await deps.invitations.withdraw(ws.id, pending.id);
+    if (!gone) return c.notFound();
+    await audit(c, deps, 'member.invitation-withdrawn', `${gone.email} as ${gone.role}`);
+    return c.redirect('/members?withdrawn=1', 303);
   });
 
   /** Role changes and removals: managers only, never leaving the workspace without an owner. */

@@ -17,6 +17,7 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.use('/profile/*', requireSession(deps));
   const view = async (c: Parameters<typeof profilePage>[0]) => ({
     hasPassword: await deps.passwords.hasPassword(c.get('viewer').id),
+    invitations: await deps.invitations.pendingFor(c.get('viewer')),
     levels: (await deps.services.notifyPrefs.list(c.get('viewer').id)).filter((l) => l.workspace.id === c.get('workspace')?.id),
     push: { publicKey: deps.services.push.vapid.publicKey, devices: await deps.services.push.subscriptions.list(c.get('viewer').id) },
   });

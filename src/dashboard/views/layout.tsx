@@ -14,6 +14,8 @@ export interface PageChrome {
   workspace?: WorkspaceView;
   workspaces?: WorkspaceView[];
   nav?: NavKey;
+  /** Invitations the viewer may accept: a notice on every page but the profile, where they are listed. */
+  pendingInvitations?: number;
   /** The frame's search box on the search page (its query and filters). */
   search?: SearchBoxState;
 }
@@ -120,6 +122,12 @@ export function Layout(props: { chrome: PageChrome; children?: Child }) {
             </nav>
           ) : null}
           <main id="main" tabindex={-1}>
+            {c.viewer && c.pendingInvitations && c.nav !== 'profile' ? (
+              <div class="notice warn" role="status">
+                You have {c.pendingInvitations === 1 ? 'a pending invitation' : `${c.pendingInvitations} pending invitations`} to join a workspace.{' '}
+                <a href="/profile#invitations">Review pending invitations</a>
+              </div>
+            ) : null}
             {props.children}
           </main>
         </body>

@@ -22,6 +22,7 @@ export function page(c: Context<DashEnv>, title: string, nav: NavKey, body: Chil
     viewer: c.get('viewer'),
     workspace: c.get('workspace'),
     workspaces: c.get('workspaces'),
+    pendingInvitations: c.get('pendingInvitations'),
     ...extra,
   };
   return c.html(<Layout chrome={chrome}>{body}</Layout>, status);

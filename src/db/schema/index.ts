@@ -7,3 +7,4 @@ export * from './auth.js';
 export * from './alert-groups.js';
 export * from './push.js';
 export * from './account-mail.js';
+export * from './invitations.js';
