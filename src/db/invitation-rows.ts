@@ -8,6 +8,8 @@ const SELECT = `SELECT i.id, i.workspace_id AS workspaceId, w.name AS workspaceN
 type SqlRow = Omit<InvitationRecord, 'sentByMail'> & { sentByMail: number };
 const toRecord = (r: SqlRow): InvitationRecord => ({ ...r, sentByMail: r.sentByMail === 1 });
 
+class AddressTaken extends Error {}
+
 /** `sqlite` wording of a unique-index refusal on the users' address index. */
 const isAddressTaken = (err: unknown) => err instanceof Error && 'code' in err && err.code === 'SQLITE_CONSTRAINT_UNIQUE' && err.message.includes('users_verified_email_uq');
 
@@ -56,6 +58,7 @@ export class SqliteInvitationRows implements InvitationRows {
       insertUser: sqlite.prepare<[{ id: string; email: string; name: string; verified: number; now: number }]>(
         'INSERT INTO users (id, email, name, email_verified, created_at) VALUES (@id, @email, @name, @verified, @now)',
       ),
+      verifiedHolder: sqlite.prepare<[string], number>('SELECT 1 FROM users WHERE lower(email) = lower(?) AND email_verified = 1').pluck(),
       addMember: sqlite.prepare<[{ workspaceId: string; userId: string; role: string; now: number }]>(
         'INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (@workspaceId, @userId, @role, @now) ON CONFLICT DO NOTHING',
       ),
@@ -65,6 +68,8 @@ export class SqliteInvitationRows implements InvitationRows {
       const id = s.claimByHash.get({ tokenHash, now });
       if (id === undefined) return { status: 'gone' as const };
       const inv = toRecord(s.byId.get(id)!);
+      // An account proved this address meanwhile: roll back, so the invitation stays pending for it.
+      if (s.verifiedHolder.get(inv.email) !== undefined) throw new AddressTaken();
       s.insertUser.run({ id: user.id, email: inv.email, name: user.name, verified: inv.sentByMail ? 1 : 0, now });
       s.addMember.run({ workspaceId: inv.workspaceId, userId: user.id, role: inv.role, now });
       return { status: 'accepted' as const, invitation: { ...inv, state: 'accepted' as const } };
@@ -125,7 +130,7 @@ export class SqliteInvitationRows implements InvitationRows {
       return this.acceptNew(tokenHash, user, now);
     } catch (err) {
       // The whole transaction rolled back: the invitation stays pending for the account that has the address.
-      if (isAddressTaken(err)) return { status: 'taken' as const };
+      if (err instanceof AddressTaken || isAddressTaken(err)) return { status: 'taken' as const };
       throw err;
     }
   }

@@ -7,6 +7,8 @@ const SELECT = `SELECT i.id, i.workspace_id AS "workspaceId", w.name AS "workspa
                        u.name AS "inviterName", i.created_at AS "createdAt", i.expires_at AS "expiresAt", i.sent_by_mail AS "sentByMail", i.state
                 FROM invitations i JOIN workspaces w ON w.id = i.workspace_id LEFT JOIN users u ON u.id = i.invited_by`;
 
+class AddressTaken extends Error {}
+
 const isAddressTaken = (err: unknown) => err instanceof Error && 'code' in err && err.code === '23505' && 'constraint' in err && err.constraint === 'users_verified_email_uq';
 
 /**
@@ -93,6 +95,9 @@ export class PgInvitationRows implements InvitationRows {
         );
         if (!rows[0]) return { status: 'gone' as const };
         const inv = (await tx.query<InvitationRecord>(`${SELECT} WHERE i.id = $1`, [rows[0].id])).rows[0]!;
+        // An account proved this address meanwhile: roll back, so the invitation stays pending for it.
+        const holder = await tx.query('SELECT 1 FROM users WHERE lower(email) = lower($1) AND email_verified', [inv.email]);
+        if (holder.rowCount !== 0) throw new AddressTaken();
         // The address is proven only when the invitation reached it by e-mail: a link shown to the inviter proves no mailbox.
         await tx.query('INSERT INTO users (id, email, name, email_verified, created_at) VALUES ($1, $2, $3, $4, $5)', [user.id, inv.email, user.name, inv.sentByMail, now]);
         await addMember(tx, inv.workspaceId, user.id, inv.role, now);
@@ -100,7 +105,7 @@ export class PgInvitationRows implements InvitationRows {
       });
     } catch (err) {
       // Rolled back as a whole: the invitation stays pending for the account that has the address.
-      if (isAddressTaken(err)) return { status: 'taken' as const };
+      if (err instanceof AddressTaken || isAddressTaken(err)) return { status: 'taken' as const };
       throw err;
     }
   }
