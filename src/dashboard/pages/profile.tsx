@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions.js';
-import type { NotifyLevel } from '../../notify/preferences.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashEnv } from '../http/env.js';
 import { Card, Field, Notice, PostForm } from '../views/components.js';
 import { PushDevicesSection, type PushSettings } from '../views/push-devices.js';

@@ -1,8 +1,7 @@
-import type { Context } from 'hono';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { AppError } from '../../domain/errors.js';
-import { NOTIFY_LEVELS, type NotifyLevel } from '../../notify/preferences.js';
+import { NOTIFY_LEVELS, type NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { audit, requireRecentSignIn } from '../http/guards.js';

@@ -1,6 +1,6 @@
 import type { AlertView } from '../../domain/alert-view.js';
 import type { NotificationKind } from '../../domain/changes.js';
-import type { NotifyLevel } from '../preferences.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import { AlertCard } from '../../views/alert-card/alert-card.js';
 import { clip, oneLine, plainText } from '../../views/alert-card/format.js';
 import { runPhase, toCardModel, type CardModel } from '../../views/alert-card/view-model.js';

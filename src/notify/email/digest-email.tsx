@@ -1,5 +1,5 @@
 import type { AlertView } from '../../domain/alert-view.js';
-import type { NotifyLevel } from '../preferences.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import { clip, formatSpan, oneLine, plainText } from '../../views/alert-card/format.js';
 import { Accent, Section } from '../../views/alert-card/parts.js';
 import { FONT, TONES, look } from '../../views/alert-card/styling.js';

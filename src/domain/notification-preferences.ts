@@ -1,4 +1,4 @@
-import { AppError } from '../domain/errors.js';
+import { AppError } from './errors.js';
 import type { Clock } from '../lib/clock.js';
 
 export const NOTIFY_LEVELS = ['all', 'important', 'none'] as const;
