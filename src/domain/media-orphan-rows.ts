@@ -1,6 +1,7 @@
 /**
  * The media_orphans rows: which unreferenced files wait for deletion, and since when
- * (src/db/media-orphan-rows.ts on SQLite, src/db/pg/media-orphan-rows.ts on PostgreSQL).
+ * (src/db/media-orphan-rows.ts on SQLite, src/db/pg/media-orphan-rows.ts on PostgreSQL), read and
+ * written by the orphan sweep (src/ops/media-orphans.ts).
  */
 export interface MediaOrphanRows {
   /** Lists the keys as orphaned at `now`; the latest release wins (a new grace period). */
