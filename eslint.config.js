@@ -35,6 +35,11 @@ export default defineConfig(
     languageOptions: { globals: globals.node },
   },
   {
+    // CommonJS configuration read by a tool (dependency-cruiser's layer rules).
+    files: ['*.cjs'],
+    languageOptions: { globals: globals.node, sourceType: 'commonjs' },
+  },
+  {
     // The dashboard's own small scripts run in the browser, not in Node.
     files: ['src/dashboard/assets/**/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },

@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
-import type { WebhookChannels } from './db/webhook-channels.js';
+import type { WebhookChannels } from './domain/webhook/webhook-channels.js';
+import type { WebhookFiles } from './domain/webhook/request-files.js';
 import { Accounts } from './domain/accounts.js';
 import type { FirstStartUnit } from './domain/account-rows.js';
 import type { AlertGroupWrites } from './domain/alert-groups.js';
@@ -16,23 +17,24 @@ import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
 import { AvatarLookup } from './domain/webhook/avatars.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
 import { FormatIngest } from './domain/webhook/ingest-formats.js';
-import { WebhookBodyReader } from './http/webhook-body.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { IdGenerator } from './lib/ids.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import type { Limiter } from './lib/rate-limiter.js';
+import type { Limiter } from './domain/rate-limiter.js';
 import type { Leadership } from './lib/singletons.js';
-import { createMediaFetcher, type MediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
+import { createMediaFetcher, type MediaFetcherOptions } from './media/fetcher.js';
+import type { MediaFetcher } from './domain/media.js';
+import { MediaRequestFiles } from './media/request-files.js';
 import { MediaStore } from './media/store.js';
 import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './notify/live-stream.js';
-import { NotificationPreferences, type UnitRecipientRule } from './notify/preferences.js';
+import { NotificationPreferences, type UnitRecipientRule } from './domain/notification-preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { AccountMail } from './domain/auth/account-mail.js';
 import { Operations } from './ops/operations.js';
 import { RetentionPruner, RetentionSettings } from './domain/retention.js';
 import { PushSubscriptions } from './domain/push.js';
-import type { PushOutbox } from './notify/push/ports.js';
+import type { PushOutbox } from './domain/push-outbox.js';
 import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { sqliteParts, type SqliteParts } from './services/sqlite.js';
@@ -40,8 +42,6 @@ import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './
 
 export type { AuthRows } from './services/engine.js';
 
-/** JSON webhook bodies may carry base64 attachments; bigger files go through multipart or a URL. */
-const MAX_JSON_BODY_BYTES = 16 * 1024 * 1024;
 const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
 /**
@@ -74,7 +74,8 @@ export interface Services {
   acceptAlert: AcceptWebhookAlert;
   media: MediaStore;
   fetcher: MediaFetcher;
-  webhookBody: WebhookBodyReader;
+  /** A webhook request's files (the transport streams uploads into it; the accept-alert use case stores and fetches the rest). */
+  webhookFiles: WebhookFiles;
   avatars: AvatarLookup;
   /** Which channel mirrors which Discord channel. */
   discordLinks: DiscordLinks;
@@ -223,7 +224,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     acceptAlert,
     media,
     fetcher,
-    webhookBody: new WebhookBodyReader(media, fetcher, { maxJsonBytes: MAX_JSON_BODY_BYTES }, isMediaReferenced),
+    webhookFiles: new MediaRequestFiles(media, fetcher, isMediaReferenced),
     avatars,
     discordLinks,
     chatIngest,

@@ -23,7 +23,7 @@ import { Usage } from '../domain/usage.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { IdGenerator } from '../lib/ids.js';
 import { MediaStore } from '../media/store.js';
-import { NotificationPreferences } from '../notify/preferences.js';
+import { NotificationPreferences } from '../domain/notification-preferences.js';
 import { MediaOrphans } from '../ops/media-orphans.js';
 
 

@@ -6,9 +6,9 @@ import type { SignInLinkRows } from '../domain/auth/sign-in-links.js';
 import type { DiscordLinkRows } from '../domain/chat/links.js';
 import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { UsageRows } from '../domain/usage.js';
-import type { ReferenceCheck } from '../media/store.js';
-import type { PreferenceRows } from '../notify/preferences.js';
-import type { MediaOrphanRows } from '../ops/media-orphans.js';
+import type { ReferenceCheck } from '../domain/media.js';
+import type { PreferenceRows } from '../domain/notification-preferences.js';
+import type { MediaOrphanRows } from '../domain/media-orphan-rows.js';
 
 /** The rows the admin commands use, on the engine the service runs on. */
 export interface CliRows {

@@ -3,7 +3,7 @@ import { Invitations } from '../domain/auth/invitations.js';
 import { Passwords, type ScryptParams } from '../domain/auth/passwords.js';
 import { Sessions } from '../domain/auth/sessions.js';
 import { SignInLinks } from '../domain/auth/sign-in-links.js';
-import type { Limiter } from '../lib/rate-limiter.js';
+import type { Limiter } from '../domain/rate-limiter.js';
 import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Services } from '../services.js';
 import { accountsAdapter } from './accounts-adapter.js';

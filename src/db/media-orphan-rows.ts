@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { MediaOrphanRows } from '../ops/media-orphans.js';
+import type { MediaOrphanRows } from '../domain/media-orphan-rows.js';
 
 /** The media_orphans rows on SQLite (src/ops/media-orphans.ts): synchronous statements, answered as resolved Promises. */
 export class SqliteMediaOrphanRows implements MediaOrphanRows {

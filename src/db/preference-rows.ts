@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { channelVisibleTo } from './visibility.js';
-import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, type NotifyLevel, type PreferenceRow, type PreferenceRows, type Recipient, type UnitRecipientRule } from '../notify/preferences.js';
+import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, type NotifyLevel, type PreferenceRow, type PreferenceRows, type Recipient, type UnitRecipientRule } from '../domain/notification-preferences.js';
 
 /**
  * Who can see a channel, by the one visibility rule (src/db/visibility.ts): every workspace member for a public channel; for a private one the

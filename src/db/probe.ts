@@ -1,11 +1,5 @@
 import type Database from 'better-sqlite3';
-
-/** Whether the database answers and can take writes, for /readyz (src/ops/readiness.ts). */
-export type ProbeResult = { ok: true } | { ok: false; reason: string };
-
-export interface DatabaseProbe {
-  probe(): Promise<ProbeResult>;
-}
+import type { DatabaseProbe, ProbeResult } from '../domain/database-probe.js';
 
 /**
  * SQLite: answers a query, and may still allocate a page: the file is below its page limit

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { AlertRow, OutboxChannel } from '../domain/alert-store.js';
 import type { NewPushSubscription, PushDevice, PushSubscriptionRows } from '../domain/push.js';
-import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../notify/push/ports.js';
+import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../domain/push-outbox.js';
 import { ALERT_COLUMNS } from './alert-store/rows.js';
 
 /** Runs `fn` in one BEGIN IMMEDIATE transaction: the write lock is taken up front, so a read-then-write never meets another writer half-way. */

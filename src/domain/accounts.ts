@@ -2,27 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
 import type { AccountRows, ChannelRecord, Role } from './account-rows.js';
+import { isChannelSlug, slugify } from './channel-slug.js';
 import { AppError, notFound } from './errors.js';
 import { hashToken } from './tokens.js';
 
 export { ROLES } from './account-rows.js';
 export type { AccountRows, AccountUser, ChannelRecord, Role } from './account-rows.js';
 
-const SLUG_RE = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const CHANNEL_NAME_MAX = 100;
-
-function slugify(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/, '');
-  return slug || 'channel';
-}
 
 function validEmail(raw: string): string {
   const e = raw.trim();
@@ -174,7 +162,7 @@ export class Accounts {
     await this.requireWorkspace(input.workspaceId);
     const name = channelName(input.name);
     const slug = input.slug ?? slugify(name);
-    if (!SLUG_RE.test(slug)) {
+    if (!isChannelSlug(slug)) {
       throw new AppError('invalid-body', `slug must be lower-case letters, digits and dashes (got ${slug})`);
     }
     const rec: ChannelRecord = {

@@ -1,17 +1,53 @@
-import type { alertAttachments, alertEvents, alerts, notificationJobs } from '../db/schema/alerts.js';
+import type { MediaKind } from './media.js';
 
-// The alert store's row types, derived from the drizzle schema so the two can never drift apart;
-// shared by the store's interfaces (alert-store.ts, outbox-store.ts) and re-exported by alert-store.ts.
+// The alert store's row types: what both engines' stores hand to the use cases, declared here so the
+// use cases never lean on a schema. Both drizzle schemas infer exactly these (checked at compile time
+// by test/db/alert-rows-match-schemas.test.ts); shared by the store's interfaces (alert-store.ts,
+// outbox-store.ts) and re-exported by alert-store.ts.
+
+export type AlertLevel = 'INFO' | 'SUCCESS' | 'WARNING' | 'ERROR';
+export type RunState = 'running' | 'passed' | 'failed';
 
 /** One alert row as stored (the opaque metadata excepted: nothing reads it back). */
-export type AlertRow = Omit<typeof alerts.$inferSelect, 'metadataJson'>;
-export type AttachmentRow = typeof alertAttachments.$inferSelect;
-export type AlertLevel = AlertRow['level'];
-export type RunState = NonNullable<AlertRow['workflowState']>;
-/** The column enums of the schema, so the two can never drift apart. */
-export type AlertEventType = (typeof alertEvents.$inferSelect)['type'];
-export type NotificationKind = (typeof notificationJobs.$inferSelect)['kind'];
+export interface AlertRow {
+  id: string;
+  channelId: string;
+  kind: 'standard' | 'chat';
+  title: string;
+  level: AlertLevel;
+  emoji: string;
+  message: string | null;
+  fieldsJson: string | null;
+  linkUrl: string | null;
+  linkText: string | null;
+  source: string | null;
+  actorJson: string | null;
+  workflowRunId: string | null;
+  workflowState: RunState | null;
+  workflowStepsJson: string | null;
+  workflowError: string | null;
+  /** Chat-connected channels: the message's id on the chat platform. */
+  externalId: string | null;
+  authorJson: string | null;
+  replyToJson: string | null;
+  activityKey: string;
+  seq: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AttachmentRow {
+  alertId: string;
+  position: number;
+  mediaKey: string;
+  mime: string;
+  kind: MediaKind;
+  name: string | null;
+  size: number;
+}
+
+export type AlertEventType = 'alert.created' | 'alert.updated' | 'alert.deleted';
+export type NotificationKind = 'alert.created' | 'workflow.started' | 'workflow.finished';
 
 /** A file already in the media store, ready to be attached. */
 export type AttachmentRecord = Pick<AttachmentRow, 'mediaKey' | 'mime' | 'kind' | 'name' | 'size'>;
-

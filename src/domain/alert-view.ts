@@ -4,7 +4,7 @@ import type {
   ChatAlert as ChatAlertSchema,
   StandardAlert as StandardAlertSchema,
   WorkflowStep as WorkflowStepSchema,
-} from '../http/schemas.js';
+} from './alert-shapes.js';
 import { isoTime as iso } from '../lib/iso-time.js';
 import type { AlertRow, AttachmentRow } from './alert-store.js';
 
@@ -12,7 +12,7 @@ import type { AlertRow, AttachmentRow } from './alert-store.js';
  * Maps stored alert rows to the read API's two public shapes (standard and
  * chat-connected). The only place that knows both the stored columns and the
  * JSON the API promises, so the read API, the stream and e-mails agree. The
- * shapes are the zod schemas' (src/http/schemas.ts), the one definition the
+ * shapes are the zod schemas' (alert-shapes.ts), the one definition the
  * OpenAPI document is built from too.
  */
 

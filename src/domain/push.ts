@@ -2,7 +2,7 @@ import net from 'node:net';
 import { z } from 'zod';
 import type { Clock } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
-import { refusedAddressReason } from '../media/ssrf.js';
+import { refusedAddressReason } from '../lib/ssrf.js';
 import { AppError, type ValidationIssue } from './errors.js';
 
 /** Devices (browser profiles) one user may subscribe; an eleventh is refused until one is removed. */

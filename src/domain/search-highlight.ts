@@ -1,5 +1,5 @@
 import type { HighlightedText } from './alert-store.js';
-import { esc } from '../lib/html.js';
+import { escapeHtml } from '../lib/html.js';
 
 /**
  * A highlighted text as HTML: every character escaped (nothing a sender
@@ -11,8 +11,8 @@ export function highlightHtml(h: HighlightedText): string {
   let at = 0;
   for (const [start, end] of h.ranges) {
     if (start < at || end > h.text.length) continue;
-    html += `${esc(h.text.slice(at, start))}<mark>${esc(h.text.slice(start, end))}</mark>`;
+    html += `${escapeHtml(h.text.slice(at, start))}<mark>${escapeHtml(h.text.slice(start, end))}</mark>`;
     at = end;
   }
-  return html + esc(h.text.slice(at));
+  return html + escapeHtml(h.text.slice(at));
 }

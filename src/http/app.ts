@@ -21,6 +21,7 @@ import { registerWebhookFormats } from './routes/webhook-formats.js';
 import { registerWebhookGithub } from './routes/webhook-github.js';
 import { registerWebhookGroups } from './routes/webhook-groups.js';
 import { Problem } from './schemas.js';
+import { MAX_JSON_BODY_BYTES, WebhookBodyReader } from './webhook-body.js';
 import { validationError } from './validation.js';
 
 export interface AppOptions {
@@ -86,10 +87,11 @@ export function createApp(services: Services, opts: AppOptions = {}) {
   // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.
   for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream', '/api/search']) app.use(path, auth);
 
-  registerWebhook(app);
-  registerWebhookFormats(app);
-  registerWebhookGithub(app);
-  registerWebhookGroups(app);
+  const webhookBody = new WebhookBodyReader(services.webhookFiles, { maxJsonBytes: MAX_JSON_BODY_BYTES });
+  registerWebhook(app, webhookBody);
+  registerWebhookFormats(app, webhookBody);
+  registerWebhookGithub(app, webhookBody);
+  registerWebhookGroups(app, webhookBody);
   registerReadApi(app);
   registerSearch(app);
   registerStream(app);

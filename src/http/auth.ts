@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Limiter } from '../lib/rate-limiter.js';
+import type { Limiter } from '../domain/rate-limiter.js';
 import { hasRequestId } from './plain-response.js';
 import { rateHeaders, refuse } from './rate-limit.js';
 import type { AppEnv } from './env.js';

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../domain/errors.js';
 import type { Principal } from '../domain/tokens.js';
 import type { Logger } from '../lib/logger.js';
-import type { RateDecision } from '../lib/rate-limiter.js';
+import type { RateDecision } from '../domain/rate-limiter.js';
 import type { Services } from '../services.js';
 
 /** Typed Hono context: dependencies are injected per app, never imported as singletons. */

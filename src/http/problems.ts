@@ -5,7 +5,8 @@ import { AppError, AuthError, type AuthFailureReason, type ErrorCode } from '../
 import { IDEMPOTENCY_KEY_MAX_CHARS, IDEMPOTENCY_WINDOW_HOURS } from '../domain/idempotency.js';
 import { TOKEN_SECRET_HEX_CHARS } from '../domain/tokens.js';
 import { maskPath } from '../lib/logger.js';
-import { MAX_ATTACHMENTS, SUPPORTED_FORMATS_TEXT, mediaLimitsText } from '../media/formats.js';
+import { SUPPORTED_FORMATS_TEXT, mediaLimitsText } from '../media/formats.js';
+import { MAX_ATTACHMENTS } from '../domain/media.js';
 import { unsupportedContentType } from './body.js';
 
 interface ProblemType {

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { AppError } from '../domain/errors.js';
-import type { Limiter, RateDecision } from '../lib/rate-limiter.js';
+import type { Limiter, RateDecision } from '../domain/rate-limiter.js';
 
 /**
  * Counts one request against `key` and sets the RateLimit-* headers (IETF

@@ -1,5 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { ChatAlert, StandardAlert } from '../domain/alert-shapes.js';
 import { AUTH_FAILURE_REASONS } from '../domain/errors.js';
+
+// The alert shapes are the domain's (the read API, the stream and e-mails promise the same JSON);
+// the API's document lists them with the rest.
+export { Actor, ChatAlert, StandardAlert, WorkflowStep } from '../domain/alert-shapes.js';
 
 /** Response and error schemas shared by the OpenAPI document and the routes. */
 
@@ -67,68 +72,6 @@ export const Channel = z
     _count: z.object({ alerts: z.number().int().openapi({ description: "The calling user's unread count." }) }),
   })
   .openapi('Channel');
-
-const Field = z.object({ label: z.string(), value: z.string(), inline: z.boolean() });
-
-export const Actor = z
-  .object({
-    name: z.string().optional(),
-    email: z.string().optional(),
-    id: z.string().optional(),
-    plan: z.string().optional(),
-    company: z.string().optional(),
-    location: z.string().optional(),
-    avatarUrl: z.string().optional(),
-    url: z.string().optional(),
-    initials: z.string().optional(),
-  })
-  .openapi('Actor');
-
-export const WorkflowStep = z.object({
-  name: z.string(),
-  state: z.enum(['pending', 'running', 'done', 'failed', 'skipped']),
-  seconds: z.number().optional(),
-  info: z.string().optional(),
-});
-
-export const StandardAlert = z
-  .object({
-    id: z.string(),
-    channelId: z.string(),
-    title: z.string(),
-    level: z.enum(['INFO', 'SUCCESS', 'WARNING', 'ERROR']),
-    emoji: z.string().nullable(),
-    message: z.string().nullable(),
-    fields: z.array(Field),
-    linkUrl: z.string().nullable(),
-    linkText: z.string().nullable(),
-    source: z.string().nullable(),
-    actor: Actor.nullable(),
-    workflow: z
-      .object({ runId: z.string(), state: z.enum(['running', 'passed', 'failed']), steps: z.array(WorkflowStep), error: z.string().nullable() })
-      .nullable(),
-    attachments: z.array(
-      z.object({ url: z.string(), mime: z.string(), type: z.enum(['image', 'video', 'audio']), name: z.string().nullable(), size: z.number().int() }),
-    ),
-    isRead: z.boolean(),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-    updatedAt: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('Alert');
-
-export const ChatAlert = z
-  .object({
-    id: z.string(),
-    channelId: z.string(),
-    message: z.string().nullable(),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-    editedAt: z.string().nullable(),
-    author: z.object({ id: z.string(), name: z.string(), bot: z.boolean(), role: z.enum(['owner', 'bot', 'member']) }),
-    replyTo: z.object({ messageId: z.string(), author: z.string(), excerpt: z.string() }).nullable(),
-    attachments: z.array(z.object({ url: z.string(), mime: z.string() })),
-    isRead: z.boolean(),
-  })
-  .openapi('ChatAlert');
 
 const AnyAlert = z.union([StandardAlert, ChatAlert]);
 

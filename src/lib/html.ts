@@ -1,4 +1,16 @@
-/** Escapes text for HTML element content and quoted attribute values (the e-mails and the docs pages). */
-export function esc(s: unknown): string {
+import type { JSX } from 'hono/jsx/jsx-runtime';
+
+/** Escapes text for HTML element content and quoted attribute values (the e-mails, the docs pages, search highlights). */
+export function escapeHtml(s: unknown): string {
   return String(s ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}
+
+/**
+ * A JSX tree as an HTML string. hono/jsx types a render as possibly asynchronous
+ * (async components); the views here are synchronous by design, so a Promise means
+ * a component broke that rule and fails loudly instead of rendering "[object Promise]".
+ */
+export function renderHtml(node: JSX.Element): string {
+  if (node instanceof Promise) throw new Error('views must render synchronously');
+  return node.toString();
 }

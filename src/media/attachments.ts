@@ -1,8 +1,8 @@
 import { AppError } from '../domain/errors.js';
 import type { AttachmentInput } from '../domain/webhook/payload.js';
-import { showUrl, type MediaFetcher } from './fetcher.js';
-import { MAX_ATTACHMENTS, MEDIA_KINDS, limitFor, tooLargeError, type MediaKind } from './formats.js';
-import type { MediaBatch, StoredMedia } from './store.js';
+import { showUrl } from './fetcher.js';
+import { type MediaFetcher, MAX_ATTACHMENTS, MEDIA_KINDS, type MediaKind, type MediaBatch, type StoredMedia } from '../domain/media.js';
+import { limitFor, tooLargeError } from './formats.js';
 
 /**
  * Turns a webhook's attachments (JSON items with `url` or base64 `data`, and

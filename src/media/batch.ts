@@ -1,12 +1,12 @@
 import { bufferChunks, unlinkUnlessKept } from './files.js';
-import type { PutOptions, StoredMedia, StoreInternals } from './media-types.js';
-import type { ReferenceCheck } from './references.js';
+import type { MediaBatch as MediaBatchPort, PutOptions, ReferenceCheck, StoredMedia } from '../domain/media.js';
+import type { StoreInternals } from './media-types.js';
 
 /**
  * The files one request stored. commit() once the request's data references them;
  * rollback() on failure deletes the files this batch created that nothing else holds.
  */
-export class MediaBatch {
+export class MediaBatch implements MediaBatchPort {
   readonly #store: StoreInternals;
   readonly #pending = new Set<Promise<unknown>>();
   /** Every key this batch pinned, once per put. */

@@ -2,9 +2,8 @@ import dns, { type LookupAddress } from 'node:dns';
 import net from 'node:net';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { AppError } from '../domain/errors.js';
-import type { MediaKind } from './formats.js';
-import { refusedAddressReason, type AddressPolicy } from './ssrf.js';
-import type { MediaBatch, StoredMedia } from './store.js';
+import type { MediaFetcher } from '../domain/media.js';
+import { refusedAddressReason, type AddressPolicy } from '../lib/ssrf.js';
 
 /**
  * Downloads an attachment URL into a MediaBatch without letting the sender make
@@ -33,20 +32,6 @@ export interface MediaFetcherOptions {
   lookup?: LookupAll;
   /** Which addresses are allowed; refusedAddressReason by default. For tests that need a "public" loopback. */
   addressPolicy?: AddressPolicy;
-}
-
-/** Options of one download. */
-export interface FetchIntoOptions {
-  declaredKind?: MediaKind;
-  /** Names the attachment in error messages (default: the URL without query). */
-  label?: string;
-  /** Aborts the download (e.g. a sibling attachment failed). */
-  signal?: AbortSignal;
-}
-
-/** The fetcher: one method, downloading into a batch. */
-export interface MediaFetcher {
-  fetchInto(url: string, batch: MediaBatch, opts?: FetchIntoOptions): Promise<StoredMedia>;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

@@ -1,31 +1,12 @@
 import { AppError } from '../domain/errors.js';
+import { MAX_MEDIA_BYTES, MEDIA_KINDS, MEDIA_LIMITS, type MediaKind } from '../domain/media.js';
+import { formatBytes } from '../lib/bytes.js';
 
 /**
  * Which attachment formats the service accepts, recognised from the bytes only
- * (never from a declared type, Content-Type or filename), and how large each
- * kind may be.
+ * (never from a declared type, Content-Type or filename). How large each kind
+ * may be is the spec's rule, kept with the use cases (src/domain/media.ts).
  */
-
-/** The three kinds an alert attachment can be; the webhook's `type` uses the same words. */
-export type MediaKind = 'image' | 'video' | 'audio';
-
-/** Runtime list of the kinds, for schemas and validation. */
-export const MEDIA_KINDS: readonly MediaKind[] = ['image', 'video', 'audio'];
-
-const MiB = 1024 * 1024;
-
-/** Largest accepted size per kind, in bytes (enforced while streaming). */
-export const MEDIA_LIMITS: Readonly<Record<MediaKind, number>> = Object.freeze({
-  image: 10 * MiB,
-  audio: 25 * MiB,
-  video: 50 * MiB,
-});
-
-/** The largest limit of any kind: the cap while the kind is not known yet. */
-export const MAX_MEDIA_BYTES = Math.max(...Object.values(MEDIA_LIMITS));
-
-/** An alert carries at most this many attachments (uploads and JSON items together). */
-export const MAX_ATTACHMENTS = 10;
 
 /** How many leading bytes file-type needs to recognise every supported format. */
 const FILE_TYPE_HEAD_BYTES = 4100;
@@ -217,14 +198,6 @@ const kindPlural = (kind: MediaKind) => (kind === 'audio' ? 'audio' : `${kind}s`
 export function mediaLimitsText(): string {
   const parts = MEDIA_KINDS.map((k) => `${kindPlural(k)} ${formatBytes(MEDIA_LIMITS[k])}`);
   return `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
-}
-
-/** "10 MiB" style byte counts for messages. */
-export function formatBytes(n: number): string {
-  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
-  if (n >= MiB) return `${(n / MiB).toFixed(1)} MiB`;
-  if (n >= 1024) return `${Math.round(n / 1024)} KiB`;
-  return `${n} bytes`;
 }
 
 /** A PNG signature must be followed by the IHDR chunk (rejects "PNG magic + SVG" polyglots). */

@@ -1,30 +1,5 @@
-import type { MediaKind } from './formats.js';
-import type { ReferenceCheck, References } from './references.js';
-
-/** One stored file, as the rest of the service refers to it. */
-export interface StoredMedia {
-  /** `<sha256>.<ext>`: the file name and the last path segment of `url`. */
-  key: string;
-  sha256: string;
-  ext: string;
-  mime: string;
-  kind: MediaKind;
-  size: number;
-  /** Our own public URL of the file (never the sender's source URL). */
-  url: string;
-  /** True when this call created the file; false when the same bytes were already stored. */
-  created: boolean;
-}
-
-/** Options of a put. */
-export interface PutOptions {
-  /** The sender's declared kind: contradicting bytes are refused ('attachment-type-mismatch'). */
-  declaredKind?: MediaKind;
-  /** Names the file in error messages, e.g. `attachments[2]` or `file "cat.png"`. */
-  label?: string;
-  /** A size announced up front (Content-Length): refused before reading when over the limit. */
-  expectedSize?: number;
-}
+import type { MediaKind, PutOptions, ReferenceCheck, StoredMedia } from '../domain/media.js';
+import type { References } from './references.js';
 
 /** What openForRead returns: everything the media route needs to answer. */
 export interface MediaFileInfo {

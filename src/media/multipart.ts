@@ -3,8 +3,8 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import busboy from 'busboy';
 import { AppError } from '../domain/errors.js';
 import type { ResolvedAttachment } from './attachments.js';
-import { MAX_ATTACHMENTS, formatBytes } from './formats.js';
-import type { MediaBatch } from './store.js';
+import { formatBytes } from '../lib/bytes.js';
+import { MAX_ATTACHMENTS, type MediaBatch } from '../domain/media.js';
 
 /** Cap on a whole multipart request: 10 attachments cannot all be 50 MiB videos. */
 export const MAX_REQUEST_BYTES = 110 * 1024 * 1024;

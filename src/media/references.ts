@@ -1,9 +1,4 @@
-/**
- * Whether any alert still uses a media key: synchronous on SQLite, a query on PostgreSQL. Deleting
- * waits for every answer first and then decides key by key in one tick; a key pinned or unpinned
- * by an upload while the answers were coming is kept (its upload may have committed a new reference).
- */
-export type ReferenceCheck = (key: string) => boolean | Promise<boolean>;
+import type { ReferenceCheck } from '../domain/media.js';
 
 /** The keys an alert uses, and those an upload pinned or unpinned while that was asked. */
 export type References = { used: Set<string>; touched: Set<string> };

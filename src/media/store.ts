@@ -4,8 +4,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { bufferChunks, isErrno, linkIntoPlace, unlinkUnlessKept, writeAll } from './files.js';
 import { MediaBatch } from './batch.js';
-import type { KeyHook, MediaFileInfo, PutOptions, StoredMedia, StoreInternals } from './media-types.js';
-import { referencesOf, settleOrphans, type ReferenceCheck, type References, type SettleKey } from './references.js';
+import type { MediaKind, MediaStore as MediaStorePort, PutOptions, ReferenceCheck, StoredMedia } from '../domain/media.js';
+import type { KeyHook, MediaFileInfo, StoreInternals } from './media-types.js';
+import { referencesOf, settleOrphans, type References, type SettleKey } from './references.js';
 import {
   SNIFF_BYTES,
   formatOfExt,
@@ -15,7 +16,6 @@ import {
   tooLargeError,
   unsupportedError,
   type MediaFormat,
-  type MediaKind,
 } from './formats.js';
 
 /**
@@ -30,12 +30,11 @@ export const MEDIA_KEY_RE = /^[0-9a-f]{64}\.[a-z0-9]{2,4}$/;
 /** Temp files start with a dot, so they can never match MEDIA_KEY_RE (never served). */
 const TEMP_PREFIX = '.tmp-';
 
-export type { ReferenceCheck } from './references.js';
-export type { MediaFileInfo, PutOptions, StoredMedia } from './media-types.js';
+export type { MediaFileInfo } from './media-types.js';
 export { MediaBatch } from './batch.js';
 
 /** The content-addressed file store of attachments. */
-export class MediaStore {
+export class MediaStore implements MediaStorePort {
   readonly dir: string;
   readonly publicUrl: string;
   /** Keys held by in-flight batches, with a count: rollback never deletes a pinned key. */

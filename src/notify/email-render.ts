@@ -1,6 +1,6 @@
 /**
  * The e-mails the outbox worker sends, as one entry point. The card itself is
- * the shared alert card (src/views/alert-card), rendered with inline styles;
+ * the shared alert card (src/alert-card), rendered with inline styles;
  * src/notify/email holds the documents around it (layout, subject, footer,
  * text parts, digest).
  */
@@ -8,4 +8,4 @@ export { renderAlertEmail, type AlertEmailInput } from './email/alert-email.js';
 export { renderDigestEmail, type DigestInput } from './email/digest-email.js';
 export { subjectFor } from './email/subject.js';
 export type { ChannelInfo, EmailLinks, RenderedEmail } from './email/types.js';
-export { errorTail, formatSeconds, safeUrl } from '../views/alert-card/format.js';
+export { errorTail, formatSeconds, safeUrl } from '../alert-card/format.js';

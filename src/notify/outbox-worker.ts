@@ -9,7 +9,7 @@ import { DueRowWorker, dueRowWorkerDefaults, type DueRowWorkerOptions, type Enqu
 import { SmtpMailer, type Mailer } from './mailer.js';
 import { FanOut } from './outbox/fan-out.js';
 import { OutboxSender } from './outbox/sender.js';
-import type { UnitRecipientRule } from './preferences.js';
+import type { UnitRecipientRule } from '../domain/notification-preferences.js';
 
 export { FLOOD_LIMIT, FLOOD_WINDOW_MS } from './outbox/flood-guard.js';
 

@@ -1,6 +1,6 @@
 import type { AlertReports } from '../domain/alert-reports.js';
 import type { Config } from '../config.js';
-import type { DatabaseProbe } from '../db/probe.js';
+import type { DatabaseProbe } from '../domain/database-probe.js';
 import type { BatchObserver } from '../db/write-batcher.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { discordStatus, type DiscordBridgeView } from './discord-status.js';
 import { volumesOf, writtenDirs } from './free-space.js';
-import type { DatabaseProbe } from '../db/probe.js';
+import type { DatabaseProbe } from '../domain/database-probe.js';
 import type { OutboxBacklog } from '../domain/alert-reports.js';
 import type { StorageHealth } from './storage-health.js';
 

@@ -1,5 +1,5 @@
-import type { DatabaseProbe } from '../db/probe.js';
-import type { WebhookChannels } from '../db/webhook-channels.js';
+import type { DatabaseProbe } from '../domain/database-probe.js';
+import type { WebhookChannels } from '../domain/webhook/webhook-channels.js';
 import type { AccountRows, FirstStartUnit } from '../domain/account-rows.js';
 import type { AlertGroupWrites } from '../domain/alert-groups.js';
 import type { AlertStore } from '../domain/alert-store.js';
@@ -18,11 +18,11 @@ import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { TokenRows } from '../domain/tokens.js';
 import type { UsageRows } from '../domain/usage.js';
 import type { BatchObserver } from '../db/write-batcher.js';
-import type { Limiter } from '../lib/rate-limiter.js';
+import type { Limiter } from '../domain/rate-limiter.js';
 import type { Leadership } from '../lib/singletons.js';
-import type { PreferenceRows, UnitRecipientRule } from '../notify/preferences.js';
-import type { PushOutbox } from '../notify/push/ports.js';
-import type { MediaOrphanRows } from '../ops/media-orphans.js';
+import type { PreferenceRows, UnitRecipientRule } from '../domain/notification-preferences.js';
+import type { PushOutbox } from '../domain/push-outbox.js';
+import type { MediaOrphanRows } from '../domain/media-orphan-rows.js';
 
 /** The dashboard's auth rows (sessions, sign-in links, passwords, audit log, invitations), on the engine services run on. */
 export interface AuthRows {

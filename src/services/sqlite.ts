@@ -16,7 +16,7 @@ import { SqliteWebhookChannels } from '../db/webhook-channels.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import { ChangeBus } from '../domain/changes.js';
 import type { Clock } from '../lib/clock.js';
-import { RateLimiter } from '../lib/rate-limiter.js';
+import { RateLimiter } from '../domain/rate-limiter.js';
 import { soleNode } from '../lib/singletons.js';
 import type { EngineParts } from './engine.js';
 

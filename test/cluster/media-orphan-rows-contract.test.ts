@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteMediaOrphanRows } from '../../src/db/media-orphan-rows.js';
 import { PgMediaOrphanRows } from '../../src/db/pg/media-orphan-rows.js';
-import type { MediaOrphanRows } from '../../src/ops/media-orphans.js';
+import type { MediaOrphanRows } from '../../src/domain/media-orphan-rows.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle } from './engines.js';
 

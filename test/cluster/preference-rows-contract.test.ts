@@ -3,7 +3,7 @@ import { SqlitePreferenceRows } from '../../src/db/preference-rows.js';
 import { PgPreferenceRows } from '../../src/db/pg/preference-rows.js';
 import { AppError } from '../../src/domain/errors.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { NotificationPreferences, type NotifyLevel, type PreferenceRows } from '../../src/notify/preferences.js';
+import { NotificationPreferences, type NotifyLevel, type PreferenceRows } from '../../src/domain/notification-preferences.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle, type Fixture } from './engines.js';
 

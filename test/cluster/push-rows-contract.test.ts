@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgPushOutbox, PgPushSubscriptionRows } from '../../src/db/pg/push-rows.js';
 import { SqlitePushOutbox, SqlitePushSubscriptionRows } from '../../src/db/push-rows.js';
 import type { PushSubscriptionRows } from '../../src/domain/push.js';
-import type { PushClaimInput, PushOutbox } from '../../src/notify/push/ports.js';
+import type { PushClaimInput, PushOutbox } from '../../src/domain/push-outbox.js';
 import { pushFloodStep } from '../../src/notify/push/push-sender.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle, type Fixture } from './engines.js';

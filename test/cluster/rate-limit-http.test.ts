@@ -6,7 +6,7 @@ import { AppError } from '../../src/domain/errors.js';
 import { problemResponse } from '../../src/http/problems.js';
 import { enforceRateLimit } from '../../src/http/rate-limit.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { RateLimiter, type Limiter } from '../../src/lib/rate-limiter.js';
+import { RateLimiter, type Limiter } from '../../src/domain/rate-limiter.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { decodeBase64, resolveAttachments, type ResolvedAttachment } from '../../src/media/attachments.js';
 import { MAX_REQUEST_BYTES, parseMultipart } from '../../src/media/multipart.js';
 import { createMediaFetcher } from '../../src/media/fetcher.js';
-import { MAX_ATTACHMENTS } from '../../src/media/formats.js';
+import { MAX_ATTACHMENTS } from '../../src/domain/media.js';
 import type { MediaStore } from '../../src/media/store.js';
 import * as fx from './fixtures.js';
 import { expectAppError, listDir, tempStore } from './helpers.js';

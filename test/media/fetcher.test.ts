@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMediaFetcher, type LookupAll } from '../../src/media/fetcher.js';
-import { refusedAddressReason } from '../../src/media/ssrf.js';
+import { refusedAddressReason } from '../../src/lib/ssrf.js';
 import type { MediaStore } from '../../src/media/store.js';
 import * as fx from './fixtures.js';
 import { expectAppError, listDir, tempStore } from './helpers.js';

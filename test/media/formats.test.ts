@@ -2,7 +2,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
 import { resolveDeclaredKind, sniffFormat } from '../../src/media/formats.js';
-import { refusedAddressReason } from '../../src/media/ssrf.js';
+import { refusedAddressReason } from '../../src/lib/ssrf.js';
 import * as fx from './fixtures.js';
 
 describe('fixtures', () => {

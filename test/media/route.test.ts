@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMediaRoutes, parseRange } from '../../src/http/routes/media.js';
-import type { MediaStore, StoredMedia } from '../../src/media/store.js';
+import type { MediaStore } from '../../src/media/store.js';
+import type { StoredMedia } from '../../src/domain/media.js';
 import * as fx from './fixtures.js';
 import { tempStore } from './helpers.js';
 import { bodyOf } from '../helpers/bodies.js';

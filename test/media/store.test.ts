@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MEDIA_LIMITS, type MediaKind } from '../../src/media/formats.js';
+import { MEDIA_LIMITS, type MediaKind } from '../../src/domain/media.js';
 import { MEDIA_KEY_RE, type MediaStore } from '../../src/media/store.js';
 import * as fx from './fixtures.js';
 import { expectAppError, listDir, tempStore } from './helpers.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
 import { PgRateLimiter } from '../../src/db/pg/rate-limits.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { RateLimiter, type RateDecision } from '../../src/lib/rate-limiter.js';
+import { RateLimiter, type RateDecision } from '../../src/domain/rate-limiter.js';
 import { eventually } from '../helpers/poll.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 

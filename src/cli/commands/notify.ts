@@ -1,5 +1,5 @@
 import { choiceFlag, defineCommand, wholeNumberFlag, type Command } from '../command.js';
-import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, NOTIFY_LEVELS } from '../../notify/preferences.js';
+import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, NOTIFY_LEVELS } from '../../domain/notification-preferences.js';
 
 /** E-mail preferences and a look at the outbox. */
 export const notifyCommands: Command[] = [

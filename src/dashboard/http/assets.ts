@@ -40,7 +40,7 @@ export class Assets {
     for (const name of fs.readdirSync(OWN_DIR)) this.add(name, load(path.join(OWN_DIR, name), name));
     const require = createRequire(import.meta.url);
     // The alert card's stylesheet lives with its components (the e-mail inlines the same look).
-    this.add('alert-card.css', load(fileURLToPath(new URL('../../views/alert-card/alert-card.css', import.meta.url)), 'alert-card.css'));
+    this.add('alert-card.css', load(fileURLToPath(new URL('../../alert-card/alert-card.css', import.meta.url)), 'alert-card.css'));
     this.add('htmx.js', load(require.resolve('htmx.org/dist/htmx.min.js'), 'htmx.js'));
   }
 

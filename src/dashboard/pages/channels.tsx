@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { NotifyLevel } from '../../notify/preferences.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';

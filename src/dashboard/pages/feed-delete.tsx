@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ChannelView, SingleAlertView } from '../../domain/read-api.js';
-import { AlertCard, toCardModel } from '../../views/alert-card/index.js';
+import { AlertCard, toCardModel } from '../../alert-card/index.js';
 import type { DashEnv } from '../http/env.js';
 import { Csrf } from '../views/layout.js';
 import { asset, page } from '../views/render.js';

@@ -4,7 +4,7 @@ import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions.js';
 import { EMAIL_CONFIRMATION_TTL_MS } from '../../domain/auth/sign-in-links.js';
 import type { InvitationRecord } from '../../domain/auth/invitations.js';
-import type { NotifyLevel } from '../../notify/preferences.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashEnv } from '../http/env.js';
 import { Card, Field, Notice, PostForm } from '../views/components.js';
 import { InvitationOutcome, PendingInvitations } from './invitations.js';

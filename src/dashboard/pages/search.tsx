@@ -4,7 +4,7 @@ import type { AlertLevel, HighlightedText, SearchHighlights } from '../../domain
 import type { AlertView } from '../../domain/alert-view.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import { highlightHtml } from '../../domain/search-highlight.js';
-import { AlertCard, toCardModel } from '../../views/alert-card/index.js';
+import { AlertCard, toCardModel } from '../../alert-card/index.js';
 import type { DashEnv } from '../http/env.js';
 import { LoadMore, Notice } from '../views/components.js';
 import { Csrf } from '../views/layout.js';

@@ -1,8 +1,8 @@
-import type { Context } from 'hono';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { z } from 'zod';
+import { isChannelSlug } from '../../domain/channel-slug.js';
 import { AppError } from '../../domain/errors.js';
-import { NOTIFY_LEVELS, type NotifyLevel } from '../../notify/preferences.js';
+import { NOTIFY_LEVELS, type NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { audit, requireRecentSignIn } from '../http/guards.js';
@@ -20,7 +20,7 @@ export const channelFormSchema = z.object({
   slug: z
     .string()
     .trim()
-    .regex(/^$|^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/, 'Lower-case letters, digits and dashes (leave empty to derive it from the name)')
+    .refine((s) => s === '' || isChannelSlug(s), 'Lower-case letters, digits and dashes (leave empty to derive it from the name)')
     .transform((s) => s || undefined),
   icon: z
     .string()

@@ -1,11 +1,10 @@
-import type { Context } from 'hono';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { AlertView } from '../../domain/alert-view.js';
 import { AppError } from '../../domain/errors.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { LiveEvent } from '../../notify/live-stream.js';
-import { levelAllows } from '../../notify/preferences.js';
+import { levelAllows } from '../../domain/notification-preferences.js';
 
 /** An SSE message as written: the API's events, or the dashboard's `card`. */
 type Outgoing = { event: string; id?: string | undefined; data: string };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { raw } from 'hono/html';
 import type { AlertView } from '../../domain/alert-view.js';
-import { AlertCard, toCardModel, type ChannelLabel } from '../../views/alert-card/index.js';
+import { AlertCard, toCardModel, type ChannelLabel } from '../../alert-card/index.js';
 
 /** Cards kept: several first pages of every channel; about 3 KB each. */
 const MAX_CARDS = 2000;

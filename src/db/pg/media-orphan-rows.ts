@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { MediaOrphanRows } from '../../ops/media-orphans.js';
+import type { MediaOrphanRows } from '../../domain/media-orphan-rows.js';
 import { MEDIA_KEY_LOCK_CLASS } from './locks.js';
 import { inTransaction } from './transaction.js';
 

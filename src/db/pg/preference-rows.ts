@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import {
   CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, type NotifyLevel, type PreferenceRow, type PreferenceRows, type Recipient, type UnitRecipientRule,
-} from '../../notify/preferences.js';
+} from '../../domain/notification-preferences.js';
 
 /** The channel visibility rule of src/db/visibility.ts for a user expression (a boolean column here). */
 const visibleTo = (userExpr: string) =>

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { DatabaseProbe, ProbeResult } from '../probe.js';
+import type { DatabaseProbe, ProbeResult } from '../../domain/database-probe.js';
 
 /** How long /readyz waits for the server before it calls the database down. */
 const PROBE_TIMEOUT_MS = 2_000;

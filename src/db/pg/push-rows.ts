@@ -3,7 +3,7 @@ import { LeasedSends } from './leased-sends.js';
 import { InOrder } from './in-order.js';
 import type { AlertRow } from '../../domain/alert-store.js';
 import type { NewPushSubscription, PushDevice, PushSubscriptionRows } from '../../domain/push.js';
-import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../../notify/push/ports.js';
+import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../../domain/push-outbox.js';
 import { channelOf, lockFloodWindow } from './alert-store/outbox.js';
 import { PG_ALERT_COLUMNS } from './alert-store/rows.js';
 import { inTransaction } from './transaction.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Clock } from '../../lib/clock.js';
-import type { Limiter, RateDecision } from '../../lib/rate-limiter.js';
+import type { Limiter, RateDecision } from '../../domain/rate-limiter.js';
 
 /**
  * One count per (key, window) in the UNLOGGED table `rate_limits` (drizzle-pg/0004_cluster_coordination.sql):

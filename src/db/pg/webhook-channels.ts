@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { WebhookChannel } from '../../domain/webhook/ingest.js';
-import { CHANNEL_CACHE_MAX, type WebhookChannels } from '../webhook-channels.js';
+import { CHANNEL_CACHE_MAX } from '../webhook-channels.js';
+import type { WebhookChannels } from '../../domain/webhook/webhook-channels.js';
 import { TOPICS, type PgNotifyBus } from './notify-bus.js';
 
 const BY_TOKEN = `SELECT c.id, c.name, c.slug, c.workspace_id AS "workspaceId", w.name AS "workspaceName",

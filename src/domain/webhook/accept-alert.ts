@@ -1,12 +1,14 @@
-import type { Limiter, RateDecision } from '../../lib/rate-limiter.js';
+import type { Limiter, RateDecision } from '../rate-limiter.js';
 import type { AttachmentRecord } from '../alert-store.js';
 import { AppError } from '../errors.js';
 import { Idempotency } from '../idempotency.js';
 import type { WebhookAnswer, WebhookChannel, WebhookIngest } from './ingest.js';
 import type { Actor } from '../alert-view.js';
-import { PAYLOAD_LIMITS, WebhookPayload, type AttachmentInput, type WebhookAlert } from './payload.js';
+import { PAYLOAD_LIMITS, WebhookPayload, type WebhookAlert } from './payload.js';
 import type { AlertDraft, GroupCommand, JobCommand } from '../formats/command.js';
 import type { FormatIngest, JobOutcome } from './ingest-formats.js';
+import type { RequestFiles } from './request-files.js';
+import type { WebhookChannels } from './webhook-channels.js';
 import { cut } from '../formats/text.js';
 
 /**
@@ -18,25 +20,13 @@ export interface ReceivedWebhookBody {
   json: unknown;
   /** What the Idempotency-Key fingerprint covers: the JSON, plus each uploaded file's hash. */
   fingerprintParts: (string | Uint8Array)[];
-  /** How many file parts a multipart body brought (0 for JSON). */
-  uploadCount: number;
-  /** Stores `attachments[]` items (URL downloads, base64) after the multipart uploads. */
-  resolveAttachments(items: AttachmentInput[]): Promise<AttachmentRecord[]>;
-  /**
-   * Downloads remote media for a drop-in format: one URL that cannot be fetched
-   * (or that exceeds the attachment cap) is skipped and reported, not refused.
-   * Returns the downloads followed by the multipart uploads.
-   */
-  fetchSkipping(urls: readonly string[]): Promise<{ attachments: AttachmentRecord[]; skipped: string[] }>;
-  /** The alert that references the files committed. */
-  commit(): Promise<void>;
-  /** The request failed: remove the files it created that nothing references. */
-  discard(): Promise<void>;
+  /** Stored and fetched by the media store (src/media/request-files.ts), never by the transport. */
+  files: RequestFiles;
 }
 
 export interface AcceptAlertDeps {
   /** Answers from memory on SQLite, through a query on PostgreSQL (src/db/webhook-channels.ts). */
-  channels: { find(webhookToken: string): WebhookChannel | undefined | Promise<WebhookChannel | undefined> };
+  channels: Pick<WebhookChannels, 'find'>;
   /** Per webhook channel, so one runaway sender cannot monopolise the service (shared by the nodes of a cluster). */
   limiter: Limiter;
   idempotency: Pick<Idempotency, 'begin'>;
@@ -88,7 +78,7 @@ export class AcceptWebhookAlert {
   /** Resolves after COMMIT. Whatever happens, the body's files are settled (kept only when the alert committed). */
   accept(channel: WebhookChannel, alert: WebhookAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
     return this.run(channel, body, idempotencyKey, undefined, async (idem) => {
-      const attachments = await body.resolveAttachments(alert.attachments);
+      const attachments = await body.files.resolveAttachments(alert.attachments);
       const answer = await this.d.ingest.ingest(channel, alert, attachments, idem);
       this.d.avatars.afterIngest(answer.alertId, alert.actor);
       return { replayed: false, answer, attachments };
@@ -137,7 +127,7 @@ export class AcceptWebhookAlert {
   }
 
   private async prepare(mapped: MappedAlert, body: ReceivedWebhookBody) {
-    const { attachments, skipped } = await body.fetchSkipping(mapped.attachmentUrls);
+    const { attachments, skipped } = await body.files.fetchSkipping(mapped.attachmentUrls);
     return { alert: WebhookPayload.parse(withSkippedNote(mapped.payload, skipped)), attachments };
   }
 
@@ -159,7 +149,7 @@ export class AcceptWebhookAlert {
         const hash = Idempotency.fingerprint(body.fingerprintParts);
         const claim = await this.d.idempotency.begin(channel.id, idempotencyKey, hash, idempotencyWindowMs);
         if ('replayJson' in claim) {
-          await body.discard();
+          await body.files.discard();
           return { replayed: true, answerJson: claim.replayJson };
         }
         release = claim.release;
@@ -167,13 +157,13 @@ export class AcceptWebhookAlert {
       }
       try {
         const result = await work(idem);
-        await body.commit();
+        await body.files.commit();
         return result;
       } finally {
         await release?.();
       }
     } catch (err) {
-      await body.discard();
+      await body.files.discard();
       throw err;
     }
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_ATTACHMENTS, formatBytes } from '../../media/formats.js';
+import { formatBytes } from '../../lib/bytes.js';
+import { MAX_ATTACHMENTS } from '../media.js';
 import type { Actor, Field, WorkflowStep } from '../alert-view.js';
 import { enrichActor } from './actor.js';
 import { EMOJI_MAX_CHARS, resolveEmoji } from './emoji.js';

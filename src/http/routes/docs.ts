@@ -1,12 +1,12 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { TOKEN_SECRET_HEX_CHARS } from '../../domain/tokens.js';
-import { esc } from '../../lib/html.js';
+import { escapeHtml } from '../../lib/html.js';
 import type { AppEnv } from '../env.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES, problemTypeUrl } from '../problems.js';
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:920px;margin:2rem auto;padding:0 1rem;color:#1f2328}
 code,pre{font:13px ui-monospace,monospace;background:#f6f8fa;border-radius:4px}pre{padding:.75rem;overflow:auto}
@@ -49,23 +49,23 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, publicUrl: string) {
     const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => {
         const params = (op.parameters ?? [])
-          .map((p) => `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td>${esc(p.description ?? '')} <code>${esc(JSON.stringify(p.schema ?? {}))}</code></td></tr>`)
+          .map((p) => `<tr><td><code>${escapeHtml(p.name)}</code></td><td>${escapeHtml(p.in)}</td><td>${p.required ? 'yes' : ''}</td><td>${escapeHtml(p.description ?? '')} <code>${escapeHtml(JSON.stringify(p.schema ?? {}))}</code></td></tr>`)
           .join('');
         const body = op.requestBody
           ? Object.entries(op.requestBody.content)
-              .map(([type, { schema }]) => `<p>Body (<code>${esc(type)}</code>):</p><pre>${esc(JSON.stringify(schema, null, 2))}</pre>`)
+              .map(([type, { schema }]) => `<p>Body (<code>${escapeHtml(type)}</code>):</p><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre>`)
               .join('')
           : '';
         const responses = Object.entries(op.responses)
-          .map(([status, r]) => `<li><b>${esc(status)}</b> ${esc(r.description)}</li>`)
+          .map(([status, r]) => `<li><b>${escapeHtml(status)}</b> ${escapeHtml(r.description)}</li>`)
           .join('');
-        return `<h2><span class="m">${esc(method.toUpperCase())}</span><code>${esc(path)}</code></h2>
-<p>${esc(op.summary ?? '')}</p>${op.description ? `<p>${esc(op.description)}</p>` : ''}
+        return `<h2><span class="m">${escapeHtml(method.toUpperCase())}</span><code>${escapeHtml(path)}</code></h2>
+<p>${escapeHtml(op.summary ?? '')}</p>${op.description ? `<p>${escapeHtml(op.description)}</p>` : ''}
 ${params ? `<table><tr><th>name</th><th>in</th><th>required</th><th>notes</th></tr>${params}</table>` : ''}${body}<ul>${responses}</ul>`;
       }),
     );
     const schemas = Object.entries(doc.components?.schemas ?? {})
-      .map(([name, s]) => `<h3 id="schema-${esc(name)}">${esc(name)}</h3><pre>${esc(JSON.stringify(s, null, 2))}</pre>`)
+      .map(([name, s]) => `<h3 id="schema-${escapeHtml(name)}">${escapeHtml(name)}</h3><pre>${escapeHtml(JSON.stringify(s, null, 2))}</pre>`)
       .join('');
     return c.html(
       page(
@@ -77,7 +77,7 @@ ${params ? `<table><tr><th>name</th><th>in</th><th>required</th><th>notes</th></
 
   app.get('/problems', (c) => {
     const items = [
-      ...Object.entries(PROBLEM_TYPES).map(([name, t]) => `<li><a href="/problems/${name}"><code>${name}</code></a> (${t.status}) ${esc(t.title)}</li>`),
+      ...Object.entries(PROBLEM_TYPES).map(([name, t]) => `<li><a href="/problems/${name}"><code>${name}</code></a> (${t.status}) ${escapeHtml(t.title)}</li>`),
       ...Object.keys(AUTH_MESSAGES).map((name) => `<li><a href="/problems/${name}"><code>${name}</code></a> (401)</li>`),
     ];
     return c.html(page('Problem types', `<h1>Problem types</h1><ul>${items.join('')}</ul>`));
@@ -89,13 +89,13 @@ ${params ? `<table><tr><th>name</th><th>in</th><th>required</th><th>notes</th></
     const t = Object.hasOwn(PROBLEM_TYPES, name) ? PROBLEM_TYPES[name as keyof typeof PROBLEM_TYPES] : undefined;
     if (t) {
       return c.html(
-        page(t.title, `<h1>${esc(t.title)}</h1><p>HTTP status <b>${t.status}</b>, type <code>${esc(problemTypeUrl(publicUrl, name))}</code></p><p>${esc(t.description)}</p><p><a href="/problems">All problem types</a></p>`),
+        page(t.title, `<h1>${escapeHtml(t.title)}</h1><p>HTTP status <b>${t.status}</b>, type <code>${escapeHtml(problemTypeUrl(publicUrl, name))}</code></p><p>${escapeHtml(t.description)}</p><p><a href="/problems">All problem types</a></p>`),
       );
     }
     const auth = Object.hasOwn(AUTH_MESSAGES, name) ? AUTH_MESSAGES[name as keyof typeof AUTH_MESSAGES] : undefined;
     if (auth) {
       return c.html(
-        page(`401 ${name}`, `<h1>Unauthorized: <code>${esc(name)}</code></h1><p>HTTP status <b>401</b>.</p><p>${esc(auth)}</p><p><a href="/problems">All problem types</a></p>`),
+        page(`401 ${name}`, `<h1>Unauthorized: <code>${escapeHtml(name)}</code></h1><p>HTTP status <b>401</b>.</p><p>${escapeHtml(auth)}</p><p><a href="/problems">All problem types</a></p>`),
       );
     }
     return c.notFound();

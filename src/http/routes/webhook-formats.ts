@@ -1,14 +1,14 @@
 import type { Context } from 'hono';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { Problem } from '../schemas.js';
-import type { ReceivedWebhookBody } from '../../domain/webhook/accept-alert.js';
-import type { AcceptedAlert } from '../../domain/webhook/accept-alert.js';
+import type { ReceivedWebhookBody, AcceptedAlert } from '../../domain/webhook/accept-alert.js';
 import type { WebhookChannel } from '../../domain/webhook/ingest.js';
 import { DiscordBody, mapDiscord } from '../../domain/formats/discord.js';
 import { discordMessage } from '../../domain/formats/discord-message.js';
 import { mapSlack } from '../../domain/formats/slack.js';
 import type { AlertCommand } from '../../domain/formats/command.js';
 import type { AppEnv } from '../env.js';
+import type { WebhookBodyReader } from '../webhook-body.js';
 import { requireBodyType } from '../body.js';
 import { setRateHeaders } from '../rate-limit.js';
 
@@ -40,8 +40,8 @@ const DiscordMessageDoc = z
  * Admits the request (channel, chat-connected refusal, rate limit) before a byte
  * of the body is read, exactly as the plain webhook does, then reads the body.
  */
-export async function admitAndRead(c: Ctx, opts: { multipart: boolean; payloadPart?: string }) {
-  const { acceptAlert, webhookBody } = c.var.services;
+export async function admitAndRead(c: Ctx, webhookBody: WebhookBodyReader, opts: { multipart: boolean; payloadPart?: string }) {
+  const { acceptAlert } = c.var.services;
   const key = c.req.header('idempotency-key');
   const channel = await acceptAlert.admit(c.req.param('token')!, key, (d) => setRateHeaders(c, d));
   const kind = requireBodyType(c.req.header('content-type'), { multipart: opts.multipart });
@@ -54,7 +54,7 @@ export async function mapOrDiscard<T>(received: ReceivedWebhookBody, map: () => 
   try {
     return map();
   } catch (err) {
-    await received.discard();
+    await received.files.discard();
     throw err;
   }
 }
@@ -87,10 +87,10 @@ async function acceptCommand(c: Ctx, channel: WebhookChannel, cmd: AlertCommand,
  * (rate limit, idempotency, media, notifications, usage); only the answer takes
  * the provider's shape, so their client libraries keep working.
  */
-export function registerWebhookFormats(app: OpenAPIHono<AppEnv>) {
+export function registerWebhookFormats(app: OpenAPIHono<AppEnv>, webhookBody: WebhookBodyReader) {
   for (const doc of FORMAT_DOCS) app.openAPIRegistry.registerPath(doc);
   app.post('/api/webhook/:token/slack', async (c) => {
-    const { channel, key, received } = await admitAndRead(c, { multipart: false });
+    const { channel, key, received } = await admitAndRead(c, webhookBody, { multipart: false });
     const cmd = await mapOrDiscard(received, () => mapSlack(received.json));
     await acceptCommand(c, channel, cmd, received, key);
     // Slack answers 200 text/plain "ok"; some senders compare the body.
@@ -98,8 +98,8 @@ export function registerWebhookFormats(app: OpenAPIHono<AppEnv>) {
   });
 
   app.post('/api/webhook/:token/discord', async (c) => {
-    const { channel, key, received } = await admitAndRead(c, { multipart: true, payloadPart: 'payload_json' });
-    const cmd = await mapOrDiscard(received, () => mapDiscord(received.json, { fileCount: received.uploadCount }));
+    const { channel, key, received } = await admitAndRead(c, webhookBody, { multipart: true, payloadPart: 'payload_json' });
+    const cmd = await mapOrDiscard(received, () => mapDiscord(received.json, { fileCount: received.files.uploadCount }));
     const accepted = await acceptCommand(c, channel, cmd, received, key);
     if (c.req.query('wait') !== 'true') return c.body(null, 204);
     return c.json(await waitAnswer(c, channel, accepted, received.json), 200);

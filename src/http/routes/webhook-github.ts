@@ -5,6 +5,7 @@ import { parseGithubBody, verifyGithubSignature } from '../../domain/formats/git
 import { mapGithub } from '../../domain/formats/github.js';
 import { LONG_KEY_PREFIX, LONG_WINDOW_MS } from '../../domain/idempotency.js';
 import type { AppEnv } from '../env.js';
+import type { WebhookBodyReader } from '../webhook-body.js';
 import { jsonText, readBodyCapped } from '../body.js';
 import { setRateHeaders } from '../rate-limit.js';
 import { ALERT_ID_HEADER, FORMAT_PROBLEMS, replayStoredAnswer } from './webhook-formats.js';
@@ -18,7 +19,7 @@ const MAX_GITHUB_BODY_BYTES = 25 * 1024 * 1024;
  * commands go through the plain webhook's accept path; X-GitHub-Delivery is the
  * idempotency key, kept 7 days so GitHub's redeliveries never duplicate.
  */
-export function registerWebhookGithub(app: OpenAPIHono<AppEnv>) {
+export function registerWebhookGithub(app: OpenAPIHono<AppEnv>, webhookBody: WebhookBodyReader) {
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: '/api/webhook/{token}/github',
@@ -43,7 +44,7 @@ export function registerWebhookGithub(app: OpenAPIHono<AppEnv>) {
     },
   });
   app.post('/api/webhook/:token/github', async (c) => {
-    const { acceptAlert, webhookBody } = c.var.services;
+    const { acceptAlert } = c.var.services;
     const delivery = c.req.header('x-github-delivery')?.trim() || undefined;
     const key = delivery === undefined ? undefined : `${LONG_KEY_PREFIX}${delivery}`;
     const channel = await acceptAlert.admit(c.req.param('token'), key, (d) => setRateHeaders(c, d));

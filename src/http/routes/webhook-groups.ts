@@ -3,6 +3,7 @@ import { mapAlertmanager } from '../../domain/formats/alertmanager.js';
 import { mapGrafana } from '../../domain/formats/grafana.js';
 import type { GroupCommand } from '../../domain/formats/command.js';
 import type { AppEnv } from '../env.js';
+import type { WebhookBodyReader } from '../webhook-body.js';
 import { ALERT_ID_HEADER, FORMAT_PROBLEMS, admitAndRead, mapOrDiscard, replayStoredAnswer } from './webhook-formats.js';
 
 const MAPPERS: Record<'alertmanager' | 'grafana', (body: unknown) => GroupCommand> = { alertmanager: mapAlertmanager, grafana: mapGrafana };
@@ -13,11 +14,11 @@ const MAPPERS: Record<'alertmanager' | 'grafana', (body: unknown) => GroupComman
  * Both senders only look at the status, so the answer is 200 with the plain
  * webhook's JSON plus the group's state.
  */
-export function registerWebhookGroups(app: OpenAPIHono<AppEnv>) {
+export function registerWebhookGroups(app: OpenAPIHono<AppEnv>, webhookBody: WebhookBodyReader) {
   for (const format of ['alertmanager', 'grafana'] as const) {
     app.openAPIRegistry.registerPath(groupDoc(format));
     app.post(`/api/webhook/:token/${format}`, async (c) => {
-      const { channel, key, received } = await admitAndRead(c, { multipart: false });
+      const { channel, key, received } = await admitAndRead(c, webhookBody, { multipart: false });
       const cmd = await mapOrDiscard(received, () => MAPPERS[format](received.json));
       const accepted = await c.var.services.acceptAlert.acceptGroup(channel, cmd, received, key);
       if (accepted.replayed) return replayStoredAnswer(c, accepted.answerJson);

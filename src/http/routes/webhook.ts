@@ -1,11 +1,13 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { IDEMPOTENCY_WINDOW_HOURS } from '../../domain/idempotency.js';
-import { MAX_ATTACHMENTS, mediaLimitsText } from '../../media/formats.js';
+import { mediaLimitsText } from '../../media/formats.js';
+import { MAX_ATTACHMENTS } from '../../domain/media.js';
 import { WebhookPayload } from '../../domain/webhook/payload.js';
 import { parseCommonPayload } from '../../domain/webhook/payload-fast.js';
 import type { AppEnv } from '../env.js';
+import type { WebhookBodyReader } from '../webhook-body.js';
 import { requireBodyType } from '../body.js';
-import type { RateDecision } from '../../lib/rate-limiter.js';
+import type { RateDecision } from '../../domain/rate-limiter.js';
 import { plainJson } from '../plain-response.js';
 import { rateHeaders, setRateHeaders } from '../rate-limit.js';
 import { Problem } from '../schemas.js';
@@ -65,12 +67,12 @@ const webhookRoute = createRoute({
  * but parsed here by hand: the body may be JSON or multipart and must be read
  * with a cap, and the channel lookup (404) comes before any body parsing.
  */
-export function registerWebhook(app: OpenAPIHono<AppEnv>) {
+export function registerWebhook(app: OpenAPIHono<AppEnv>, webhookBody: WebhookBodyReader) {
   app.openAPIRegistry.registerPath(webhookRoute);
 
   app.post('/api/webhook/:token', async (c) => {
     // c.get, not c.var: Hono builds a new object of every variable on each c.var.
-    const { acceptAlert, webhookBody } = c.get('services');
+    const { acceptAlert } = c.get('services');
     const key = c.req.header('idempotency-key');
     // The decision is kept for the answer's headers; an error answer gets them on the context (problemResponse keeps them).
     let rate: RateDecision | undefined;
@@ -83,7 +85,7 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>) {
       if (!alert) {
         const parsed = WebhookPayload.safeParse(received.json);
         if (!parsed.success) {
-          await received.discard();
+          await received.files.discard();
           throw validationError('invalid-payload', parsed.error.issues);
         }
         alert = parsed.data;

@@ -1,9 +1,9 @@
 import type { AlertView } from '../../domain/alert-view.js';
 import type { NotificationKind } from '../../domain/changes.js';
-import type { NotifyLevel } from '../preferences.js';
-import { AlertCard } from '../../views/alert-card/alert-card.js';
-import { clip, oneLine, plainText } from '../../views/alert-card/format.js';
-import { runPhase, toCardModel, type CardModel } from '../../views/alert-card/view-model.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
+import { AlertCard } from '../../alert-card/alert-card.js';
+import { clip, oneLine, plainText } from '../../alert-card/format.js';
+import { runPhase, toCardModel, type CardModel } from '../../alert-card/view-model.js';
 import { emailFooter } from './footer.js';
 import { emailDocument } from './layout.js';
 import { subjectFor } from './subject.js';

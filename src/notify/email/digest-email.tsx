@@ -1,9 +1,9 @@
 import type { AlertView } from '../../domain/alert-view.js';
-import type { NotifyLevel } from '../preferences.js';
-import { clip, formatSpan, oneLine, plainText } from '../../views/alert-card/format.js';
-import { Accent, Section } from '../../views/alert-card/parts.js';
-import { FONT, TONES, look } from '../../views/alert-card/styling.js';
-import { toCardModel, type Level, type Tone } from '../../views/alert-card/view-model.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
+import { clip, formatSpan, oneLine, plainText } from '../../alert-card/format.js';
+import { Accent, Section } from '../../alert-card/parts.js';
+import { FONT, TONES, look } from '../../alert-card/styling.js';
+import { toCardModel, type Level, type Tone } from '../../alert-card/view-model.js';
 import { emailFooter } from './footer.js';
 import { emailDocument } from './layout.js';
 import type { ChannelInfo, EmailLinks, RenderedEmail } from './types.js';

@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx';
-import type { NotifyLevel } from '../preferences.js';
+import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import type { ChannelInfo, EmailLinks } from './types.js';
 
 /** The footer in both parts of an e-mail: the text part's lines and the HTML part's markup. */

@@ -1,6 +1,6 @@
 import type { Child } from 'hono/jsx';
-import { renderHtml } from '../../views/render.js';
-import { FONT } from '../../views/alert-card/styling.js';
+import { renderHtml } from '../../lib/html.js';
+import { FONT } from '../../alert-card/styling.js';
 
 /**
  * The e-mail document around a card: a grey page, the card centred at 600px,

@@ -1,6 +1,6 @@
 import type { NotificationKind } from '../../domain/changes.js';
 import type { AlertView } from '../../domain/alert-view.js';
-import { clip, oneLine } from '../../views/alert-card/format.js';
+import { clip, oneLine } from '../../alert-card/format.js';
 import type { ChannelInfo } from './types.js';
 
 const SUBJECT_TITLE_MAX = 120;

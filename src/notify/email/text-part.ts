@@ -1,5 +1,5 @@
-import { oneLine, plainText } from '../../views/alert-card/format.js';
-import type { AlertCardModel, ChatCardModel } from '../../views/alert-card/view-model.js';
+import { oneLine, plainText } from '../../alert-card/format.js';
+import type { AlertCardModel, ChatCardModel } from '../../alert-card/view-model.js';
 import type { ChannelInfo } from './types.js';
 
 /**

@@ -3,7 +3,7 @@ import { LEVEL_OF_RUN_STATE } from '../../domain/webhook/ingest.js';
 import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { describeError } from '../mailer.js';
-import { levelAllows, type UnitRecipientRule } from '../preferences.js';
+import { levelAllows, type UnitRecipientRule } from '../../domain/notification-preferences.js';
 
 /** Jobs fanned out per pass; a full batch asks for another pass at once. */
 export const FAN_OUT_BATCH = 200;

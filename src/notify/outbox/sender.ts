@@ -4,7 +4,7 @@ import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { renderAlertEmail, renderDigestEmail, type EmailLinks, type RenderedEmail } from '../email-render.js';
 import { describeError, isPermanentSmtpError, type Mailer, type MailMessage } from '../mailer.js';
-import { levelAllows, type Recipient, type UnitRecipientRule } from '../preferences.js';
+import { levelAllows, type Recipient, type UnitRecipientRule } from '../../domain/notification-preferences.js';
 import { effectiveLevel } from './fan-out.js';
 import { floodStep } from './flood-guard.js';
 

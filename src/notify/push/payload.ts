@@ -1,5 +1,5 @@
 import type { AlertRow, NotificationKind, OutboxChannel } from '../../domain/alert-store.js';
-import { LEVEL_EMOJI } from '../../views/alert-card/view-model.js';
+import { LEVEL_EMOJI } from '../../alert-card/view-model.js';
 import { effectiveLevel } from '../outbox/fan-out.js';
 
 /** Characters of the message a notification shows; the whole alert is one click away. */

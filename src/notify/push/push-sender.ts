@@ -1,10 +1,9 @@
-import type { RetryPolicy } from '../../lib/backoff.js';
-import { backoffDelay } from '../../lib/backoff.js';
+import { type RetryPolicy, backoffDelay } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { effectiveLevel } from '../outbox/fan-out.js';
-import { levelAllows, type UnitRecipientRule } from '../preferences.js';
+import { levelAllows, type UnitRecipientRule } from '../../domain/notification-preferences.js';
 import { alertPayload, floodPayload, type PushPayload } from './payload.js';
-import type { PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from './ports.js';
+import type { PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow } from '../../domain/push-outbox.js';
 import type { PushTransport } from './transport.js';
 
 export interface PushSenderDeps {

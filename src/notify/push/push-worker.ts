@@ -2,8 +2,8 @@ import type { ChangeBus } from '../../domain/changes.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { DueRowWorker, dueRowWorkerDefaults, type DueRowWorkerOptions, type Enqueue } from '../due-row-worker.js';
-import type { UnitRecipientRule } from '../preferences.js';
-import type { PushOutbox } from './ports.js';
+import type { UnitRecipientRule } from '../../domain/notification-preferences.js';
+import type { PushOutbox } from '../../domain/push-outbox.js';
 import { PushSender, type PushSenderDeps } from './push-sender.js';
 import type { PushTransport } from './transport.js';
 

@@ -3,8 +3,8 @@ import https from 'node:https';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import { refusedEndpointReason } from '../../domain/push.js';
-import { refusedAddressReason } from '../../media/ssrf.js';
-import type { PushEndpoint } from './ports.js';
+import { refusedAddressReason } from '../../lib/ssrf.js';
+import type { PushEndpoint } from '../../domain/push-outbox.js';
 import type { VapidKeys } from './vapid.js';
 
 /** web-push and its crypto dependencies, loaded at the first push sent: a service nobody subscribed to never loads them. */

@@ -1,4 +1,4 @@
-import type { AlertView, ChatAlert, StandardAlert } from '../../domain/alert-view.js';
+import type { AlertView, ChatAlert, StandardAlert } from '../domain/alert-view.js';
 import { errorTail, formatSeconds, initialsOf, linkify, safeUrl, shortInitials, utcMinute, type TextLine } from './format.js';
 
 /**

@@ -1,4 +1,4 @@
-import { AppError } from '../domain/errors.js';
+import { AppError } from './errors.js';
 import type { Clock } from '../lib/clock.js';
 
 export const NOTIFY_LEVELS = ['all', 'important', 'none'] as const;
@@ -44,7 +44,7 @@ export interface PreferenceRow {
 
 /**
  * Where preferences are stored (src/db/preference-rows.ts on SQLite, src/db/pg/preference-rows.ts on
- * PostgreSQL); notify never writes SQL itself.
+ * PostgreSQL): the port the use case and the notifier read through; neither writes SQL itself.
  */
 export interface PreferenceRows {
   /** Everyone who can see the channel (src/db/visibility.ts), with their effective level. */

@@ -1,4 +1,4 @@
-import type { AlertRow, NotificationKind, OutboxChannel } from '../../domain/alert-store.js';
+import type { AlertRow, NotificationKind, OutboxChannel } from './alert-store.js';
 
 /** One push delivery row: a job's push to one subscription. */
 export interface PushTarget {

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../lib/clock.js';
 
 export interface RateDecision {
   allowed: boolean;
@@ -12,7 +12,8 @@ export interface RateDecision {
  * Counts one request against a key (a token id, a webhook's channel id) in fixed one-minute
  * windows. Two implementations: `RateLimiter` below, in memory, for a single node; and
  * src/db/pg/rate-limits.ts, one shared count per key in PostgreSQL, so a cluster's nodes spend one
- * budget. The in-memory one answers synchronously; callers await either.
+ * budget. The in-memory one answers synchronously; callers await either. Both live beside the use
+ * cases that spend the budgets (the in-memory one needs nothing but a clock).
  */
 export interface Limiter {
   hit(key: string): RateDecision | Promise<RateDecision>;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatAlert, StandardAlert } from '../../src/domain/alert-view.js';
 import { chatAlertView, standardAlertView } from '../helpers/alert-views.js';
-import { AlertCard, initialsOf, linkify, toCardModel, type Styling } from '../../src/views/alert-card/index.js';
-import { renderHtml } from '../../src/views/render.js';
+import { AlertCard, initialsOf, linkify, toCardModel, type Styling } from '../../src/alert-card/index.js';
+import { renderHtml } from '../../src/lib/html.js';
 
 const STYLINGS: Styling[] = ['inline', 'classes'];
 
@@ -135,7 +135,7 @@ describe('alert card: the classes styling', () => {
   });
 
   it('every class the components emit is styled by alert-card.css', () => {
-    const css = readFileSync(new URL('../../src/views/alert-card/alert-card.css', import.meta.url), 'utf8');
+    const css = readFileSync(new URL('../../src/alert-card/alert-card.css', import.meta.url), 'utf8');
     const classes = new Set(pages.flatMap((html) => [...html.matchAll(/\sclass="([^"]*)"/g)].flatMap((m) => m[1]!.split(' '))));
     expect(classes.size).toBeGreaterThan(30);
     const unstyled = [...classes].filter((c) => !new RegExp(`\\.${c}[\\s,{:.]`).test(css));

@@ -1,0 +1,109 @@
+// Layers point one way (issue 24; docs/architecture.md):
+//
+//   transports (http, dashboard, cli, discord) → use cases (domain) → ports declared in domain
+//                                                                     ← adapters (db, media, notify, ops)
+//
+// lib is the shared bottom layer; alert-card renders an alert for the dashboard and the e-mails; the
+// composition root (main, bootstrap, runtime, services, config) is the one place that knows every part.
+// Each rule below is one clause of that sentence; `npm run lint` fails on a wrong arrow.
+
+const TRANSPORTS = '^src/(http|dashboard|cli|discord)/';
+const ADAPTERS = '^src/(db|media|notify|ops)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'use-cases-import-only-their-ports-and-lib',
+      comment: 'domain/ holds the use cases and the ports they declare; it imports nothing but itself and lib/ (no transport, no adapter, no wiring).',
+      severity: 'error',
+      from: { path: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/(domain|lib)/' },
+    },
+    {
+      name: 'db-imports-nothing-above-it',
+      comment: 'db/ implements the ports declared in domain/; it imports only domain ports and types, lib/, and itself.',
+      severity: 'error',
+      from: { path: '^src/db/' },
+      to: { path: '^src/', pathNot: '^src/(db|domain|lib)/' },
+    },
+    {
+      name: 'engines-do-not-borrow-from-each-other',
+      comment: 'What both engines share lives in db/shared/ (once src/db/ is split into shared/sqlite/pg); PostgreSQL code never imports SQLite code, nor the reverse.',
+      severity: 'error',
+      from: { path: '^src/db/pg/' },
+      to: { path: '^src/db/sqlite/' },
+    },
+    {
+      name: 'sqlite-does-not-borrow-from-pg',
+      comment: 'See engines-do-not-borrow-from-each-other.',
+      severity: 'error',
+      from: { path: '^src/db/sqlite/' },
+      to: { path: '^src/db/pg/' },
+    },
+    {
+      name: 'pg-borrows-sqlite-helpers-until-the-split',
+      comment: 'Left for the db split (issue 24): src/db/ is both "SQLite" and "shared" today, so PostgreSQL code imports from it. Once shared code is in db/shared/ and SQLite code in db/sqlite/, this is covered by the two rules above and can go.',
+      severity: 'warn',
+      from: { path: '^src/db/pg/' },
+      to: { path: '^src/db/', pathNot: '^src/db/(pg|shared)/' },
+    },
+    {
+      name: 'adapters-do-not-call-transports',
+      comment: 'Adapters (db, media, notify, ops) are called through ports; they never reach up into a transport.',
+      severity: 'error',
+      from: { path: ADAPTERS },
+      to: { path: TRANSPORTS },
+    },
+    {
+      name: 'media-implements-domain-ports',
+      comment: 'media/ (the store and the SSRF-guarded fetcher) implements domain ports; it imports only domain, lib and itself.',
+      severity: 'error',
+      from: { path: '^src/media/' },
+      to: { path: '^src/', pathNot: '^src/(media|domain|lib)/' },
+    },
+    {
+      name: 'alert-card-is-presentation-only',
+      comment: 'alert-card/ renders an alert view for the dashboard and the e-mails; it imports only domain view types and lib.',
+      severity: 'error',
+      from: { path: '^src/alert-card/' },
+      to: { path: '^src/', pathNot: '^src/(alert-card|domain|lib)/' },
+    },
+    {
+      name: 'lib-is-the-bottom-layer',
+      comment: 'lib/ is shared by every layer, so it imports no other part of src/.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/', pathNot: '^src/lib/' },
+    },
+    {
+      name: 'services-import-no-transport',
+      comment: 'The service graph (services.ts, services/) builds use cases and adapters; transports are given their dependencies, never built inside it.',
+      severity: 'error',
+      from: { path: '^src/services(\\.ts$|/)' },
+      to: { path: TRANSPORTS },
+    },
+    {
+      name: 'only-the-composition-root-knows-services',
+      comment: 'Left for the wiring step (issue 24, "one way to build the service"): a transport or an adapter should receive the narrow dependencies it uses, not the whole Services.',
+      severity: 'warn',
+      from: { path: '^src/', pathNot: '^src/(main|bootstrap|runtime|services)\\.ts$|^src/services/' },
+      to: { path: '^src/services\\.ts$' },
+    },
+    {
+      name: 'transports-reach-adapters-through-wiring',
+      comment: 'Left for the wiring step: a transport should be handed its adapters (through ports) by the composition root rather than import them.',
+      severity: 'warn',
+      from: { path: TRANSPORTS },
+      to: { path: '^src/(db)/' },
+    },
+  ],
+  options: {
+    includeOnly: '^src/',
+    // `import type` counts: a type import is an arrow too.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.build.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
