@@ -5,6 +5,7 @@ import { PgAppSecretRows, PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLi
 import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
 import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
+import { PgExecutor } from '../db/pg/executor.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
 import { LEADER_LOCK } from '../db/pg/locks.js';
 import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
@@ -14,9 +15,9 @@ import { PgProbe } from '../db/pg/probe.js';
 import { PgPushOutbox, PgPushSubscriptionRows } from '../db/pg/push-rows.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
 import { PgRetentionSettings } from '../db/pg/retention-settings.js';
-import { PgTokenRows } from '../db/pg/token-rows.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -54,6 +55,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
     onMigrated: (m) => logger.info({ applied: m.applied, total: m.total }, m.applied ? 'PostgreSQL migrations applied' : 'PostgreSQL schema up to date'),
   });
   const { pool } = db;
+  const database = new PgExecutor(pool);
   const notify = new PgNotifyBus({ url, pool });
   const leadership = new LeadershipSignal(false);
   const leader = new PgLeaderLock({ url, key: LEADER_LOCK, intervalMs: opts.leaderIntervalMs, onChange: (l) => leadership.set(l) });
@@ -89,7 +91,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       probe: new PgProbe(pool),
       accountRows: new PgAccountRows(pool),
       firstStart: new PgFirstStart(pool),
-      tokenRows: new PgTokenRows(pool),
+      tokenRows: new SqlTokenRows(database),
       usageRows: new PgUsageRows(pool),
       discordLinkRows: new PgDiscordLinkRows(pool),
       preferenceRows: new PgPreferenceRows(pool),

@@ -8,7 +8,8 @@ import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteProbe } from '../db/probe.js';
 import { SqlitePushOutbox, SqlitePushSubscriptionRows } from '../db/push-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
-import { SqliteTokenRows } from '../db/token-rows.js';
+import { SqlTokenRows } from '../db/shared/token-rows.js';
+import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { SqliteWebhookChannels } from '../db/webhook-channels.js';
 import { WriteBatcher } from '../db/write-batcher.js';
@@ -31,6 +32,8 @@ export interface SqliteParts extends EngineParts {
 /** One process on one SQLite file: everything in this process, built synchronously. */
 export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
   const db = openDb(dbFile);
+  // The shared row modules' statements, prepared once on this connection.
+  const database = new SqliteExecutor(db.sqlite);
   const batcher = new WriteBatcher(db.sqlite);
   const store = new SqliteAlertStore(db.sqlite, batcher);
   // Alerts a previous run stored but had not indexed for search yet (the store schedules the rest itself).
@@ -46,7 +49,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     probe: new SqliteProbe(db.sqlite),
     accountRows: new SqliteAccountRows(db),
     firstStart: new SqliteFirstStart(db),
-    tokenRows: new SqliteTokenRows(db.sqlite),
+    tokenRows: new SqlTokenRows(database),
     usageRows: new SqliteUsageRows(db.sqlite),
     discordLinkRows: new SqliteDiscordLinkRows(db.sqlite),
     preferenceRows,
