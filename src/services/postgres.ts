@@ -10,13 +10,13 @@ import { PgLeaderLock } from '../db/pg/leader.js';
 import { LEADER_LOCK } from '../db/pg/locks.js';
 import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
-import { PgPreferenceRows, PgUnitRecipients } from '../db/pg/preference-rows.js';
 import { PgProbe } from '../db/pg/probe.js';
 import { PgPushOutbox, PgPushSubscriptionRows } from '../db/pg/push-rows.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
 import { PgRetentionSettings } from '../db/pg/retention-settings.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
 import type { Clock } from '../lib/clock.js';
@@ -72,7 +72,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue },
       clock.now(),
     );
-    const recipients = new PgUnitRecipients();
+    const recipients = new LoadedUnitRecipients();
     const store = await PgAlertStore.open(pool, recipients);
     const bus = new ClusterChangeBus();
     // Subscribed before the bus connects, so they listen from its first connection.
@@ -94,7 +94,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       tokenRows: new SqlTokenRows(database),
       usageRows: new PgUsageRows(pool),
       discordLinkRows: new PgDiscordLinkRows(pool),
-      preferenceRows: new PgPreferenceRows(pool),
+      preferenceRows: new SqlPreferenceRows(database),
       unitRecipients: recipients,
       retentionRows: new PgRetentionSettings(pool),
       appSecrets,

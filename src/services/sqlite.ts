@@ -4,12 +4,13 @@ import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSession
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
-import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteProbe } from '../db/probe.js';
 import { SqlitePushOutbox, SqlitePushSubscriptionRows } from '../db/push-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
+import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
+import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { SqliteWebhookChannels } from '../db/webhook-channels.js';
 import { WriteBatcher } from '../db/write-batcher.js';
@@ -38,7 +39,6 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
   const store = new SqliteAlertStore(db.sqlite, batcher);
   // Alerts a previous run stored but had not indexed for search yet (the store schedules the rest itself).
   store.searchIndexer.catchUp();
-  const preferenceRows = new SqlitePreferenceRows(db.sqlite);
   return {
     engine: 'sqlite',
     sharedMediaDir: false,
@@ -52,8 +52,8 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     tokenRows: new SqlTokenRows(database),
     usageRows: new SqliteUsageRows(db.sqlite),
     discordLinkRows: new SqliteDiscordLinkRows(db.sqlite),
-    preferenceRows,
-    unitRecipients: preferenceRows,
+    preferenceRows: new SqlPreferenceRows(database),
+    unitRecipients: new SqliteUnitRecipients(database),
     retentionRows: new SqliteRetentionSettings(db.sqlite),
     appSecrets: new SqliteAppSecretRows(db.sqlite),
     pushSubscriptionRows: new SqlitePushSubscriptionRows(db.sqlite),

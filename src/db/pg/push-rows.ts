@@ -7,7 +7,8 @@ import type { PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, 
 import { channelOf, lockFloodWindow } from './alert-store/outbox.js';
 import { PG_ALERT_COLUMNS } from './alert-store/rows.js';
 import { inTransaction } from './transaction.js';
-import type { PgUnitRecipients } from './preference-rows.js';
+import type { LoadedUnitRecipients } from '../shared/preference-rows.js';
+import { stepsOn } from './executor.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -105,12 +106,12 @@ export class PgPushOutbox implements PushOutbox {
   /** Claims in the order the worker made them (src/db/pg/in-order.ts), as on SQLite. */
   private readonly claims = new InOrder();
 
-  private readonly recipients: PgUnitRecipients | undefined;
+  private readonly recipients: LoadedUnitRecipients | undefined;
 
   /** `recipients`: the recipient rule the claim's decision reads inside its transaction (services.ts). */
   constructor(
     private readonly pool: pg.Pool,
-    opts: { sendLeaseMs?: number; recipients?: PgUnitRecipients } = {},
+    opts: { sendLeaseMs?: number; recipients?: LoadedUnitRecipients } = {},
   ) {
     this.leased = new LeasedSends(pool, ['push_deliveries'], opts.sendLeaseMs ?? PUSH_SEND_LEASE_MS);
     this.recipients = opts.recipients;
@@ -158,7 +159,8 @@ export class PgPushOutbox implements PushOutbox {
       const subscription = (await tx.query<PushEndpoint>('SELECT endpoint, p256dh, auth FROM push_subscriptions WHERE id = $1', [subscriptionId])).rows[0];
       const channel = await channelOf(tx, delivery.channelId);
       const run = () => decide({ delivery, alert, channel, subscription, window });
-      const decision = this.recipients ? await this.recipients.within(tx, delivery.channelId, delivery.userId, run) : run();
+      const recipients = this.recipients;
+      const decision = recipients ? await stepsOn(tx, (steps) => recipients.decideWithin(steps, delivery.channelId, delivery.userId, run)) : run();
       if ('skip' in decision) {
         await tx.query(`UPDATE push_deliveries SET state = 'skipped', last_error = $3, updated_at = $4 WHERE ${WHERE}`, [jobId, subscriptionId, decision.skip, now]);
         return null;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { AlertStore } from '../../../domain/alert-store.js';
-import type { PgUnitRecipients } from '../preference-rows.js';
+import type { LoadedUnitRecipients } from '../../shared/preference-rows.js';
 import { PgAlertRemoval } from './alert-removal.js';
 import { PgChangeLog } from './change-log.js';
 import { PgChannelRemoval } from './channel-removal.js';
@@ -34,7 +34,7 @@ export class PgAlertStore implements AlertStore {
 
   private constructor(
     private readonly pool: pg.Pool,
-    recipients: PgUnitRecipients,
+    recipients: LoadedUnitRecipients,
     private readonly newestKey: string | null,
   ) {
     this.reads = new PgAlertReads(pool);
@@ -51,7 +51,7 @@ export class PgAlertStore implements AlertStore {
   }
 
   /** `recipients`: the outbox's recipient rule, read inside its claim transactions. */
-  static async open(pool: pg.Pool, recipients: PgUnitRecipients): Promise<PgAlertStore> {
+  static async open(pool: pg.Pool, recipients: LoadedUnitRecipients): Promise<PgAlertStore> {
     const { rows } = await pool.query<{ id: string | null }>('SELECT max(id) AS id FROM alerts');
     return new PgAlertStore(pool, recipients, rows[0]?.id ?? null);
   }

@@ -7,7 +7,8 @@ import type {
   OutboxTarget,
 } from '../../../domain/outbox-store.js';
 import { FLOOD_WINDOW_LOCK_CLASS } from '../locks.js';
-import type { PgUnitRecipients } from '../preference-rows.js';
+import type { LoadedUnitRecipients } from '../../shared/preference-rows.js';
+import { stepsOn } from '../executor.js';
 import { inTransaction } from '../transaction.js';
 import { PG_ALERT_COLUMNS, PG_ATTACHMENT_COLUMNS } from './rows.js';
 
@@ -44,12 +45,12 @@ export class PgOutbox implements Outbox {
   /** Delivery claims in the order the worker made them (src/db/pg/in-order.ts), as on SQLite. */
   private readonly claims = new InOrder();
 
-  private readonly recipients: PgUnitRecipients | undefined;
+  private readonly recipients: LoadedUnitRecipients | undefined;
 
   /** `recipients`: the recipient rule the decisions read inside each transaction (services.ts); without it they are run as given. */
   constructor(
     private readonly pool: pg.Pool,
-    opts: { sendLeaseMs?: number; recipients?: PgUnitRecipients } = {},
+    opts: { sendLeaseMs?: number; recipients?: LoadedUnitRecipients } = {},
   ) {
     this.leased = new LeasedSends(pool, ['notification_deliveries', 'notification_digests'], opts.sendLeaseMs ?? MAIL_SEND_LEASE_MS);
     this.recipients = opts.recipients;
@@ -57,7 +58,8 @@ export class PgOutbox implements Outbox {
 
   /** Runs a decision with the recipient rule read in `tx` (everyone of the channel, or one user). */
   private decideWithin<T>(tx: Queryable, channelId: string, userId: string | null, decide: () => T): Promise<T> | T {
-    return this.recipients ? this.recipients.within(tx, channelId, userId, decide) : decide();
+    const recipients = this.recipients;
+    return recipients ? stepsOn(tx, (steps) => recipients.decideWithin(steps, channelId, userId, decide)) : decide();
   }
 
   /** Only rows claimed more than the lease ago (src/db/pg/leased-sends.ts). */
