@@ -11,12 +11,13 @@ import { LEADER_LOCK } from '../db/pg/locks.js';
 import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
 import { PgProbe } from '../db/pg/probe.js';
-import { PgPushOutbox, PgPushSubscriptionRows } from '../db/pg/push-rows.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
 import { PgRetentionSettings } from '../db/pg/retention-settings.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
 import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
+import { SqlPushOutbox } from '../db/shared/push-outbox.js';
+import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
 import type { Clock } from '../lib/clock.js';
@@ -98,8 +99,8 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       unitRecipients: recipients,
       retentionRows: new PgRetentionSettings(pool),
       appSecrets,
-      pushSubscriptionRows: new PgPushSubscriptionRows(pool),
-      pushOutbox: new PgPushOutbox(pool, { recipients }),
+      pushSubscriptionRows: new SqlPushSubscriptionRows(database),
+      pushOutbox: new SqlPushOutbox(database, { recipients }),
       authRows: {
         sessions: new PgSessionRows(pool),
         links: new PgSignInLinkRows(pool),

@@ -5,9 +5,10 @@ import { openDb, type Db } from '../db/connection.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
 import { SqliteProbe } from '../db/probe.js';
-import { SqlitePushOutbox, SqlitePushSubscriptionRows } from '../db/push-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
+import { SqlPushOutbox } from '../db/shared/push-outbox.js';
+import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
@@ -56,8 +57,8 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     unitRecipients: new SqliteUnitRecipients(database),
     retentionRows: new SqliteRetentionSettings(db.sqlite),
     appSecrets: new SqliteAppSecretRows(db.sqlite),
-    pushSubscriptionRows: new SqlitePushSubscriptionRows(db.sqlite),
-    pushOutbox: new SqlitePushOutbox(db.sqlite),
+    pushSubscriptionRows: new SqlPushSubscriptionRows(database),
+    pushOutbox: new SqlPushOutbox(database),
     authRows: {
       sessions: new SqliteSessionRows(db.sqlite),
       links: new SqliteSignInLinkRows(db.sqlite),

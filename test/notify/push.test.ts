@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PUSH_SEND_LEASE_MS } from '../../src/db/pg/push-rows.js';
+import { PUSH_SEND_LEASE_MS } from '../../src/db/shared/push-outbox.js';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../../src/domain/push.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { InOrder } from '../in-order.js';
+import { InOrder } from '../../shared/in-order.js';
 import { LeasedSends } from '../leased-sends.js';
 import type { AlertRow, AttachmentRow } from '../../../domain/alert-rows.js';
 import type {
@@ -42,7 +42,7 @@ export async function lockFloodWindow(tx: Queryable, kind: 'mail' | 'push', user
 export class PgOutbox implements Outbox {
   private readonly leased: LeasedSends;
 
-  /** Delivery claims in the order the worker made them (src/db/pg/in-order.ts), as on SQLite. */
+  /** Delivery claims in the order the worker made them (src/db/shared/in-order.ts), as on SQLite. */
   private readonly claims = new InOrder();
 
   private readonly recipients: LoadedUnitRecipients | undefined;
