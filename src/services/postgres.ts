@@ -8,16 +8,16 @@ import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
 import { PgExecutor } from '../db/pg/executor.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
 import { LEADER_LOCK } from '../db/pg/locks.js';
-import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
 import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
-import { PgRetentionSettings } from '../db/pg/retention-settings.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
 import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
+import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
 import type { Clock } from '../lib/clock.js';
@@ -97,7 +97,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       discordLinkRows: new PgDiscordLinkRows(pool),
       preferenceRows: new SqlPreferenceRows(database),
       unitRecipients: recipients,
-      retentionRows: new PgRetentionSettings(pool),
+      retentionRows: new SqlRetentionSettings(database),
       appSecrets,
       pushSubscriptionRows: new SqlPushSubscriptionRows(database),
       pushOutbox: new SqlPushOutbox(database, { recipients }),
@@ -107,7 +107,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
         passwords: new PgPasswordRows(pool),
         audit: new PgAuditRows(pool),
       },
-      mediaOrphanRows: new PgMediaOrphanRows(pool),
+      mediaOrphanRows: new SqlMediaOrphanRows(database),
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),
       idempotencyClaims: claims,

@@ -3,12 +3,12 @@ import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
-import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
 import { SqliteProbe } from '../db/probe.js';
-import { SqliteRetentionSettings } from '../db/retention-settings.js';
+import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
 import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
+import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
@@ -55,7 +55,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     discordLinkRows: new SqliteDiscordLinkRows(db.sqlite),
     preferenceRows: new SqlPreferenceRows(database),
     unitRecipients: new SqliteUnitRecipients(database),
-    retentionRows: new SqliteRetentionSettings(db.sqlite),
+    retentionRows: new SqlRetentionSettings(database),
     appSecrets: new SqliteAppSecretRows(db.sqlite),
     pushSubscriptionRows: new SqlPushSubscriptionRows(database),
     pushOutbox: new SqlPushOutbox(database),
@@ -65,7 +65,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
       passwords: new SqlitePasswordRows(db.sqlite),
       audit: new SqliteAuditRows(db.sqlite),
     },
-    mediaOrphanRows: new SqliteMediaOrphanRows(db.sqlite),
+    mediaOrphanRows: new SqlMediaOrphanRows(database),
     webhookChannels: new SqliteWebhookChannels(db.sqlite),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),
     leadership: soleNode(),

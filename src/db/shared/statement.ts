@@ -82,6 +82,27 @@ export function perEngine<Params extends object = Record<string, never>, Row = n
   };
 }
 
+/** The few spellings that differ, for a statement built once per engine by `byDialect`. */
+export interface Dialect {
+  readonly engine: 'sqlite' | 'postgres';
+  /**
+   * The elements of an array parameter as a one-column subquery (`value`): SQLite reads it as JSON
+   * (json_each; its executor binds arrays as JSON text), PostgreSQL as an array (unnest).
+   */
+  listOf(name: string, pgType: 'text' | 'bigint'): string;
+}
+
+const SQLITE_DIALECT: Dialect = { engine: 'sqlite', listOf: (name) => `(SELECT value FROM json_each(:${name}))` };
+const PG_DIALECT: Dialect = { engine: 'postgres', listOf: (name, pgType) => `(SELECT unnest(:${name}::${pgType}[]) AS value)` };
+
+/** One text, spelled for each engine by `build` (for list parameters and the other small differences `Dialect` names). */
+export function byDialect<Params extends object = Record<string, never>, Row = never>(
+  build: (dialect: Dialect) => string,
+  options: StatementOptions = {},
+): Statement<Params, Row> {
+  return perEngine<Params, Row>({ sqlite: build(SQLITE_DIALECT), pg: build(PG_DIALECT) }, options);
+}
+
 /** The values in placeholder order; an undefined value is a programming error on both engines (never a silent NULL). */
 export function bindValues(compiled: CompiledText, params: object, toEngine: (value: unknown) => unknown): unknown[] {
   const source = params as Record<string, unknown>;

@@ -2,9 +2,13 @@ import type Database from 'better-sqlite3';
 import { driveSync, firstColumn, transactionSteps, type SqlExecutor, type StepRequest, type TransactionBody } from '../shared/executor.js';
 import { bindValues, withBooleans, type Statement } from '../shared/statement.js';
 
-/** better-sqlite3 binds no booleans: they are stored as 1/0, as drizzle's boolean columns store them. */
+/**
+ * better-sqlite3 binds no booleans: they are stored as 1/0, as drizzle's boolean columns store them.
+ * An array (a list parameter, `Dialect.listOf`) is bound as JSON text for json_each.
+ */
 function toSqlite(value: unknown): unknown {
-  return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return Array.isArray(value) ? JSON.stringify(value) : value;
 }
 
 /**
