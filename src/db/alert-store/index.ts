@@ -6,7 +6,6 @@ import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
 import { SqliteOutbox } from './outbox.js';
-import { SqliteAlertReads } from './reads.js';
 import { SqliteAlertRetention } from './retention.js';
 import { SqliteAlertSearch } from './search.js';
 import { SearchIndexer } from './search-indexer.js';
@@ -15,6 +14,9 @@ import { SqliteGroupWrites } from './group-writes.js';
 import { SqliteAlertReports } from './reports.js';
 import { SqliteChannelRemoval } from './channel-removal.js';
 import { UsageTally } from './usage-tally.js';
+import { SqlAlertReads } from '../shared/alert-reads.js';
+import { SqliteAlertPages } from '../sqlite/alert-pages.js';
+import { SqliteExecutor } from '../sqlite/executor.js';
 import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
 
@@ -26,7 +28,7 @@ import type { StoreWriteContext } from './write-context.js';
  * writers get both, with the helpers their units share, as one StoreWriteContext).
  */
 export class SqliteAlertStore implements AlertStore {
-  readonly reads: SqliteAlertReads;
+  readonly reads: SqlAlertReads;
   readonly removal: SqliteAlertRemoval;
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
@@ -44,7 +46,8 @@ export class SqliteAlertStore implements AlertStore {
   private readonly newestKey: Database.Statement<[], string | null>;
 
   constructor(sqlite: Database.Database, batcher: WriteBatcher) {
-    this.reads = new SqliteAlertReads(sqlite);
+    const database = new SqliteExecutor(sqlite);
+    this.reads = new SqlAlertReads(database, new SqliteAlertPages(sqlite));
     this.changes = new SqliteChangeLog(sqlite);
     this.searchIndexer = new SearchIndexer(sqlite);
     const usage = new UsageTally(sqlite);

@@ -7,11 +7,12 @@ import { PgChannelRemoval } from './channel-removal.js';
 import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
 import { PgOutbox } from './outbox.js';
-import { PgAlertReads } from './reads.js';
 import { PgAlertReports } from './reports.js';
 import { PgAlertRetention } from './retention.js';
 import { PgAlertSearch } from './search.js';
 import { PgWebhookWrites } from './webhook-writes.js';
+import { SqlAlertReads } from '../../shared/alert-reads.js';
+import { PgExecutor } from '../executor.js';
 
 /**
  * The alert store on PostgreSQL: the same parts as SqliteAlertStore (src/db/alert-store/index.ts),
@@ -19,7 +20,7 @@ import { PgWebhookWrites } from './webhook-writes.js';
  * Built with `open`, which reads the newest alert id first (the id generator's seed).
  */
 export class PgAlertStore implements AlertStore {
-  readonly reads: PgAlertReads;
+  readonly reads: SqlAlertReads;
   readonly removal: PgAlertRemoval;
   readonly changes: PgChangeLog;
   readonly webhook: PgWebhookWrites;
@@ -37,7 +38,8 @@ export class PgAlertStore implements AlertStore {
     recipients: LoadedUnitRecipients,
     private readonly newestKey: string | null,
   ) {
-    this.reads = new PgAlertReads(pool);
+    const database = new PgExecutor(pool);
+    this.reads = new SqlAlertReads(database);
     this.removal = new PgAlertRemoval(pool);
     this.changes = new PgChangeLog(pool);
     this.webhook = new PgWebhookWrites(pool);
