@@ -7,11 +7,11 @@ import { PgChannelRemoval } from './channel-removal.js';
 import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
 import { PgOutbox } from './outbox.js';
-import { PgAlertReports } from './reports.js';
 import { PgAlertRetention } from './retention.js';
 import { PgAlertSearch } from './search.js';
 import { PgWebhookWrites } from './webhook-writes.js';
 import { SqlAlertReads } from '../../shared/alert-reads.js';
+import { SqlAlertReports } from '../../shared/alert-reports.js';
 import { PgExecutor } from '../executor.js';
 
 /**
@@ -30,7 +30,7 @@ export class PgAlertStore implements AlertStore {
   readonly outbox: PgOutbox;
   readonly retention: PgAlertRetention;
   readonly search: PgAlertSearch;
-  readonly reports: PgAlertReports;
+  readonly reports: SqlAlertReports;
   readonly channels: PgChannelRemoval;
 
   private constructor(
@@ -48,7 +48,7 @@ export class PgAlertStore implements AlertStore {
     this.outbox = new PgOutbox(pool, { recipients });
     this.retention = new PgAlertRetention(pool);
     this.search = new PgAlertSearch(pool);
-    this.reports = new PgAlertReports(pool);
+    this.reports = new SqlAlertReports(database);
     this.channels = new PgChannelRemoval(pool);
   }
 
