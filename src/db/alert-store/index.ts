@@ -48,7 +48,7 @@ export class SqliteAlertStore implements AlertStore {
   constructor(sqlite: Database.Database, batcher: WriteBatcher) {
     const database = new SqliteExecutor(sqlite);
     this.reads = new SqlAlertReads(database, new SqliteAlertPages(sqlite));
-    this.changes = new SqliteChangeLog(sqlite);
+    this.changes = new SqliteChangeLog(database);
     this.searchIndexer = new SearchIndexer(sqlite);
     const usage = new UsageTally(sqlite);
     batcher.addTail(usage);
