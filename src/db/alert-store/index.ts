@@ -61,7 +61,7 @@ export class SqliteAlertStore implements AlertStore {
     this.groups = new SqliteGroupWrites(writes, this.webhook);
     this.chat = new SqliteChatWrites(writes);
     this.outbox = new SqliteOutbox(sqlite);
-    this.retention = new SqliteAlertRetention(writes);
+    this.retention = new SqliteAlertRetention(writes, database);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
     this.reports = new SqlAlertReports(database);
     this.channels = new SqliteChannelRemoval(writes);
