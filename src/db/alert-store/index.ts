@@ -5,7 +5,6 @@ import { SqliteAlertRemoval } from './alert-removal.js';
 import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
-import { SqliteOutbox } from './outbox.js';
 import { SqliteAlertRetention } from './retention.js';
 import { SqliteAlertSearch } from './search.js';
 import { SearchIndexer } from './search-indexer.js';
@@ -15,6 +14,7 @@ import { SqliteChannelRemoval } from './channel-removal.js';
 import { UsageTally } from './usage-tally.js';
 import { SqlAlertReads } from '../shared/alert-reads.js';
 import { SqlAlertReports } from '../shared/alert-reports.js';
+import { SqlOutbox } from '../shared/outbox.js';
 import { SqliteAlertPages } from '../sqlite/alert-pages.js';
 import { SqliteExecutor } from '../sqlite/executor.js';
 import { ChannelTally } from './channel-tally.js';
@@ -35,7 +35,7 @@ export class SqliteAlertStore implements AlertStore {
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
   readonly groups: SqliteGroupWrites;
   readonly chat: SqliteChatWrites;
-  readonly outbox: SqliteOutbox;
+  readonly outbox: SqlOutbox;
   readonly retention: SqliteAlertRetention;
   readonly search: SqliteAlertSearch;
   /** Indexes new alerts for search after their commit (see search-indexer.ts); the inserting writers schedule it. */
@@ -60,7 +60,7 @@ export class SqliteAlertStore implements AlertStore {
     this.webhook = new SqliteWebhookWrites(writes);
     this.groups = new SqliteGroupWrites(writes, this.webhook);
     this.chat = new SqliteChatWrites(writes);
-    this.outbox = new SqliteOutbox(sqlite);
+    this.outbox = new SqlOutbox(database);
     this.retention = new SqliteAlertRetention(writes, database);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
     this.reports = new SqlAlertReports(database);

@@ -6,12 +6,12 @@ import { PgChangeLog } from './change-log.js';
 import { PgChannelRemoval } from './channel-removal.js';
 import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
-import { PgOutbox } from './outbox.js';
 import { PgAlertRetention } from './retention.js';
 import { PgAlertSearch } from './search.js';
 import { PgWebhookWrites } from './webhook-writes.js';
 import { SqlAlertReads } from '../../shared/alert-reads.js';
 import { SqlAlertReports } from '../../shared/alert-reports.js';
+import { SqlOutbox } from '../../shared/outbox.js';
 import { PgExecutor } from '../executor.js';
 
 /**
@@ -27,7 +27,7 @@ export class PgAlertStore implements AlertStore {
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
   readonly groups: PgGroupWrites;
   readonly chat: PgChatWrites;
-  readonly outbox: PgOutbox;
+  readonly outbox: SqlOutbox;
   readonly retention: PgAlertRetention;
   readonly search: PgAlertSearch;
   readonly reports: SqlAlertReports;
@@ -45,7 +45,7 @@ export class PgAlertStore implements AlertStore {
     this.webhook = new PgWebhookWrites(pool);
     this.groups = new PgGroupWrites(pool, this.webhook);
     this.chat = new PgChatWrites(pool);
-    this.outbox = new PgOutbox(pool, { recipients });
+    this.outbox = new SqlOutbox(database, { recipients });
     this.retention = new PgAlertRetention(pool);
     this.search = new PgAlertSearch(pool);
     this.reports = new SqlAlertReports(database);
