@@ -3,7 +3,7 @@ import type { AlertRow, AttachmentRow, NotificationKind } from './alert-rows.js'
 /**
  * The outbox side of the alert store (`notification_jobs`, deliveries, digests,
  * flood windows): what the e-mail and push workers (src/notify/) claim, send
- * and record. Implemented by src/db/alert-store/outbox.ts; re-exported by
+ * and record. Implemented by src/db/shared/outbox.ts; re-exported by
  * alert-store.ts, the store's one entry point.
  */
 

@@ -8,18 +8,20 @@ import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
 import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
 import { PgInvitationRows } from '../db/pg/invitation-rows.js';
+import { PgExecutor } from '../db/pg/executor.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
 import { LEADER_LOCK } from '../db/pg/locks.js';
-import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
-import { PgPreferenceRows, PgUnitRecipients } from '../db/pg/preference-rows.js';
 import { PgProbe } from '../db/pg/probe.js';
-import { PgPushOutbox, PgPushSubscriptionRows } from '../db/pg/push-rows.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
-import { PgRetentionSettings } from '../db/pg/retention-settings.js';
-import { PgTokenRows } from '../db/pg/token-rows.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
+import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
+import { SqlPushOutbox } from '../db/shared/push-outbox.js';
+import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
+import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
+import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -57,6 +59,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
     onMigrated: (m) => logger.info({ applied: m.applied, total: m.total }, m.applied ? 'PostgreSQL migrations applied' : 'PostgreSQL schema up to date'),
   });
   const { pool } = db;
+  const database = new PgExecutor(pool);
   const notify = new PgNotifyBus({ url, pool });
   const leadership = new LeadershipSignal(false);
   const leader = new PgLeaderLock({ url, key: LEADER_LOCK, intervalMs: opts.leaderIntervalMs, onChange: (l) => leadership.set(l) });
@@ -73,7 +76,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue },
       clock.now(),
     );
-    const recipients = new PgUnitRecipients();
+    const recipients = new LoadedUnitRecipients();
     const store = await PgAlertStore.open(pool, recipients);
     const bus = new ClusterChangeBus();
     // Subscribed before the bus connects, so they listen from its first connection.
@@ -92,15 +95,15 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       probe: new PgProbe(pool),
       accountRows: new PgAccountRows(pool),
       firstStart: new PgFirstStart(pool),
-      tokenRows: new PgTokenRows(pool),
+      tokenRows: new SqlTokenRows(database),
       usageRows: new PgUsageRows(pool),
       discordLinkRows: new PgDiscordLinkRows(pool),
-      preferenceRows: new PgPreferenceRows(pool),
+      preferenceRows: new SqlPreferenceRows(database),
       unitRecipients: recipients,
-      retentionRows: new PgRetentionSettings(pool),
+      retentionRows: new SqlRetentionSettings(database),
       appSecrets,
-      pushSubscriptionRows: new PgPushSubscriptionRows(pool),
-      pushOutbox: new PgPushOutbox(pool, { recipients }),
+      pushSubscriptionRows: new SqlPushSubscriptionRows(database),
+      pushOutbox: new SqlPushOutbox(database, { recipients }),
       authRows: {
         sessions: new PgSessionRows(pool),
         links: new PgSignInLinkRows(pool),
@@ -109,7 +112,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
         invitations: new PgInvitationRows(pool),
       },
       accountMailRows: new PgAccountMailRows(pool),
-      mediaOrphanRows: new PgMediaOrphanRows(pool),
+      mediaOrphanRows: new SqlMediaOrphanRows(database),
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),
       idempotencyClaims: claims,

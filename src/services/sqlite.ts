@@ -5,12 +5,15 @@ import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSession
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteInvitationRows } from '../db/invitation-rows.js';
 import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
-import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
-import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteProbe } from '../db/probe.js';
-import { SqlitePushOutbox, SqlitePushSubscriptionRows } from '../db/push-rows.js';
-import { SqliteRetentionSettings } from '../db/retention-settings.js';
-import { SqliteTokenRows } from '../db/token-rows.js';
+import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
+import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
+import { SqlPushOutbox } from '../db/shared/push-outbox.js';
+import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
+import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
+import { SqlTokenRows } from '../db/shared/token-rows.js';
+import { SqliteExecutor } from '../db/sqlite/executor.js';
+import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
 import { SqliteWebhookChannels } from '../db/webhook-channels.js';
 import { WriteBatcher } from '../db/write-batcher.js';
@@ -33,11 +36,12 @@ export interface SqliteParts extends EngineParts {
 /** One process on one SQLite file: everything in this process, built synchronously. */
 export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
   const db = openDb(dbFile);
+  // The shared row modules' statements, prepared once on this connection.
+  const database = new SqliteExecutor(db.sqlite);
   const batcher = new WriteBatcher(db.sqlite);
   const store = new SqliteAlertStore(db.sqlite, batcher);
   // Alerts a previous run stored but had not indexed for search yet (the store schedules the rest itself).
   store.searchIndexer.catchUp();
-  const preferenceRows = new SqlitePreferenceRows(db.sqlite);
   return {
     engine: 'sqlite',
     sharedMediaDir: false,
@@ -48,15 +52,15 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     probe: new SqliteProbe(db.sqlite),
     accountRows: new SqliteAccountRows(db),
     firstStart: new SqliteFirstStart(db),
-    tokenRows: new SqliteTokenRows(db.sqlite),
+    tokenRows: new SqlTokenRows(database),
     usageRows: new SqliteUsageRows(db.sqlite),
     discordLinkRows: new SqliteDiscordLinkRows(db.sqlite),
-    preferenceRows,
-    unitRecipients: preferenceRows,
-    retentionRows: new SqliteRetentionSettings(db.sqlite),
+    preferenceRows: new SqlPreferenceRows(database),
+    unitRecipients: new SqliteUnitRecipients(database),
+    retentionRows: new SqlRetentionSettings(database),
     appSecrets: new SqliteAppSecretRows(db.sqlite),
-    pushSubscriptionRows: new SqlitePushSubscriptionRows(db.sqlite),
-    pushOutbox: new SqlitePushOutbox(db.sqlite),
+    pushSubscriptionRows: new SqlPushSubscriptionRows(database),
+    pushOutbox: new SqlPushOutbox(database),
     authRows: {
       sessions: new SqliteSessionRows(db.sqlite),
       links: new SqliteSignInLinkRows(db.sqlite),
@@ -65,7 +69,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
       invitations: new SqliteInvitationRows(db.sqlite),
     },
     accountMailRows: new SqliteAccountMailRows(db.sqlite),
-    mediaOrphanRows: new SqliteMediaOrphanRows(db.sqlite),
+    mediaOrphanRows: new SqlMediaOrphanRows(database),
     webhookChannels: new SqliteWebhookChannels(db.sqlite),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),
     leadership: soleNode(),

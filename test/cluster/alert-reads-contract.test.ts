@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertReads } from '../../src/db/alert-store/reads.js';
 import { openDb } from '../../src/db/connection.js';
 import { openPg } from '../../src/db/pg/connection.js';
-import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
-import type { TransferEngine } from '../../src/db/transfer/engine.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlAlertReads } from '../../src/db/shared/alert-reads.js';
+import { SqliteAlertPages } from '../../src/db/sqlite/alert-pages.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';import type { TransferEngine } from '../../src/db/transfer/engine.js';
 import { PgTransferEngine } from '../../src/db/transfer/pg-engine.js';
 import { SqliteTransferEngine } from '../../src/db/transfer/sqlite-engine.js';
 import { transferTables, type Value } from '../../src/db/transfer/tables.js';
@@ -130,7 +131,7 @@ describe('alert store reads on SQLite', () => {
     const file = path.join(dir, 'alertbridge.db');
     await seed(SqliteTransferEngine.openTarget(file));
     const db = openDb(file);
-    return { reads: new SqliteAlertReads(db.sqlite), close: async () => db.close() };
+    return { reads: new SqlAlertReads(new SqliteExecutor(db.sqlite), new SqliteAlertPages(db.sqlite)), close: async () => db.close() };
   });
 });
 
@@ -140,7 +141,7 @@ describePg('alert store reads on PostgreSQL', () => {
     await seed(await PgTransferEngine.open(fresh.url));
     const db = await openPg(fresh.url);
     return {
-      reads: new PgAlertReads(db.pool),
+      reads: new SqlAlertReads(new PgExecutor(db.pool)),
       close: async () => {
         await db.close();
         await fresh.drop();

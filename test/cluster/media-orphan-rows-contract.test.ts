@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteMediaOrphanRows } from '../../src/db/media-orphan-rows.js';
-import { PgMediaOrphanRows } from '../../src/db/pg/media-orphan-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlMediaOrphanRows } from '../../src/db/shared/media-orphan-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { MediaOrphanRows } from '../../src/domain/media-orphan-rows.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle } from './engines.js';
@@ -71,13 +72,13 @@ function contract(open: () => Promise<Engine>) {
 describe('media_orphans rows (sqlite)', () => {
   contract(async () => {
     const e = await sqliteEngine([]);
-    return { ...e, rows: new SqliteMediaOrphanRows(e.db.sqlite), pinRestartsGrace: false };
+    return { ...e, rows: new SqlMediaOrphanRows(new SqliteExecutor(e.db.sqlite)), pinRestartsGrace: false };
   });
 });
 
 describePg('media_orphans rows (postgres)', () => {
   contract(async () => {
     const e = await pgEngine([]);
-    return { ...e, rows: new PgMediaOrphanRows(e.db.pool), pinRestartsGrace: true };
+    return { ...e, rows: new SqlMediaOrphanRows(new PgExecutor(e.db.pool)), pinRestartsGrace: true };
   });
 });

@@ -4,7 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MEDIA_KEY_LOCK_CLASS } from '../../src/db/pg/locks.js';
-import { PgMediaOrphanRows } from '../../src/db/pg/media-orphan-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlMediaOrphanRows } from '../../src/db/shared/media-orphan-rows.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { MediaOrphans } from '../../src/ops/media-orphans.js';
 import { createEngineHarness, type EngineHarness, type EngineNode } from '../helpers/engine-harness.js';
@@ -84,7 +85,7 @@ describePg('media pins across nodes (PostgreSQL)', () => {
       }
       return used;
     };
-    const sweeper = new MediaOrphans(new PgMediaOrphanRows(pool), a.services.media, systemClock, HOUR, gated);
+    const sweeper = new MediaOrphans(new SqlMediaOrphanRows(new PgExecutor(pool)), a.services.media, systemClock, HOUR, gated);
     const sweep = sweeper.sweep();
     await asked;
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteOutbox } from '../../src/db/alert-store/outbox.js';
-import { PgOutbox } from '../../src/db/pg/alert-store/outbox.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlOutbox } from '../../src/db/shared/outbox.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { FanOutPlan, FloodWindow, Outbox, OutboxChannel, OutboxDelivery, OutboxDigest, OutboxJob } from '../../src/domain/alert-store.js';
 import { floodStep } from '../../src/notify/outbox/flood-guard.js';
 import { describePg } from '../helpers/pg.js';
@@ -221,13 +222,13 @@ function contract(open: () => Promise<OutboxEngine>) {
 describe('outbox contract: SQLite', () => {
   contract(async () => {
     const h = await sqliteEngine(OUTBOX_FIXTURE);
-    return { ...h, outbox: new SqliteOutbox(h.db.sqlite), other: new SqliteOutbox(h.other.sqlite) };
+    return { ...h, outbox: new SqlOutbox(new SqliteExecutor(h.db.sqlite)), other: new SqlOutbox(new SqliteExecutor(h.other.sqlite)) };
   });
 });
 
 describePg('outbox contract: PostgreSQL', () => {
   contract(async () => {
     const h = await pgEngine(OUTBOX_FIXTURE);
-    return { ...h, outbox: new PgOutbox(h.db.pool), other: new PgOutbox(h.other.pool) };
+    return { ...h, outbox: new SqlOutbox(new PgExecutor(h.db.pool)), other: new SqlOutbox(new PgExecutor(h.other.pool)) };
   });
 });

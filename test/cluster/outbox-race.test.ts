@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MAIL_SEND_LEASE_MS, PgOutbox } from '../../src/db/pg/alert-store/outbox.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { MAIL_SEND_LEASE_MS, SqlOutbox } from '../../src/db/shared/outbox.js';
 import type { OutboxJob } from '../../src/domain/alert-store.js';
 import { floodStep } from '../../src/notify/outbox/flood-guard.js';
 import { describePg } from '../helpers/pg.js';
@@ -32,10 +33,10 @@ class Tally {
 
 describePg('outbox on PostgreSQL: two nodes racing for the same rows', () => {
   let h: Awaited<ReturnType<typeof pgEngine>>;
-  let nodes: PgOutbox[];
+  let nodes: SqlOutbox[];
   beforeAll(async () => {
     h = await pgEngine(FIXTURE);
-    nodes = [new PgOutbox(h.db.pool), new PgOutbox(h.other.pool)];
+    nodes = [new SqlOutbox(new PgExecutor(h.db.pool)), new SqlOutbox(new PgExecutor(h.other.pool))];
   });
   afterAll(() => h.close());
 
@@ -127,7 +128,7 @@ describePg('outbox on PostgreSQL: two nodes racing for the same rows', () => {
         [first, now, now, now],
       );
       let seen: string[] | null = null;
-      const claimDigest = (n: PgOutbox) => n.claimDigest(id, now, (c) => {
+      const claimDigest = (n: SqlOutbox) => n.claimDigest(id, now, (c) => {
         seen = c.alerts.map((a) => a.id);
         return { send: true };
       });
@@ -159,7 +160,7 @@ describePg('outbox on PostgreSQL: two nodes racing for the same rows', () => {
     expect(await h.query("SELECT state FROM notification_deliveries WHERE job_id = 20001")).toEqual([{ state: 'sending' }]);
     // ... nor past the lease less a millisecond; the node that claimed it records the send.
     expect(await nodes[1]!.recoverInterrupted('interrupted', now + MAIL_SEND_LEASE_MS)).toBe(0);
-    const short = new PgOutbox(h.other.pool, { sendLeaseMs: 1000 });
+    const short = new SqlOutbox(new PgExecutor(h.other.pool), { sendLeaseMs: 1000 });
     expect(await short.recoverInterrupted('interrupted', now + 1000)).toBe(0);
     expect(await short.recoverInterrupted('interrupted', now + 1001)).toBe(1);
     expect(await h.query("SELECT state, last_error AS r FROM notification_deliveries WHERE job_id = 20001")).toEqual([{ state: 'failed', r: 'interrupted' }]);

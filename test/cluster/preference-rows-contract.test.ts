@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqlitePreferenceRows } from '../../src/db/preference-rows.js';
-import { PgPreferenceRows } from '../../src/db/pg/preference-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlPreferenceRows } from '../../src/db/shared/preference-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import { AppError } from '../../src/domain/errors.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { NotificationPreferences, type NotifyLevel, type PreferenceRows } from '../../src/domain/notification-preferences.js';
@@ -90,13 +91,13 @@ function contract(open: () => Promise<Engine>) {
 describe('preference rows on SQLite', () => {
   contract(async () => {
     const e = await sqliteEngine(FIXTURE);
-    return { ...e, rows: new SqlitePreferenceRows(e.db.sqlite) };
+    return { ...e, rows: new SqlPreferenceRows(new SqliteExecutor(e.db.sqlite)) };
   });
 });
 
 describePg('preference rows on PostgreSQL', () => {
   contract(async () => {
     const e = await pgEngine(FIXTURE);
-    return { ...e, rows: new PgPreferenceRows(e.db.pool) };
+    return { ...e, rows: new SqlPreferenceRows(new PgExecutor(e.db.pool)) };
   });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PgPushOutbox, PgPushSubscriptionRows, PUSH_SEND_LEASE_MS } from '../../src/db/pg/push-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { PUSH_SEND_LEASE_MS, SqlPushOutbox } from '../../src/db/shared/push-outbox.js';
+import { SqlPushSubscriptionRows } from '../../src/db/shared/push-rows.js';
 import { pushFloodStep } from '../../src/notify/push/push-sender.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, type Fixture } from './engines.js';
@@ -23,10 +25,10 @@ const newSub = (id: string, userId: string) => ({ id, userId, endpoint: `https:/
 
 describePg('push rows on PostgreSQL: two nodes racing for the same rows', () => {
   let h: Awaited<ReturnType<typeof pgEngine>>;
-  let nodes: PgPushOutbox[];
+  let nodes: SqlPushOutbox[];
   beforeAll(async () => {
     h = await pgEngine(FIXTURE);
-    nodes = [new PgPushOutbox(h.db.pool), new PgPushOutbox(h.other.pool)];
+    nodes = [new SqlPushOutbox(new PgExecutor(h.db.pool)), new SqlPushOutbox(new PgExecutor(h.other.pool))];
   });
   afterAll(() => h.close());
 
@@ -86,11 +88,11 @@ describePg('push rows on PostgreSQL: two nodes racing for the same rows', () => 
     expect(await nodes[1]!.recoverInterrupted('interrupted', now + 60_000)).toBe(older);
     expect(await nodes[1]!.recoverInterrupted('interrupted', now + PUSH_SEND_LEASE_MS)).toBe(0);
     expect(await h.query('SELECT state FROM push_deliveries WHERE job_id = 20001')).toEqual([{ state: 'sending' }]);
-    expect(await new PgPushOutbox(h.other.pool, { sendLeaseMs: 1000 }).recoverInterrupted('interrupted', now + 1001)).toBe(1);
+    expect(await new SqlPushOutbox(new PgExecutor(h.other.pool), { sendLeaseMs: 1000 }).recoverInterrupted('interrupted', now + 1001)).toBe(1);
   });
 
   it('holds the device limit when both nodes add devices for one user at once, and stores a shared endpoint once', async () => {
-    const rows = [new PgPushSubscriptionRows(h.db.pool), new PgPushSubscriptionRows(h.other.pool)];
+    const rows = [new SqlPushSubscriptionRows(new PgExecutor(h.db.pool)), new SqlPushSubscriptionRows(new PgExecutor(h.other.pool))];
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => rows[i % 2]!.upsert(newSub(`psn${i}`, 'u5'), 10)));
     expect(results.filter((r) => r === 'limit')).toHaveLength(14);
     expect(await rows[0]!.list('u5')).toHaveLength(10);

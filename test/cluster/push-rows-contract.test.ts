@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgPushOutbox, PgPushSubscriptionRows } from '../../src/db/pg/push-rows.js';
-import { SqlitePushOutbox, SqlitePushSubscriptionRows } from '../../src/db/push-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlPushOutbox } from '../../src/db/shared/push-outbox.js';
+import { SqlPushSubscriptionRows } from '../../src/db/shared/push-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { PushSubscriptionRows } from '../../src/domain/push.js';
 import type { PushClaimInput, PushOutbox } from '../../src/domain/push-outbox.js';
 import { pushFloodStep } from '../../src/notify/push/push-sender.js';
@@ -156,10 +158,10 @@ describe('push rows contract: SQLite', () => {
     const h = await sqliteEngine(FIXTURE);
     return {
       ...h,
-      subs: new SqlitePushSubscriptionRows(h.db.sqlite),
-      otherSubs: new SqlitePushSubscriptionRows(h.other.sqlite),
-      outbox: new SqlitePushOutbox(h.db.sqlite),
-      otherOutbox: new SqlitePushOutbox(h.other.sqlite),
+      subs: new SqlPushSubscriptionRows(new SqliteExecutor(h.db.sqlite)),
+      otherSubs: new SqlPushSubscriptionRows(new SqliteExecutor(h.other.sqlite)),
+      outbox: new SqlPushOutbox(new SqliteExecutor(h.db.sqlite)),
+      otherOutbox: new SqlPushOutbox(new SqliteExecutor(h.other.sqlite)),
     };
   });
 });
@@ -169,10 +171,10 @@ describePg('push rows contract: PostgreSQL', () => {
     const h = await pgEngine(FIXTURE);
     return {
       ...h,
-      subs: new PgPushSubscriptionRows(h.db.pool),
-      otherSubs: new PgPushSubscriptionRows(h.other.pool),
-      outbox: new PgPushOutbox(h.db.pool),
-      otherOutbox: new PgPushOutbox(h.other.pool),
+      subs: new SqlPushSubscriptionRows(new PgExecutor(h.db.pool)),
+      otherSubs: new SqlPushSubscriptionRows(new PgExecutor(h.other.pool)),
+      outbox: new SqlPushOutbox(new PgExecutor(h.db.pool)),
+      otherOutbox: new SqlPushOutbox(new PgExecutor(h.other.pool)),
     };
   });
 });

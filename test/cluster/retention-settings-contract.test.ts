@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgRetentionSettings } from '../../src/db/pg/retention-settings.js';
-import { SqliteRetentionSettings } from '../../src/db/retention-settings.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlRetentionSettings } from '../../src/db/shared/retention-settings.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import { AppError, notFound } from '../../src/domain/errors.js';
 import { RetentionSettings, effectiveLimits, type RetentionSettingsRows } from '../../src/domain/retention.js';
 import { describePg } from '../helpers/pg.js';
@@ -100,13 +101,13 @@ function contract(open: () => Promise<Engine>) {
 describe('retention settings rows on SQLite', () => {
   contract(async () => {
     const e = await sqliteEngine(FIXTURE);
-    return { ...e, rows: new SqliteRetentionSettings(e.db.sqlite) };
+    return { ...e, rows: new SqlRetentionSettings(new SqliteExecutor(e.db.sqlite)) };
   });
 });
 
 describePg('retention settings rows on PostgreSQL', () => {
   contract(async () => {
     const e = await pgEngine(FIXTURE);
-    return { ...e, rows: new PgRetentionSettings(e.db.pool) };
+    return { ...e, rows: new SqlRetentionSettings(new PgExecutor(e.db.pool)) };
   });
 });

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/connection.js';
 import { openPg } from '../../src/db/pg/connection.js';
-import { PgTokenRows } from '../../src/db/pg/token-rows.js';
-import { SqliteTokenRows } from '../../src/db/token-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlTokenRows } from '../../src/db/shared/token-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { TransferEngine } from '../../src/db/transfer/engine.js';
 import { PgTransferEngine } from '../../src/db/transfer/pg-engine.js';
 import { SqliteTransferEngine } from '../../src/db/transfer/sqlite-engine.js';
@@ -94,7 +95,7 @@ describe('token rows on SQLite', () => {
     const db = openDb(file);
     const other = openDb(file, { migrate: false });
     return {
-      rows: new SqliteTokenRows(db.sqlite),
+      rows: new SqlTokenRows(new SqliteExecutor(db.sqlite)),
       exec: async (sql) => void other.sqlite.exec(sql),
       lastUsed: async (id) => other.sqlite.prepare<[string], number | null>('SELECT last_used_at FROM api_tokens WHERE id = ?').pluck().get(id) ?? null,
       close: async () => {
@@ -112,7 +113,7 @@ describePg('token rows on PostgreSQL', () => {
     const db = await openPg(fresh.url);
     const other = await openPg(fresh.url, { migrate: false });
     return {
-      rows: new PgTokenRows(db.pool),
+      rows: new SqlTokenRows(new PgExecutor(db.pool)),
       exec: async (sql) => void (await other.pool.query(sql)),
       lastUsed: async (id) => (await other.pool.query<{ v: number | null }>('SELECT last_used_at AS v FROM api_tokens WHERE id = $1', [id])).rows[0]?.v ?? null,
       close: async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAIL_SEND_LEASE_MS } from '../../src/db/pg/alert-store/outbox.js';
+import { MAIL_SEND_LEASE_MS } from '../../src/db/shared/outbox.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { INTERRUPTED, startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import type { Mailer } from '../../src/notify/mailer.js';
@@ -41,7 +41,7 @@ async function installation(sink: SmtpSink, opts: EngineHarnessOptions = {}): Pr
 /**
  * The clock of a process started after a crash, once the crashed sends' lease is over. On PostgreSQL
  * a start records a `sending` row as interrupted only when it was claimed longer than the send lease
- * ago (it could be another live node's conversation: src/db/pg/leased-sends.ts); on SQLite the one
+ * ago (it could be another live node's conversation: src/db/shared/outbox-statements.ts); on SQLite the one
  * process's start takes every such row, whatever the time.
  */
 const afterTheLease = () => ({ clock: new ManualClock(Date.now() + MAIL_SEND_LEASE_MS + 1) });

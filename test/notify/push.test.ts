@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PUSH_SEND_LEASE_MS } from '../../src/db/pg/push-rows.js';
+import { PUSH_SEND_LEASE_MS } from '../../src/db/shared/push-outbox.js';
 import { MAX_PUSH_SUBSCRIPTIONS_PER_USER } from '../../src/domain/push.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
@@ -184,7 +184,7 @@ describe('crash safety', () => {
     expect(await rows(h, 'SELECT state FROM push_deliveries')).toEqual([{ state: 'pending' }]);
     expect(await h.exec("UPDATE push_deliveries SET state = 'sending', attempts = 1, updated_at = ?", [Date.now()])).toBe(1);
     // The next start, once the send lease is over: on PostgreSQL a start takes a row `sending` only when it was claimed longer
-    // ago than that (it could be another live node's request: src/db/pg/leased-sends.ts); on SQLite, whatever the time.
+    // ago than that (it could be another live node's request: src/db/shared/push-outbox.ts); on SQLite, whatever the time.
     push = startPushWorker(h.services, { ca: svc.ca, retry: FAST_RETRY, clock: new ManualClock(Date.now() + PUSH_SEND_LEASE_MS + 1) });
     await push.whenIdle();
     expect(await rows(h, 'SELECT state, last_error AS "lastError" FROM push_deliveries')).toEqual([{ state: 'failed', lastError: expect.stringMatching(/^interrupted mid-send/) }]);

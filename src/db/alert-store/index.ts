@@ -5,16 +5,18 @@ import { SqliteAlertRemoval } from './alert-removal.js';
 import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
-import { SqliteOutbox } from './outbox.js';
-import { SqliteAlertReads } from './reads.js';
 import { SqliteAlertRetention } from './retention.js';
 import { SqliteAlertSearch } from './search.js';
 import { SearchIndexer } from './search-indexer.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 import { SqliteGroupWrites } from './group-writes.js';
-import { SqliteAlertReports } from './reports.js';
 import { SqliteChannelRemoval } from './channel-removal.js';
 import { UsageTally } from './usage-tally.js';
+import { SqlAlertReads } from '../shared/alert-reads.js';
+import { SqlAlertReports } from '../shared/alert-reports.js';
+import { SqlOutbox } from '../shared/outbox.js';
+import { SqliteAlertPages } from '../sqlite/alert-pages.js';
+import { SqliteExecutor } from '../sqlite/executor.js';
 import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
 
@@ -26,26 +28,27 @@ import type { StoreWriteContext } from './write-context.js';
  * writers get both, with the helpers their units share, as one StoreWriteContext).
  */
 export class SqliteAlertStore implements AlertStore {
-  readonly reads: SqliteAlertReads;
+  readonly reads: SqlAlertReads;
   readonly removal: SqliteAlertRemoval;
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
   readonly groups: SqliteGroupWrites;
   readonly chat: SqliteChatWrites;
-  readonly outbox: SqliteOutbox;
+  readonly outbox: SqlOutbox;
   readonly retention: SqliteAlertRetention;
   readonly search: SqliteAlertSearch;
   /** Indexes new alerts for search after their commit (see search-indexer.ts); the inserting writers schedule it. */
   readonly searchIndexer: SearchIndexer;
-  readonly reports: SqliteAlertReports;
+  readonly reports: SqlAlertReports;
   readonly channels: SqliteChannelRemoval;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
   constructor(sqlite: Database.Database, batcher: WriteBatcher) {
-    this.reads = new SqliteAlertReads(sqlite);
-    this.changes = new SqliteChangeLog(sqlite);
+    const database = new SqliteExecutor(sqlite);
+    this.reads = new SqlAlertReads(database, new SqliteAlertPages(sqlite));
+    this.changes = new SqliteChangeLog(database);
     this.searchIndexer = new SearchIndexer(sqlite);
     const usage = new UsageTally(sqlite);
     batcher.addTail(usage);
@@ -57,10 +60,10 @@ export class SqliteAlertStore implements AlertStore {
     this.webhook = new SqliteWebhookWrites(writes);
     this.groups = new SqliteGroupWrites(writes, this.webhook);
     this.chat = new SqliteChatWrites(writes);
-    this.outbox = new SqliteOutbox(sqlite);
-    this.retention = new SqliteAlertRetention(writes);
+    this.outbox = new SqlOutbox(database);
+    this.retention = new SqliteAlertRetention(writes, database);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
-    this.reports = new SqliteAlertReports(sqlite);
+    this.reports = new SqlAlertReports(database);
     this.channels = new SqliteChannelRemoval(writes);
     this.removal = new SqliteAlertRemoval(writes);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();

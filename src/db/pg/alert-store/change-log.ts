@@ -1,8 +1,10 @@
 import type pg from 'pg';
-import type { AlertEventType, ChangeEvent, ChangeLog } from '../../../domain/alert-store.js';
+import type { AlertEventType } from '../../../domain/alert-store.js';
+import { SqlChangeLog } from '../../shared/change-log.js';
+import { statement } from '../../shared/statement.js';
+import { PgExecutor } from '../executor.js';
 import { CHANGE_LOG_LOCK } from '../locks.js';
 import { publishVia, TOPICS } from '../notify-bus.js';
-import { inTransaction } from '../transaction.js';
 
 export interface NewChangeEvent {
   channelId: string;
@@ -41,39 +43,24 @@ export async function appendChangeEvents(tx: pg.PoolClient, events: readonly New
   return rows.map((r) => r.id);
 }
 
-/** The change log's reads on PostgreSQL (the SQLite one: src/db/alert-store/change-log.ts). */
-export class PgChangeLog implements ChangeLog {
-  constructor(private readonly pool: pg.Pool) {}
+const HEAD_LOCK = statement(`SELECT pg_advisory_xact_lock_shared(${CHANGE_LOG_LOCK})`);
+const HEAD = statement<Record<string, never>, { head: number }>('SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS head FROM alert_events_id_seq');
+
+/** The change log on PostgreSQL: the shared reads (src/db/shared/change-log.ts); events are appended by `appendChangeEvents`. */
+export class PgChangeLog extends SqlChangeLog {
+  constructor(pool: pg.Pool) {
+    super(new PgExecutor(pool));
+  }
 
   /**
    * The newest id ever handed out, as committed: under the shared form of the append lock, so an
    * append in flight finishes first and its id is not reported before its row can be read. The
    * sequence, not max(id): pruned ids are never handed out again.
    */
-  async headEventId() {
-    return inTransaction(this.pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock_shared($1)', [CHANGE_LOG_LOCK]);
-      const { rows } = await client.query<{ last_value: number; is_called: boolean }>('SELECT last_value, is_called FROM alert_events_id_seq');
-      const row = rows[0];
-      return row?.is_called ? row.last_value : 0;
+  headEventId() {
+    return this.database.transaction(function* (tx) {
+      yield* tx.get(HEAD_LOCK, {});
+      return (yield* tx.value(HEAD, {})) ?? 0;
     });
-  }
-
-  async oldestEventId() {
-    const { rows } = await this.pool.query<{ m: number | null }>('SELECT min(id) AS m FROM alert_events');
-    return rows[0]?.m ?? null;
-  }
-
-  async eventsAfter(after: number, limit: number): Promise<ChangeEvent[]> {
-    const { rows } = await this.pool.query<ChangeEvent>(
-      'SELECT id, channel_id AS "channelId", alert_id AS "alertId", type FROM alert_events WHERE id > $1 ORDER BY id LIMIT $2',
-      [after, limit],
-    );
-    return rows;
-  }
-
-  async pruneEvents(before: number) {
-    const res = await this.pool.query('DELETE FROM alert_events WHERE created_at < $1', [before]);
-    return res.rowCount ?? 0;
   }
 }

@@ -1,17 +1,18 @@
 import type pg from 'pg';
 import type { AlertStore } from '../../../domain/alert-store.js';
-import type { PgUnitRecipients } from '../preference-rows.js';
+import type { LoadedUnitRecipients } from '../../shared/preference-rows.js';
 import { PgAlertRemoval } from './alert-removal.js';
 import { PgChangeLog } from './change-log.js';
 import { PgChannelRemoval } from './channel-removal.js';
 import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
-import { PgOutbox } from './outbox.js';
-import { PgAlertReads } from './reads.js';
-import { PgAlertReports } from './reports.js';
 import { PgAlertRetention } from './retention.js';
 import { PgAlertSearch } from './search.js';
 import { PgWebhookWrites } from './webhook-writes.js';
+import { SqlAlertReads } from '../../shared/alert-reads.js';
+import { SqlAlertReports } from '../../shared/alert-reports.js';
+import { SqlOutbox } from '../../shared/outbox.js';
+import { PgExecutor } from '../executor.js';
 
 /**
  * The alert store on PostgreSQL: the same parts as SqliteAlertStore (src/db/alert-store/index.ts),
@@ -19,39 +20,40 @@ import { PgWebhookWrites } from './webhook-writes.js';
  * Built with `open`, which reads the newest alert id first (the id generator's seed).
  */
 export class PgAlertStore implements AlertStore {
-  readonly reads: PgAlertReads;
+  readonly reads: SqlAlertReads;
   readonly removal: PgAlertRemoval;
   readonly changes: PgChangeLog;
   readonly webhook: PgWebhookWrites;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
   readonly groups: PgGroupWrites;
   readonly chat: PgChatWrites;
-  readonly outbox: PgOutbox;
+  readonly outbox: SqlOutbox;
   readonly retention: PgAlertRetention;
   readonly search: PgAlertSearch;
-  readonly reports: PgAlertReports;
+  readonly reports: SqlAlertReports;
   readonly channels: PgChannelRemoval;
 
   private constructor(
     private readonly pool: pg.Pool,
-    recipients: PgUnitRecipients,
+    recipients: LoadedUnitRecipients,
     private readonly newestKey: string | null,
   ) {
-    this.reads = new PgAlertReads(pool);
+    const database = new PgExecutor(pool);
+    this.reads = new SqlAlertReads(database);
     this.removal = new PgAlertRemoval(pool);
     this.changes = new PgChangeLog(pool);
     this.webhook = new PgWebhookWrites(pool);
     this.groups = new PgGroupWrites(pool, this.webhook);
     this.chat = new PgChatWrites(pool);
-    this.outbox = new PgOutbox(pool, { recipients });
+    this.outbox = new SqlOutbox(database, { recipients });
     this.retention = new PgAlertRetention(pool);
     this.search = new PgAlertSearch(pool);
-    this.reports = new PgAlertReports(pool);
+    this.reports = new SqlAlertReports(database);
     this.channels = new PgChannelRemoval(pool);
   }
 
   /** `recipients`: the outbox's recipient rule, read inside its claim transactions. */
-  static async open(pool: pg.Pool, recipients: PgUnitRecipients): Promise<PgAlertStore> {
+  static async open(pool: pg.Pool, recipients: LoadedUnitRecipients): Promise<PgAlertStore> {
     const { rows } = await pool.query<{ id: string | null }>('SELECT max(id) AS id FROM alerts');
     return new PgAlertStore(pool, recipients, rows[0]?.id ?? null);
   }

@@ -1,0 +1,209 @@
+import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext } from '../../domain/alert-store.js';
+import type { Principal } from '../../domain/tokens.js';
+import { channelRecordOf, type ChannelJoinRow } from '../alert-store/rows.js';
+import type { SqlExecutor } from './executor.js';
+import { ALERT_SELECT, ATTACHMENT_SELECT } from './outbox-steps.js';
+import { byDialect, statement, type Statement } from './statement.js';
+import { channelVisibleTo } from './visibility.js';
+
+/** Visible to the principal bound as :workspaceId / :userId: its workspace, and the one rule (visibility.ts). */
+const VISIBLE_TO_PRINCIPAL = `c.workspace_id = :workspaceId AND ${channelVisibleTo(':userId')}`;
+
+const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS "isPrivate", c.webhook_token AS "webhookToken",
+  dl.discord_channel_id AS "discordChannelId", dl.guild_id AS "guildId", dl.guild_name AS "guildName",
+  dl.discord_channel_name AS "discordChannelName"`;
+
+/**
+ * Unread, in constant time whatever the reader's lag: the channel's sequence numbers above the
+ * watermark (seq_max - watermark_seq) less those that no longer hold an alert (gone_above, kept by
+ * triggers), corrected by the user's per-alert exceptions that still match their alert's number (a
+ * few rows, one index range). A channel the user never marked read counts every alert
+ * (channel_stats.alert_count). See the README's "Read state that scales". The corrections are
+ * integers (CASE, not a boolean, which PostgreSQL would not add up), the total a bigint on both.
+ */
+const UNREAD_COUNT = `CAST(
+  (CASE WHEN rm.user_id IS NULL THEN COALESCE(cs.alert_count, 0)
+        ELSE COALESCE(cs.seq_max, 0) - rm.watermark_seq - rm.gone_above END)
+  + (SELECT COALESCE(sum(CASE WHEN e.is_read THEN (CASE WHEN e.seq > COALESCE(rm.watermark_seq, 0) THEN -1 ELSE 0 END)
+                              ELSE (CASE WHEN e.seq <= COALESCE(rm.watermark_seq, 0) THEN 1 ELSE 0 END) END), 0)
+     FROM read_exceptions e JOIN alerts a ON a.id = e.alert_id AND a.seq = e.seq
+     WHERE e.user_id = :userId AND e.channel_id = c.id)
+AS BIGINT)`;
+
+type PrincipalParams = Pick<Principal, 'userId' | 'workspaceId'>;
+type ChannelRef = { userId: string; channelId: string };
+
+const CHANNELS = statement<PrincipalParams, ChannelJoinRow & { unread: number }>(
+  `SELECT ${CHANNEL_COLUMNS}, ${UNREAD_COUNT} AS unread
+   FROM channels c
+   LEFT JOIN read_marks rm ON rm.user_id = :userId AND rm.channel_id = c.id
+   LEFT JOIN channel_stats cs ON cs.channel_id = c.id
+   LEFT JOIN discord_links dl ON dl.channel_id = c.id
+   WHERE ${VISIBLE_TO_PRINCIPAL} ORDER BY c.created_at, c.id`,
+);
+const CHANNEL = statement<PrincipalParams & { ref: string }, ChannelJoinRow>(
+  `SELECT ${CHANNEL_COLUMNS} FROM channels c LEFT JOIN discord_links dl ON dl.channel_id = c.id
+   WHERE (c.id = :ref OR c.slug = :ref) AND ${VISIBLE_TO_PRINCIPAL}`,
+);
+const VISIBLE_CHANNEL_IDS = statement<PrincipalParams, { id: string }>(`SELECT c.id FROM channels c WHERE ${VISIBLE_TO_PRINCIPAL}`);
+const VISIBLE_ALERT = statement<PrincipalParams & { alertId: string }, AlertRow & { channelName: string; channelSlug: string }>(
+  `SELECT ${ALERT_SELECT}, c.name AS "channelName", c.slug AS "channelSlug"
+   FROM alerts a JOIN channels c ON c.id = a.channel_id WHERE a.id = :alertId AND ${VISIBLE_TO_PRINCIPAL}`,
+);
+const ALERT = statement<{ alertId: string }, AlertRow>(`SELECT ${ALERT_SELECT} FROM alerts a WHERE a.id = :alertId`);
+const WATERMARK = statement<ChannelRef, { watermark: number }>(
+  'SELECT watermark_seq AS watermark FROM read_marks WHERE user_id = :userId AND channel_id = :channelId',
+);
+// One statement for a page's read state: most users have no exceptions in a channel, and then the per-id look-ups are skipped.
+const PAGE_STATE = statement<ChannelRef, { watermark: number | null; hasExceptions: boolean }>(
+  `SELECT (SELECT watermark_seq FROM read_marks WHERE user_id = :userId AND channel_id = :channelId) AS watermark,
+          EXISTS (SELECT 1 FROM read_exceptions WHERE user_id = :userId AND channel_id = :channelId) AS "hasExceptions"`,
+  { booleans: ['hasExceptions'] },
+);
+// Only this page's rows are read (an id range would also sweep in every other channel's alerts created in the same span).
+const EXCEPTIONS_FOR_PAGE = byDialect<{ userId: string; alertIds: readonly string[] }, { alertId: string; seq: number; isRead: boolean }>(
+  (dialect) => `SELECT alert_id AS "alertId", seq, is_read AS "isRead" FROM read_exceptions
+   WHERE user_id = :userId AND alert_id IN ${dialect.listOf('alertIds', 'text')}`,
+  { booleans: ['isRead'] },
+);
+const ATTACHMENTS_FOR_PAGE = byDialect<{ alertIds: readonly string[] }, AttachmentRow>(
+  (dialect) => `SELECT ${ATTACHMENT_SELECT} FROM alert_attachments WHERE alert_id IN ${dialect.listOf('alertIds', 'text')} ORDER BY alert_id, position`,
+);
+const UPSERT_EXCEPTION = statement<{ userId: string; alertId: string; channelId: string; seq: number; isRead: boolean }>(
+  `INSERT INTO read_exceptions (user_id, alert_id, channel_id, seq, is_read) VALUES (:userId, :alertId, :channelId, :seq, :isRead)
+   ON CONFLICT (user_id, alert_id) DO UPDATE SET seq = excluded.seq, is_read = excluded.is_read`,
+);
+const DELETE_EXCEPTION = statement<{ userId: string; alertId: string }>('DELETE FROM read_exceptions WHERE user_id = :userId AND alert_id = :alertId');
+// The watermark moves to the channel's last number: nothing above it, so nothing gone above it. A channel that never had an alert gets no mark.
+const MARK_ALL = byDialect<{ userId: string; channelIds: readonly string[]; now: number }>(
+  (dialect) => `INSERT INTO read_marks (user_id, channel_id, watermark_seq, gone_above, updated_at)
+     SELECT CAST(:userId AS TEXT), channel_id, seq_max, 0, CAST(:now AS BIGINT) FROM channel_stats
+     WHERE channel_id IN ${dialect.listOf('channelIds', 'text')} AND seq_max > 0
+   ON CONFLICT (user_id, channel_id) DO UPDATE SET watermark_seq = excluded.watermark_seq, gone_above = 0, updated_at = excluded.updated_at`,
+);
+const CLEAR_EXCEPTIONS = byDialect<{ userId: string; channelIds: readonly string[] }>(
+  (dialect) => `DELETE FROM read_exceptions WHERE user_id = :userId AND channel_id IN ${dialect.listOf('channelIds', 'text')}`,
+);
+
+/** A page's parameters: every filter bound (null when unused), each statement reads the ones it names. */
+export interface PageParams {
+  channelId: string;
+  level: string | null;
+  cursor: string | null;
+  after: string | null;
+  limit: number;
+}
+
+/** One statement per filter combination (at most 8), each an index range on (channel_id, id), built when the module loads. */
+const PAGES = new Map<string, Statement<PageParams, AlertRow>>();
+const pageKey = (level: boolean, cursor: boolean, after: boolean) => `${level ? 'l' : ''}${cursor ? 'c' : ''}${after ? 'a' : ''}`;
+for (const level of [false, true]) {
+  for (const cursor of [false, true]) {
+    for (const after of [false, true]) {
+      const where = ['a.channel_id = :channelId'];
+      if (level) where.push('a.level = :level');
+      if (cursor) where.push('a.id < :cursor');
+      if (after) where.push('a.id > :after');
+      PAGES.set(
+        pageKey(level, cursor, after),
+        statement(`SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT :limit`),
+      );
+    }
+  }
+}
+
+/** The page statement for a query's filters, and its parameters. */
+export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow>; params: PageParams } {
+  return {
+    stmt: PAGES.get(pageKey(!!query.level, !!query.cursor, !!query.after))!,
+    params: { channelId: query.channelId, level: query.level ?? null, cursor: query.cursor ?? null, after: query.after ?? null, limit: query.limit },
+  };
+}
+
+/** Reads a page of alerts: through the executor, or SQLite's raw-array reader (src/db/sqlite/alert-pages.ts), the read API's hot path. */
+export interface AlertPageReader {
+  page(query: PageQuery): Promise<AlertRow[]>;
+}
+
+/**
+ * The read side of the alert store, on either engine (test/cluster/alert-reads-contract.test.ts runs
+ * the same cases on both). Text compares byte-wise on both (every PostgreSQL text column is
+ * COLLATE "C"), so ids and cursors order alike.
+ */
+export class SqlAlertReads implements AlertReads {
+  private readonly pages: AlertPageReader;
+
+  constructor(
+    private readonly database: SqlExecutor,
+    pages?: AlertPageReader,
+  ) {
+    this.pages = pages ?? {
+      page: (query) => {
+        const { stmt, params } = pageOf(query);
+        return database.all(stmt, params);
+      },
+    };
+  }
+
+  async visibleChannels(principal: Principal) {
+    const rows = await this.database.all(CHANNELS, { userId: principal.userId, workspaceId: principal.workspaceId });
+    return rows.map((row) => ({ ...channelRecordOf(row), unread: row.unread }));
+  }
+
+  async visibleChannel(principal: Principal, ref: string) {
+    const row = await this.database.get(CHANNEL, { userId: principal.userId, workspaceId: principal.workspaceId, ref });
+    return row && channelRecordOf(row);
+  }
+
+  async visibleChannelIds(principal: Principal) {
+    const rows = await this.database.all(VISIBLE_CHANNEL_IDS, { userId: principal.userId, workspaceId: principal.workspaceId });
+    return rows.map((row) => row.id);
+  }
+
+  page(query: PageQuery) {
+    return this.pages.page(query);
+  }
+
+  visibleAlert(principal: Principal, alertId: string) {
+    return this.database.get(VISIBLE_ALERT, { userId: principal.userId, workspaceId: principal.workspaceId, alertId });
+  }
+
+  alert(alertId: string) {
+    return this.database.get(ALERT, { alertId });
+  }
+
+  async readContext(userId: string, channelId: string, alertIds: string[]): Promise<ReadContext> {
+    const [state, attachmentRows] = await Promise.all([
+      this.database.get(PAGE_STATE, { userId, channelId }),
+      this.database.all(ATTACHMENTS_FOR_PAGE, { alertIds }),
+    ]);
+    const exceptions: ReadContext['exceptions'] = new Map();
+    if (state?.hasExceptions) {
+      for (const exception of await this.database.all(EXCEPTIONS_FOR_PAGE, { userId, alertIds })) {
+        exceptions.set(exception.alertId, { seq: exception.seq, isRead: exception.isRead });
+      }
+    }
+    const attachments: ReadContext['attachments'] = new Map();
+    for (const attachment of attachmentRows) {
+      const list = attachments.get(attachment.alertId);
+      if (list) list.push(attachment);
+      else attachments.set(attachment.alertId, [attachment]);
+    }
+    return { watermark: state?.watermark ?? 0, exceptions, attachments };
+  }
+
+  async setRead(userId: string, alert: Pick<AlertRow, 'id' | 'channelId' | 'seq'>, isRead: boolean) {
+    const watermark = (await this.database.value(WATERMARK, { userId, channelId: alert.channelId })) ?? 0;
+    const coveredByWatermark = alert.seq <= watermark;
+    if (isRead === coveredByWatermark) await this.database.run(DELETE_EXCEPTION, { userId, alertId: alert.id });
+    else await this.database.run(UPSERT_EXCEPTION, { userId, alertId: alert.id, channelId: alert.channelId, seq: alert.seq, isRead });
+  }
+
+  /** One transaction: every channel's watermark moves to its last number and its exceptions go, or none. */
+  async markAllRead(userId: string, channelIds: string[], now: number) {
+    await this.database.transaction(function* (tx) {
+      yield* tx.run(MARK_ALL, { userId, channelIds, now });
+      yield* tx.run(CLEAR_EXCEPTIONS, { userId, channelIds });
+    });
+  }
+}
