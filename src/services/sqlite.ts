@@ -2,8 +2,8 @@ import { SqliteAccountRows, SqliteFirstStart } from '../db/account-rows.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
-import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteProbe } from '../db/probe.js';
+import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
@@ -52,7 +52,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     firstStart: new SqliteFirstStart(db),
     tokenRows: new SqlTokenRows(database),
     usageRows: new SqliteUsageRows(db.sqlite),
-    discordLinkRows: new SqliteDiscordLinkRows(db.sqlite),
+    discordLinkRows: new SqlDiscordLinkRows(database),
     preferenceRows: new SqlPreferenceRows(database),
     unitRecipients: new SqliteUnitRecipients(database),
     retentionRows: new SqlRetentionSettings(database),

@@ -1,5 +1,6 @@
 import type { AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
-import { SqliteDiscordLinkRows } from '../discord-link-rows.js';
+import { SqliteDiscordLinkUnitWrites } from '../sqlite/discord-link-unit-writes.js';
+import { SqliteExecutor } from '../sqlite/executor.js';
 import type { StoreWriteContext } from './write-context.js';
 import { ATTACHMENT_COLUMNS } from './rows.js';
 
@@ -7,11 +8,11 @@ import { ATTACHMENT_COLUMNS } from './rows.js';
 export class SqliteChatWrites implements ChatMessageWrites {
   private readonly s;
   /** The link's sync mark and names, written inside this store's units. */
-  private readonly links: SqliteDiscordLinkRows;
+  private readonly links: SqliteDiscordLinkUnitWrites;
 
   constructor(private readonly w: StoreWriteContext) {
     const { sqlite } = w;
-    this.links = new SqliteDiscordLinkRows(sqlite);
+    this.links = new SqliteDiscordLinkUnitWrites(new SqliteExecutor(sqlite));
     this.s = {
       // The link check makes a message that arrives while its channel is being
       // disconnected a no-op instead of a row in a channel that no longer mirrors it.

@@ -1,17 +1,12 @@
 import type pg from 'pg';
 import type { AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../../domain/alert-store.js';
+import { ADVANCE_MARK, SET_LINK_NAMES } from '../../shared/discord-link-rows.js';
+import { runOn } from '../executor.js';
 import { PG_ATTACHMENT_COLUMNS } from './rows.js';
 import { deleteAlerts, insertAttachmentRows } from './unit-rows.js';
 import { inUnit } from './unit.js';
 
 const INSERT_COLUMNS = 11;
-
-/**
- * The sync mark ($1) of a link ($2, $3): only forward, snowflakes compared as numbers (numeric: a
- * snowflake may outgrow bigint one day), and only while the link points at that Discord channel.
- */
-const ADVANCE_MARK = `UPDATE discord_links SET synced_until = $1
-  WHERE channel_id = $2 AND discord_channel_id = $3 AND (synced_until IS NULL OR synced_until::numeric < $1::numeric)`;
 
 /**
  * Chat-message rows (`kind = 'chat'`) on PostgreSQL, behind the interface the SQLite store
@@ -77,25 +72,18 @@ export class PgChatWrites implements ChatMessageWrites {
       await insertAttachmentRows(u.tx, created.map((m) => ({ alertId: m.alertId, files: m.attachments })));
       for (const m of created) u.events.push({ channelId: link.channelId, alertId: m.alertId, type: 'alert.created', now });
       const mark = opts.advanceMarkTo;
-      if (mark !== undefined) await u.tx.query(ADVANCE_MARK, [mark, link.channelId, link.discordChannelId]);
+      if (mark !== undefined) await runOn(u.tx, ADVANCE_MARK, { messageId: mark, channelId: link.channelId, discordChannelId: link.discordChannelId });
       const firsts = new Set(batch);
       return { created: created.length, skippedWithFiles: skipped(messages.filter((m) => !(firsts.has(m) && inserted.has(m.alertId)))) };
     });
   }
 
   async advanceMark(link: ChatLinkRef, messageId: string) {
-    const res = await this.pool.query(ADVANCE_MARK, [messageId, link.channelId, link.discordChannelId]);
-    return (res.rowCount ?? 0) > 0;
+    return (await runOn(this.pool, ADVANCE_MARK, { messageId, channelId: link.channelId, discordChannelId: link.discordChannelId })) > 0;
   }
 
   async setLinkNames(link: ChatLinkRef, names: ChatLinkNames) {
-    const res = await this.pool.query(
-      `UPDATE discord_links SET guild_id = $3, guild_name = $4, discord_channel_name = $5
-       WHERE channel_id = $1 AND discord_channel_id = $2
-         AND (guild_id IS DISTINCT FROM $3 OR guild_name IS DISTINCT FROM $4 OR discord_channel_name IS DISTINCT FROM $5)`,
-      [link.channelId, link.discordChannelId, names.guildId, names.guildName, names.channelName],
-    );
-    return (res.rowCount ?? 0) > 0;
+    return (await runOn(this.pool, SET_LINK_NAMES, { channelId: link.channelId, discordChannelId: link.discordChannelId, ...names })) > 0;
   }
 
   async chatMessage(alertId: string, channelId: string) {
