@@ -78,7 +78,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
     const bus = new ClusterChangeBus();
     // Subscribed before the bus connects, so they listen from its first connection.
     bus.attach(notify);
-    const webhookChannels = new PgWebhookChannels(pool, notify);
+    const webhookChannels = new PgWebhookChannels(database, notify);
     await notify.start();
     leader.start();
     return {

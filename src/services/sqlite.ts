@@ -12,8 +12,8 @@ import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
+import { SqliteWebhookChannels } from '../db/sqlite/webhook-channels.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
-import { SqliteWebhookChannels } from '../db/webhook-channels.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import { ChangeBus } from '../domain/changes.js';
 import type { Clock } from '../lib/clock.js';
@@ -66,7 +66,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
       audit: new SqliteAuditRows(db.sqlite),
     },
     mediaOrphanRows: new SqlMediaOrphanRows(database),
-    webhookChannels: new SqliteWebhookChannels(db.sqlite),
+    webhookChannels: new SqliteWebhookChannels(database),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),
     leadership: soleNode(),
     close: () => {
