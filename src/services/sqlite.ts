@@ -37,7 +37,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
   // The shared row modules' statements, prepared once on this connection.
   const database = new SqliteExecutor(db.sqlite);
   const batcher = new WriteBatcher(db.sqlite);
-  const store = new SqliteAlertStore(db.sqlite, batcher, database);
+  const store = new SqliteAlertStore(db.sqlite, batcher);
   // Alerts a previous run stored but had not indexed for search yet (the store schedules the rest itself).
   store.searchIndexer.catchUp();
   return {

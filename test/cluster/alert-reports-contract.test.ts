@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgExecutor } from '../../src/db/pg/executor.js';
-import { SqlAlertReports } from '../../src/db/shared/alert-reports.js';
-import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
+import { SqliteAlertReports } from '../../src/db/alert-store/reports.js';
+import { PgAlertReports } from '../../src/db/pg/alert-store/reports.js';
 import type { AlertReports } from '../../src/domain/alert-reports.js';
 import { OUTBOX_STALE_AFTER_MS } from '../../src/domain/alert-reports.js';
 import { describePg } from '../helpers/pg.js';
@@ -101,13 +100,13 @@ function contract(open: () => Promise<EngineHandle & { reports: AlertReports }>)
 describe('alert reports contract: SQLite', () => {
   contract(async () => {
     const h = await sqliteEngine(FIXTURE);
-    return { ...h, reports: new SqlAlertReports(new SqliteExecutor(h.db.sqlite)) };
+    return { ...h, reports: new SqliteAlertReports(h.db.sqlite) };
   });
 });
 
 describePg('alert reports contract: PostgreSQL', () => {
   contract(async () => {
     const h = await pgEngine(FIXTURE);
-    return { ...h, reports: new SqlAlertReports(new PgExecutor(h.db.pool)) };
+    return { ...h, reports: new PgAlertReports(h.db.pool) };
   });
 });

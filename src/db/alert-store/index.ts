@@ -12,8 +12,7 @@ import { SqliteAlertSearch } from './search.js';
 import { SearchIndexer } from './search-indexer.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 import { SqliteGroupWrites } from './group-writes.js';
-import { SqlAlertReports } from '../shared/alert-reports.js';
-import { SqliteExecutor } from '../sqlite/executor.js';
+import { SqliteAlertReports } from './reports.js';
 import { SqliteChannelRemoval } from './channel-removal.js';
 import { UsageTally } from './usage-tally.js';
 import { ChannelTally } from './channel-tally.js';
@@ -39,13 +38,12 @@ export class SqliteAlertStore implements AlertStore {
   readonly search: SqliteAlertSearch;
   /** Indexes new alerts for search after their commit (see search-indexer.ts); the inserting writers schedule it. */
   readonly searchIndexer: SearchIndexer;
-  readonly reports: SqlAlertReports;
+  readonly reports: SqliteAlertReports;
   readonly channels: SqliteChannelRemoval;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
-  /** `database`: the connection's shared-statement executor (its prepared statements), when the caller has one already. */
-  constructor(sqlite: Database.Database, batcher: WriteBatcher, database = new SqliteExecutor(sqlite)) {
+  constructor(sqlite: Database.Database, batcher: WriteBatcher) {
     this.reads = new SqliteAlertReads(sqlite);
     this.changes = new SqliteChangeLog(sqlite);
     this.searchIndexer = new SearchIndexer(sqlite);
@@ -62,7 +60,7 @@ export class SqliteAlertStore implements AlertStore {
     this.outbox = new SqliteOutbox(sqlite);
     this.retention = new SqliteAlertRetention(writes);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
-    this.reports = new SqlAlertReports(database);
+    this.reports = new SqliteAlertReports(sqlite);
     this.channels = new SqliteChannelRemoval(writes);
     this.removal = new SqliteAlertRemoval(writes);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();

@@ -90,20 +90,10 @@ export interface Dialect {
    * (json_each; its executor binds arrays as JSON text), PostgreSQL as an array (unnest).
    */
   listOf(name: string, pgType: 'text' | 'bigint'): string;
-  /** The UTC calendar day (YYYY-MM-DD) of an epoch-milliseconds expression. */
-  utcDay(epochMs: string): string;
 }
 
-const SQLITE_DIALECT: Dialect = {
-  engine: 'sqlite',
-  listOf: (name) => `(SELECT value FROM json_each(:${name}))`,
-  utcDay: (epochMs) => `strftime('%Y-%m-%d', ${epochMs} / 1000, 'unixepoch')`,
-};
-const PG_DIALECT: Dialect = {
-  engine: 'postgres',
-  listOf: (name, pgType) => `(SELECT unnest(:${name}::${pgType}[]) AS value)`,
-  utcDay: (epochMs) => `to_char(to_timestamp(${epochMs} / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
-};
+const SQLITE_DIALECT: Dialect = { engine: 'sqlite', listOf: (name) => `(SELECT value FROM json_each(:${name}))` };
+const PG_DIALECT: Dialect = { engine: 'postgres', listOf: (name, pgType) => `(SELECT unnest(:${name}::${pgType}[]) AS value)` };
 
 /** One text, spelled for each engine by `build` (for list parameters and the other small differences `Dialect` names). */
 export function byDialect<Params extends object = Record<string, never>, Row = never>(

@@ -8,8 +8,7 @@ import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
 import { PgOutbox } from './outbox.js';
 import { PgAlertReads } from './reads.js';
-import { SqlAlertReports } from '../../shared/alert-reports.js';
-import { PgExecutor } from '../executor.js';
+import { PgAlertReports } from './reports.js';
 import { PgAlertRetention } from './retention.js';
 import { PgAlertSearch } from './search.js';
 import { PgWebhookWrites } from './webhook-writes.js';
@@ -30,7 +29,7 @@ export class PgAlertStore implements AlertStore {
   readonly outbox: PgOutbox;
   readonly retention: PgAlertRetention;
   readonly search: PgAlertSearch;
-  readonly reports: SqlAlertReports;
+  readonly reports: PgAlertReports;
   readonly channels: PgChannelRemoval;
 
   private constructor(
@@ -38,7 +37,6 @@ export class PgAlertStore implements AlertStore {
     recipients: LoadedUnitRecipients,
     private readonly newestKey: string | null,
   ) {
-    const database = new PgExecutor(pool);
     this.reads = new PgAlertReads(pool);
     this.removal = new PgAlertRemoval(pool);
     this.changes = new PgChangeLog(pool);
@@ -48,7 +46,7 @@ export class PgAlertStore implements AlertStore {
     this.outbox = new PgOutbox(pool, { recipients });
     this.retention = new PgAlertRetention(pool);
     this.search = new PgAlertSearch(pool);
-    this.reports = new SqlAlertReports(database);
+    this.reports = new PgAlertReports(pool);
     this.channels = new PgChannelRemoval(pool);
   }
 
