@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AlertStore } from '../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
-import { SqliteAlertRemoval } from './alert-removal.js';
 import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
@@ -13,10 +12,11 @@ import { SearchIndexer } from './search-indexer.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 import { SqliteGroupWrites } from './group-writes.js';
 import { SqliteAlertReports } from './reports.js';
-import { SqliteChannelRemoval } from './channel-removal.js';
 import { UsageTally } from './usage-tally.js';
 import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
+import { SqlAlertRemoval, SqlChannelRemoval } from '../shared/alert-removal.js';
+import { SqliteWriteUnits } from '../sqlite/write-units.js';
 
 /**
  * The SQLite alert store: the one module that runs SQL against alerts, their
@@ -27,7 +27,7 @@ import type { StoreWriteContext } from './write-context.js';
  */
 export class SqliteAlertStore implements AlertStore {
   readonly reads: SqliteAlertReads;
-  readonly removal: SqliteAlertRemoval;
+  readonly removal: SqlAlertRemoval;
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
@@ -39,7 +39,7 @@ export class SqliteAlertStore implements AlertStore {
   /** Indexes new alerts for search after their commit (see search-indexer.ts); the inserting writers schedule it. */
   readonly searchIndexer: SearchIndexer;
   readonly reports: SqliteAlertReports;
-  readonly channels: SqliteChannelRemoval;
+  readonly channels: SqlChannelRemoval;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
@@ -61,8 +61,9 @@ export class SqliteAlertStore implements AlertStore {
     this.retention = new SqliteAlertRetention(writes);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
     this.reports = new SqliteAlertReports(sqlite);
-    this.channels = new SqliteChannelRemoval(writes);
-    this.removal = new SqliteAlertRemoval(writes);
+    const units = new SqliteWriteUnits(writes);
+    this.channels = new SqlChannelRemoval(units);
+    this.removal = new SqlAlertRemoval(units);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // The primary key's last entry. Activity keys are not compared any more (read state orders by alerts.seq), so only ids must keep sorting.
     this.newestKey = sqlite.prepare<[], string | null>('SELECT max(id) FROM alerts').pluck();

@@ -1,9 +1,8 @@
 import type pg from 'pg';
 import type { AlertStore } from '../../../domain/alert-store.js';
 import type { LoadedUnitRecipients } from '../../shared/preference-rows.js';
-import { PgAlertRemoval } from './alert-removal.js';
+import { SqlAlertRemoval, SqlChannelRemoval } from '../../shared/alert-removal.js';
 import { PgChangeLog } from './change-log.js';
-import { PgChannelRemoval } from './channel-removal.js';
 import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
 import { PgOutbox } from './outbox.js';
@@ -11,6 +10,7 @@ import { PgAlertReads } from './reads.js';
 import { PgAlertReports } from './reports.js';
 import { PgAlertRetention } from './retention.js';
 import { PgAlertSearch } from './search.js';
+import { PgWriteUnits } from './unit.js';
 import { PgWebhookWrites } from './webhook-writes.js';
 
 /**
@@ -20,7 +20,7 @@ import { PgWebhookWrites } from './webhook-writes.js';
  */
 export class PgAlertStore implements AlertStore {
   readonly reads: PgAlertReads;
-  readonly removal: PgAlertRemoval;
+  readonly removal: SqlAlertRemoval;
   readonly changes: PgChangeLog;
   readonly webhook: PgWebhookWrites;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
@@ -30,7 +30,7 @@ export class PgAlertStore implements AlertStore {
   readonly retention: PgAlertRetention;
   readonly search: PgAlertSearch;
   readonly reports: PgAlertReports;
-  readonly channels: PgChannelRemoval;
+  readonly channels: SqlChannelRemoval;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -38,7 +38,8 @@ export class PgAlertStore implements AlertStore {
     private readonly newestKey: string | null,
   ) {
     this.reads = new PgAlertReads(pool);
-    this.removal = new PgAlertRemoval(pool);
+    const units = new PgWriteUnits(pool);
+    this.removal = new SqlAlertRemoval(units);
     this.changes = new PgChangeLog(pool);
     this.webhook = new PgWebhookWrites(pool);
     this.groups = new PgGroupWrites(pool, this.webhook);
@@ -47,7 +48,7 @@ export class PgAlertStore implements AlertStore {
     this.retention = new PgAlertRetention(pool);
     this.search = new PgAlertSearch(pool);
     this.reports = new PgAlertReports(pool);
-    this.channels = new PgChannelRemoval(pool);
+    this.channels = new SqlChannelRemoval(units);
   }
 
   /** `recipients`: the outbox's recipient rule, read inside its claim transactions. */
