@@ -54,14 +54,14 @@ export class SqliteAlertStore implements AlertStore {
     const writes: StoreWriteContext = {
       sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
     };
+    const units = new SqliteWriteUnits(writes);
     this.webhook = new SqliteWebhookWrites(writes);
     this.groups = new SqliteGroupWrites(writes, this.webhook);
-    this.chat = new SqliteChatWrites(writes);
+    this.chat = new SqliteChatWrites(writes, units);
     this.outbox = new SqliteOutbox(sqlite);
     this.retention = new SqliteAlertRetention(writes);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
     this.reports = new SqliteAlertReports(sqlite);
-    const units = new SqliteWriteUnits(writes);
     this.channels = new SqlChannelRemoval(units);
     this.removal = new SqlAlertRemoval(units);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();

@@ -16,7 +16,8 @@ const INSERT = statement<LinkKey & { now: number }, DiscordLink>(
   `INSERT INTO discord_links (channel_id, discord_channel_id, created_at) VALUES (:channelId, :discordChannelId, :now) RETURNING ${LINK_COLUMNS}`,
 );
 const REMOVE = statement<{ channelId: string }>('DELETE FROM discord_links WHERE channel_id = :channelId');
-const CHAT_MESSAGES = statement<{ channelId: string }, { count: number }>("SELECT count(*) AS count FROM alerts WHERE channel_id = :channelId AND kind = 'chat'");
+/** How many chat messages a channel holds (the link rows and the chat writes answer it). */
+export const CHAT_MESSAGES = statement<{ channelId: string }, { count: number }>("SELECT count(*) AS count FROM alerts WHERE channel_id = :channelId AND kind = 'chat'");
 /** PostgreSQL: two nodes connecting at once decide one after the other (SQLite's BEGIN IMMEDIATE already does). */
 const CONNECT_LOCK = perEngine({ sqlite: null, pg: `SELECT pg_advisory_xact_lock(${DISCORD_LINK_LOCK})` });
 

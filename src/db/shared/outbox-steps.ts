@@ -2,7 +2,7 @@ import type { AlertRow } from '../../domain/alert-store.js';
 import type { OutboxChannel } from '../../domain/outbox-store.js';
 import { ALERT_ROW_KEYS } from '../alert-store/rows.js';
 import { FLOOD_WINDOW_LOCK_CLASS } from '../pg/locks.js';
-import { alerts } from '../schema/alerts.js';
+import { alertAttachments, alerts } from '../schema/alerts.js';
 import { perEngine, statement } from './statement.js';
 
 /** `a.<column> AS "<key>", …` for a query that names the alerts table `a`: quoted, as PostgreSQL folds unquoted aliases. */
@@ -24,3 +24,8 @@ export const FLOOD_WINDOW_LOCK = perEngine<{ kind: 'mail' | 'push'; userId: stri
   sqlite: null,
   pg: `SELECT pg_advisory_xact_lock(${FLOOD_WINDOW_LOCK_CLASS}, hashtext(:kind::text || chr(10) || :userId::text || chr(10) || :channelId::text))`,
 });
+
+/** An attachment row's columns (`alert_attachments`, unaliased), quoted as ALERT_SELECT is. */
+export const ATTACHMENT_SELECT = (['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const)
+  .map((key) => `${alertAttachments[key].name} AS "${key}"`)
+  .join(', ');

@@ -4,7 +4,8 @@ import { SqliteExecutor } from './executor.js';
 
 /** Shared write units on SQLite: each body runs synchronously inside the group commit's transaction; its effects are written at once. */
 export class SqliteWriteUnits implements WriteUnits {
-  private readonly database: SqliteExecutor;
+  /** The executor the bodies run on (its prepared statements), for the same store's reads too. */
+  readonly database: SqliteExecutor;
 
   constructor(private readonly writes: Pick<StoreWriteContext, 'sqlite' | 'batcher' | 'changes'>) {
     this.database = new SqliteExecutor(writes.sqlite);
