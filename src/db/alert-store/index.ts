@@ -55,7 +55,7 @@ export class SqliteAlertStore implements AlertStore {
       sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
     };
     const units = new SqliteWriteUnits(writes);
-    this.webhook = new SqliteWebhookWrites(writes);
+    this.webhook = new SqliteWebhookWrites(writes, units);
     this.groups = new SqliteGroupWrites(writes, this.webhook);
     this.chat = new SqliteChatWrites(writes, units);
     this.outbox = new SqliteOutbox(sqlite);
