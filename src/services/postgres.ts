@@ -6,7 +6,6 @@ import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js'
 import { PgAppSecretRows, PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLinkRows } from '../db/pg/auth-rows.js';
 import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
-import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
 import { PgInvitationRows } from '../db/pg/invitation-rows.js';
 import { PgExecutor } from '../db/pg/executor.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
@@ -16,6 +15,7 @@ import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
@@ -81,7 +81,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
     const bus = new ClusterChangeBus();
     // Subscribed before the bus connects, so they listen from its first connection.
     bus.attach(notify);
-    const webhookChannels = new PgWebhookChannels(pool, notify);
+    const webhookChannels = new PgWebhookChannels(database, notify);
     await notify.start();
     leader.start();
     return {
@@ -97,7 +97,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       firstStart: new PgFirstStart(pool),
       tokenRows: new SqlTokenRows(database),
       usageRows: new PgUsageRows(pool),
-      discordLinkRows: new PgDiscordLinkRows(pool),
+      discordLinkRows: new SqlDiscordLinkRows(database),
       preferenceRows: new SqlPreferenceRows(database),
       unitRecipients: recipients,
       retentionRows: new SqlRetentionSettings(database),

@@ -4,8 +4,8 @@ import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteInvitationRows } from '../db/invitation-rows.js';
-import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteProbe } from '../db/probe.js';
+import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
@@ -14,8 +14,8 @@ import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
+import { SqliteWebhookChannels } from '../db/sqlite/webhook-channels.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
-import { SqliteWebhookChannels } from '../db/webhook-channels.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import { ChangeBus } from '../domain/changes.js';
 import type { Clock } from '../lib/clock.js';
@@ -54,7 +54,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     firstStart: new SqliteFirstStart(db),
     tokenRows: new SqlTokenRows(database),
     usageRows: new SqliteUsageRows(db.sqlite),
-    discordLinkRows: new SqliteDiscordLinkRows(db.sqlite),
+    discordLinkRows: new SqlDiscordLinkRows(database),
     preferenceRows: new SqlPreferenceRows(database),
     unitRecipients: new SqliteUnitRecipients(database),
     retentionRows: new SqlRetentionSettings(database),
@@ -70,7 +70,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     },
     accountMailRows: new SqliteAccountMailRows(db.sqlite),
     mediaOrphanRows: new SqlMediaOrphanRows(database),
-    webhookChannels: new SqliteWebhookChannels(db.sqlite),
+    webhookChannels: new SqliteWebhookChannels(database),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),
     leadership: soleNode(),
     close: () => {

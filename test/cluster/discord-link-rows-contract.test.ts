@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteDiscordLinkRows } from '../../src/db/discord-link-rows.js';
-import { PgDiscordLinkRows } from '../../src/db/pg/discord-link-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlDiscordLinkRows } from '../../src/db/shared/discord-link-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { ChannelRecord } from '../../src/domain/account-rows.js';
 import type { Accounts } from '../../src/domain/accounts.js';
 import { DiscordLinks, type DiscordLinkRows } from '../../src/domain/chat/links.js';
@@ -102,13 +103,13 @@ function contract(open: () => Promise<Engine>) {
 describe('Discord link rows on SQLite', () => {
   contract(async () => {
     const e = await sqliteEngine(FIXTURE);
-    return { ...e, rows: new SqliteDiscordLinkRows(e.db.sqlite) };
+    return { ...e, rows: new SqlDiscordLinkRows(new SqliteExecutor(e.db.sqlite)) };
   });
 });
 
 describePg('Discord link rows on PostgreSQL', () => {
   contract(async () => {
     const e = await pgEngine(FIXTURE);
-    return { ...e, rows: new PgDiscordLinkRows(e.db.pool) };
+    return { ...e, rows: new SqlDiscordLinkRows(new PgExecutor(e.db.pool)) };
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
 import { PgAlertRemoval } from '../../src/db/pg/alert-store/alert-removal.js';
-import { PgChannelRemoval } from '../../src/db/pg/alert-store/channel-removal.js';
+import { PgWriteUnits } from '../../src/db/pg/alert-store/unit.js';
+import { SqlChannelRemoval } from '../../src/db/shared/alert-removal.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
 import { WriteBatcher } from '../../src/db/write-batcher.js';
 import type { AlertReads, AlertRemoval } from '../../src/domain/alert-store.js';
@@ -143,7 +144,7 @@ describePg('alert and channel removal contract: PostgreSQL', () => {
       ...h,
       removal: new PgAlertRemoval(h.db.pool),
       otherRemoval: new PgAlertRemoval(h.other.pool),
-      channels: new PgChannelRemoval(h.db.pool),
+      channels: new SqlChannelRemoval(new PgWriteUnits(h.db.pool)),
       reads: new PgAlertReads(h.db.pool),
       fault: pgFault(h),
     };

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgAccountRows } from '../../src/db/pg/account-rows.js';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
 import { PgNotifyBus, TOPICS } from '../../src/db/pg/notify-bus.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
 import { PgWebhookChannels } from '../../src/db/pg/webhook-channels.js';
-import { SqliteWebhookChannels } from '../../src/db/webhook-channels.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
+import { SqliteWebhookChannels } from '../../src/db/sqlite/webhook-channels.js';
 import type { WebhookChannels } from '../../src/domain/webhook/webhook-channels.js';
 import { eventually } from '../helpers/poll.js';
 import { describePg } from '../helpers/pg.js';
@@ -46,7 +48,7 @@ function contract(open: () => Promise<EngineHandle & { channels: WebhookChannels
 describe('webhook channel lookup on SQLite', () => {
   contract(async () => {
     const e = await sqliteEngine(FIXTURE);
-    return { ...e, channels: new SqliteWebhookChannels(e.db.sqlite) };
+    return { ...e, channels: new SqliteWebhookChannels(new SqliteExecutor(e.db.sqlite)) };
   });
 });
 
@@ -54,7 +56,7 @@ describePg('webhook channel lookup on PostgreSQL', () => {
   contract(async () => {
     const e = await pgEngine(FIXTURE);
     const bus = new PgNotifyBus({ url: e.url, pool: e.db.pool });
-    const channels = new PgWebhookChannels(e.db.pool, bus);
+    const channels = new PgWebhookChannels(new PgExecutor(e.db.pool), bus);
     await bus.start();
     return { ...e, channels, close: () => bus.stop().then(() => e.close()) };
   });
@@ -76,7 +78,7 @@ describePg('webhook channel caches across the nodes of a cluster', () => {
     nodeB.pool.on('acquire', () => queriesB++);
     busA = new PgNotifyBus({ url: e.url, pool: e.db.pool });
     busB = new PgNotifyBus({ url: e.url, pool: nodeB.pool, reconnectMs: 50 });
-    b = new PgWebhookChannels(nodeB.pool, busB, { ttlMs: 600_000 });
+    b = new PgWebhookChannels(new PgExecutor(nodeB.pool), busB, { ttlMs: 600_000 });
     accountsA = new PgAccountRows(e.db.pool);
     await Promise.all([busA.start(), busB.start()]);
   });

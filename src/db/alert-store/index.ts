@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AlertStore } from '../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
-import { SqliteAlertRemoval } from './alert-removal.js';
 import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
 import { SqliteChatWrites } from './chat-writes.js';
@@ -10,7 +9,6 @@ import { SqliteAlertSearch } from './search.js';
 import { SearchIndexer } from './search-indexer.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 import { SqliteGroupWrites } from './group-writes.js';
-import { SqliteChannelRemoval } from './channel-removal.js';
 import { UsageTally } from './usage-tally.js';
 import { SqlAlertReads } from '../shared/alert-reads.js';
 import { SqlAlertReports } from '../shared/alert-reports.js';
@@ -19,6 +17,8 @@ import { SqliteAlertPages } from '../sqlite/alert-pages.js';
 import { SqliteExecutor } from '../sqlite/executor.js';
 import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
+import { SqlAlertRemoval, SqlChannelRemoval } from '../shared/alert-removal.js';
+import { SqliteWriteUnits } from '../sqlite/write-units.js';
 
 /**
  * The SQLite alert store: the one module that runs SQL against alerts, their
@@ -29,7 +29,7 @@ import type { StoreWriteContext } from './write-context.js';
  */
 export class SqliteAlertStore implements AlertStore {
   readonly reads: SqlAlertReads;
-  readonly removal: SqliteAlertRemoval;
+  readonly removal: SqlAlertRemoval;
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
@@ -41,7 +41,7 @@ export class SqliteAlertStore implements AlertStore {
   /** Indexes new alerts for search after their commit (see search-indexer.ts); the inserting writers schedule it. */
   readonly searchIndexer: SearchIndexer;
   readonly reports: SqlAlertReports;
-  readonly channels: SqliteChannelRemoval;
+  readonly channels: SqlChannelRemoval;
   private readonly referenced: Database.Statement<[string], number>;
   private readonly newestKey: Database.Statement<[], string | null>;
 
@@ -57,15 +57,16 @@ export class SqliteAlertStore implements AlertStore {
     const writes: StoreWriteContext = {
       sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
     };
-    this.webhook = new SqliteWebhookWrites(writes);
+    const units = new SqliteWriteUnits(writes);
+    this.webhook = new SqliteWebhookWrites(writes, units);
     this.groups = new SqliteGroupWrites(writes, this.webhook);
-    this.chat = new SqliteChatWrites(writes);
+    this.chat = new SqliteChatWrites(writes, units);
     this.outbox = new SqlOutbox(database);
     this.retention = new SqliteAlertRetention(writes, database);
     this.search = new SqliteAlertSearch(sqlite, this.searchIndexer);
     this.reports = new SqlAlertReports(database);
-    this.channels = new SqliteChannelRemoval(writes);
-    this.removal = new SqliteAlertRemoval(writes);
+    this.channels = new SqlChannelRemoval(units);
+    this.removal = new SqlAlertRemoval(units);
     this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
     // The primary key's last entry. Activity keys are not compared any more (read state orders by alerts.seq), so only ids must keep sorting.
     this.newestKey = sqlite.prepare<[], string | null>('SELECT max(id) FROM alerts').pluck();

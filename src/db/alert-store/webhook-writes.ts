@@ -2,10 +2,10 @@ import type {
   NewStandardAlert,
   RunState,
   RunUpdate,
-  StoredIdempotentAnswer,
   StoredRun,
-  WebhookAlertWrites,
 } from '../../domain/alert-store.js';
+import { SqlWebhookWrites } from '../shared/webhook-writes.js';
+import type { SqliteWriteUnits } from '../sqlite/write-units.js';
 import type { StoreWriteContext } from './write-context.js';
 
 /**
@@ -16,12 +16,16 @@ import type { StoreWriteContext } from './write-context.js';
 const ACCEPTED = 201;
 
 /** Webhook writes: each public method is one group-commit unit and resolves after COMMIT. */
-export class SqliteWebhookWrites implements WebhookAlertWrites {
-  private readonly s;
+export class SqliteWebhookWrites extends SqlWebhookWrites {
+  private readonly statements;
 
-  constructor(private readonly w: StoreWriteContext) {
-    const { sqlite } = w;
-    this.s = {
+  constructor(
+    private readonly writes: StoreWriteContext,
+    units: SqliteWriteUnits,
+  ) {
+    super(units.database, units);
+    const { sqlite } = writes;
+    this.statements = {
       // Positional parameters: binding an object by name costs ~2x on this, the hottest statement.
       insertAlert: sqlite.prepare<
         [string, string, string, string, string, string | null, string | null, string | null, string | null, string | null,
@@ -44,80 +48,50 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
            activity_key = COALESCE(@resurfaceAs, activity_key), seq = COALESCE(@resurfaceSeq, seq), updated_at = @now
          WHERE id = @id`,
       ),
-      setActorAvatar: sqlite
-        .prepare<[string, string], string>(
-          `UPDATE alerts SET actor_json = json_set(actor_json, '$.avatarUrl', ?) WHERE id = ? AND json_extract(actor_json, '$.avatarUrl') IS NULL
-           RETURNING channel_id`,
-        )
-        .pluck(),
-      findAnswer: sqlite.prepare<[string, string], { requestHash: string; responseJson: string; createdAt: number }>(
-        'SELECT request_hash AS requestHash, response_json AS responseJson, created_at AS createdAt FROM idempotency_keys WHERE channel_id = ? AND key = ?',
-      ),
       saveAnswer: sqlite.prepare<[string, string, string, number, string, number]>(
         `INSERT INTO idempotency_keys (channel_id, key, request_hash, status, response_json, created_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (channel_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
            response_json = excluded.response_json, created_at = excluded.created_at`,
       ),
-      pruneAnswers: sqlite.prepare<[number, string, string, number]>(
-        // substr, not LIKE: a key may contain % or _.
-        'DELETE FROM idempotency_keys WHERE created_at < ? AND (substr(key, 1, length(?)) <> ? OR created_at < ?)',
-      ),
     };
   }
 
   insertAlert(a: NewStandardAlert): Promise<StoredRun> {
-    return this.w.batcher.run(() => this.insertUnit(a));
+    return this.writes.batcher.run(() => this.insertUnit(a));
   }
 
   saveRun(a: NewStandardAlert, decide: (stored: RunState) => RunUpdate) {
-    return this.w.batcher.run(() => {
-      const existing = this.s.findRun.get(a.channelId, a.content.workflowRunId ?? '');
+    return this.writes.batcher.run(() => {
+      const existing = this.statements.findRun.get(a.channelId, a.content.workflowRunId ?? '');
       if (!existing) return { ...this.insertUnit(a), notified: true, released: [] };
       const update = decide(existing.workflowState);
-      const resurfaceSeq = update.resurfaceAs === null ? null : this.w.tally.take(a.channelId, false);
-      this.s.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq });
-      const released = a.attachments.length > 0 ? this.w.attachments.replace(existing.id, a.attachments) : [];
-      if (update.notify) this.w.changes.notification(a.channelId, existing.id, update.notify, a.now);
-      this.w.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
+      const resurfaceSeq = update.resurfaceAs === null ? null : this.writes.tally.take(a.channelId, false);
+      this.statements.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq });
+      const released = a.attachments.length > 0 ? this.writes.attachments.replace(existing.id, a.attachments) : [];
+      if (update.notify) this.writes.changes.notification(a.channelId, existing.id, update.notify, a.now);
+      this.writes.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
       const stored = { alertId: existing.id, created: false };
       this.saveAnswer(a, stored);
       return { ...stored, notified: update.notify !== null, released };
     });
   }
 
-  async setActorAvatar(alertId: string, url: string, now: number): Promise<boolean> {
-    return this.w.batcher.run(() => {
-      const channelId = this.s.setActorAvatar.get(url, alertId);
-      if (channelId === undefined) return false;
-      this.w.changes.event(channelId, alertId, 'alert.updated', now);
-      return true;
-    });
-  }
 
-  async idempotentAnswer(channelId: string, key: string): Promise<StoredIdempotentAnswer | undefined> {
-    const row = this.s.findAnswer.get(channelId, key);
-    return row && { requestHash: row.requestHash, json: row.responseJson, createdAt: row.createdAt };
-  }
 
-  async pruneIdempotentAnswers(before: number, long?: { prefix: string; before: number }): Promise<number> {
-    // Without a long window, the empty prefix matches every key, so `before` alone decides.
-    const prefix = long?.prefix ?? '';
-    return this.s.pruneAnswers.run(before, prefix, prefix, long?.before ?? before).changes;
-  }
 
   /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group-writes.ts shares it). */
   insertUnit(a: NewStandardAlert): StoredRun {
     const c = a.content;
-    this.s.insertAlert.run(
+    this.statements.insertAlert.run(
       a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
       c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.alertId, a.now, a.now,
-      this.w.tally.take(a.channelId, true),
+      this.writes.tally.take(a.channelId, true),
     );
-    this.w.attachments.insert(a.alertId, a.attachments);
-    this.w.indexer.schedule();
-    this.w.usage.count(a.workspaceId, a.now);
-    this.w.changes.notification(a.channelId, a.alertId, a.notify, a.now);
-    this.w.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
+    this.writes.attachments.insert(a.alertId, a.attachments);
+    this.writes.indexer.schedule();
+    this.writes.usage.count(a.workspaceId, a.now);
+    this.writes.changes.notification(a.channelId, a.alertId, a.notify, a.now);
+    this.writes.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
     const stored = { alertId: a.alertId, created: true };
     this.saveAnswer(a, stored);
     return stored;
@@ -126,6 +100,6 @@ export class SqliteWebhookWrites implements WebhookAlertWrites {
   /** Inside a unit. */
   saveAnswer(a: NewStandardAlert, stored: StoredRun): void {
     const idem = a.idempotency;
-    if (idem) this.s.saveAnswer.run(a.channelId, idem.key, idem.hash, ACCEPTED, JSON.stringify(idem.answer(stored)), a.now);
+    if (idem) this.statements.saveAnswer.run(a.channelId, idem.key, idem.hash, ACCEPTED, JSON.stringify(idem.answer(stored)), a.now);
   }
 }

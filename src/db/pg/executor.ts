@@ -59,14 +59,16 @@ async function execute(client: Queryable, request: StepRequest): Promise<unknown
   }
 }
 
-async function allOn<P extends object, R>(client: Queryable, stmt: Statement<P, R>, params: P): Promise<R[]> {
+/** A shared statement's rows, on a client the caller holds (inside its own transaction). */
+export async function allOn<P extends object, R>(client: Queryable, stmt: Statement<P, R>, params: P): Promise<R[]> {
   if (stmt.pg === null) return [];
   const { rows } = await client.query<Record<string, unknown>>(stmt.pg.text, bindValues(stmt.pg, params, asIs));
   if (stmt.booleans.length > 0) for (const row of rows) withBooleans(stmt, row);
   return rows as R[];
 }
 
-async function runOn<P extends object>(client: Queryable, stmt: Statement<P, unknown>, params: P): Promise<number> {
+/** A shared statement run on a client the caller holds; rows changed. */
+export async function runOn<P extends object>(client: Queryable, stmt: Statement<P, unknown>, params: P): Promise<number> {
   if (stmt.pg === null) return 0;
   const result = await client.query(stmt.pg.text, bindValues(stmt.pg, params, asIs));
   return result.rowCount ?? 0;

@@ -1,13 +1,9 @@
-import type pg from 'pg';
 import type { WebhookChannel } from '../../domain/webhook/ingest.js';
-import { CHANNEL_CACHE_MAX } from '../webhook-channels.js';
 import type { WebhookChannels } from '../../domain/webhook/webhook-channels.js';
+import type { SqlExecutor } from '../shared/executor.js';
+import { CHANNEL_BY_TOKEN } from '../shared/webhook-channel-rows.js';
+import { CHANNEL_CACHE_MAX } from '../webhook-channels.js';
 import { TOPICS, type PgNotifyBus } from './notify-bus.js';
-
-const BY_TOKEN = `SELECT c.id, c.name, c.slug, c.workspace_id AS "workspaceId", w.name AS "workspaceName",
-         EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id) AS "chatConnected",
-         c.signing_secret AS "signingSecret"
-  FROM channels c JOIN workspaces w ON w.id = c.workspace_id WHERE c.webhook_token = $1`;
 
 export interface PgWebhookChannelsOptions {
   /** Safety net: a cached channel is read again after this long even if no notification came; default 60 s. */
@@ -35,7 +31,7 @@ export class PgWebhookChannels implements WebhookChannels {
   private readonly now: () => number;
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly database: SqlExecutor,
     private readonly bus: Pick<PgNotifyBus, 'subscribe' | 'isListening'>,
     opts: PgWebhookChannelsOptions = {},
   ) {
@@ -53,8 +49,7 @@ export class PgWebhookChannels implements WebhookChannels {
     }
     const generation = this.generation;
     const at = this.now();
-    const { rows } = await this.pool.query<WebhookChannel>(BY_TOKEN, [webhookToken]);
-    const channel = rows[0];
+    const channel = await this.database.get(CHANNEL_BY_TOKEN, { webhookToken });
     if (!channel) return undefined;
     if (cacheable && generation === this.generation && this.bus.isListening(TOPICS.webhookChannels)) {
       if (this.cache.size >= CHANNEL_CACHE_MAX) this.cache.clear();

@@ -1,7 +1,7 @@
 import type { WebhookChannel } from './ingest.js';
 
 /**
- * The channel behind a webhook token, cached by both engines: SqliteWebhookChannels (one node; the
+ * The channel behind a webhook token, cached by both engines: src/db/sqlite/webhook-channels.ts (one node; the
  * SQLite file's data_version catches the admin CLI) and src/db/pg/webhook-channels.ts (every node
  * drops its cache when any node or the CLI commits a channel change).
  */

@@ -1,22 +1,17 @@
 import type pg from 'pg';
-import type { AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../../domain/alert-store.js';
-import { PG_ATTACHMENT_COLUMNS } from './rows.js';
-import { deleteAlerts, insertAttachmentRows } from './unit-rows.js';
-import { inUnit } from './unit.js';
+import type { ChatLinkRef, NewChatMessage, ReplyParent } from '../../../domain/alert-store.js';
+import { SqlChatWrites } from '../../shared/chat-writes.js';
+import { ADVANCE_MARK } from '../../shared/discord-link-rows.js';
+import { PgExecutor, runOn } from '../executor.js';
+import { insertAttachmentRows } from './unit-rows.js';
+import { inUnit, PgWriteUnits } from './unit.js';
 
 const INSERT_COLUMNS = 11;
 
 /**
- * The sync mark ($1) of a link ($2, $3): only forward, snowflakes compared as numbers (numeric: a
- * snowflake may outgrow bigint one day), and only while the link points at that Discord channel.
- */
-const ADVANCE_MARK = `UPDATE discord_links SET synced_until = $1
-  WHERE channel_id = $2 AND discord_channel_id = $3 AND (synced_until IS NULL OR synced_until::numeric < $1::numeric)`;
-
-/**
  * Chat-message rows (`kind = 'chat'`) on PostgreSQL, behind the interface the SQLite store
  * implements (test/cluster/chat-writes-contract.test.ts runs the same cases on both). Each write is
- * one transaction (`inUnit`): its change events are appended last, under the change-log lock.
+ * one transaction (`inUnit`); all but the insert are shared (src/db/shared/chat-writes.ts): its change events are appended last, under the change-log lock.
  *
  * An insert first takes the link row FOR KEY SHARE: a disconnect (which deletes it) waits for the
  * unit, and a unit that starts after the disconnect finds no link and stores nothing, as SQLite's
@@ -27,12 +22,9 @@ const ADVANCE_MARK = `UPDATE discord_links SET synced_until = $1
  * trigger to number them under the channel_stats row lock, so two nodes storing into one channel at
  * once take distinct numbers.
  */
-export class PgChatWrites implements ChatMessageWrites {
-  constructor(private readonly pool: pg.Pool) {}
-
-  async storedIds(alertIds: string[]) {
-    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM alerts WHERE id = ANY($1::text[])', [alertIds]);
-    return new Set(rows.map((r) => r.id));
+export class PgChatWrites extends SqlChatWrites {
+  constructor(private readonly pool: pg.Pool) {
+    super(new PgExecutor(pool), new PgWriteUnits(pool));
   }
 
   insertChatMessages(link: ChatLinkRef, messages: NewChatMessage[], now: number, opts: { advanceMarkTo?: string } = {}) {
@@ -77,70 +69,17 @@ export class PgChatWrites implements ChatMessageWrites {
       await insertAttachmentRows(u.tx, created.map((m) => ({ alertId: m.alertId, files: m.attachments })));
       for (const m of created) u.events.push({ channelId: link.channelId, alertId: m.alertId, type: 'alert.created', now });
       const mark = opts.advanceMarkTo;
-      if (mark !== undefined) await u.tx.query(ADVANCE_MARK, [mark, link.channelId, link.discordChannelId]);
+      if (mark !== undefined) await runOn(u.tx, ADVANCE_MARK, { messageId: mark, channelId: link.channelId, discordChannelId: link.discordChannelId });
       const firsts = new Set(batch);
       return { created: created.length, skippedWithFiles: skipped(messages.filter((m) => !(firsts.has(m) && inserted.has(m.alertId)))) };
     });
   }
 
-  async advanceMark(link: ChatLinkRef, messageId: string) {
-    const res = await this.pool.query(ADVANCE_MARK, [messageId, link.channelId, link.discordChannelId]);
-    return (res.rowCount ?? 0) > 0;
-  }
 
-  async setLinkNames(link: ChatLinkRef, names: ChatLinkNames) {
-    const res = await this.pool.query(
-      `UPDATE discord_links SET guild_id = $3, guild_name = $4, discord_channel_name = $5
-       WHERE channel_id = $1 AND discord_channel_id = $2
-         AND (guild_id IS DISTINCT FROM $3 OR guild_name IS DISTINCT FROM $4 OR discord_channel_name IS DISTINCT FROM $5)`,
-      [link.channelId, link.discordChannelId, names.guildId, names.guildName, names.channelName],
-    );
-    return (res.rowCount ?? 0) > 0;
-  }
 
-  async chatMessage(alertId: string, channelId: string) {
-    const { rows } = await this.pool.query<{ message: string | null; updatedAt: number }>(
-      `SELECT message, updated_at AS "updatedAt" FROM alerts WHERE id = $1 AND channel_id = $2 AND kind = 'chat'`,
-      [alertId, channelId],
-    );
-    const current = rows[0];
-    if (!current) return undefined;
-    const files = await this.pool.query<AttachmentRow>(`SELECT ${PG_ATTACHMENT_COLUMNS} FROM alert_attachments WHERE alert_id = $1 ORDER BY position`, [alertId]);
-    return { ...current, attachments: files.rows };
-  }
 
-  editChatMessage(link: ChatLinkRef, alertId: string, edit: { text: string | null; editedAt: number; files: AttachmentRecord[] | null; now: number }) {
-    return inUnit(this.pool, async (u) => {
-      const updated = await u.tx.query(`UPDATE alerts SET message = $1, updated_at = $2 WHERE id = $3 AND channel_id = $4 AND kind = 'chat'`, [
-        edit.text,
-        edit.editedAt,
-        alertId,
-        link.channelId,
-      ]);
-      if (updated.rowCount === 0) return { updated: false, released: [] };
-      let released: string[] = [];
-      if (edit.files) {
-        // The UPDATE holds the row lock: no other unit changes these files until COMMIT.
-        const old = await u.tx.query<{ key: string }>('DELETE FROM alert_attachments WHERE alert_id = $1 RETURNING media_key AS key', [alertId]);
-        released = old.rows.map((r) => r.key);
-        await insertAttachmentRows(u.tx, [{ alertId, files: edit.files }]);
-      }
-      u.events.push({ channelId: link.channelId, alertId, type: 'alert.updated', now: edit.now });
-      return { updated: true, released };
-    });
-  }
 
-  removeChatMessages(link: ChatLinkRef, alertIds: string[], now: number) {
-    return inUnit(this.pool, async (u) => {
-      const { deleted, released } = await deleteAlerts(u, alertIds, { channelId: link.channelId, kind: 'chat' }, now);
-      return { removed: deleted.length, released };
-    });
-  }
 
-  async chatMessageCount(channelId: string) {
-    const { rows } = await this.pool.query<{ n: number }>("SELECT count(*) AS n FROM alerts WHERE channel_id = $1 AND kind = 'chat'", [channelId]);
-    return rows[0]?.n ?? 0;
-  }
 
   /** The stored messages the batch's replies name, read inside the unit (one statement). */
   private async parents(tx: pg.PoolClient, channelId: string, batch: NewChatMessage[]): Promise<Map<string, ReplyParent>> {

@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import type { AlertStore } from '../../../domain/alert-store.js';
 import type { LoadedUnitRecipients } from '../../shared/preference-rows.js';
-import { PgAlertRemoval } from './alert-removal.js';
+import { SqlAlertRemoval, SqlChannelRemoval } from '../../shared/alert-removal.js';
 import { PgChangeLog } from './change-log.js';
-import { PgChannelRemoval } from './channel-removal.js';
 import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
 import { PgAlertRetention } from './retention.js';
 import { PgAlertSearch } from './search.js';
+import { PgWriteUnits } from './unit.js';
 import { PgWebhookWrites } from './webhook-writes.js';
 import { SqlAlertReads } from '../../shared/alert-reads.js';
 import { SqlAlertReports } from '../../shared/alert-reports.js';
@@ -21,7 +21,7 @@ import { PgExecutor } from '../executor.js';
  */
 export class PgAlertStore implements AlertStore {
   readonly reads: SqlAlertReads;
-  readonly removal: PgAlertRemoval;
+  readonly removal: SqlAlertRemoval;
   readonly changes: PgChangeLog;
   readonly webhook: PgWebhookWrites;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
@@ -31,7 +31,7 @@ export class PgAlertStore implements AlertStore {
   readonly retention: PgAlertRetention;
   readonly search: PgAlertSearch;
   readonly reports: SqlAlertReports;
-  readonly channels: PgChannelRemoval;
+  readonly channels: SqlChannelRemoval;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -40,7 +40,8 @@ export class PgAlertStore implements AlertStore {
   ) {
     const database = new PgExecutor(pool);
     this.reads = new SqlAlertReads(database);
-    this.removal = new PgAlertRemoval(pool);
+    const units = new PgWriteUnits(pool);
+    this.removal = new SqlAlertRemoval(units);
     this.changes = new PgChangeLog(pool);
     this.webhook = new PgWebhookWrites(pool);
     this.groups = new PgGroupWrites(pool, this.webhook);
@@ -49,7 +50,7 @@ export class PgAlertStore implements AlertStore {
     this.retention = new PgAlertRetention(pool);
     this.search = new PgAlertSearch(pool);
     this.reports = new SqlAlertReports(database);
-    this.channels = new PgChannelRemoval(pool);
+    this.channels = new SqlChannelRemoval(units);
   }
 
   /** `recipients`: the outbox's recipient rule, read inside its claim transactions. */

@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import type { NotificationKind } from '../../../domain/alert-store.js';
+import type { UnitBody, WriteUnits } from '../../shared/write-units.js';
+import { stepsOn } from '../executor.js';
 import { inTransaction } from '../transaction.js';
 import { appendChangeEvents, type NewChangeEvent } from './change-log.js';
 
@@ -33,4 +35,20 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
     await appendChangeEvents(tx, u.events);
     return result;
   });
+}
+
+/** Shared write units on PostgreSQL: each body's steps on the unit's client; its effects queued and appended at the unit's end. */
+export class PgWriteUnits implements WriteUnits {
+  constructor(private readonly pool: pg.Pool) {}
+
+  run<T>(body: UnitBody<T>): Promise<T> {
+    return inUnit(this.pool, (u) =>
+      stepsOn(u.tx, (tx) =>
+        body(tx, {
+          event: (channelId, alertId, type, now) => void u.events.push({ channelId, alertId, type, now }),
+          notification: (channelId, alertId, kind, now) => void u.jobs.push({ channelId, alertId, kind, now }),
+        }),
+      ),
+    );
+  }
 }

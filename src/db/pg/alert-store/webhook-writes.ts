@@ -3,13 +3,13 @@ import type {
   NewStandardAlert,
   RunState,
   RunUpdate,
-  StoredIdempotentAnswer,
   StoredRun,
-  WebhookAlertWrites,
 } from '../../../domain/alert-store.js';
+import { SqlWebhookWrites } from '../../shared/webhook-writes.js';
+import { PgExecutor } from '../executor.js';
 import { insertAlerts, saveAnswers } from './alert-inserts.js';
 import { InsertBatcher } from './insert-batcher.js';
-import { inUnit, type Unit } from './unit.js';
+import { inUnit, PgWriteUnits, type Unit } from './unit.js';
 import { insertAttachmentRows } from './unit-rows.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -23,11 +23,12 @@ const UNIQUE_VIOLATION = '23505';
  * seq_max + 1, as SQLite does, would give two concurrent inserts one number). Plain alerts of
  * concurrent requests go through the node's InsertBatcher: one transaction for many.
  */
-export class PgWebhookWrites implements WebhookAlertWrites {
+export class PgWebhookWrites extends SqlWebhookWrites {
   /** Plain alerts of concurrent requests, written together (insert-batcher.ts). */
   readonly batcher: InsertBatcher<NewStandardAlert, StoredRun>;
 
   constructor(private readonly pool: pg.Pool) {
+    super(new PgExecutor(pool), new PgWriteUnits(pool));
     this.batcher = new InsertBatcher({
       writeAll: (alerts) => inUnit(pool, (u) => insertAlerts(u, alerts)),
       writeOne: (a) => inUnit(pool, (u) => this.insertIn(u, a)),
@@ -87,38 +88,8 @@ export class PgWebhookWrites implements WebhookAlertWrites {
     });
   }
 
-  setActorAvatar(alertId: string, url: string, now: number): Promise<boolean> {
-    return inUnit(this.pool, async (u) => {
-      // actor_json is text holding JSON: edited as jsonb (key order and spacing may change; the object is the same).
-      const { rows } = await u.tx.query<{ channelId: string }>(
-        `UPDATE alerts SET actor_json = jsonb_set(actor_json::jsonb, '{avatarUrl}', to_jsonb($1::text))::text
-         WHERE id = $2 AND (actor_json::jsonb ->> 'avatarUrl') IS NULL RETURNING channel_id AS "channelId"`,
-        [url, alertId],
-      );
-      const channelId = rows[0]?.channelId;
-      if (channelId === undefined) return false;
-      u.events.push({ channelId, alertId, type: 'alert.updated', now });
-      return true;
-    });
-  }
 
-  async idempotentAnswer(channelId: string, key: string): Promise<StoredIdempotentAnswer | undefined> {
-    const { rows } = await this.pool.query<StoredIdempotentAnswer>(
-      'SELECT request_hash AS "requestHash", response_json AS json, created_at AS "createdAt" FROM idempotency_keys WHERE channel_id = $1 AND key = $2',
-      [channelId, key],
-    );
-    return rows[0];
-  }
 
-  async pruneIdempotentAnswers(before: number, long?: { prefix: string; before: number }): Promise<number> {
-    const prefix = long?.prefix ?? '';
-    // left(), not LIKE: a key may contain % or _.
-    const res = await this.pool.query(
-      'DELETE FROM idempotency_keys WHERE created_at < $1 AND (left(key, length($2)) <> $2 OR created_at < $3)',
-      [before, prefix, long?.before ?? before],
-    );
-    return res.rowCount ?? 0;
-  }
 
   /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group writes insert through it too). */
   async insertIn(u: Unit, a: NewStandardAlert): Promise<StoredRun> {
