@@ -22,7 +22,7 @@ import { defineConfig } from 'vitest/config';
  * anyway and fails, so CI never skips it silently.
  */
 const ON_POSTGRES = [
-  'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete,unsubscribe}.test.ts',
+  'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete,unsubscribe,redirect,sign-in-limit,usage-visibility,webhook-reveal}.test.ts',
   'test/read-api/{alerts,auth,search,unread-counts}.test.ts',
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow}.test.ts',
   'test/http/{hostile-names,error-mapping}.test.ts',
