@@ -66,6 +66,11 @@ export class SqliteAlertReports implements AlertReports {
          FROM alerts al JOIN channels c ON c.id = al.channel_id
          WHERE c.workspace_id = ? AND al.created_at >= ? GROUP BY day, al.channel_id ORDER BY day, channelId`,
       ),
+      perMonth: sqlite.prepare<[string], { month: string; channelId: string; count: number }>(
+        `SELECT strftime('%Y-%m', al.created_at / 1000, 'unixepoch') AS month, al.channel_id AS channelId, count(*) AS count
+         FROM alerts al JOIN channels c ON c.id = al.channel_id
+         WHERE c.workspace_id = ? GROUP BY month, al.channel_id ORDER BY month DESC, channelId`,
+      ),
     };
   }
 
@@ -100,5 +105,9 @@ export class SqliteAlertReports implements AlertReports {
 
   async alertsPerDay(workspaceId: string, sinceMs: number) {
     return this.s.perDay.all(workspaceId, sinceMs);
+  }
+
+  async alertsPerMonth(workspaceId: string) {
+    return this.s.perMonth.all(workspaceId);
   }
 }

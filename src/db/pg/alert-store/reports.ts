@@ -75,4 +75,14 @@ export class PgAlertReports implements AlertReports {
     );
     return rows;
   }
+
+  async alertsPerMonth(workspaceId: string) {
+    const { rows } = await this.pool.query<{ month: string; channelId: string; count: number }>(
+      `SELECT to_char(to_timestamp(al.created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM') AS month, al.channel_id AS "channelId", count(*)::int AS count
+       FROM alerts al JOIN channels c ON c.id = al.channel_id
+       WHERE c.workspace_id = $1 GROUP BY 1, 2 ORDER BY 1 DESC, 2`,
+      [workspaceId],
+    );
+    return rows;
+  }
 }
