@@ -28,7 +28,7 @@ const ON_POSTGRES = [
   'test/http/{hostile-names,error-mapping}.test.ts',
   'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified}.test.ts',
   'test/media/orphan-sweep.test.ts',
-  'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,secrets-in-logs,shutdown,crash}.test.ts',
+  'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,fuzz-redirect,secrets-in-logs,shutdown,crash}.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash}.test.ts',
   'test/{cli,lib-ids}.test.ts',
