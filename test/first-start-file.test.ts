@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers/harness.js';
 import { describePg, freshDatabase, type FreshDatabase } from './helpers/pg.js';
-import { logLines, spawnService, type SpawnedService } from './helpers/spawned-service.js';
+import { eventually } from './helpers/poll.js';
+import { freePort, healthy, logLines, spawnService, type SpawnedService } from './helpers/spawned-service.js';
 
 /**
  * The first-start banner (owner's API token, webhook URL, sign-in link) as a real process under a
@@ -55,6 +57,30 @@ describe('first start with stdout not a terminal', () => {
     svc = await spawnService({}, { dataDir: dir });
     expect(svc.bannerFile).toBeUndefined();
     expect(fs.existsSync(path.join(dir, 'first-start.txt'))).toBe(false);
+  });
+});
+
+describe('first start on a terminal', () => {
+  it('prints the banner as before and writes no file (util-linux `script` gives the process a terminal)', async () => {
+    dir = tempDir();
+    const port = await freePort();
+    const child = spawn('script', ['-qec', `exec ${process.execPath} dist/main.js`, '/dev/null'], {
+      env: { PATH: process.env.PATH, AVATAR_BASE_URL: '', LOG_LEVEL: 'warn', DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await eventually(async () => /API token\s+ab_[0-9a-f]{48}/.test(out) && (await healthy(`http://127.0.0.1:${port}`)), 'the banner on the terminal', { timeoutMs: 20_000 });
+      expect(out).toContain('Alertbridge is set up. This is shown ONCE');
+      expect(out).toMatch(/Webhook URL\s+http:\/\/localhost:\d+\/api\/webhook\/whk_/);
+      expect(fs.existsSync(path.join(dir, 'first-start.txt'))).toBe(false);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });
 
