@@ -107,7 +107,9 @@ async function startService(dataDir: string, snapshotDir: string | undefined) {
   const exited = new Promise<number | null>((r) => child.once('exit', r));
   const webhookPath = await new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
-      const m = /Webhook URL (\S+)/.exec(out);
+      // stdout is a pipe, so the first-start banner is in the file stdout names (src/first-start-file.ts).
+      const file = /sign-in link are in (\S+)/.exec(out)?.[1];
+      const m = file ? /Webhook URL (\S+)/.exec(fs.readFileSync(file, 'utf8')) : null;
       if (m) {
         clearInterval(timer);
         resolve(new URL(m[1]!).pathname);
@@ -115,7 +117,7 @@ async function startService(dataDir: string, snapshotDir: string | undefined) {
     }, 20);
     void exited.then((code) => {
       clearInterval(timer);
-      reject(new Error(`service exited with ${code} before printing its webhook URL`));
+      reject(new Error(`service exited with ${code} before writing its webhook URL`));
     });
   });
   for (let i = 0; ; i++) {

@@ -46,7 +46,7 @@ export async function bootstrapIfEmpty(s: Services): Promise<BootstrapResult | n
   return { ...made, signIn: { url: signInUrl(s.config.publicUrl, link.secret), expiresAt: link.expiresAt } };
 }
 
-/** The one-time banner. Printed to stdout, never through the logger (logs carry no secrets). */
+/** The one-time banner: to a terminal, or else to DATA_DIR/first-start.txt (src/first-start-file.ts); never through the logger. */
 export function bootstrapBanner(b: BootstrapResult, publicUrl: string): string {
   const webhookUrl = `${publicUrl}/api/webhook/${b.channel.webhookToken}`;
   return [

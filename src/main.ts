@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { bootstrapBanner, bootstrapIfEmpty } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { deliverFirstStartBanner } from './first-start-file.js';
 import { createApp } from './http/app.js';
 import { gracefulShutdown } from './ops/shutdown.js';
 import { startBackground } from './runtime.js';
@@ -29,7 +30,10 @@ async function main() {
 
   if (config.bootstrap) {
     const boot = await bootstrapIfEmpty(services);
-    if (boot) process.stdout.write(bootstrapBanner(boot, config.publicUrl) + '\n');
+    if (boot) {
+      const banner = bootstrapBanner(boot, config.publicUrl);
+      process.stdout.write(deliverFirstStartBanner(banner, { dataDir: config.dataDir, isTTY: process.stdout.isTTY === true, logger }));
+    }
   }
 
   const app = createApp(services);

@@ -47,6 +47,7 @@ export function accountsAdapter(s: Services): DashboardAccounts {
     listTokens: (ws) => a.listTokens(ws),
     revokeToken: async (id) => void (await a.revokeToken(id)),
     alertsPerDay: (ws, since) => s.store.reports.alertsPerDay(ws, since),
+    alertsPerMonth: (ws) => s.store.reports.alertsPerMonth(ws),
     usageByMonth: async (ws) => (await s.usage.report(ws)).months,
   };
 }

@@ -78,5 +78,7 @@ export interface DashboardAccounts {
   revokeToken(tokenId: string): Promise<void>;
   /** Alerts per UTC day per channel since `sinceMs`, for the usage chart. */
   alertsPerDay(workspaceId: string, sinceMs: number): Promise<{ day: string; channelId: string; count: number }[]>;
+  /** Stored alerts per UTC month per channel, newest month first. */
+  alertsPerMonth(workspaceId: string): Promise<{ month: string; channelId: string; count: number }[]>;
   usageByMonth(workspaceId: string): Promise<{ month: string; events: number }[]>;
 }

@@ -52,6 +52,8 @@ export interface AlertReports {
   outboxStatus(failureLimit: number): Promise<OutboxStatus>;
   /** Alerts per UTC day per channel of a workspace created since `sinceMs` (the dashboard's usage chart). */
   alertsPerDay(workspaceId: string, sinceMs: number): Promise<{ day: string; channelId: string; count: number }[]>;
+  /** Stored alerts per UTC month per channel of a workspace, newest month first (a member's usage totals). */
+  alertsPerMonth(workspaceId: string): Promise<{ month: string; channelId: string; count: number }[]>;
 }
 
 export interface ChannelRemoval {

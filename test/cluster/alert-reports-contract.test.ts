@@ -96,6 +96,15 @@ function contract(open: () => Promise<EngineHandle & { reports: AlertReports }>)
     ]);
     expect(await e.reports.alertsPerDay('w2', Date.UTC(2026, 10, 19, 9, 0, 0, 1))).toEqual([]);
   });
+
+  it('counts alerts per UTC month and channel of one workspace, newest month first (a member’s usage totals)', async () => {
+    expect(await e.reports.alertsPerMonth('w1')).toEqual([
+      { month: '2026-11', channelId: 'ch1', count: 3 },
+      { month: '2026-11', channelId: 'ch2', count: 1 },
+      { month: '2026-10', channelId: 'ch1', count: 1 },
+    ]);
+    expect(await e.reports.alertsPerMonth('no-such-workspace')).toEqual([]);
+  });
 }
 
 describe('alert reports contract: SQLite', () => {

@@ -30,7 +30,8 @@ describe('usage page', () => {
     const member = new DashClient(h);
     await member.signInWithLink(seed.member.id);
     const page = (await member.get('/usage')).html;
-    expect(page).toContain('<p class="big-number">4 <span class="muted">billable events</span></p>');
+    // A member's totals cover the channels they can see (the private one's alert is left out: test/dashboard/usage-visibility.test.ts).
+    expect(page).toContain('<p class="big-number">3 <span class="muted">alerts</span></p>');
     expect(page).toContain('<title>2026-11-18 · General: 2</title>');
     expect(page).toContain('<title>2026-11-18 · Deploys: 1</title>');
     // The member cannot see the private channel: its activity is not drawn.

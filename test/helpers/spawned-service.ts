@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { eventually } from './poll.js';
@@ -38,6 +39,8 @@ export interface SpawnedService {
   /** From the bootstrap banner (BOOTSTRAP on, an empty DATA_DIR), rewritten to the loopback address bound. */
   webhookUrl: string | undefined;
   apiToken: string | undefined;
+  /** DATA_DIR/first-start.txt when this start bootstrapped (stdout is a pipe here, never a terminal). */
+  bannerFile: string | undefined;
 }
 
 /** True once the service answers 200 on /healthz; false while it is not listening yet. */
@@ -75,7 +78,10 @@ export async function spawnService(env: Record<string, string>, opts: { dataDir?
     child.kill('SIGKILL');
     throw new Error(`service did not start (${state}):\n${out}`);
   }
-  const webhook = /Webhook URL\s+(\S+)/.exec(out)?.[1];
+  // Not a terminal: the banner went to DATA_DIR/first-start.txt and stdout names the file.
+  const bannerFile = /sign-in link are in (\S+)/.exec(out)?.[1];
+  const banner = bannerFile ? fs.readFileSync(bannerFile, 'utf8') : '';
+  const webhook = /Webhook URL\s+(\S+)/.exec(banner)?.[1];
   return {
     base,
     child,
@@ -84,7 +90,8 @@ export async function spawnService(env: Record<string, string>, opts: { dataDir?
     exited,
     // The banner prints PUBLIC_URL (localhost:PORT by default); talk to the loopback address bound.
     webhookUrl: webhook?.replace(/^https?:\/\/[^/]+/, base),
-    apiToken: /API token\s+(ab_[0-9a-f]{48})/.exec(out)?.[1],
+    apiToken: /API token\s+(ab_[0-9a-f]{48})/.exec(banner)?.[1],
+    bannerFile,
   };
 }
 

@@ -14,7 +14,8 @@ import { FAST_RETRY } from '../notify/setup.js';
 import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
-import { DashClient, type DashHarness } from '../dashboard/helpers.js';
+import { DashClient, TEST_SCRYPT, type DashHarness } from '../dashboard/helpers.js';
+import { Passwords } from '../../src/domain/auth/passwords.js';
 import { FakePushService } from '../helpers/push-service.js';
 
 /**
@@ -196,6 +197,32 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       c.pushService.statusFor.clear();
       await c.push.whenIdle();
       expect(c.pushService.received.some((r) => r.payload?.title === '🚨 push me')).toBe(true);
+    },
+  },
+  {
+    name: 'dashboard: password sign-in (hostile next, a user id as the address), a member revealing a webhook URL, usage',
+    run: async (c) => {
+      const s = c.h.services;
+      const password = c.secret('dashboard password', `pw-${randomBytes(12).toString('hex')}`);
+      await new Passwords(s.authRows.passwords, s.clock, TEST_SCRYPT).set(c.seed.member.id, password);
+      const form = async (body: Record<string, string>, cookie = '') =>
+        await c.h.app.request('/sign-in', {
+          method: 'POST',
+          headers: { origin: 'http://alertbridge.test', 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', cookie },
+          body: new URLSearchParams(body).toString(),
+        });
+      await expectStatus(form({ email: c.seed.member.id, password, next: '/usage' }), 401);
+      const signedIn = await form({ email: 'member@acme.test', password, next: '/%0d%0a/evil.example' });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get('location')).toBe('/');
+      const cookie = signedIn.headers.getSetCookie().map((l) => l.split(';')[0]!).join('; ');
+      for (const pair of cookie.split('; ')) c.secret(`member session cookie ${pair.split('=')[0]}`, pair.split('=')[1]!);
+      const get = async (path: string) => await c.h.app.request(path, { headers: { cookie, accept: 'text/html' } });
+      const revealed = await get(`/channels/${c.seed.general.id}/webhook`);
+      expect(revealed.status).toBe(200);
+      expect(await revealed.text()).toContain(c.seed.general.webhookToken);
+      await expectStatus(get(`/sign-in?next=${encodeURIComponent('/\t/evil.example')}`), 303);
+      await expectStatus(get('/usage'), 200);
     },
   },
   {

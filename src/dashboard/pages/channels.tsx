@@ -115,7 +115,7 @@ export function channelSettingsPage(
 
       <Card id="webhook-title" title="Webhook">
         <p>Senders POST alerts to this URL. Treat it like a password.</p>
-        {manager && o.reveal ? (
+        {o.reveal ? (
           <div id="webhook-box">
             <CopyBox id="webhook-url" label="Webhook URL" value={url} copyLabel="Copy webhook URL" />
             <CopyBox id="webhook-curl" label="Send a test alert with curl" value={curl} copyLabel="Copy curl command" multiline />
@@ -125,13 +125,10 @@ export function channelSettingsPage(
             <p class="masked">
               <code>{masked}</code>
             </p>
-            {manager ? (
-              <a class="button" href={`/channels/${ch.id}/webhook`} hx-get={`/channels/${ch.id}/webhook`} hx-select="#webhook-box" hx-target="#webhook-box" hx-swap="outerHTML">
-                Reveal webhook URL
-              </a>
-            ) : (
-              <p class="hint">Only owners and admins can see the webhook URL.</p>
-            )}
+            <a class="button" href={`/channels/${ch.id}/webhook`} hx-get={`/channels/${ch.id}/webhook`} hx-select="#webhook-box" hx-target="#webhook-box" hx-swap="outerHTML">
+              Reveal webhook URL
+            </a>
+            {manager ? null : <p class="hint">Only owners and admins can rotate it.</p>}
           </div>
         )}
         {manager ? (

@@ -82,7 +82,11 @@ export function AlertsChart(props: ChartInput) {
   );
 }
 
-export function usagePage(c: Context<DashEnv>, o: ChartInput & { months: { month: string; events: number }[]; thisMonth: number }) {
+/** `workspace`: billable events of the whole workspace (owners, admins); `visible`: alerts of the channels the viewer can see. */
+export type UsageScope = 'workspace' | 'visible';
+
+export function usagePage(c: Context<DashEnv>, o: ChartInput & { months: { month: string; events: number }[]; thisMonth: number; scope: UsageScope }) {
+  const unit = `${o.scope === 'workspace' ? 'billable event' : 'alert'}${o.thisMonth === 1 ? '' : 's'}`;
   return page(
     c,
     'Usage',
@@ -92,9 +96,13 @@ export function usagePage(c: Context<DashEnv>, o: ChartInput & { months: { month
       <section class="card">
         <h2>This month</h2>
         <p class="big-number">
-          {o.thisMonth} <span class="muted">billable events</span>
+          {o.thisMonth} <span class="muted">{unit}</span>
         </p>
-        <p class="hint">One per alert and one per workflow run, the same counter as the CLI's usage report.</p>
+        {o.scope === 'workspace' ? (
+          <p class="hint">One per alert and one per workflow run, the same counter as the CLI's usage report.</p>
+        ) : (
+          <p class="hint">Alerts kept in the channels you can see. Owners and admins see the workspace's billable events.</p>
+        )}
       </section>
       <section class="card" aria-labelledby="chart-h">
         <h2 id="chart-h">Alerts per day and channel</h2>
@@ -110,7 +118,7 @@ export function usagePage(c: Context<DashEnv>, o: ChartInput & { months: { month
               <tr>
                 <th scope="col">Month</th>
                 <th scope="col" class="num">
-                  Events
+                  {o.scope === 'workspace' ? 'Events' : 'Alerts'}
                 </th>
               </tr>
             </thead>

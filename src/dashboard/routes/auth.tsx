@@ -5,14 +5,15 @@ import { BOOTSTRAP_PLACEHOLDER_EMAIL } from '../../bootstrap.js';
 import { enforceRateLimit } from '../../http/rate-limit.js';
 import type { DashboardDeps } from '../deps.js';
 import { clientAddress } from '../http/client-address.js';
+import { localRedirect } from '../http/local-redirect.js';
 import type { DashEnv } from '../http/env.js';
 import { clearSessionCookie, formOf, originGuard, requireSession, setSessionCookie } from '../http/session.js';
 import { linkPage, signInPage } from '../pages/sign-in.js';
 import { signInUrl } from '../sign-in-link.js';
 
-/** Only our own absolute paths: `//evil.example` or `/\evil` would leave the site. */
-export function safeNext(raw: string | undefined): string {
-  return raw && /^\/(?![/\\])/.test(raw) ? raw : '/';
+/** Where to go after signing in: a path on this site (src/dashboard/http/local-redirect.ts), else the start page. */
+export function safeNext(raw: string | undefined, publicUrl: string): string {
+  return localRedirect(raw, publicUrl) ?? '/';
 }
 
 /** A new session (new id at every sign-in) for a proven user; records a sign-in from a new device. */
@@ -30,11 +31,23 @@ export async function startSession(c: Context, deps: DashboardDeps, userId: stri
   if (newDevice) for (const w of workspaces) await deps.audit.record(w.id, userId, 'sign-in.new-device', `by ${how}`, from);
 }
 
+const SIGN_IN_LIMITED = () => 'Too many sign-in attempts. Wait a minute and try again.';
+
 async function limitSignIn(c: Context, deps: DashboardDeps, email: string): Promise<void> {
   const from = clientAddress(c, deps.services.config.trustProxy) ?? 'unknown';
-  const detail = () => 'Too many sign-in attempts. Wait a minute and try again.';
-  await enforceRateLimit(c, deps.signInPerAddress, `addr:${from}`, detail);
-  await enforceRateLimit(c, deps.signInPerEmail, `email:${email.trim().toLowerCase()}`, detail);
+  await enforceRateLimit(c, deps.signInPerAddress, `addr:${from}`, SIGN_IN_LIMITED);
+  await enforceRateLimit(c, deps.signInPerEmail, `email:${email.trim().toLowerCase()}`, SIGN_IN_LIMITED);
+}
+
+/**
+ * The account an address typed at sign-in belongs to. Addresses only: the
+ * look-up also matches user ids, and `usr_…` typed in the e-mail field would
+ * otherwise sign in under a limit key of its own.
+ */
+export async function accountByAddress(deps: DashboardDeps, email: string) {
+  if (!email.includes('@')) return undefined;
+  const user = await deps.accounts.findUser(email);
+  return user && user.email.toLowerCase() === email.toLowerCase() ? user : undefined;
 }
 
 export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
@@ -45,16 +58,18 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   r.get('/sign-in', async (c) => {
     const secret = getCookie(c, deps.cookieName);
-    if (secret && (await deps.sessions.resolve(secret))) return c.redirect(safeNext(c.req.query('next')), 303);
-    return signInPage(c, { next: safeNext(c.req.query('next')), mailEnabled, ended: c.req.query('ended') === '1', invitation: c.req.query('invitation') === '1' });
+    if (secret && (await deps.sessions.resolve(secret))) return c.redirect(safeNext(c.req.query('next'), deps.services.config.publicUrl), 303);
+    return signInPage(c, { next: safeNext(c.req.query('next'), deps.services.config.publicUrl), mailEnabled, ended: c.req.query('ended') === '1', invitation: c.req.query('invitation') === '1' });
   });
 
   r.post('/sign-in', guard, async (c) => {
     const f = await formOf(c);
     const email = (f.email ?? '').trim();
-    const next = safeNext(f.next);
+    const next = safeNext(f.next, deps.services.config.publicUrl);
     await limitSignIn(c, deps, email);
-    const user = email ? await deps.accounts.findUser(email) : undefined;
+    const user = await accountByAddress(deps, email);
+    // Keyed on the account too: however its address is typed, its guesses share one limit.
+    if (user) await enforceRateLimit(c, deps.signInPerEmail, `user:${user.id}`, SIGN_IN_LIMITED);
     // Same answer and (roughly) the same time whether the address is unknown, has no password or a wrong one.
     if (!(await deps.passwords.verify(user?.id, f.password ?? '')) || !user) {
       return signInPage(c, { next, email, mailEnabled, error: 'That e-mail and password do not match an account with a password.' });

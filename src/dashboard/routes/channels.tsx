@@ -90,9 +90,10 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     return settings(c, ch);
   });
 
-  // The webhook URL is a secret: only owners and admins may see it, and only on request (htmx fragment or ?reveal=1).
+  // The webhook URL is a secret, shown only on request (htmx fragment or this page). Anyone who can see the
+  // channel may reveal it: GET /api/channels gives a member's own token the same webhookToken (docs/security.md).
   r.get('/channels/:id/webhook', async (c) => {
-    requireRole(c, MANAGERS);
+    requireRole(c);
     const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
     return settings(c, ch, { reveal: true });

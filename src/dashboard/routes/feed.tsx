@@ -6,6 +6,7 @@ import type { Principal } from '../../domain/tokens.js';
 import type { DashboardDeps } from '../deps.js';
 import { feedPage } from '../feed/feed-query.js';
 import type { DashEnv } from '../http/env.js';
+import { localRedirect } from '../http/local-redirect.js';
 import { alertDeletion } from '../../domain/alert-deletion.js';
 import { audit } from '../http/guards.js';
 import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
@@ -30,8 +31,10 @@ function queryIssue(detail: string, path: string): AppError {
 }
 
 /** A local path to go back to after a form post (never another site). */
-function backTo(raw: string | undefined): string {
-  return raw && /^\/(?:feed|search)(?:[/?]|$)/.test(raw) ? raw : '/feed';
+function backTo(raw: string | undefined, publicUrl: string): string {
+  // No fragment: the delete handler appends `deleted=1` to the query.
+  const path = localRedirect(raw, publicUrl)?.replace(/#.*$/, '');
+  return path && /^\/(?:feed|search)(?:[/?]|$)/.test(path) ? path : '/feed';
 }
 
 export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
@@ -80,7 +83,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const p = sessionPrincipal(c);
     const form = await formOf(c);
     const alert = await services.readApi.setRead(p, c.req.param('alertId'), form.read !== '0');
-    if (c.req.header('hx-request') !== 'true') return c.redirect(backTo(form.back), 303);
+    if (c.req.header('hx-request') !== 'true') return c.redirect(backTo(form.back, services.config.publicUrl), 303);
     const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
     c.header('HX-Trigger', JSON.stringify({ 'ab-unread': { channelId: channel.id, unread: channel._count.alerts } }));
     return c.html(<FeedEntry alert={alert} channel={channel} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
@@ -90,7 +93,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const p = sessionPrincipal(c);
     const form = await formOf(c);
     await services.readApi.markAllRead(p, form.channel || undefined);
-    return c.redirect(backTo(form.back), 303);
+    return c.redirect(backTo(form.back, services.config.publicUrl), 303);
   });
 
   // Deleting one alert: owners and admins, after a confirmation page (a plain link, so it works without JS).
@@ -100,7 +103,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const p = sessionPrincipal(c);
     const alert = await services.readApi.getAlert(p, c.req.param('alertId'));
     const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
-    return deleteAlertPage(c, { alert, channel, back: backTo(c.req.query('back')) });
+    return deleteAlertPage(c, { alert, channel, back: backTo(c.req.query('back'), services.config.publicUrl) });
   });
   r.post('/feed/delete/:alertId', async (c) => {
     requireRole(c, MANAGERS);
@@ -108,7 +111,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const form = await formOf(c);
     const done = await alertDeletion(services).deleteAlert(c.req.param('alertId'), p);
     await audit(c, deps, 'alert.deleted', done.id);
-    const back = backTo(form.back);
+    const back = backTo(form.back, services.config.publicUrl);
     return c.redirect(`${back}${back.includes('?') ? '&' : '?'}deleted=1`, 303);
   });
 

@@ -1,12 +1,19 @@
 import { Hono } from 'hono';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
-import { requireRole, requireSession } from '../http/session.js';
+import { isManager, requireRole, requireSession } from '../http/session.js';
 import { usagePage } from '../pages/usage.js';
 import { usageMonth } from '../../lib/iso-time.js';
 
 const DAY = 86_400_000;
 export const CHART_DAYS = 30;
+
+/** Per-month totals over the given channels only, newest month first. */
+function sumByMonth(rows: { month: string; channelId: string; count: number }[], channels: Set<string>) {
+  const months = new Map<string, number>();
+  for (const r of rows) if (channels.has(r.channelId)) months.set(r.month, (months.get(r.month) ?? 0) + Number(r.count));
+  return [...months].map(([month, events]) => ({ month, events })).sort((a, b) => b.month.localeCompare(a.month));
+}
 
 export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
@@ -21,7 +28,9 @@ export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const visible = new Set(channels.map((ch) => ch.id));
     // Counts of channels the viewer cannot see would leak their activity.
     const rows = (await deps.accounts.alertsPerDay(ws.id, since)).filter((x) => visible.has(x.channelId));
-    const months = await deps.accounts.usageByMonth(ws.id);
+    // Owners and admins see the workspace's billable events; a member, the alerts of the channels they can see.
+    const scope = isManager(ws.role) ? 'workspace' : 'visible';
+    const months = scope === 'workspace' ? await deps.accounts.usageByMonth(ws.id) : sumByMonth(await deps.accounts.alertsPerMonth(ws.id), visible);
     const thisMonth = usageMonth(now);
     return usagePage(c, {
       days,
@@ -29,6 +38,7 @@ export function usageRoutes(deps: DashboardDeps): Hono<DashEnv> {
       rows,
       months,
       thisMonth: months.find((m) => m.month === thisMonth)?.events ?? 0,
+      scope,
     });
   });
   return r;

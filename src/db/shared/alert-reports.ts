@@ -63,6 +63,16 @@ const PER_DAY = byDialect<{ workspaceId: string; sinceMs: number }, { day: strin
    WHERE c.workspace_id = :workspaceId AND al.created_at >= :sinceMs GROUP BY 1, 2 ORDER BY 1, 2`,
 );
 
+const PER_MONTH = byDialect<{ workspaceId: string }, { month: string; channelId: string; count: number }>(
+  (dialect) => `SELECT ${
+    dialect.engine === 'sqlite'
+      ? "strftime('%Y-%m', al.created_at / 1000, 'unixepoch')"
+      : "to_char(to_timestamp(al.created_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM')"
+  } AS month, al.channel_id AS "channelId", count(*) AS count
+   FROM alerts al JOIN channels c ON c.id = al.channel_id
+   WHERE c.workspace_id = :workspaceId GROUP BY 1, 2 ORDER BY 1 DESC, 2`,
+);
+
 const countsOf = (rows: StateCount[]) => Object.fromEntries(rows.map((row) => [row.state, row.n]));
 
 /**
@@ -107,5 +117,9 @@ export class SqlAlertReports implements AlertReports {
 
   alertsPerDay(workspaceId: string, sinceMs: number) {
     return this.database.all(PER_DAY, { workspaceId, sinceMs });
+  }
+
+  alertsPerMonth(workspaceId: string) {
+    return this.database.all(PER_MONTH, { workspaceId });
   }
 }
