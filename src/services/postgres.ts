@@ -9,7 +9,7 @@ import { openPg, type PgDb } from '../db/pg/connection.js';
 import { PgInvitationRows } from '../db/pg/invitation-rows.js';
 import { PgExecutor } from '../db/pg/executor.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
-import { LEADER_LOCK } from '../db/pg/locks.js';
+import { LEADER_LOCK } from '../db/shared/advisory-locks.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
 import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MEDIA_KEY_LOCK_CLASS } from '../../src/db/pg/locks.js';
+import { MEDIA_KEY_LOCK_CLASS } from '../../src/db/shared/advisory-locks.js';
 import { PgExecutor } from '../../src/db/pg/executor.js';
 import { SqlMediaOrphanRows } from '../../src/db/shared/media-orphan-rows.js';
 import { systemClock } from '../../src/lib/clock.js';

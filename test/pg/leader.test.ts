@@ -3,7 +3,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PgLeaderLock } from '../../src/db/pg/leader.js';
-import { LEADER_LOCK } from '../../src/db/pg/locks.js';
+import { LEADER_LOCK } from '../../src/db/shared/advisory-locks.js';
 import { eventually } from '../helpers/poll.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 

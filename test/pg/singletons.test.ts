@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PgLeaderLock } from '../../src/db/pg/leader.js';
-import { LEADER_LOCK } from '../../src/db/pg/locks.js';
+import { LEADER_LOCK } from '../../src/db/shared/advisory-locks.js';
 import { LeadershipSignal, whileLeader, type LeaderPart } from '../../src/lib/singletons.js';
 import { eventually } from '../helpers/poll.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';

@@ -213,7 +213,8 @@ describe('restore', () => {
       [path.join(other, 'missing.db'), /does not exist/],
       [path.join(other, 'text.db'), /not a (readable )?database/],
       [inconsistent, /fails PRAGMA integrity_check/],
-      [torn, /malformed/],
+      // Where the cut lands decides SQLite's words (a malformed page, or an FTS5 segment that no longer parses).
+      [torn, /malformed|invalid fts5 file format/],
       [make('foreign.db', (db) => db.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY)')), /not an Alertbridge database/],
       [newer, /newer Alertbridge/],
     ];

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { AccountRows, AccountUser, ChannelRecord, FirstStartUnit, Role, TokenRecord, UserRecord } from '../../domain/account-rows.js';
-import { FIRST_START_LOCK } from './locks.js';
+import { FIRST_START_LOCK } from '../shared/advisory-locks.js';
 import { inTransaction } from './transaction.js';
 
 /**

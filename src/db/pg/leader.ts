@@ -2,7 +2,7 @@ import pg from 'pg';
 
 export interface LeaderLockOptions {
   url: string;
-  /** The advisory lock key (src/db/pg/locks.ts). */
+  /** The advisory lock key (src/db/shared/advisory-locks.ts). */
   key: string;
   /** How often a follower tries to take the lock and the leader checks its connection; default 2 s. */
   intervalMs?: number;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { MIGRATION_LOCK } from './locks.js';
+import { MIGRATION_LOCK } from '../shared/advisory-locks.js';
 import { holdClient } from './transaction.js';
 
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle-pg');

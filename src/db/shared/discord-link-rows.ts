@@ -1,6 +1,6 @@
 import type { DiscordLinkRows } from '../../domain/chat/links.js';
 import type { DiscordLink } from '../../domain/chat/types.js';
-import { DISCORD_LINK_LOCK } from '../pg/locks.js';
+import { DISCORD_LINK_LOCK } from './advisory-locks.js';
 import type { SqlExecutor } from './executor.js';
 import { perEngine, statement } from './statement.js';
 

@@ -1,5 +1,5 @@
 import type { MediaOrphanRows } from '../../domain/media-orphan-rows.js';
-import { MEDIA_KEY_LOCK_CLASS } from '../pg/locks.js';
+import { MEDIA_KEY_LOCK_CLASS } from './advisory-locks.js';
 import type { SqlExecutor } from './executor.js';
 import { byDialect, perEngine, statement } from './statement.js';
 

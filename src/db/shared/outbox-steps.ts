@@ -1,7 +1,7 @@
 import type { AlertRow } from '../../domain/alert-store.js';
 import type { OutboxChannel } from '../../domain/outbox-store.js';
 import { ALERT_ROW_KEYS } from '../alert-store/rows.js';
-import { FLOOD_WINDOW_LOCK_CLASS } from '../pg/locks.js';
+import { FLOOD_WINDOW_LOCK_CLASS } from './advisory-locks.js';
 import { alertAttachments, alerts } from '../schema/alerts.js';
 import { perEngine, statement } from './statement.js';
 
@@ -18,7 +18,7 @@ export const OUTBOX_CHANNEL = statement<{ channelId: string }, OutboxChannel>(
 
 /**
  * Serializes flood-window decisions for one (user, channel) across PostgreSQL nodes until COMMIT
- * (src/db/pg/locks.ts). On SQLite the claim's BEGIN IMMEDIATE already makes them one at a time.
+ * (src/db/shared/advisory-locks.ts). On SQLite the claim's BEGIN IMMEDIATE already makes them one at a time.
  */
 export const FLOOD_WINDOW_LOCK = perEngine<{ kind: 'mail' | 'push'; userId: string; channelId: string }>({
   sqlite: null,

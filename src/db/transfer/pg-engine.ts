@@ -1,5 +1,5 @@
 import { openPg, type PgDb } from '../pg/connection.js';
-import { IMPORT_LOCK } from '../pg/locks.js';
+import { IMPORT_LOCK } from '../shared/advisory-locks.js';
 import { holdClient, type HeldClient } from '../pg/transaction.js';
 import { quote, READ_BATCH, type TransferEngine } from './engine.js';
 import { integerValue, normalise, type TableSpec, type Value } from './tables.js';

@@ -3,7 +3,7 @@ import type { AlertEventType } from '../../../domain/alert-store.js';
 import { SqlChangeLog } from '../../shared/change-log.js';
 import { statement } from '../../shared/statement.js';
 import { PgExecutor } from '../executor.js';
-import { CHANGE_LOG_LOCK } from '../locks.js';
+import { CHANGE_LOG_LOCK } from '../../shared/advisory-locks.js';
 import { publishVia, TOPICS } from '../notify-bus.js';
 
 export interface NewChangeEvent {

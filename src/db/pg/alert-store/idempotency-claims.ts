@@ -4,7 +4,7 @@ import type { IdempotencyClaims } from '../../../domain/idempotency.js';
 
 /**
  * The two-key advisory lock space's first key for Idempotency-Key claims: "ALBR" as an int4. The
- * two-key space never overlaps the one-key space of src/db/pg/locks.ts.
+ * two-key space never overlaps the one-key space of src/db/shared/advisory-locks.ts.
  */
 const CLAIM_SPACE = 0x414c4252;
 

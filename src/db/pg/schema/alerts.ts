@@ -157,7 +157,7 @@ export const notificationJobs = pgTable(
  * other order: a reader of `id > last` could see 12, move `last` to 12, and never see 11 when it
  * commits a moment later. Appends to this table must therefore be serialised (one
  * transaction-level advisory lock per batch, taken before the insert and released at commit:
- * `pg_advisory_xact_lock(CHANGE_LOG_LOCK)` in src/db/pg/locks.ts), so ids commit in order.
+ * `pg_advisory_xact_lock(CHANGE_LOG_LOCK)` in src/db/shared/advisory-locks.ts), so ids commit in order.
  */
 export const alertEvents = pgTable(
   'alert_events',

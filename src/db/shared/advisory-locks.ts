@@ -1,4 +1,7 @@
 /**
+ * Constants only, in shared/ because statements written once for both engines name them (a SQLite
+ * service must not load src/db/pg/).
+ *
  * PostgreSQL advisory lock keys, one place so that no two uses collide. Each is a constant bigint
  * in Alertbridge's own range (0x414c4252 = "ALBR" in the high 32 bits), far from other
  * applications sharing the server that pick small numbers.
