@@ -1,6 +1,5 @@
 import { PgAccountMailRows } from '../db/pg/account-mail-rows.js';
 import { ACCOUNT_MAIL_SECRET_NAME } from '../domain/auth/account-mail.js';
-import { PgAccountRows, PgFirstStart } from '../db/pg/account-rows.js';
 import { PgAlertStore } from '../db/pg/alert-store/index.js';
 import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js';
 import { PgAppSecretRows, PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLinkRows } from '../db/pg/auth-rows.js';
@@ -8,6 +7,7 @@ import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
 import { PgInvitationRows } from '../db/pg/invitation-rows.js';
 import { PgExecutor } from '../db/pg/executor.js';
+import { PgFirstStart } from '../db/pg/first-start.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
 import { LEADER_LOCK } from '../db/pg/locks.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
@@ -15,6 +15,7 @@ import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
@@ -93,7 +94,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       store,
       bus,
       probe: new PgProbe(pool),
-      accountRows: new PgAccountRows(pool),
+      accountRows: new SqlAccountRows(database),
       firstStart: new PgFirstStart(pool),
       tokenRows: new SqlTokenRows(database),
       usageRows: new PgUsageRows(pool),

@@ -1,10 +1,10 @@
 import { SqliteAccountMailRows } from '../db/account-mail-rows.js';
-import { SqliteAccountRows, SqliteFirstStart } from '../db/account-rows.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteInvitationRows } from '../db/invitation-rows.js';
 import { SqliteProbe } from '../db/probe.js';
+import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
@@ -13,6 +13,7 @@ import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
+import { SqliteFirstStart } from '../db/sqlite/first-start.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
 import { SqliteWebhookChannels } from '../db/sqlite/webhook-channels.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
@@ -50,8 +51,8 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     store,
     bus: new ChangeBus(),
     probe: new SqliteProbe(db.sqlite),
-    accountRows: new SqliteAccountRows(db),
-    firstStart: new SqliteFirstStart(db),
+    accountRows: new SqlAccountRows(database),
+    firstStart: new SqliteFirstStart(db.sqlite),
     tokenRows: new SqlTokenRows(database),
     usageRows: new SqliteUsageRows(db.sqlite),
     discordLinkRows: new SqlDiscordLinkRows(database),
