@@ -1,4 +1,3 @@
-import { PgAccountMailRows } from '../db/pg/account-mail-rows.js';
 import { ACCOUNT_MAIL_SECRET_NAME } from '../domain/auth/account-mail.js';
 import { PgAlertStore } from '../db/pg/alert-store/index.js';
 import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js';
@@ -15,6 +14,7 @@ import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
@@ -112,7 +112,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
         audit: new PgAuditRows(pool),
         invitations: new PgInvitationRows(pool),
       },
-      accountMailRows: new PgAccountMailRows(pool),
+      accountMailRows: new SqlAccountMailRows(database),
       mediaOrphanRows: new SqlMediaOrphanRows(database),
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),

@@ -1,9 +1,9 @@
-import { SqliteAccountMailRows } from '../db/account-mail-rows.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteInvitationRows } from '../db/invitation-rows.js';
 import { SqliteProbe } from '../db/probe.js';
+import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
@@ -69,7 +69,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
       audit: new SqliteAuditRows(db.sqlite),
       invitations: new SqliteInvitationRows(db.sqlite),
     },
-    accountMailRows: new SqliteAccountMailRows(db.sqlite),
+    accountMailRows: new SqlAccountMailRows(database),
     mediaOrphanRows: new SqlMediaOrphanRows(database),
     webhookChannels: new SqliteWebhookChannels(database),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),
