@@ -1,7 +1,6 @@
 import { ACCOUNT_MAIL_SECRET_NAME } from '../domain/auth/account-mail.js';
 import { PgAlertStore } from '../db/pg/alert-store/index.js';
 import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js';
-import { PgAppSecretRows, PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLinkRows } from '../db/pg/auth-rows.js';
 import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
 import { PgInvitationRows } from '../db/pg/invitation-rows.js';
@@ -16,6 +15,7 @@ import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
 import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
+import { SqlAppSecretRows, SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
@@ -73,7 +73,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
   };
   try {
     const appSecrets = await loadAppSecrets(
-      new PgAppSecretRows(pool),
+      new SqlAppSecretRows(database),
       { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue },
       clock.now(),
     );
@@ -106,10 +106,10 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       pushSubscriptionRows: new SqlPushSubscriptionRows(database),
       pushOutbox: new SqlPushOutbox(database, { recipients }),
       authRows: {
-        sessions: new PgSessionRows(pool),
-        links: new PgSignInLinkRows(pool),
-        passwords: new PgPasswordRows(pool),
-        audit: new PgAuditRows(pool),
+        sessions: new SqlSessionRows(database),
+        links: new SqlSignInLinkRows(database),
+        passwords: new SqlPasswordRows(database),
+        audit: new SqlAuditRows(database),
         invitations: new PgInvitationRows(pool),
       },
       accountMailRows: new SqlAccountMailRows(database),

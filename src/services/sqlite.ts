@@ -1,10 +1,10 @@
 import { SqliteAlertStore } from '../db/alert-store/index.js';
-import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
 import { SqliteInvitationRows } from '../db/invitation-rows.js';
 import { SqliteProbe } from '../db/probe.js';
 import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
+import { SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
@@ -12,6 +12,7 @@ import { SqlPushOutbox } from '../db/shared/push-outbox.js';
 import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
+import { SqliteAppSecretRows } from '../db/sqlite/app-secret-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteFirstStart } from '../db/sqlite/first-start.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
@@ -59,14 +60,14 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     preferenceRows: new SqlPreferenceRows(database),
     unitRecipients: new SqliteUnitRecipients(database),
     retentionRows: new SqlRetentionSettings(database),
-    appSecrets: new SqliteAppSecretRows(db.sqlite),
+    appSecrets: new SqliteAppSecretRows(database),
     pushSubscriptionRows: new SqlPushSubscriptionRows(database),
     pushOutbox: new SqlPushOutbox(database),
     authRows: {
-      sessions: new SqliteSessionRows(db.sqlite),
-      links: new SqliteSignInLinkRows(db.sqlite),
-      passwords: new SqlitePasswordRows(db.sqlite),
-      audit: new SqliteAuditRows(db.sqlite),
+      sessions: new SqlSessionRows(database),
+      links: new SqlSignInLinkRows(database),
+      passwords: new SqlPasswordRows(database),
+      audit: new SqlAuditRows(database),
       invitations: new SqliteInvitationRows(db.sqlite),
     },
     accountMailRows: new SqlAccountMailRows(database),
