@@ -3,7 +3,6 @@ import { PgAlertStore } from '../db/pg/alert-store/index.js';
 import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js';
 import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
-import { PgInvitationRows } from '../db/pg/invitation-rows.js';
 import { PgExecutor } from '../db/pg/executor.js';
 import { PgFirstStart } from '../db/pg/first-start.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
@@ -17,6 +16,7 @@ import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlAppSecretRows, SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
+import { SqlInvitationRows } from '../db/shared/invitation-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
@@ -110,7 +110,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
         links: new SqlSignInLinkRows(database),
         passwords: new SqlPasswordRows(database),
         audit: new SqlAuditRows(database),
-        invitations: new PgInvitationRows(pool),
+        invitations: new SqlInvitationRows(database),
       },
       accountMailRows: new SqlAccountMailRows(database),
       mediaOrphanRows: new SqlMediaOrphanRows(database),

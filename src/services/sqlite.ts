@@ -1,11 +1,11 @@
 import { SqliteAlertStore } from '../db/alert-store/index.js';
 import { openDb, type Db } from '../db/connection.js';
-import { SqliteInvitationRows } from '../db/invitation-rows.js';
 import { SqliteProbe } from '../db/probe.js';
 import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
+import { SqlInvitationRows } from '../db/shared/invitation-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
@@ -68,7 +68,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
       links: new SqlSignInLinkRows(database),
       passwords: new SqlPasswordRows(database),
       audit: new SqlAuditRows(database),
-      invitations: new SqliteInvitationRows(db.sqlite),
+      invitations: new SqlInvitationRows(database),
     },
     accountMailRows: new SqlAccountMailRows(database),
     mediaOrphanRows: new SqlMediaOrphanRows(database),
