@@ -55,7 +55,7 @@ export class SqliteAlertStore implements AlertStore {
     const tally = new ChannelTally(sqlite);
     batcher.addTail(tally);
     const writes: StoreWriteContext = {
-      sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
+      sqlite, database, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
     };
     const units = new SqliteWriteUnits(writes);
     this.webhook = new SqliteWebhookWrites(writes, units);
