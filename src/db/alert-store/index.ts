@@ -51,7 +51,7 @@ export class SqliteAlertStore implements AlertStore {
     this.reads = new SqlAlertReads(database, new SqliteAlertPages(sqlite));
     this.changes = new SqliteChangeLog(database);
     this.searchIndexer = new SearchIndexer(sqlite);
-    const usage = new UsageTally(sqlite);
+    const usage = new UsageTally(database);
     batcher.addTail(usage);
     const tally = new ChannelTally(sqlite);
     batcher.addTail(tally);

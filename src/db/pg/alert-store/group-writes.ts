@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../../domain/alert-groups.js';
 import type { NewStandardAlert } from '../../../domain/alert-store.js';
 import { FIND_GROUP, FIND_RUN, INSERT_GROUP, SET_STEPS, UPDATE_CONTENT, UPDATE_GROUP } from '../../shared/group-statements.js';
+import { ADD_USAGE_EVENTS } from '../../shared/usage-counters.js';
 import { allOn, runOn } from '../executor.js';
 import { insertAttachmentRows } from './unit-rows.js';
 import { inUnit } from './unit.js';
@@ -70,11 +71,7 @@ export class PgGroupWrites implements AlertGroupWrites {
       }
       await runOn(u.tx, UPDATE_GROUP, groupRow);
       if (update.countUsage) {
-        await u.tx.query(
-          `INSERT INTO usage_counters (workspace_id, month, events) VALUES ($1, $2, 1)
-           ON CONFLICT (workspace_id, month) DO UPDATE SET events = usage_counters.events + 1`,
-          [a.workspaceId, usageMonth(a.now)],
-        );
+        await runOn(u.tx, ADD_USAGE_EVENTS, { workspaceId: a.workspaceId, month: usageMonth(a.now), events: 1 });
       }
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.alertId, kind: update.notify, now: a.now });
       u.events.push({ channelId: a.channelId, alertId: existing.alertId, type: 'alert.updated', now: a.now });
