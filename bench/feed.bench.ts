@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { SqliteSignInLinkRows } from '../src/db/auth-rows.js';
+import { SqlSignInLinkRows } from '../src/db/shared/auth-rows.js';
+import { SqliteExecutor } from '../src/db/sqlite/executor.js';
 import { SignInLinks } from '../src/domain/auth/sign-in-links.js';
 import { createApp } from '../src/http/app.js';
 import { createServices } from '../src/services.js';
@@ -53,7 +54,7 @@ async function main() {
     sqlite.exec('ANALYZE');
 
     // A dashboard session, signed in the way a person does (one-time link, then the button's POST).
-    const link = (await new SignInLinks(new SqliteSignInLinkRows(sqlite), s.clock).issue(user.id)).secret;
+    const link = (await new SignInLinks(new SqlSignInLinkRows(new SqliteExecutor(sqlite)), s.clock).issue(user.id)).secret;
     const signIn = await app.request('/auth/link', {
       method: 'POST',
       headers: { origin: PUBLIC_URL, 'content-type': 'application/x-www-form-urlencoded' },

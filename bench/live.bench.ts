@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { loadConfig } from '../src/config.js';
-import { SqliteSignInLinkRows } from '../src/db/auth-rows.js';
+import { SqlSignInLinkRows } from '../src/db/shared/auth-rows.js';
+import { SqliteExecutor } from '../src/db/sqlite/executor.js';
 import { SignInLinks } from '../src/domain/auth/sign-in-links.js';
 import { createApp } from '../src/http/app.js';
 import { createServices } from '../src/services.js';
@@ -63,7 +64,7 @@ async function main() {
     await s.accounts.addMember(ws.id, user.id, 'owner');
     const channel = await s.accounts.createChannel({ workspaceId: ws.id, name: 'Deploys', icon: '🚀' });
     const { token } = await s.accounts.createToken(ws.id, user.id);
-    const link = (await new SignInLinks(new SqliteSignInLinkRows(s.db.sqlite), s.clock).issue(user.id)).secret;
+    const link = (await new SignInLinks(new SqlSignInLinkRows(new SqliteExecutor(s.db.sqlite)), s.clock).issue(user.id)).secret;
     const signIn = await fetch(`${base}/auth/link`, {
       method: 'POST',
       redirect: 'manual',

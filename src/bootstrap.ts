@@ -26,7 +26,7 @@ export interface BootstrapResult {
  * `admin login-link` gives the owner one.
  */
 export async function bootstrapIfEmpty(s: Services): Promise<BootstrapResult | null> {
-  // One unit (src/db/account-rows.ts, src/db/pg/account-rows.ts): two processes or nodes started
+  // One unit (src/db/sqlite/first-start.ts, src/db/pg/first-start.ts): two processes or nodes started
   // on one empty database cannot both set it up, and a failure half-way leaves nothing.
   const made = await s.firstStart.ifEmpty(async (rows) => {
     const accounts = new Accounts(rows, s.ids, s.clock, s.config.tokenPrefix);

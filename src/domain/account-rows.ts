@@ -1,8 +1,7 @@
 /**
  * What the account use cases (src/domain/accounts.ts) need from storage:
  * workspaces, users, memberships, channels, channel members and API tokens.
- * Implemented in SQLite by src/db/account-rows.ts (synchronous inside, resolved Promises
- * outside) and on PostgreSQL by src/db/pg/account-rows.ts. No rule lives here: a
+ * Implemented once for both engines by src/db/shared/account-rows.ts. No rule lives here: a
  * method stores or reads rows, and reports a unique-key clash as a value
  * (`'taken'`) so the domain decides what it means without knowing the driver.
  */

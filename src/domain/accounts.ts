@@ -32,7 +32,7 @@ function newWebhookToken(): string {
 /**
  * Workspaces, users, memberships, channels and tokens: the operator-facing
  * records behind the admin CLI, the bootstrap and the dashboard's settings.
- * The rules live here; the rows behind `AccountRows` (src/db/account-rows.ts).
+ * The rules live here; the rows behind `AccountRows` (src/db/shared/account-rows.ts).
  */
 export class Accounts {
   private readonly channelListeners = new Set<() => void>();

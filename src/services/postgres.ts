@@ -1,13 +1,10 @@
-import { PgAccountMailRows } from '../db/pg/account-mail-rows.js';
 import { ACCOUNT_MAIL_SECRET_NAME } from '../domain/auth/account-mail.js';
-import { PgAccountRows, PgFirstStart } from '../db/pg/account-rows.js';
 import { PgAlertStore } from '../db/pg/alert-store/index.js';
 import { PgIdempotencyClaims } from '../db/pg/alert-store/idempotency-claims.js';
-import { PgAppSecretRows, PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLinkRows } from '../db/pg/auth-rows.js';
 import { ClusterChangeBus } from '../db/pg/cluster-bus.js';
 import { openPg, type PgDb } from '../db/pg/connection.js';
-import { PgInvitationRows } from '../db/pg/invitation-rows.js';
 import { PgExecutor } from '../db/pg/executor.js';
+import { PgFirstStart } from '../db/pg/first-start.js';
 import { PgLeaderLock } from '../db/pg/leader.js';
 import { LEADER_LOCK } from '../db/shared/advisory-locks.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
@@ -15,7 +12,11 @@ import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
 import { PgUsageRows } from '../db/pg/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
+import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
+import { SqlAccountRows } from '../db/shared/account-rows.js';
+import { SqlAppSecretRows, SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
+import { SqlInvitationRows } from '../db/shared/invitation-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
@@ -72,7 +73,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
   };
   try {
     const appSecrets = await loadAppSecrets(
-      new PgAppSecretRows(pool),
+      new SqlAppSecretRows(database),
       { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue },
       clock.now(),
     );
@@ -93,7 +94,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       store,
       bus,
       probe: new PgProbe(pool),
-      accountRows: new PgAccountRows(pool),
+      accountRows: new SqlAccountRows(database),
       firstStart: new PgFirstStart(pool),
       tokenRows: new SqlTokenRows(database),
       usageRows: new PgUsageRows(pool),
@@ -105,13 +106,13 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       pushSubscriptionRows: new SqlPushSubscriptionRows(database),
       pushOutbox: new SqlPushOutbox(database, { recipients }),
       authRows: {
-        sessions: new PgSessionRows(pool),
-        links: new PgSignInLinkRows(pool),
-        passwords: new PgPasswordRows(pool),
-        audit: new PgAuditRows(pool),
-        invitations: new PgInvitationRows(pool),
+        sessions: new SqlSessionRows(database),
+        links: new SqlSignInLinkRows(database),
+        passwords: new SqlPasswordRows(database),
+        audit: new SqlAuditRows(database),
+        invitations: new SqlInvitationRows(database),
       },
-      accountMailRows: new PgAccountMailRows(pool),
+      accountMailRows: new SqlAccountMailRows(database),
       mediaOrphanRows: new SqlMediaOrphanRows(database),
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),

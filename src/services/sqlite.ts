@@ -1,18 +1,20 @@
-import { SqliteAccountMailRows } from '../db/account-mail-rows.js';
-import { SqliteAccountRows, SqliteFirstStart } from '../db/account-rows.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
-import { SqliteAppSecretRows, SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
 import { openDb, type Db } from '../db/connection.js';
-import { SqliteInvitationRows } from '../db/invitation-rows.js';
 import { SqliteProbe } from '../db/probe.js';
+import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
+import { SqlAccountRows } from '../db/shared/account-rows.js';
+import { SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
+import { SqlInvitationRows } from '../db/shared/invitation-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
 import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
+import { SqliteAppSecretRows } from '../db/sqlite/app-secret-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
+import { SqliteFirstStart } from '../db/sqlite/first-start.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
 import { SqliteWebhookChannels } from '../db/sqlite/webhook-channels.js';
 import { SqliteUsageRows } from '../db/usage-rows.js';
@@ -50,25 +52,25 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     store,
     bus: new ChangeBus(),
     probe: new SqliteProbe(db.sqlite),
-    accountRows: new SqliteAccountRows(db),
-    firstStart: new SqliteFirstStart(db),
+    accountRows: new SqlAccountRows(database),
+    firstStart: new SqliteFirstStart(db.sqlite),
     tokenRows: new SqlTokenRows(database),
     usageRows: new SqliteUsageRows(db.sqlite),
     discordLinkRows: new SqlDiscordLinkRows(database),
     preferenceRows: new SqlPreferenceRows(database),
     unitRecipients: new SqliteUnitRecipients(database),
     retentionRows: new SqlRetentionSettings(database),
-    appSecrets: new SqliteAppSecretRows(db.sqlite),
+    appSecrets: new SqliteAppSecretRows(database),
     pushSubscriptionRows: new SqlPushSubscriptionRows(database),
     pushOutbox: new SqlPushOutbox(database),
     authRows: {
-      sessions: new SqliteSessionRows(db.sqlite),
-      links: new SqliteSignInLinkRows(db.sqlite),
-      passwords: new SqlitePasswordRows(db.sqlite),
-      audit: new SqliteAuditRows(db.sqlite),
-      invitations: new SqliteInvitationRows(db.sqlite),
+      sessions: new SqlSessionRows(database),
+      links: new SqlSignInLinkRows(database),
+      passwords: new SqlPasswordRows(database),
+      audit: new SqlAuditRows(database),
+      invitations: new SqlInvitationRows(database),
     },
-    accountMailRows: new SqliteAccountMailRows(db.sqlite),
+    accountMailRows: new SqlAccountMailRows(database),
     mediaOrphanRows: new SqlMediaOrphanRows(database),
     webhookChannels: new SqliteWebhookChannels(database),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),

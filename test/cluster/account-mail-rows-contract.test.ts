@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteAccountMailRows } from '../../src/db/account-mail-rows.js';
-import { PgAccountMailRows } from '../../src/db/pg/account-mail-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlAccountMailRows } from '../../src/db/shared/account-mail-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { AccountMailRows } from '../../src/domain/auth/account-mail.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle } from './engines.js';
@@ -75,13 +76,13 @@ function contract(open: () => Promise<Engine>) {
 describe('account_emails rows (sqlite)', () => {
   contract(async () => {
     const e = await sqliteEngine([]);
-    return { ...e, a: new SqliteAccountMailRows(e.db.sqlite), b: new SqliteAccountMailRows(e.other.sqlite) };
+    return { ...e, a: new SqlAccountMailRows(new SqliteExecutor(e.db.sqlite)), b: new SqlAccountMailRows(new SqliteExecutor(e.other.sqlite)) };
   });
 });
 
 describePg('account_emails rows (postgres)', () => {
   contract(async () => {
     const e = await pgEngine([]);
-    return { ...e, a: new PgAccountMailRows(e.db.pool), b: new PgAccountMailRows(e.other.pool) };
+    return { ...e, a: new SqlAccountMailRows(new PgExecutor(e.db.pool)), b: new SqlAccountMailRows(new PgExecutor(e.other.pool)) };
   });
 });

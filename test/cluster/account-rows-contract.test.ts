@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAccountRows } from '../../src/db/account-rows.js';
-import { PgAccountRows } from '../../src/db/pg/account-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlAccountRows } from '../../src/db/shared/account-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { AccountRows } from '../../src/domain/account-rows.js';
 import { Accounts } from '../../src/domain/accounts.js';
 import { AppError } from '../../src/domain/errors.js';
@@ -161,13 +162,13 @@ function contract(open: () => Promise<Engine>) {
 describe('account rows on SQLite', () => {
   contract(async () => {
     const h = await sqliteEngine([]);
-    return { ...h, rows: new SqliteAccountRows(h.db), otherRows: new SqliteAccountRows(h.other) };
+    return { ...h, rows: new SqlAccountRows(new SqliteExecutor(h.db.sqlite)), otherRows: new SqlAccountRows(new SqliteExecutor(h.other.sqlite)) };
   });
 });
 
 describePg('account rows on PostgreSQL', () => {
   contract(async () => {
     const h = await pgEngine([]);
-    return { ...h, rows: new PgAccountRows(h.db.pool), otherRows: new PgAccountRows(h.other.pool) };
+    return { ...h, rows: new SqlAccountRows(new PgExecutor(h.db.pool)), otherRows: new SqlAccountRows(new PgExecutor(h.other.pool)) };
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAuditRows, SqlitePasswordRows, SqliteSessionRows, SqliteSignInLinkRows } from '../../src/db/auth-rows.js';
-import { PgAuditRows, PgPasswordRows, PgSessionRows, PgSignInLinkRows } from '../../src/db/pg/auth-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../../src/db/shared/auth-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import { AuditLog, type AuditRows } from '../../src/domain/auth/audit.js';
 import { Passwords, type PasswordRows } from '../../src/domain/auth/passwords.js';
 import { digest } from '../../src/domain/auth/secrets.js';
@@ -221,10 +222,10 @@ describe('auth rows on SQLite', () => {
   contract(async () => {
     const e = await sqliteEngine(FIXTURE);
     const rows = (s: typeof e.db.sqlite): AuthRows => ({
-      sessions: new SqliteSessionRows(s),
-      links: new SqliteSignInLinkRows(s),
-      passwords: new SqlitePasswordRows(s),
-      audit: new SqliteAuditRows(s),
+      sessions: new SqlSessionRows(new SqliteExecutor(s)),
+      links: new SqlSignInLinkRows(new SqliteExecutor(s)),
+      passwords: new SqlPasswordRows(new SqliteExecutor(s)),
+      audit: new SqlAuditRows(new SqliteExecutor(s)),
     });
     return { ...e, a: rows(e.db.sqlite), b: rows(e.other.sqlite) };
   });
@@ -234,10 +235,10 @@ describePg('auth rows on PostgreSQL', () => {
   contract(async () => {
     const e = await pgEngine(FIXTURE);
     const rows = (pool: typeof e.db.pool): AuthRows => ({
-      sessions: new PgSessionRows(pool),
-      links: new PgSignInLinkRows(pool),
-      passwords: new PgPasswordRows(pool),
-      audit: new PgAuditRows(pool),
+      sessions: new SqlSessionRows(new PgExecutor(pool)),
+      links: new SqlSignInLinkRows(new PgExecutor(pool)),
+      passwords: new SqlPasswordRows(new PgExecutor(pool)),
+      audit: new SqlAuditRows(new PgExecutor(pool)),
     });
     return { ...e, a: rows(e.db.pool), b: rows(e.other.pool) };
   });

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteFirstStart } from '../../src/db/account-rows.js';
-import { PgFirstStart } from '../../src/db/pg/account-rows.js';
+import { PgFirstStart } from '../../src/db/pg/first-start.js';
+import { SqliteFirstStart } from '../../src/db/sqlite/first-start.js';
 import type { FirstStartUnit } from '../../src/domain/account-rows.js';
 import { Accounts } from '../../src/domain/accounts.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -53,7 +53,7 @@ function contract(open: () => Promise<Engine>) {
 describe('first start contract: SQLite', () => {
   contract(async () => {
     const h = await sqliteEngine([]);
-    return { ...h, unit: new SqliteFirstStart(h.db) };
+    return { ...h, unit: new SqliteFirstStart(h.db.sqlite) };
   });
 });
 

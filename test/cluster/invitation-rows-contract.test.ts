@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAccountRows } from '../../src/db/account-rows.js';
-import { SqliteInvitationRows } from '../../src/db/invitation-rows.js';
-import { PgAccountRows } from '../../src/db/pg/account-rows.js';
-import { PgInvitationRows } from '../../src/db/pg/invitation-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlAccountRows } from '../../src/db/shared/account-rows.js';
+import { SqlInvitationRows } from '../../src/db/shared/invitation-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { AccountRows } from '../../src/domain/account-rows.js';
 import { Invitations, type InvitationRows } from '../../src/domain/auth/invitations.js';
 import { digest } from '../../src/domain/auth/secrets.js';
@@ -126,7 +126,10 @@ function contract(open: () => Promise<Engine>) {
 describe('invitation rows on SQLite', () => {
   contract(async () => {
     const e = await sqliteEngine(FIXTURE);
-    const rows = (db: typeof e.db) => ({ invitations: new SqliteInvitationRows(db.sqlite), accounts: new SqliteAccountRows(db) });
+    const rows = (db: typeof e.db) => {
+      const database = new SqliteExecutor(db.sqlite);
+      return { invitations: new SqlInvitationRows(database), accounts: new SqlAccountRows(database) };
+    };
     return { ...e, a: rows(e.db), b: rows(e.other) };
   });
 });
@@ -134,7 +137,10 @@ describe('invitation rows on SQLite', () => {
 describePg('invitation rows on PostgreSQL', () => {
   contract(async () => {
     const e = await pgEngine(FIXTURE);
-    const rows = (pool: typeof e.db.pool) => ({ invitations: new PgInvitationRows(pool), accounts: new PgAccountRows(pool) });
+    const rows = (pool: typeof e.db.pool) => {
+      const database = new PgExecutor(pool);
+      return { invitations: new SqlInvitationRows(database), accounts: new SqlAccountRows(database) };
+    };
     return { ...e, a: rows(e.db.pool), b: rows(e.other.pool) };
   });
 });

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgAccountRows } from '../../src/db/pg/account-rows.js';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
 import { PgNotifyBus, TOPICS } from '../../src/db/pg/notify-bus.js';
 import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlAccountRows } from '../../src/db/shared/account-rows.js';
 import { PgWebhookChannels } from '../../src/db/pg/webhook-channels.js';
 import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import { SqliteWebhookChannels } from '../../src/db/sqlite/webhook-channels.js';
@@ -69,7 +69,7 @@ describePg('webhook channel caches across the nodes of a cluster', () => {
   let busA: PgNotifyBus;
   let busB: PgNotifyBus;
   let b: PgWebhookChannels;
-  let accountsA: PgAccountRows;
+  let accountsA: SqlAccountRows;
   /** Statements node B's pool ran (each lookup that missed its cache is one). */
   let queriesB = 0;
   beforeAll(async () => {
@@ -79,7 +79,7 @@ describePg('webhook channel caches across the nodes of a cluster', () => {
     busA = new PgNotifyBus({ url: e.url, pool: e.db.pool });
     busB = new PgNotifyBus({ url: e.url, pool: nodeB.pool, reconnectMs: 50 });
     b = new PgWebhookChannels(new PgExecutor(nodeB.pool), busB, { ttlMs: 600_000 });
-    accountsA = new PgAccountRows(e.db.pool);
+    accountsA = new SqlAccountRows(new PgExecutor(e.db.pool));
     await Promise.all([busA.start(), busB.start()]);
   });
   afterAll(async () => {

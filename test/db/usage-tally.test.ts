@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageTally } from '../../src/db/alert-store/usage-tally.js';
 import { openDb, type Db } from '../../src/db/connection.js';
 import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 
 /**
  * Billable events are added up per group commit (one upsert per workspace and
@@ -26,7 +27,7 @@ describe('usage counted once per batch', () => {
     for (const ws of ['ws_a', 'ws_b']) db.sqlite.prepare("INSERT INTO workspaces (id, name, created_at) VALUES (?, 'w', 0)").run(ws);
     db.sqlite.exec('CREATE TABLE t (v TEXT PRIMARY KEY)');
     batcher = new WriteBatcher(db.sqlite);
-    tally = new UsageTally(db.sqlite);
+    tally = new UsageTally(new SqliteExecutor(db.sqlite));
     batcher.addTail(tally);
   });
   afterEach(() => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
-import { PgAppSecretRows } from '../../src/db/pg/auth-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlAppSecretRows } from '../../src/db/shared/auth-rows.js';
 import { appSecret, loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../../src/domain/auth/app-secrets.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { loadVapidKeys, newVapidKeysValue, VAPID_SECRET_NAME } from '../../src/notify/push/vapid.js';
@@ -20,7 +21,7 @@ describePg('app secrets on PostgreSQL', () => {
 
   it('six nodes starting together on an empty database each propose a value and all keep the one stored first', async () => {
     const fresh = { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue };
-    const loaded = await Promise.all(nodes.map((n) => loadAppSecrets(new PgAppSecretRows(n.pool), fresh, Date.now())));
+    const loaded = await Promise.all(nodes.map((n) => loadAppSecrets(new SqlAppSecretRows(new PgExecutor(n.pool)), fresh, Date.now())));
     const keys = loaded.map((rows) => appSecret(rows, systemClock, UNSUBSCRIBE_SECRET_NAME).toString('base64'));
     const vapid = loaded.map((rows) => loadVapidKeys(rows, systemClock).publicKey);
     expect(new Set(keys).size).toBe(1);
@@ -31,7 +32,7 @@ describePg('app secrets on PostgreSQL', () => {
   });
 
   it('a secret not loaded at start is an error, never a fresh value per node', async () => {
-    const rows = await loadAppSecrets(new PgAppSecretRows(nodes[0]!.pool), { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue }, Date.now());
+    const rows = await loadAppSecrets(new SqlAppSecretRows(new PgExecutor(nodes[0]!.pool)), { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue }, Date.now());
     expect(() => appSecret(rows, systemClock, 'something-else')).toThrow(/was not loaded at start/);
   });
 });

@@ -14,6 +14,7 @@ import { SqlAlertReads } from '../shared/alert-reads.js';
 import { SqlAlertReports } from '../shared/alert-reports.js';
 import { SqlOutbox } from '../shared/outbox.js';
 import { SqliteAlertPages } from '../sqlite/alert-pages.js';
+import { MEDIA_REFERENCED, NEWEST_ALERT_ID } from '../shared/store-lookups.js';
 import { SqliteExecutor } from '../sqlite/executor.js';
 import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
@@ -42,20 +43,20 @@ export class SqliteAlertStore implements AlertStore {
   readonly searchIndexer: SearchIndexer;
   readonly reports: SqlAlertReports;
   readonly channels: SqlChannelRemoval;
-  private readonly referenced: Database.Statement<[string], number>;
-  private readonly newestKey: Database.Statement<[], string | null>;
+  private readonly database: SqliteExecutor;
 
   constructor(sqlite: Database.Database, batcher: WriteBatcher) {
     const database = new SqliteExecutor(sqlite);
+    this.database = database;
     this.reads = new SqlAlertReads(database, new SqliteAlertPages(sqlite));
     this.changes = new SqliteChangeLog(database);
     this.searchIndexer = new SearchIndexer(sqlite);
-    const usage = new UsageTally(sqlite);
+    const usage = new UsageTally(database);
     batcher.addTail(usage);
     const tally = new ChannelTally(sqlite);
     batcher.addTail(tally);
     const writes: StoreWriteContext = {
-      sqlite, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
+      sqlite, database, batcher, changes: this.changes, attachments: new AttachmentRows(sqlite), indexer: this.searchIndexer, usage, tally,
     };
     const units = new SqliteWriteUnits(writes);
     this.webhook = new SqliteWebhookWrites(writes, units);
@@ -67,9 +68,6 @@ export class SqliteAlertStore implements AlertStore {
     this.reports = new SqlAlertReports(database);
     this.channels = new SqlChannelRemoval(units);
     this.removal = new SqlAlertRemoval(units);
-    this.referenced = sqlite.prepare<[string], number>('SELECT 1 FROM alert_attachments WHERE media_key = ? LIMIT 1').pluck();
-    // The primary key's last entry. Activity keys are not compared any more (read state orders by alerts.seq), so only ids must keep sorting.
-    this.newestKey = sqlite.prepare<[], string | null>('SELECT max(id) FROM alerts').pluck();
   }
 
   /**
@@ -78,11 +76,12 @@ export class SqliteAlertStore implements AlertStore {
    * writes. A PostgreSQL engine would answer it from a query made before.
    */
   isMediaReferenced(key: string): boolean {
-    return this.referenced.get(key) !== undefined;
+    return this.database.getNow(MEDIA_REFERENCED, { key }) !== undefined;
   }
 
   /** The newest alert id (start-up only: seeds the id generator so ids keep sorting after a restart). */
   newestAlertKey(): string | null {
-    return this.newestKey.get() ?? null;
+    // Activity keys are not compared any more (read state orders by alerts.seq), so only ids must keep sorting.
+    return this.database.getNow(NEWEST_ALERT_ID, {})?.id ?? null;
   }
 }

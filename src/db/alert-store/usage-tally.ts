@@ -1,4 +1,5 @@
-import type Database from 'better-sqlite3';
+import { ADD_USAGE_EVENTS } from '../shared/usage-counters.js';
+import type { SqliteExecutor } from '../sqlite/executor.js';
 import type { BatchTail } from '../write-batcher.js';
 import { usageMonth } from '../../lib/iso-time.js';
 
@@ -14,15 +15,9 @@ import { usageMonth } from '../../lib/iso-time.js';
 export class UsageTally implements BatchTail {
   /** Workspace id and month of each event recorded in this transaction, in order. */
   private readonly events: string[] = [];
-  private readonly add: Database.Statement<[string, string, number]>;
   private lastMonth = { day: -1, month: '' };
 
-  constructor(sqlite: Database.Database) {
-    this.add = sqlite.prepare(
-      `INSERT INTO usage_counters (workspace_id, month, events) VALUES (?, ?, ?)
-       ON CONFLICT (workspace_id, month) DO UPDATE SET events = events + excluded.events`,
-    );
-  }
+  constructor(private readonly database: SqliteExecutor) {}
 
   /** Inside a unit: one billable event for the workspace in the month (UTC) of `now`. */
   count(workspaceId: string, now: number): void {
@@ -44,14 +39,14 @@ export class UsageTally implements BatchTail {
   write(): void {
     const ev = this.events;
     if (ev.length === 0) return;
-    const sums = new Map<string, { workspaceId: string; month: string; n: number }>();
+    const sums = new Map<string, { workspaceId: string; month: string; events: number }>();
     for (let i = 0; i < ev.length; i += 2) {
       const key = `${ev[i]}\n${ev[i + 1]}`;
       const sum = sums.get(key);
-      if (sum) sum.n++;
-      else sums.set(key, { workspaceId: ev[i]!, month: ev[i + 1]!, n: 1 });
+      if (sum) sum.events++;
+      else sums.set(key, { workspaceId: ev[i]!, month: ev[i + 1]!, events: 1 });
     }
-    for (const { workspaceId, month, n } of sums.values()) this.add.run(workspaceId, month, n);
+    for (const sum of sums.values()) this.database.runNow(ADD_USAGE_EVENTS, sum);
     ev.length = 0;
   }
 

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { SqliteExecutor } from '../sqlite/executor.js';
 import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
 import type { ChannelTally } from './channel-tally.js';
@@ -13,6 +14,8 @@ import type { UsageTally } from './usage-tally.js';
  */
 export interface StoreWriteContext {
   sqlite: Database.Database;
+  /** The shared statements (src/db/shared/), run synchronously inside the unit with its `…Now` methods. */
+  database: SqliteExecutor;
   batcher: WriteBatcher;
   /** The change log: each unit records its stream event in the same transaction. */
   changes: SqliteChangeLog;

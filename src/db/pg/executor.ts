@@ -73,3 +73,34 @@ export async function runOn<P extends object>(client: Queryable, stmt: Statement
   const result = await client.query(stmt.pg.text, bindValues(stmt.pg, params, asIs));
   return result.rowCount ?? 0;
 }
+
+/**
+ * The shared statements on one client whose transaction the caller holds (a PostgreSQL-only unit
+ * such as the first start under its advisory lock): every statement runs on that client, and a
+ * `transaction` body simply joins the transaction already open.
+ */
+export class PgHeldTransactionExecutor implements SqlExecutor {
+  readonly engine = 'postgres';
+
+  constructor(private readonly client: Queryable) {}
+
+  all<P extends object, R>(stmt: Statement<P, R>, params: P): Promise<R[]> {
+    return allOn(this.client, stmt, params);
+  }
+
+  async get<P extends object, R>(stmt: Statement<P, R>, params: P): Promise<R | undefined> {
+    return (await allOn(this.client, stmt, params))[0];
+  }
+
+  async value<P extends object, R>(stmt: Statement<P, R>, params: P): Promise<R[keyof R] | undefined> {
+    return firstColumn<R>(await this.get(stmt, params));
+  }
+
+  run<P extends object>(stmt: Statement<P, unknown>, params: P): Promise<number> {
+    return runOn(this.client, stmt, params);
+  }
+
+  transaction<T>(body: TransactionBody<T>): Promise<T> {
+    return stepsOn(this.client, body);
+  }
+}

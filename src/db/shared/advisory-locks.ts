@@ -35,7 +35,7 @@ export const LEADER_LOCK = String(BASE + 4n);
 export const DISCORD_LINK_LOCK = String(BASE + 5n);
 
 /**
- * Transaction-level, around the first start's set-up (src/db/pg/account-rows.ts, `PgFirstStart`):
+ * Transaction-level, around the first start's set-up (src/db/pg/first-start.ts, `PgFirstStart`):
  * nodes starting together on an empty database set it up once.
  */
 export const FIRST_START_LOCK = String(BASE + 6n);

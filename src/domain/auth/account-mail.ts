@@ -23,7 +23,7 @@ export interface ClaimedAccountMail {
   attempts: number;
 }
 
-/** The account_emails rows (src/db/account-mail-rows.ts, src/db/pg/account-mail-rows.ts). */
+/** The account_emails rows (src/db/shared/account-mail-rows.ts). */
 export interface AccountMailRows {
   insert(row: { id: string; toAddress: string; kind: AccountMailKind; sealedLink: string; linkExpiresAt: number; createdAt: number }): Promise<void>;
   /** Ids of pending rows due at `now`, oldest first. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../lib/clock.js';
 
-/** The app_secrets rows (src/db/auth-rows.ts). */
+/** The app_secrets rows (src/db/sqlite/app-secret-rows.ts). */
 export interface AppSecretRows {
   /** Keeps an existing value: two first uses at once agree on the winner. */
   insertIfAbsent(name: string, value: string, now: number): void;
@@ -28,7 +28,7 @@ export function newAppSecretValue(): string {
 /** The name of the unsubscribe links' HMAC key (src/domain/auth/unsubscribe-links.ts). */
 export const UNSUBSCRIBE_SECRET_NAME = 'unsubscribe-hmac';
 
-/** The app_secrets rows where reads are asynchronous (PostgreSQL: src/db/pg/auth-rows.ts). */
+/** The app_secrets rows where reads are asynchronous (PostgreSQL: src/db/shared/auth-rows.ts). */
 export interface AsyncAppSecretRows {
   /** Keeps an existing value (`ON CONFLICT DO NOTHING`): nodes starting together agree on the first one stored. */
   insertIfAbsent(name: string, value: string, now: number): Promise<void>;

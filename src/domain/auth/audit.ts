@@ -20,7 +20,7 @@ export interface AuditRow {
   fromAddr: string | null;
 }
 
-/** The audit_log rows (src/db/auth-rows.ts). */
+/** The audit_log rows (src/db/shared/auth-rows.ts). */
 export interface AuditRows {
   insert(workspaceId: string, actorUserId: string | null, action: string, target: string | null, clientAddress: string | null, now: number): Promise<void>;
   list(workspaceId: string, limit: number): Promise<AuditRow[]>;

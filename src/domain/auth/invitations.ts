@@ -32,7 +32,7 @@ export interface NewInvitationRow {
 }
 
 /**
- * The invitations rows (src/db/invitation-rows.ts, src/db/pg/invitation-rows.ts). "Open" means
+ * The invitations rows (src/db/shared/invitation-rows.ts). "Open" means
  * pending and not expired at `now`; every change of state is one statement (or one transaction),
  * so of two concurrent uses of one invitation exactly one wins, on any node.
  */

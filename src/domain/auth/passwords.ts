@@ -25,7 +25,7 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
   });
 }
 
-/** The user_passwords rows (src/db/auth-rows.ts). */
+/** The user_passwords rows (src/db/shared/auth-rows.ts). */
 export interface PasswordRows {
   hash(userId: string): Promise<string | undefined>;
   upsert(userId: string, hash: string, now: number): Promise<void>;

@@ -38,7 +38,7 @@ export interface NewSessionRow {
   userAgent: string | null;
 }
 
-/** The sessions rows (src/db/auth-rows.ts). */
+/** The sessions rows (src/db/shared/auth-rows.ts). */
 export interface SessionRows {
   insert(row: NewSessionRow): Promise<void>;
   get(idHash: string): Promise<Session | undefined>;

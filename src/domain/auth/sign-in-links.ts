@@ -24,7 +24,7 @@ export interface ClaimedLink {
   invite: boolean;
 }
 
-/** The sign_in_links rows (src/db/auth-rows.ts). */
+/** The sign_in_links rows (src/db/shared/auth-rows.ts). */
 export interface SignInLinkRows {
   insert(tokenHash: string, userId: string, now: number, expiresAt: number, newEmail: string | null, invite: boolean): Promise<void>;
   /** The owner of an unused link of this kind still valid at `now`. */

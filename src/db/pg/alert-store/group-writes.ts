@@ -1,6 +1,9 @@
 import pg from 'pg';
 import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../../domain/alert-groups.js';
-import type { NewStandardAlert, RunState } from '../../../domain/alert-store.js';
+import type { NewStandardAlert } from '../../../domain/alert-store.js';
+import { FIND_GROUP, FIND_RUN, INSERT_GROUP, SET_STEPS, UPDATE_CONTENT, UPDATE_GROUP } from '../../shared/group-statements.js';
+import { ADD_USAGE_EVENTS } from '../../shared/usage-counters.js';
+import { allOn, runOn } from '../executor.js';
 import { insertAttachmentRows } from './unit-rows.js';
 import { inUnit } from './unit.js';
 import type { PgWebhookWrites } from './webhook-writes.js';
@@ -44,18 +47,11 @@ export class PgGroupWrites implements AlertGroupWrites {
 
   private saveGroupUnit(a: NewStandardAlert, group: { key: string } & StoredGroupState, decide: (stored: StoredGroupState) => GroupUpdate): Promise<SavedGroup> {
     return inUnit(this.pool, async (u): Promise<SavedGroup> => {
-      const { rows } = await u.tx.query<{ alertId: string } & StoredGroupState>(
-        `SELECT alert_id AS "alertId", status, state_fingerprint AS "stateFingerprint" FROM alert_groups
-         WHERE channel_id = $1 AND group_key = $2 FOR UPDATE`,
-        [a.channelId, group.key],
-      );
-      const existing = rows[0];
+      const groupRow = { channelId: a.channelId, groupKey: group.key, status: group.status, stateFingerprint: group.stateFingerprint, now: a.now };
+      const [existing] = await allOn(u.tx, FIND_GROUP, { channelId: a.channelId, groupKey: group.key });
       if (!existing) {
         const stored = await this.webhook.insertIn(u, a);
-        await u.tx.query(
-          `INSERT INTO alert_groups (channel_id, group_key, alert_id, status, state_fingerprint, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [a.channelId, group.key, a.alertId, group.status, group.stateFingerprint, a.now],
-        );
+        await runOn(u.tx, INSERT_GROUP, { ...groupRow, alertId: a.alertId });
         return { ...stored, changed: true, notified: true, released: [] };
       }
       const update = decide({ status: existing.status, stateFingerprint: existing.stateFingerprint });
@@ -65,31 +61,17 @@ export class PgGroupWrites implements AlertGroupWrites {
         await this.webhook.saveAnswer(u.tx, a, stored);
         return { ...stored, changed: false, notified: false, released: a.attachments.map((f) => f.mediaKey) };
       }
-      const c = a.content;
       // A fresh activity key resurfaces the alert (its trigger gives it the channel's next seq).
-      await u.tx.query(
-        `UPDATE alerts SET title = $1, level = $2, emoji = $3, message = $4, fields_json = $5, link_url = $6, link_text = $7, source = $8,
-           metadata_json = $9, actor_json = $10, activity_key = COALESCE($11, activity_key), updated_at = $12
-         WHERE id = $13`,
-        [c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson, c.actorJson,
-          update.resurfaceAs, a.now, existing.alertId],
-      );
+      await runOn(u.tx, UPDATE_CONTENT, { ...a.content, now: a.now, id: existing.alertId, resurfaceAs: update.resurfaceAs, resurfaceSeq: null });
       let released: string[] = [];
       if (a.attachments.length > 0) {
         const old = await u.tx.query<{ key: string }>('DELETE FROM alert_attachments WHERE alert_id = $1 RETURNING media_key AS key', [existing.alertId]);
         released = old.rows.map((r) => r.key);
         await insertAttachmentRows(u.tx, [{ alertId: existing.alertId, files: a.attachments }]);
       }
-      await u.tx.query(
-        'UPDATE alert_groups SET status = $1, state_fingerprint = $2, updated_at = $3 WHERE channel_id = $4 AND group_key = $5',
-        [group.status, group.stateFingerprint, a.now, a.channelId, group.key],
-      );
+      await runOn(u.tx, UPDATE_GROUP, groupRow);
       if (update.countUsage) {
-        await u.tx.query(
-          `INSERT INTO usage_counters (workspace_id, month, events) VALUES ($1, $2, 1)
-           ON CONFLICT (workspace_id, month) DO UPDATE SET events = usage_counters.events + 1`,
-          [a.workspaceId, usageMonth(a.now)],
-        );
+        await runOn(u.tx, ADD_USAGE_EVENTS, { workspaceId: a.workspaceId, month: usageMonth(a.now), events: 1 });
       }
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.alertId, kind: update.notify, now: a.now });
       u.events.push({ channelId: a.channelId, alertId: existing.alertId, type: 'alert.updated', now: a.now });
@@ -102,16 +84,11 @@ export class PgGroupWrites implements AlertGroupWrites {
   mergeRunStep(a: NewStandardAlert, merge: (stored: StoredRunSteps) => string | null): Promise<MergedJob> {
     return retryOnce('alerts_channel_run_uq', () =>
       inUnit(this.pool, async (u): Promise<MergedJob> => {
-        const { rows } = await u.tx.query<{ id: string; state: RunState; stepsJson: string | null }>(
-          `SELECT id, workflow_state AS state, workflow_steps_json AS "stepsJson" FROM alerts
-           WHERE channel_id = $1 AND workflow_run_id = $2 FOR UPDATE`,
-          [a.channelId, a.content.workflowRunId ?? ''],
-        );
-        const existing = rows[0];
+        const [existing] = await allOn(u.tx, FIND_RUN, { channelId: a.channelId, runId: a.content.workflowRunId ?? '' });
         if (!existing) return { ...(await this.webhook.insertIn(u, a)), ignored: false };
         const steps = merge({ state: existing.state, stepsJson: existing.stepsJson });
         if (steps === null) return { ignored: true, alertId: existing.id, state: existing.state };
-        await u.tx.query('UPDATE alerts SET workflow_steps_json = $1, updated_at = $2 WHERE id = $3', [steps, a.now, existing.id]);
+        await runOn(u.tx, SET_STEPS, { id: existing.id, stepsJson: steps, now: a.now });
         u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });
         const stored = { alertId: existing.id, created: false };
         await this.webhook.saveAnswer(u.tx, a, stored);

@@ -12,6 +12,7 @@ import { PgWebhookWrites } from './webhook-writes.js';
 import { SqlAlertReads } from '../../shared/alert-reads.js';
 import { SqlAlertReports } from '../../shared/alert-reports.js';
 import { SqlOutbox } from '../../shared/outbox.js';
+import { MEDIA_REFERENCED, NEWEST_ALERT_ID } from '../../shared/store-lookups.js';
 import { PgExecutor } from '../executor.js';
 
 /**
@@ -33,12 +34,15 @@ export class PgAlertStore implements AlertStore {
   readonly reports: SqlAlertReports;
   readonly channels: SqlChannelRemoval;
 
+  private readonly database: PgExecutor;
+
   private constructor(
-    private readonly pool: pg.Pool,
+    pool: pg.Pool,
     recipients: LoadedUnitRecipients,
     private readonly newestKey: string | null,
   ) {
     const database = new PgExecutor(pool);
+    this.database = database;
     this.reads = new SqlAlertReads(database);
     const units = new PgWriteUnits(pool);
     this.removal = new SqlAlertRemoval(units);
@@ -55,13 +59,13 @@ export class PgAlertStore implements AlertStore {
 
   /** `recipients`: the outbox's recipient rule, read inside its claim transactions. */
   static async open(pool: pg.Pool, recipients: LoadedUnitRecipients): Promise<PgAlertStore> {
-    const { rows } = await pool.query<{ id: string | null }>('SELECT max(id) AS id FROM alerts');
-    return new PgAlertStore(pool, recipients, rows[0]?.id ?? null);
+    const newest = await new PgExecutor(pool).get(NEWEST_ALERT_ID, {});
+    return new PgAlertStore(pool, recipients, newest?.id ?? null);
   }
 
   /** A query: whether any alert of any node still uses the key (the media store asks before it deletes). */
   async isMediaReferenced(key: string): Promise<boolean> {
-    return (await this.pool.query('SELECT 1 FROM alert_attachments WHERE media_key = $1 LIMIT 1', [key])).rowCount === 1;
+    return (await this.database.get(MEDIA_REFERENCED, { key })) !== undefined;
   }
 
   /** The newest alert id when the store was opened (start-up only: seeds the id generator). */
