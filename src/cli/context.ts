@@ -9,7 +9,8 @@ import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
 import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
 import { SqlitePreferenceRows } from '../db/preference-rows.js';
 import { SqliteRetentionSettings } from '../db/retention-settings.js';
-import { SqliteUsageRows } from '../db/usage-rows.js';
+import { SqlUsageRows } from '../db/shared/usage-rows.js';
+import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
 import { AlertDeletion } from '../domain/alert-deletion.js';
@@ -75,7 +76,7 @@ export class CliContext {
       return () => (made ??= make());
     };
     const accounts = once(() => new SqliteAccountRows(db));
-    const usage = once(() => new SqliteUsageRows(sqlite));
+    const usage = once(() => new SqlUsageRows(new SqliteExecutor(sqlite)));
     const discordLinks = once(() => new SqliteDiscordLinkRows(sqlite));
     const retention = once(() => new SqliteRetentionSettings(sqlite));
     const reports = once(() => new SqliteAlertReports(sqlite));

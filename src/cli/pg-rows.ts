@@ -8,7 +8,8 @@ import { PgDiscordLinkRows } from '../db/pg/discord-link-rows.js';
 import { PgMediaOrphanRows } from '../db/pg/media-orphan-rows.js';
 import { PgPreferenceRows } from '../db/pg/preference-rows.js';
 import { PgRetentionSettings } from '../db/pg/retention-settings.js';
-import { PgUsageRows } from '../db/pg/usage-rows.js';
+import { SqlUsageRows } from '../db/shared/usage-rows.js';
+import { PgExecutor } from '../db/pg/executor.js';
 import type { CliRows } from './rows.js';
 
 /** The admin commands' rows on PostgreSQL: a small pool, migrated on open as a node would. */
@@ -16,7 +17,7 @@ export async function openPgCliRows(url: string): Promise<CliRows> {
   const { pool, close } = await openPg(url, { max: 2 });
   return {
     accounts: new PgAccountRows(pool),
-    usage: new PgUsageRows(pool),
+    usage: new SqlUsageRows(new PgExecutor(pool)),
     discordLinks: new PgDiscordLinkRows(pool),
     retention: new PgRetentionSettings(pool),
     reports: new PgAlertReports(pool),

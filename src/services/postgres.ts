@@ -10,7 +10,7 @@ import { LEADER_LOCK } from '../db/shared/advisory-locks.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
 import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
-import { PgUsageRows } from '../db/pg/usage-rows.js';
+import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
 import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
@@ -97,7 +97,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       accountRows: new SqlAccountRows(database),
       firstStart: new PgFirstStart(pool),
       tokenRows: new SqlTokenRows(database),
-      usageRows: new PgUsageRows(pool),
+      usageRows: new SqlUsageRows(database),
       discordLinkRows: new SqlDiscordLinkRows(database),
       preferenceRows: new SqlPreferenceRows(database),
       unitRecipients: recipients,

@@ -17,7 +17,7 @@ import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteFirstStart } from '../db/sqlite/first-start.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
 import { SqliteWebhookChannels } from '../db/sqlite/webhook-channels.js';
-import { SqliteUsageRows } from '../db/usage-rows.js';
+import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import { WriteBatcher } from '../db/write-batcher.js';
 import { ChangeBus } from '../domain/changes.js';
 import type { Clock } from '../lib/clock.js';
@@ -55,7 +55,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     accountRows: new SqlAccountRows(database),
     firstStart: new SqliteFirstStart(db.sqlite),
     tokenRows: new SqlTokenRows(database),
-    usageRows: new SqliteUsageRows(db.sqlite),
+    usageRows: new SqlUsageRows(database),
     discordLinkRows: new SqlDiscordLinkRows(database),
     preferenceRows: new SqlPreferenceRows(database),
     unitRecipients: new SqliteUnitRecipients(database),

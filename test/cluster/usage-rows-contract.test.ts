@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgUsageRows } from '../../src/db/pg/usage-rows.js';
-import { SqliteUsageRows } from '../../src/db/usage-rows.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
+import { SqlUsageRows } from '../../src/db/shared/usage-rows.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import { AppError } from '../../src/domain/errors.js';
 import { Usage, type UsageRows } from '../../src/domain/usage.js';
 import { describePg } from '../helpers/pg.js';
@@ -58,13 +59,13 @@ function contract(open: () => Promise<Engine>) {
 describe('usage rows on SQLite', () => {
   contract(async () => {
     const e = await sqliteEngine(FIXTURE);
-    return { ...e, rows: new SqliteUsageRows(e.db.sqlite) };
+    return { ...e, rows: new SqlUsageRows(new SqliteExecutor(e.db.sqlite)) };
   });
 });
 
 describePg('usage rows on PostgreSQL', () => {
   contract(async () => {
     const e = await pgEngine(FIXTURE);
-    return { ...e, rows: new PgUsageRows(e.db.pool) };
+    return { ...e, rows: new SqlUsageRows(new PgExecutor(e.db.pool)) };
   });
 });
