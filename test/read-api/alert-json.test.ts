@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AlertRow, AttachmentRow } from '../../src/domain/alert-store.js';
+import { ChatAlert, StandardAlert } from '../../src/domain/alert-shapes.js';
 import { pushAlertJson, toAlertView } from '../../src/domain/alert-view.js';
 
 const base: AlertRow = {
@@ -47,5 +49,63 @@ describe('pushAlertJson', () => {
     pushAlertJson(out, row, a, isRead, mediaUrl);
     const text = out.join('');
     expect(text).toBe(JSON.stringify(toAlertView(row, a, isRead, mediaUrl)));
+  });
+});
+
+/** Any UTF-16 text, lone surrogates, quotes and control characters included: what escaping must get right. */
+const anyText = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom('"', '\\', '\n', '\u2028', '🚀')), maxLength: 40 });
+const nullableText = fc.option(anyText, { nil: null });
+const storedJson = <T>(value: fc.Arbitrary<T>) => fc.option(value.map((v) => JSON.stringify(v)), { nil: null });
+const time = fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) });
+
+const row: fc.Arbitrary<AlertRow> = fc.record({
+  id: anyText,
+  channelId: anyText,
+  kind: fc.constantFrom('standard', 'chat'),
+  title: anyText,
+  level: fc.constantFrom('INFO', 'SUCCESS', 'WARNING', 'ERROR'),
+  emoji: fc.oneof(fc.constant(''), anyText),
+  message: nullableText,
+  fieldsJson: storedJson(fc.array(fc.record({ label: anyText, value: anyText, inline: fc.boolean() }), { maxLength: 3 })),
+  linkUrl: nullableText,
+  linkText: nullableText,
+  source: nullableText,
+  actorJson: storedJson(fc.record({ name: anyText, email: anyText }, { requiredKeys: [] })),
+  workflowRunId: nullableText,
+  workflowState: fc.constantFrom('running', 'passed', 'failed'),
+  workflowStepsJson: storedJson(fc.array(fc.record({ name: anyText, state: fc.constantFrom('pending', 'done'), seconds: fc.double({ min: 0, max: 1e6, noNaN: true }) }), { maxLength: 3 })),
+  workflowError: nullableText,
+  externalId: nullableText,
+  authorJson: storedJson(fc.record({ id: anyText, name: anyText, bot: fc.boolean(), role: fc.constantFrom('owner', 'bot', 'member') })),
+  replyToJson: storedJson(fc.record({ messageId: anyText, author: anyText, excerpt: anyText })),
+  activityKey: anyText,
+  seq: fc.nat(),
+  createdAt: time,
+  updatedAt: time,
+});
+const attachment: fc.Arbitrary<AttachmentRow> = fc.record({
+  alertId: anyText,
+  position: fc.nat(),
+  mediaKey: anyText,
+  mime: anyText,
+  kind: fc.constantFrom('image', 'video', 'audio'),
+  name: nullableText,
+  size: fc.nat(),
+});
+
+describe('the alert JSON on generated rows', () => {
+  it('is JSON.stringify(toAlertView) byte for byte, and the view has the zod shape in its member order', () => {
+    fc.assert(
+      fc.property(row, fc.array(attachment, { maxLength: 3 }), fc.boolean(), (r, a, isRead) => {
+        const out: string[] = [];
+        pushAlertJson(out, r, a, isRead, mediaUrl);
+        const view = toAlertView(r, a, isRead, mediaUrl);
+        expect(out.join('')).toBe(JSON.stringify(view));
+        const shape = r.kind === 'chat' ? ChatAlert : StandardAlert;
+        expect(Object.keys(view)).toEqual(Object.keys(shape.shape));
+        expect(shape.safeParse(view).success).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommonPayload } from '../../src/domain/webhook/payload-fast.js';
-import { WebhookPayload } from '../../src/domain/webhook/payload.js';
+import { parseCommonPayload, WebhookPayload } from '../../src/domain/webhook/payload.js';
 
 /**
  * The webhook's zod-free check of common bodies (src/domain/webhook/payload-fast.ts)
@@ -53,6 +52,10 @@ function body(rand: () => number): unknown {
 }
 
 describe('the webhook body check without zod', () => {
+  it('draws a value for every member of the schema', () => {
+    expect(Object.keys(pools).filter((k) => k !== 'extra').sort()).toEqual(Object.keys(WebhookPayload.in.shape).sort());
+  });
+
   it('answers what the schema answers, or leaves the body to it, and covers every valid body without attachments or workflow', () => {
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x80000000);

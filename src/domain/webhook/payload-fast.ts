@@ -1,85 +1,46 @@
 import { z } from 'zod';
 import type { Actor, Field } from '../alert-view.js';
-import { enrichActor } from './actor.js';
 import { resolveEmoji } from './emoji.js';
-import { PAYLOAD_LIMITS as LIMITS, type WebhookAlert } from './payload.js';
+import { PAYLOAD_LIMITS as LIMITS } from './payload-limits.js';
 
 /**
- * The webhook body's common shapes checked without zod (the zod schema cost
- * about 5 µs of a webhook's CPU for a typical body, the checks below about a
- * fifth of it). `parseCommonPayload` answers exactly what `WebhookPayload`
- * would answer for a body it covers, and `undefined` for anything else: a
- * body with attachments or a workflow, a value of an unexpected type, any
- * value past a limit. zod then decides, and words the errors. A differential
- * test (test/webhook/payload-fast.test.ts) holds the two to the same answers.
+ * The webhook members' rules checked by hand, for the common values: each
+ * check answers what its member's zod schema (payload.ts, the same table
+ * entry) would output, `undefined` when the member is absent and optional,
+ * or NOT_COVERED for anything else (a value of an unexpected type, past a
+ * limit, or a member only the schema checks). The schema then decides and
+ * words the errors; test/webhook/payload-fast.test.ts holds the two to the
+ * same answers.
  */
-export function parseCommonPayload(input: unknown): WebhookAlert | undefined {
-  if (!isObject(input)) return undefined;
-  const p = input as Record<string, unknown>;
-  if (p.attachments !== undefined || p.workflow !== undefined) return undefined;
-
-  const title = p.title;
-  if (!isText(title, LIMITS.title) || title.length === 0 || title.trim() === '') return undefined;
-  const level = levelOf(p.level);
-  if (level === undefined) return undefined;
-  let emoji = '';
-  if (p.emoji !== undefined) {
-    if (typeof p.emoji !== 'string') return undefined;
-    const r = resolveEmoji(p.emoji);
-    if (!r.ok) return undefined;
-    emoji = r.emoji;
-  }
-  const message = optionalText(p.message, LIMITS.message);
-  const linkUrl = p.linkUrl === undefined ? null : isHttpUrl(p.linkUrl) ? p.linkUrl : undefined;
-  const linkText = optionalText(p.linkText, LIMITS.linkText);
-  const source = optionalText(p.source, LIMITS.source);
-  if (message === undefined || linkUrl === undefined || linkText === undefined || source === undefined) return undefined;
-  const fields = fieldsOf(p.fields);
-  if (fields === undefined) return undefined;
-  const metadata = metadataOf(p.metadata);
-  if (metadata === undefined) return undefined;
-  // Both are checked when both are sent (zod parses each); `actor` wins.
-  const actor = actorOf(p.actor);
-  const user = actorOf(p.user);
-  if (actor === undefined || user === undefined) return undefined;
-  const who = actor ?? user;
-
-  return {
-    title,
-    level,
-    emoji,
-    message,
-    fields,
-    linkUrl,
-    linkText: linkUrl ? (linkText ?? 'View') : linkText,
-    source,
-    metadata,
-    actor: who ? enrichActor(who) : null,
-    attachments: [],
-    workflow: null,
-  };
-}
+export const NOT_COVERED: unique symbol = Symbol('not covered by the hand check');
+export type FastCheck<T> = (value: unknown) => T | typeof NOT_COVERED;
 
 const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
 
-/** null when absent, the text when within `max`, undefined (not covered) otherwise. */
-function optionalText(v: unknown, max: number): string | null | undefined {
-  if (v === undefined) return null;
-  return isText(v, max) ? v : undefined;
-}
+export const title: FastCheck<string> = (v) => (isText(v, LIMITS.title) && v.length > 0 && v.trim() !== '' ? v : NOT_COVERED);
 
-const LEVELS: ReadonlyMap<string, WebhookAlert['level']> = new Map([
-  ['info', 'INFO'],
-  ['success', 'SUCCESS'],
-  ['warning', 'WARNING'],
-  ['error', 'ERROR'],
-]);
+const LEVELS = new Set(['info', 'success', 'warning', 'error'] as const);
+type Level = typeof LEVELS extends Set<infer L> ? L : never;
 
-function levelOf(v: unknown): WebhookAlert['level'] | undefined {
-  if (v === undefined) return 'INFO';
-  return typeof v === 'string' ? LEVELS.get(v.toLowerCase()) : undefined;
-}
+export const level: FastCheck<Level> = (v) => {
+  if (v === undefined) return 'info';
+  if (typeof v !== 'string') return NOT_COVERED;
+  const lower = v.toLowerCase();
+  return LEVELS.has(lower as Level) ? (lower as Level) : NOT_COVERED;
+};
+
+export const emoji: FastCheck<string> = (v) => {
+  if (v === undefined) return '';
+  if (typeof v !== 'string') return NOT_COVERED;
+  const r = resolveEmoji(v);
+  return r.ok ? r.emoji : NOT_COVERED;
+};
+
+export const optionalText =
+  (max: number): FastCheck<string | undefined> =>
+  (v) =>
+    v === undefined || isText(v, max) ? v : NOT_COVERED;
 
 function isHttpUrl(v: unknown): v is string {
   if (!isText(v, LIMITS.linkUrl)) return false;
@@ -91,66 +52,71 @@ function isHttpUrl(v: unknown): v is string {
   }
 }
 
-function fieldsOf(v: unknown): Field[] | undefined {
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || v.length > LIMITS.fields) return undefined;
+export const optionalHttpUrl: FastCheck<string | undefined> = (v) => (v === undefined || isHttpUrl(v) ? v : NOT_COVERED);
+
+/** For members only the schema checks: covered when absent. */
+export const onlyAbsent: FastCheck<undefined> = (v) => (v === undefined ? undefined : NOT_COVERED);
+
+export const fields: FastCheck<Field[] | undefined> = (v) => {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length > LIMITS.fields) return NOT_COVERED;
   const out: Field[] = [];
   for (const f of v as unknown[]) {
-    if (!isObject(f)) return undefined;
+    if (!isObject(f)) return NOT_COVERED;
     const { label, name, value, inline } = f as Record<string, unknown>;
-    if (label !== undefined && (!isText(label, LIMITS.fieldLabel) || label.length === 0)) return undefined;
-    if (name !== undefined && (!isText(name, LIMITS.fieldLabel) || name.length === 0)) return undefined;
-    if (label === undefined && name === undefined) return undefined;
-    if (!(isText(value, LIMITS.fieldValue) || typeof value === 'number' || typeof value === 'boolean')) return undefined;
-    if (inline !== undefined && typeof inline !== 'boolean') return undefined;
+    if (label !== undefined && (!isText(label, LIMITS.fieldLabel) || label.length === 0)) return NOT_COVERED;
+    if (name !== undefined && (!isText(name, LIMITS.fieldLabel) || name.length === 0)) return NOT_COVERED;
+    if (label === undefined && name === undefined) return NOT_COVERED;
+    if (!(isText(value, LIMITS.fieldValue) || typeof value === 'number' || typeof value === 'boolean')) return NOT_COVERED;
+    if (inline !== undefined && typeof inline !== 'boolean') return NOT_COVERED;
     out.push({ label: (label ?? name) as string, value: String(value), inline: inline ?? false });
   }
   return out;
-}
+};
 
-/** null when absent; the object as sent (zod keeps it as sent too). */
-function metadataOf(v: unknown): Record<string, unknown> | null | undefined {
-  if (v === undefined) return null;
-  if (!isObject(v)) return undefined;
-  return Buffer.byteLength(JSON.stringify(v)) <= LIMITS.metadataBytes ? (v as Record<string, unknown>) : undefined;
-}
+/** The object as sent (zod keeps it as sent too). */
+export const metadata: FastCheck<Record<string, unknown> | undefined> = (v) => {
+  if (v === undefined) return undefined;
+  if (!isObject(v)) return NOT_COVERED;
+  return Buffer.byteLength(JSON.stringify(v)) <= LIMITS.metadataBytes ? (v as Record<string, unknown>) : NOT_COVERED;
+};
 
 const EMAIL = z.regexes.email;
 const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ACTOR_TEXT_KEYS = ['name', 'plan', 'company', 'location'] as const;
 
-/** null when absent; the actor as zod's ActorInput would give it (before enrichment); undefined when not covered. */
-function actorOf(v: unknown): Actor | null | undefined {
-  if (v === undefined) return null;
+/** The actor as the schema's ActorInput gives it (before enrichment). */
+export const actor: FastCheck<Actor | undefined> = (v) => {
+  if (v === undefined) return undefined;
   if (typeof v === 'string') {
-    if (v.length === 0 || v.length > LIMITS.actorText) return undefined;
+    if (v.length === 0 || v.length > LIMITS.actorText) return NOT_COVERED;
     const s = v.trim();
     return SIMPLE_EMAIL.test(s) ? { email: s } : { name: s };
   }
-  if (!isObject(v)) return undefined;
+  if (!isObject(v)) return NOT_COVERED;
   const a = v as Record<string, unknown>;
   const out: Actor = {};
   for (const k of ACTOR_TEXT_KEYS) {
     const t = a[k];
     if (t === undefined) continue;
-    if (!isText(t, LIMITS.actorText) || t.length === 0) return undefined;
+    if (!isText(t, LIMITS.actorText) || t.length === 0) return NOT_COVERED;
     out[k] = t;
   }
   if (a.email !== undefined) {
-    if (!isText(a.email, LIMITS.email) || !EMAIL.test(a.email)) return undefined;
+    if (!isText(a.email, LIMITS.email) || !EMAIL.test(a.email)) return NOT_COVERED;
     out.email = a.email;
   }
   if (a.id !== undefined) {
     if (typeof a.id === 'number') out.id = String(a.id);
     else if (isText(a.id, LIMITS.actorText) && a.id.length > 0) out.id = a.id;
-    else return undefined;
+    else return NOT_COVERED;
   }
   for (const k of ['avatarUrl', 'url'] as const) {
     const u = a[k];
     if (u === undefined) continue;
-    if (!isHttpUrl(u)) return undefined;
+    if (!isHttpUrl(u)) return NOT_COVERED;
     out[k] = u;
   }
-  // zod's refine: at least one member.
-  return Object.keys(out).length > 0 ? out : undefined;
-}
+  // The schema's refine: at least one member.
+  return Object.keys(out).length > 0 ? out : NOT_COVERED;
+};

@@ -1,37 +1,12 @@
 import { z } from 'zod';
 import { formatBytes } from '../../lib/bytes.js';
-import { MAX_ATTACHMENTS } from '../media.js';
 import type { Actor, Field, WorkflowStep } from '../alert-view.js';
 import { enrichActor } from './actor.js';
 import { EMOJI_MAX_CHARS, resolveEmoji } from './emoji.js';
+import { PAYLOAD_LIMITS } from './payload-limits.js';
+import * as fast from './payload-fast.js';
 
-/**
- * Every limit of the webhook payload, in one place: the schema below enforces
- * them, and the OpenAPI descriptions, problem pages and README quote them from
- * here. Those the spec sets (title, emoji, message, linkUrl, linkText, field
- * label and value) carry its numbers; the rest are decided here.
- */
-export const PAYLOAD_LIMITS = {
-  title: 200,
-  emoji: EMOJI_MAX_CHARS,
-  message: 5_000,
-  linkUrl: 2_000,
-  linkText: 100,
-  source: 200,
-  fieldLabel: 100,
-  fieldValue: 1_000,
-  fields: 25,
-  attachments: MAX_ATTACHMENTS, // shared with the multipart count in src/media
-  attachmentName: 200,
-  metadataBytes: 16 * 1024,
-  actorText: 200,
-  email: 320,
-  runId: 200,
-  steps: 50,
-  stepName: 200,
-  stepInfo: 1_000,
-  workflowError: 10_000,
-} as const;
+export { PAYLOAD_LIMITS } from './payload-limits.js';
 
 const LIMITS = PAYLOAD_LIMITS;
 
@@ -111,24 +86,43 @@ const WorkflowInput = z.object({
 });
 
 /**
- * The webhook body. Unknown keys are ignored (zod strips them). Transforms
- * normalise on ingest: level to upper case, emoji names to characters, fields
- * to strings, `user` to `actor` with what an e-mail alone tells.
+ * A member of the webhook body: its zod schema, and the same rule checked by
+ * hand (payload-fast.ts) for the common values, which answers the schema's
+ * output or NOT_COVERED (zod then decides, and words the errors).
  */
-export const WebhookPayload = z
-  .object({
-    title: z
+interface Member<S extends z.ZodType> {
+  schema: S;
+  fast: fast.FastCheck<z.output<S>>;
+}
+const member = <S extends z.ZodType>(schema: S, check: fast.FastCheck<z.output<S>>): Member<S> => ({ schema, fast: check });
+const optionalText = (max: number, what: string) => member(text(max, what).optional(), fast.optionalText(max));
+const optionalUrl = (what: string) => member(httpUrl(LIMITS.linkUrl, what).optional(), fast.optionalHttpUrl);
+
+/**
+ * The webhook body's members, each added once: the schema below is built from
+ * this table, and so is the zod-free check of common bodies
+ * (`parseCommonPayload`). Unknown keys are ignored (zod strips them).
+ */
+const MEMBERS = {
+  title: member(
+    z
       .string({ message: 'title is required and must be a string' })
       .min(1, 'title must not be empty')
       .max(LIMITS.title, `title must be at most ${LIMITS.title} characters`)
       .refine((t) => t.length === 0 || t.trim() !== '', 'title must not be blank'),
-    level: z
+    fast.title,
+  ),
+  level: member(
+    z
       .string()
       .transform((v) => v.toLowerCase())
       .pipe(z.enum(['info', 'success', 'warning', 'error'], { message: 'level must be info, success, warning or error' }))
       .default('info'),
-    // Resolved here, once: a name or shortcode becomes its character, an unknown name ''.
-    emoji: z
+    fast.level,
+  ),
+  // Resolved here, once: a name or shortcode becomes its character, an unknown name ''.
+  emoji: member(
+    z
       .string()
       .meta({
         description: `At most ${LIMITS.emoji} characters: emoji characters, a recognised name (rocket) or a :name: shortcode, whatever their length; unknown names and shortcodes are dropped.`,
@@ -152,41 +146,81 @@ export const WebhookPayload = z
         }
         return z.NEVER;
       }),
-    message: text(LIMITS.message, 'message').optional(),
-    fields: z.array(FieldInput).max(LIMITS.fields, `at most ${LIMITS.fields} fields`).optional(),
-    linkUrl: httpUrl(LIMITS.linkUrl, 'linkUrl').optional(),
-    linkText: text(LIMITS.linkText, 'linkText').optional(),
-    source: text(LIMITS.source, 'source').optional(),
-    // The parsed JSON object is kept as sent: a record schema would copy it key
-    // by key, and copying a `__proto__` key sets the copy's prototype instead.
-    metadata: z
+    fast.emoji,
+  ),
+  message: optionalText(LIMITS.message, 'message'),
+  fields: member(z.array(FieldInput).max(LIMITS.fields, `at most ${LIMITS.fields} fields`).optional(), fast.fields),
+  linkUrl: optionalUrl('linkUrl'),
+  linkText: optionalText(LIMITS.linkText, 'linkText'),
+  source: optionalText(LIMITS.source, 'source'),
+  // The parsed JSON object is kept as sent: a record schema would copy it key
+  // by key, and copying a `__proto__` key sets the copy's prototype instead.
+  metadata: member(
+    z
       .custom<Record<string, unknown>>((m) => typeof m === 'object' && m !== null && !Array.isArray(m), { message: 'metadata must be a JSON object' })
       .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, `metadata must serialise to at most ${LIMITS.metadataBytes} bytes`)
       .meta({ type: 'object', additionalProperties: true, description: `Kept for context, not displayed; at most ${formatBytes(LIMITS.metadataBytes)} as JSON.` })
       .optional(),
-    actor: ActorInput.optional(),
-    user: ActorInput.optional(),
-    attachments: z.array(AttachmentInput).max(LIMITS.attachments, `at most ${LIMITS.attachments} attachments`).optional(),
-    workflow: WorkflowInput.optional(),
-  })
-  .transform((p) => {
-    const actor = p.actor ?? p.user;
-    return {
-      title: p.title,
-      level: p.level.toUpperCase() as 'INFO' | 'SUCCESS' | 'WARNING' | 'ERROR',
-      emoji: p.emoji,
-      message: p.message ?? null,
-      fields: p.fields ?? [],
-      linkUrl: p.linkUrl ?? null,
-      linkText: p.linkUrl ? (p.linkText ?? 'View') : (p.linkText ?? null),
-      source: p.source ?? null,
-      metadata: p.metadata ?? null,
-      actor: actor ? enrichActor(actor) : null,
-      attachments: p.attachments ?? [],
-      workflow: p.workflow
-        ? { ...p.workflow, steps: p.workflow.steps as WorkflowStep[], error: p.workflow.error ?? null }
-        : null,
-    };
-  });
+    fast.metadata,
+  ),
+  actor: member(ActorInput.optional(), fast.actor),
+  user: member(ActorInput.optional(), fast.actor),
+  // Bodies with files or a run are rarer: the schema alone checks them.
+  attachments: member(z.array(AttachmentInput).max(LIMITS.attachments, `at most ${LIMITS.attachments} attachments`).optional(), fast.onlyAbsent),
+  workflow: member(WorkflowInput.optional(), fast.onlyAbsent),
+};
+
+type Members = typeof MEMBERS;
+const MEMBER_LIST = Object.entries(MEMBERS) as [keyof Members, Member<z.ZodType>][];
+const PayloadObject = z.object(
+  Object.fromEntries(MEMBER_LIST.map(([key, m]) => [key, m.schema])) as { [K in keyof Members]: Members[K]['schema'] },
+);
+type CheckedPayload = z.output<typeof PayloadObject>;
+
+/**
+ * The alert from a checked body, whichever check passed it. Normalises on
+ * ingest: level to upper case, fields to strings, `user` to `actor` (`actor`
+ * wins when both are sent) with what an e-mail alone tells.
+ */
+function toWebhookAlert(p: CheckedPayload) {
+  const actor = p.actor ?? p.user;
+  return {
+    title: p.title,
+    level: p.level.toUpperCase() as 'INFO' | 'SUCCESS' | 'WARNING' | 'ERROR',
+    emoji: p.emoji,
+    message: p.message ?? null,
+    fields: p.fields ?? [],
+    linkUrl: p.linkUrl ?? null,
+    linkText: p.linkUrl ? (p.linkText ?? 'View') : (p.linkText ?? null),
+    source: p.source ?? null,
+    metadata: p.metadata ?? null,
+    actor: actor ? enrichActor(actor) : null,
+    attachments: p.attachments ?? [],
+    workflow: p.workflow ? { ...p.workflow, steps: p.workflow.steps as WorkflowStep[], error: p.workflow.error ?? null } : null,
+  };
+}
+
+/** The webhook body: the members' schemas, then the alert they make. */
+export const WebhookPayload = PayloadObject.transform(toWebhookAlert);
 
 export type WebhookAlert = z.output<typeof WebhookPayload>;
+
+/**
+ * The body checked without zod (the schema costs a few µs of a webhook's CPU
+ * for a typical body, the members' hand checks a fraction of it): exactly
+ * what `WebhookPayload` answers for a body every member's check covers, and
+ * `undefined` for anything else, so zod decides and words the errors. A
+ * differential test (test/webhook/payload-fast.test.ts) holds the two to the
+ * same answers on generated bodies.
+ */
+export function parseCommonPayload(input: unknown): WebhookAlert | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const body = input as Record<string, unknown>;
+  const checked: Record<string, unknown> = {};
+  for (const [key, m] of MEMBER_LIST) {
+    const value = m.fast(body[key]);
+    if (value === fast.NOT_COVERED) return undefined;
+    if (value !== undefined) checked[key] = value;
+  }
+  return toWebhookAlert(checked as CheckedPayload);
+}

@@ -2,8 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { IDEMPOTENCY_WINDOW_HOURS } from '../../domain/idempotency.js';
 import { mediaLimitsText } from '../../media/formats.js';
 import { MAX_ATTACHMENTS } from '../../domain/media.js';
-import { WebhookPayload } from '../../domain/webhook/payload.js';
-import { parseCommonPayload } from '../../domain/webhook/payload-fast.js';
+import { parseCommonPayload, WebhookPayload } from '../../domain/webhook/payload.js';
 import type { AppEnv } from '../env.js';
 import type { WebhookBodyReader } from '../webhook-body.js';
 import { requireBodyType } from '../body.js';
@@ -80,7 +79,7 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>, webhookBody: WebhookBo
       const channel = await acceptAlert.admit(c.req.param('token'), key, (d) => (rate = d));
       const kind = requireBodyType(c.req.header('content-type'), { multipart: true });
       const received = await webhookBody.read(c.req.raw, kind);
-      // The common shapes are checked without zod (payload-fast.ts); anything else, and every error, goes through the schema.
+      // The common shapes are checked without zod (parseCommonPayload, from the same member table); anything else, and every error, goes through the schema.
       let alert = parseCommonPayload(received.json);
       if (!alert) {
         const parsed = WebhookPayload.safeParse(received.json);
