@@ -127,26 +127,30 @@ export interface ServiceOverrides {
   live?: Partial<LiveStreamOptions>;
 }
 
-/** The services on the SQLite file in DATA_DIR, built synchronously (DATABASE_URL is not looked at). */
-export function createServices(config: Config, overrides: ServiceOverrides = {}): SqliteServices {
-  const clock = overrides.clock ?? systemClock;
-  const parts = sqliteParts(config.dbFile, clock);
-  const services = assemble(config, parts, clock, overrides);
-  return { ...services, engine: 'sqlite', db: parts.db, batcher: parts.batcher, store: parts.store, webhookChannels: parts.webhookChannels, close: () => void services.close() };
-}
-
 /**
- * The engine choice, in one place: PostgreSQL when DATABASE_URL is set (connect, migrate under the
- * migration lock, load the app secrets), else the SQLite file in DATA_DIR.
+ * The one way to build the service, on either engine: PostgreSQL when DATABASE_URL is set (connect,
+ * migrate under the migration lock, load the app secrets), else the SQLite file in DATA_DIR.
+ * On SQLite the answer also carries the file's handle and its group commit (see `sqliteServicesOf`).
  */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
-  if (!config.databaseUrl) return createServices(config, overrides);
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  if (!config.databaseUrl) {
+    const parts = sqliteParts(config.dbFile, clock);
+    const services = assemble(config, parts, clock, { ...overrides, logger });
+    const sqlite: SqliteServices = { ...services, engine: 'sqlite', db: parts.db, batcher: parts.batcher, store: parts.store, webhookChannels: parts.webhookChannels, close: () => void services.close() };
+    return sqlite;
+  }
   // Loaded only here: a SQLite service never loads pg and the PostgreSQL store (about 7 MB of idle RSS, README "Memory: where it goes").
   const { postgresParts } = await import('./services/postgres.js');
   const parts = await postgresParts(config.databaseUrl, clock, logger, { poolMax: config.pgPoolMax });
   return assemble(config, parts, clock, { ...overrides, logger });
+}
+
+/** The SQLite file's handle and group commit behind services opened on SQLite (backups, the FTS tests, benches); throws on PostgreSQL. */
+export function sqliteServicesOf(services: Services): SqliteServices {
+  if (services.engine !== 'sqlite' || !('db' in services)) throw new Error('this needs the SQLite file: DATABASE_URL is set (PostgreSQL)');
+  return services as SqliteServices;
 }
 
 /** The use cases over either engine's parts. */

@@ -30,7 +30,7 @@ import { MediaOrphans } from '../ops/media-orphans.js';
 /**
  * The CLI's own wiring: only the use cases admin commands call, each built on first use, on the
  * SQLite file or on PostgreSQL (DATABASE_URL), as the service would. It deliberately does not go
- * through createServices, which loads the HTTP stack, the media fetcher and the live streams: a
+ * through openServices, which loads the HTTP stack, the media fetcher and the live streams: a
  * command answers in a fraction of the time. Nothing here opens the database before a command
  * asks for it, so a usage error touches no file and no server.
  */
