@@ -1,6 +1,5 @@
 import { signInUrl } from './dashboard/sign-in-link.js';
 import { Accounts } from './domain/accounts.js';
-import { SignInLinks } from './domain/auth/sign-in-links.js';
 import type { Services } from './services.js';
 
 /**
@@ -42,7 +41,7 @@ export async function bootstrapIfEmpty(s: Services): Promise<BootstrapResult | n
   if (!made) return null;
   // Written by an Accounts bound to the unit, not the service's: the webhook look-up forgets what it cached.
   s.webhookChannels.invalidate();
-  const link = await new SignInLinks(s.authRows.links, s.clock).issue(made.user.id);
+  const link = await s.accountAuth.signInLinks.issue(made.user.id);
   return { ...made, signIn: { url: signInUrl(s.config.publicUrl, link.secret), expiresAt: link.expiresAt } };
 }
 

@@ -3,7 +3,6 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startNotifier } from '../../src/notify/outbox-worker.js';
 import { bodyOf } from '../helpers/bodies.js';
@@ -176,7 +175,7 @@ describeEngines('the HTTP API', (engine) => {
   });
 
   it('dashboard over HTTP: a sign-in link makes a session, which opens the profile settings page', async () => {
-    const issued = await new SignInLinks(h.services.authRows.links, h.services.clock).issue(seed.owner.id);
+    const issued = await h.services.accountAuth.signInLinks.issue(seed.owner.id);
     const cookies = new Map<string, string>();
     const keep = (res: Response) => {
       for (const line of res.headers.getSetCookie()) {

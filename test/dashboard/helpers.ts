@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
-import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
 import { startAccountMailer, type AccountMailer } from '../../src/notify/account-mail-worker.js';
@@ -74,11 +73,11 @@ export async function startDashboard(
     ...(fresh ? { DATABASE_URL: fresh.url, PG_POOL_MAX: '4' } : {}),
     ...opts.env,
   });
-  const services: Services = await openServices(config, opts.overrides);
-  app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: opts.mailer ?? null } });
+  const services: Services = await openServices(config, { scrypt: TEST_SCRYPT, ...opts.overrides });
+  app = createApp(services, { dashboard: { mailer: opts.mailer ?? null } });
   // With mail on, sign-in links and address confirmations leave through their outbox, as in the runtime.
   const accountMailer = opts.mailer ? startAccountMailer(services, { mailer: opts.mailer }) : null;
-  const links = new SignInLinks(services.authRows.links, services.clock);
+  const links = services.accountAuth.signInLinks;
   const other = otherConnection(fresh ? { url: fresh.url } : { dbFile: config.dbFile });
 
   return {

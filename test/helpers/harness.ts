@@ -135,9 +135,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       ...opts.env,
       ...o.env,
     });
-    const services = await openServices(config, o.overrides);
+    const services = await openServices(config, server ? { scrypt: TEST_SCRYPT, ...o.overrides } : o.overrides);
     const mailer = o.mailer !== undefined ? o.mailer : opts.mailer;
-    app = createApp(services, server ? { dashboard: { scrypt: TEST_SCRYPT, mailer: mailer ?? null } } : mailer !== undefined ? { dashboard: { mailer } } : {});
+    app = createApp(services, server ? { dashboard: { mailer: mailer ?? null } } : mailer !== undefined ? { dashboard: { mailer } } : {});
     let closed = false;
     const node: HarnessNode = {
       config,
