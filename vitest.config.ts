@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The engine-neutral HTTP-level test files run a second time on PostgreSQL (TEST_ENGINE=postgres:
- * `startDashboard` in test/dashboard/helpers.ts and `startHarness` in test/helpers/any-harness.ts
+ * `startDashboard` in test/dashboard/helpers.ts and `startHarness` in test/helpers/harness.ts
  * build the service through `openServices` on a fresh database): the dashboard's server side
  * (sign-in, roles, settings, tokens, the feed and its live stream, search, usage, Web Push, deletes),
  * the read API (pages, tokens and rate limits, search, exact unread counts), the webhook (payloads,

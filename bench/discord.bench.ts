@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { startDiscordBridge } from '../src/discord/index.js';
 import { createLogger } from '../src/lib/logger.js';
-import { createServices } from '../src/services.js';
+import { openServices, sqliteServicesOf } from '../src/services.js';
 import { FakeDiscord } from '../test/helpers/fake-discord/index.js';
 import { emitResult } from './lib/result.js';
 
@@ -56,7 +56,7 @@ export async function discordBench(): Promise<string> {
     DISCORD_TOKEN: fake.token,
     DISCORD_API_URL: fake.apiUrl,
   });
-  const s = createServices(config, { logger: createLogger('warn') });
+  const s = sqliteServicesOf(await openServices(config, { logger: createLogger('warn') }));
   const ws = await s.accounts.createWorkspace('Bench');
   const channel = await s.accounts.createChannel({ workspaceId: ws.id, name: 'community' });
   await s.discordLinks.connect(channel.id, seed.channel.id);

@@ -6,7 +6,7 @@ import { SqlSignInLinkRows } from '../src/db/shared/auth-rows.js';
 import { SqliteExecutor } from '../src/db/sqlite/executor.js';
 import { SignInLinks } from '../src/domain/auth/sign-in-links.js';
 import { createApp } from '../src/http/app.js';
-import { createServices } from '../src/services.js';
+import { openServices, sqliteServicesOf } from '../src/services.js';
 import { seedAlerts } from './feed-seed.js';
 import { ms, summarize, timeIt, timePair } from './lib.js';
 import { emitResult, QUICK } from './lib/result.js';
@@ -31,9 +31,9 @@ type S = ReturnType<typeof summarize>;
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-feed-'));
-  const s = createServices(
+  const s = sqliteServicesOf(await openServices(
     loadConfig({ DATA_DIR: dir, PUBLIC_URL, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' }),
-  );
+  ));
   try {
     const ws = await s.accounts.createWorkspace('Bench');
     const user = await s.accounts.createUser('bench@example.com', 'Bench User');

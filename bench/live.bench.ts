@@ -7,7 +7,7 @@ import { SqlSignInLinkRows } from '../src/db/shared/auth-rows.js';
 import { SqliteExecutor } from '../src/db/sqlite/executor.js';
 import { SignInLinks } from '../src/domain/auth/sign-in-links.js';
 import { createApp } from '../src/http/app.js';
-import { createServices } from '../src/services.js';
+import { openServices, sqliteServicesOf } from '../src/services.js';
 import { ms, summarize } from './lib.js';
 import { emitResult, QUICK } from './lib/result.js';
 
@@ -48,9 +48,9 @@ async function readEvents(res: Response, onEvent: (event: string, data: string) 
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-live-'));
-  const s = createServices(
+  const s = sqliteServicesOf(await openServices(
     loadConfig({ DATA_DIR: dir, PUBLIC_URL, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' }),
-  );
+  ));
   const app = createApp(s);
   const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { ALERT_COLUMNS } from '../src/db/alert-store/rows.js';
 import { createApp } from '../src/http/app.js';
-import { createServices } from '../src/services.js';
+import { openServices, sqliteServicesOf } from '../src/services.js';
 import { ms, summarize, timeIt, timePair } from './lib.js';
 import { emitResult, hasFlag, QUICK } from './lib/result.js';
 import { attributeTail, timeTraced, withGcPauses, type TailAttribution } from './lib/tail.js';
@@ -52,7 +52,7 @@ function seed(sqlite: import('better-sqlite3').Database, channelId: string, coun
 
 async function measureSize(ALERTS: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-read-'));
-  const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' }));
+  const s = sqliteServicesOf(await openServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' })));
   try {
     const ws = await s.accounts.createWorkspace('Bench');
     const user = await s.accounts.createUser('bench@example.com');

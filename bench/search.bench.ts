@@ -8,7 +8,7 @@ import { WriteBatcher } from '../src/db/write-batcher.js';
 import type { NewStandardAlert } from '../src/domain/alert-store.js';
 import { createApp } from '../src/http/app.js';
 import { IdGenerator } from '../src/lib/ids.js';
-import { createServices } from '../src/services.js';
+import { openServices, sqliteServicesOf } from '../src/services.js';
 import { ms, summarize, timeIt } from './lib.js';
 
 /**
@@ -112,7 +112,7 @@ async function webhookCost() {
 
 async function searchLatency() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-search-'));
-  const s = createServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' }));
+  const s = sqliteServicesOf(await openServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' })));
   try {
     const ws = await s.accounts.createWorkspace('Bench');
     const user = await s.accounts.createUser('bench@example.com');

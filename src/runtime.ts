@@ -22,11 +22,11 @@ const SHARED_MEDIA_TEMP_GRACE_MS = 60 * 60_000;
  * node leads (src/lib/singletons.ts): always, for the one process on SQLite;
  * on PostgreSQL while this node holds the leader lock (`services.leadership`).
  */
-export async function startBackground(s: Services, leadership: Leadership = s.leadership): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
+export async function startBackground(services: Services, leadership: Leadership = services.leadership): Promise<{ parts: BackgroundPart[]; stop(): Promise<void> }> {
   const parts: BackgroundPart[] = [];
   /** A part only the leader runs (one process on SQLite always leads): started before this returns when this node leads. */
   const singleton = async (name: string, start: () => Promise<BackgroundPart | null> | BackgroundPart | null) => {
-    const part = whileLeader(leadership, name, start, s.logger);
+    const part = whileLeader(leadership, name, start, services.logger);
     parts.push(part);
     await part.settled;
   };
@@ -35,71 +35,71 @@ export async function startBackground(s: Services, leadership: Leadership = s.le
   // pattern), removed here before any request can be writing new ones. On PostgreSQL the media
   // directory is shared by every node (NFS): a fresh temp file may be another node's upload in
   // progress, so only those older than any upload lasts go.
-  const swept = await s.media.sweepTemp(s.engine === 'postgres' ? SHARED_MEDIA_TEMP_GRACE_MS : 0);
-  if (swept) s.logger.info({ swept }, 'removed unfinished media uploads');
+  const swept = await services.media.sweepTemp(services.engine === 'postgres' ? SHARED_MEDIA_TEMP_GRACE_MS : 0);
+  if (swept) services.logger.info({ swept }, 'removed unfinished media uploads');
 
   const maintenance = async () => {
     try {
-      const pruned = await s.maintenance();
-      if (pruned.idempotencyKeys || pruned.events || pruned.orphanedMedia) s.logger.debug(pruned, 'pruned expired rows');
+      const pruned = await services.maintenance();
+      if (pruned.idempotencyKeys || pruned.events || pruned.orphanedMedia) services.logger.debug(pruned, 'pruned expired rows');
     } catch (err) {
-      s.logger.error({ err }, 'maintenance failed');
+      services.logger.error({ err }, 'maintenance failed');
     }
   };
   await singleton('maintenance', async () => {
     await maintenance();
     // Unreferenced files nothing listed (a crash right after a commit, a restored older database) start their grace period now.
-    const strays = await s.mediaOrphans.adoptStrays();
-    if (strays) s.logger.info({ strays }, 'unreferenced media files found; deleted after the grace period');
+    const strays = await services.mediaOrphans.adoptStrays();
+    if (strays) services.logger.info({ strays }, 'unreferenced media files found; deleted after the grace period');
     const timer = setInterval(() => void maintenance(), MAINTENANCE_INTERVAL_MS).unref();
     return { name: 'maintenance', stop: () => clearInterval(timer) };
   });
 
   // Backups copy the SQLite file; on PostgreSQL the database server is backed up with its own tools.
-  if (s.config.backupIntervalMs > 0 && s.engine === 'sqlite') {
-    const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = s.config;
-    parts.push(startBackupScheduler({ dbFile: s.config.dbFile, clock: s.clock, logger: s.logger }, { intervalMs, keep, dir }));
-  } else if (s.config.backupIntervalMs > 0) {
-    s.logger.warn('BACKUP_INTERVAL_HOURS is ignored on PostgreSQL: back the database up with its own tools (pg_dump, pg_basebackup)');
+  if (services.config.backupIntervalMs > 0 && services.engine === 'sqlite') {
+    const { backupIntervalMs: intervalMs, backupKeep: keep, backupDir: dir } = services.config;
+    parts.push(startBackupScheduler({ dbFile: services.config.dbFile, clock: services.clock, logger: services.logger }, { intervalMs, keep, dir }));
+  } else if (services.config.backupIntervalMs > 0) {
+    services.logger.warn('BACKUP_INTERVAL_HOURS is ignored on PostgreSQL: back the database up with its own tools (pg_dump, pg_basebackup)');
   }
 
   // Retention: batches of deletes between other writes (README: Operations, Retention).
-  await singleton('retention', () => startRetentionScheduler(s.retention, s.logger, s.config.retentionIntervalMs));
+  await singleton('retention', () => startRetentionScheduler(services.retention, services.logger, services.config.retentionIntervalMs));
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   // Every node runs both workers on PostgreSQL (each row is claimed by one node); a node that died mid-send
   // is not the one that restarts there, so its rows are recovered after their send lease at every prune.
-  const recoverEachPrune = s.engine === 'postgres';
-  parts.push(startNotifier(s, { onOutcome: (o) => s.ops.metrics?.delivery(o), recoverEachPrune }));
+  const recoverEachPrune = services.engine === 'postgres';
+  parts.push(startNotifier(services, { onOutcome: (o) => services.ops.metrics?.delivery(o), recoverEachPrune }));
   // Sign-in links and address confirmations, from their own outbox (only with SMTP_URL: without it nothing is queued).
-  const accountMailer = startAccountMailer(s, { recoverEachPrune });
+  const accountMailer = startAccountMailer(services, { recoverEachPrune });
   if (accountMailer) parts.push(accountMailer);
   // Web Push from the same outbox (README: Web Push).
-  parts.push(startPushWorker(s, { onOutcome: (o) => s.ops.metrics?.push(o), recoverEachPrune }));
+  parts.push(startPushWorker(services, { onOutcome: (o) => services.ops.metrics?.push(o), recoverEachPrune }));
 
-  if (s.config.discordToken) {
+  if (services.config.discordToken) {
     // One gateway connection per bot token: the leader's.
     await singleton('discord', async () => {
       // A refused token or intent is logged with advice; the HTTP service keeps running without the bridge.
       try {
         // Imported only here: discord.js costs ~44 MB of RSS, which a service without Discord does not pay.
         const { startDiscordBridge } = await import('./discord/index.js');
-        const bridge = await startDiscordBridge(s);
-        s.ops.attachDiscord(bridge);
+        const bridge = await startDiscordBridge(services);
+        services.ops.attachDiscord(bridge);
         return {
           name: 'discord',
           stop: () => {
-            s.ops.attachDiscord(null);
+            services.ops.attachDiscord(null);
             return bridge.stop();
           },
         };
       } catch (err) {
-        s.logger.error({ err }, (err as Error).message);
+        services.logger.error({ err }, (err as Error).message);
         return null;
       }
     });
   } else {
-    s.logger.info('Discord bridge off: set DISCORD_TOKEN to connect a server');
+    services.logger.info('Discord bridge off: set DISCORD_TOKEN to connect a server');
   }
 
   return {
@@ -109,7 +109,7 @@ export async function startBackground(s: Services, leadership: Leadership = s.le
         try {
           await p.stop();
         } catch (err) {
-          s.logger.error({ err, part: p.name }, 'stop failed');
+          services.logger.error({ err, part: p.name }, 'stop failed');
         }
       }
     },

@@ -31,6 +31,11 @@ import { NotificationPreferences, type UnitRecipientRule } from './domain/notifi
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { AccountMail } from './domain/auth/account-mail.js';
+import { AuditLog } from './domain/auth/audit.js';
+import { Invitations } from './domain/auth/invitations.js';
+import { Passwords, type ScryptParams } from './domain/auth/passwords.js';
+import { Sessions } from './domain/auth/sessions.js';
+import { SignInLinks } from './domain/auth/sign-in-links.js';
 import { Operations } from './ops/operations.js';
 import { RetentionPruner, RetentionSettings } from './domain/retention.js';
 import { PushSubscriptions } from './domain/push.js';
@@ -41,6 +46,15 @@ import { sqliteParts, type SqliteParts } from './services/sqlite.js';
 import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
 
 export type { AuthRows } from './services/engine.js';
+
+/** The dashboard's sign-in use cases (sessions, one-time links, passwords, audit log, invitations), also used by first start and the CLI. */
+export interface AccountAuth {
+  sessions: Sessions;
+  signInLinks: SignInLinks;
+  passwords: Passwords;
+  audit: AuditLog;
+  invitations: Invitations;
+}
 
 const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
@@ -85,8 +99,8 @@ export interface Services {
   apiLimiter: Limiter;
   /** The dashboard's sign-in attempts, per e-mail address and per client address (shared by the nodes on PostgreSQL). */
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
-  /** The dashboard's sessions, sign-in links, passwords and audit log rows. */
-  authRows: AuthRows;
+  /** The dashboard's sessions, sign-in links, passwords, audit log and invitations. */
+  accountAuth: AccountAuth;
   /** The account e-mails' outbox (sign-in links, address confirmations), sent by src/notify/account-mail-worker.ts. */
   accountMail: AccountMail;
   /** E-mail preferences per (user, channel) and the recipient rule. */
@@ -125,28 +139,44 @@ export interface ServiceOverrides {
   logger?: Logger;
   fetcher?: Partial<MediaFetcherOptions>;
   live?: Partial<LiveStreamOptions>;
-}
-
-/** The services on the SQLite file in DATA_DIR, built synchronously (DATABASE_URL is not looked at). */
-export function createServices(config: Config, overrides: ServiceOverrides = {}): SqliteServices {
-  const clock = overrides.clock ?? systemClock;
-  const parts = sqliteParts(config.dbFile, clock);
-  const services = assemble(config, parts, clock, overrides);
-  return { ...services, engine: 'sqlite', db: parts.db, batcher: parts.batcher, store: parts.store, webhookChannels: parts.webhookChannels, close: () => void services.close() };
+  /** Tests lower the password hashing cost; production always uses OWASP's parameters. */
+  scrypt?: ScryptParams;
 }
 
 /**
- * The engine choice, in one place: PostgreSQL when DATABASE_URL is set (connect, migrate under the
- * migration lock, load the app secrets), else the SQLite file in DATA_DIR.
+ * The one way to build the service, on either engine: PostgreSQL when DATABASE_URL is set (connect,
+ * migrate under the migration lock, load the app secrets), else the SQLite file in DATA_DIR.
+ * On SQLite the answer also carries the file's handle and its group commit (see `sqliteServicesOf`).
  */
 export async function openServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
-  if (!config.databaseUrl) return createServices(config, overrides);
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  if (!config.databaseUrl) {
+    const parts = sqliteParts(config.dbFile, clock);
+    const services = assemble(config, parts, clock, { ...overrides, logger });
+    const sqlite: SqliteServices = { ...services, engine: 'sqlite', db: parts.db, batcher: parts.batcher, store: parts.store, webhookChannels: parts.webhookChannels, close: () => void services.close() };
+    return sqlite;
+  }
   // Loaded only here: a SQLite service never loads pg and the PostgreSQL store (about 7 MB of idle RSS, README "Memory: where it goes").
   const { postgresParts } = await import('./services/postgres.js');
   const parts = await postgresParts(config.databaseUrl, clock, logger, { poolMax: config.pgPoolMax });
   return assemble(config, parts, clock, { ...overrides, logger });
+}
+
+/** The SQLite file's handle and group commit behind services opened on SQLite (backups, the FTS tests, benches); throws on PostgreSQL. */
+export function sqliteServicesOf(services: Services): SqliteServices {
+  if (services.engine !== 'sqlite' || !('db' in services)) throw new Error('this needs the SQLite file: DATABASE_URL is set (PostgreSQL)');
+  return services as SqliteServices;
+}
+
+function accountAuth(rows: AuthRows, accounts: Accounts, ids: IdGenerator, clock: Clock, config: Config, scrypt?: ScryptParams): AccountAuth {
+  return {
+    sessions: new Sessions(rows.sessions, clock),
+    signInLinks: new SignInLinks(rows.links, clock),
+    passwords: new Passwords(rows.passwords, clock, scrypt),
+    audit: new AuditLog(rows.audit, clock),
+    invitations: new Invitations(rows.invitations, (email) => accounts.findUserByVerifiedEmail(email), ids, clock, config.invitationTtlMs),
+  };
 }
 
 /** The use cases over either engine's parts. */
@@ -233,7 +263,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       perEmail: parts.limiter('sign-in-email', SIGN_IN_PER_EMAIL_PER_MINUTE),
       perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),
     },
-    authRows: parts.authRows,
+    accountAuth: accountAuth(parts.authRows, accounts, ids, clock, config, overrides.scrypt),
     accountMail: new AccountMail(parts.accountMailRows, parts.appSecrets, ids, clock, bus),
     releaseMedia,
     mediaOrphans: orphans,

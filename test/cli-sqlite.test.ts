@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/cli/admin.js';
-import { createHarness, tempDir, type Harness } from './helpers/harness.js';
+import { startHarness, tempDir, type Harness } from './helpers/harness.js';
 
 // SQLite only: the CLI's file in DATA_DIR, and the server's data_version check that sees the CLI's commit before its very next request (PostgreSQL: cli.test.ts, within the notification's milliseconds).
 
@@ -28,7 +28,7 @@ describe('admin CLI on the SQLite file', () => {
     expect(fs.existsSync(path.join(dir, 'alertbridge.db'))).toBe(true);
     const ch = await admin<{ id: string; webhookToken: string }>('channel', 'create', '--workspace', ws.id, '--name', 'Ops');
 
-    h = createHarness({ dir });
+    h = await startHarness({ engine: 'sqlite', dir });
     // The server has the channel cached (it took a POST); the rotation is committed by the CLI's own connection.
     expect((await h.call('POST', `/api/webhook/${ch.webhookToken}`, { json: { title: 'x' } })).status).toBe(201);
     const rotated = await admin<{ webhookToken: string }>('channel', 'rotate-webhook', '--channel', ch.id);

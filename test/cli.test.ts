@@ -6,8 +6,8 @@ import { runAdmin } from '../src/cli/admin.js';
 import { loadConfig } from '../src/config.js';
 import type { Channel } from '../src/http/schemas.js';
 import { openServices } from '../src/services.js';
-import { testEngine } from './helpers/any-harness.js';
-import { harnessOver, tempDir } from './helpers/harness.js';
+import { callOf, testEngine, tempDir } from './helpers/harness.js';
+import { createApp } from '../src/http/app.js';
 import { freshDatabase, type FreshDatabase } from './helpers/pg.js';
 import { readRows } from './helpers/other-connection.js';
 import { eventually } from './helpers/poll.js';
@@ -107,7 +107,7 @@ describe('admin CLI', () => {
 
     // The same installation served by the app: the token and the private channel work.
     const s = await services();
-    const served = harnessOver(dir, s.config, s, async () => s.close());
+    const served = { call: callOf(createApp(s)), close: async () => s.close() };
     h = served;
     const channels = (await (await served.call('GET', '/api/channels', { token: tok.token })).json()) as ChannelJson[];
     expect(channels.map((c) => c.slug)).toEqual(['ops-alerts']);

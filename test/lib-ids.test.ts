@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/lib/clock.js';
 import { IdGenerator, alertIdFromSnowflake } from '../src/lib/ids.js';
 import { accepted, bodyOf } from './helpers/bodies.js';
-import { testEngine } from './helpers/any-harness.js';
-import { createEngineHarness } from './helpers/engine-harness.js';
-import { postAlert, seedWorkspace } from './helpers/harness.js';
+import { testEngine, createEngineHarness, postAlert, seedWorkspace } from './helpers/harness.js';
 
 /** The millisecond time in a ULID's first 10 Crockford base32 characters. */
 const decodeTime = (prefix: string) => [...prefix].reduce((t, ch) => t * 32 + '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(ch), 0);

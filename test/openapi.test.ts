@@ -11,7 +11,7 @@ import { formatBytes } from '../src/lib/bytes.js';
 import { MAX_ATTACHMENTS, MEDIA_KINDS, MEDIA_LIMITS } from '../src/domain/media.js';
 import { DEFAULT_LIVE_OPTIONS, EVENT_RETENTION_DAYS } from '../src/notify/live-stream.js';
 import { bodyOf } from './helpers/bodies.js';
-import { createHarness, type Harness } from './helpers/harness.js';
+import { startHarness, type Harness } from './helpers/harness.js';
 import { isDashboardPath } from '../src/dashboard/index.js';
 
 let h: Harness;
@@ -23,7 +23,7 @@ const DOC_PAGES = new Set(['/openapi.json', '/docs', '/problems', '/problems/{na
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
-    h = createHarness();
+    h = await startHarness({ engine: 'sqlite' });
     const res = await h.call('GET', '/openapi.json');
     expect(res.status).toBe(200);
     const doc = await bodyOf.openApi(res);
@@ -40,7 +40,7 @@ describe('OpenAPI document', () => {
   });
 
   it('describes every route the app serves', async () => {
-    h = createHarness();
+    h = await startHarness({ engine: 'sqlite' });
     const doc = await bodyOf.openApi(await h.call('GET', '/openapi.json'));
     const served = h.app.routes
       .filter((r) => r.method !== 'ALL')
@@ -56,7 +56,7 @@ describe('OpenAPI document', () => {
   });
 
   it('renders a readable page at /docs', async () => {
-    h = createHarness();
+    h = await startHarness({ engine: 'sqlite' });
     const res = await h.call('GET', '/docs');
     expect(res.status).toBe(200);
     const html = await res.text();
@@ -73,7 +73,7 @@ describe('limits quoted from their one definition', () => {
   };
 
   it('problem pages quote the media, idempotency and token limits', async () => {
-    h = createHarness();
+    h = await startHarness({ engine: 'sqlite' });
     const tooLarge = await page('attachment-too-large');
     for (const kind of MEDIA_KINDS) expect(tooLarge).toContain(formatBytes(MEDIA_LIMITS[kind]));
     expect(await page('too-many-attachments')).toContain(`at most ${MAX_ATTACHMENTS} attachments`);
@@ -90,7 +90,7 @@ describe('limits quoted from their one definition', () => {
   });
 
   it('the OpenAPI document quotes the payload, page size and 401 reason definitions', async () => {
-    h = createHarness();
+    h = await startHarness({ engine: 'sqlite' });
     const doc = await bodyOf.openApi(await h.call('GET', '/openapi.json'));
     const webhook = doc.paths['/api/webhook/{token}']?.post;
     const p = webhook?.requestBody?.content['application/json']?.schema?.properties ?? {};

@@ -1,12 +1,12 @@
 import { serve } from '@hono/node-server';
 import { loadConfig } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
-import { createServices } from '../../src/services.js';
+import { openServices, sqliteServicesOf } from '../../src/services.js';
 import { meterCpu } from './cpu-meter.js';
 
 /** The real service on the DATA_DIR the bench gives; prints the channel's webhook token, then its address. */
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' });
-const s = createServices(config);
+const s = sqliteServicesOf(await openServices(config));
 const ws = await s.accounts.createWorkspace('Bench');
 const channel = await s.accounts.createChannel({ workspaceId: ws.id, name: 'bench' });
 const app = createApp(s);

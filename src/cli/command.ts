@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { CliContext } from './context.js';
+import type { AdminServices } from '../services/admin.js';
 
 /** The command line itself is wrong (exit 2): nothing was read or written. */
 export class UsageError extends Error {}
@@ -23,7 +23,7 @@ export interface CommandDef<F extends FlagSpecs> {
   summary: string;
   flags: F;
   /** Returns the one JSON object the command prints. */
-  run(ctx: CliContext, flags: FlagValues<F>): unknown;
+  run(ctx: AdminServices, flags: FlagValues<F>): unknown;
 }
 
 /** A command with its flag types erased, so commands of every shape fit in one list. */
@@ -31,7 +31,7 @@ export interface Command {
   name: string;
   summary: string;
   usage: string;
-  run(ctx: CliContext, args: string[]): unknown;
+  run(ctx: AdminServices, args: string[]): unknown;
 }
 
 /** Keeps the flag types of `def` for its `run` while giving the list an erased shape. */

@@ -11,7 +11,7 @@ import { retentionCommands } from './commands/retention.js';
 import { signingCommands } from './commands/signing.js';
 import { transferCommands } from './commands/transfer.js';
 import { OpsRefusal } from '../ops/files.js';
-import { CliContext } from './context.js';
+import { AdminServices } from '../services/admin.js';
 
 /** Every command group; a part of the service adds its commands here. */
 const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands, ...transferCommands];
@@ -61,9 +61,9 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const args = argv.slice(cmd.name.split(' ').length);
   if (args.some(isHelp)) return { code: 0, stdout: commandHelp(cmd) + '\n', stderr: '' };
 
-  let ctx: CliContext | undefined;
+  let ctx: AdminServices | undefined;
   try {
-    ctx = new CliContext(loadConfig(env)); // the CLI never bootstraps: only main.ts reads `bootstrap`
+    ctx = new AdminServices(loadConfig(env)); // the CLI never bootstraps: only main.ts reads `bootstrap`
     const result = await cmd.run(ctx, args);
     return { code: 0, stdout: JSON.stringify(result) + '\n', stderr: '' };
   } catch (err) {

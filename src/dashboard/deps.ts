@@ -1,8 +1,8 @@
-import { AuditLog } from '../domain/auth/audit.js';
-import { Invitations } from '../domain/auth/invitations.js';
-import { Passwords, type ScryptParams } from '../domain/auth/passwords.js';
-import { Sessions } from '../domain/auth/sessions.js';
-import { SignInLinks } from '../domain/auth/sign-in-links.js';
+import type { AuditLog } from '../domain/auth/audit.js';
+import type { Invitations } from '../domain/auth/invitations.js';
+import type { Passwords } from '../domain/auth/passwords.js';
+import type { Sessions } from '../domain/auth/sessions.js';
+import type { SignInLinks } from '../domain/auth/sign-in-links.js';
 import type { Limiter } from '../domain/rate-limiter.js';
 import { SmtpMailer, type Mailer } from '../notify/mailer.js';
 import type { Services } from '../services.js';
@@ -12,8 +12,6 @@ import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 
 
 export interface DashboardOptions {
-  /** Tests lower the scrypt cost; production always uses OWASP's parameters. */
-  scrypt?: ScryptParams;
   mailer?: Mailer | null;
 }
 
@@ -37,17 +35,18 @@ export interface DashboardDeps {
 }
 
 export function createDashboardDeps(services: Services, opts: DashboardOptions = {}): DashboardDeps {
-  const { config, clock } = services;
-  const rows = services.authRows;
+  const { config } = services;
+  const auth = services.accountAuth;
   const secureCookies = config.publicUrl.startsWith('https:');
   return {
     services,
     accounts: accountsAdapter(services),
-    sessions: new Sessions(rows.sessions, clock),
-    links: new SignInLinks(rows.links, clock),
-    passwords: new Passwords(rows.passwords, clock, opts.scrypt),
-    audit: new AuditLog(rows.audit, clock),
-    invitations: new Invitations(rows.invitations, (email) => services.accounts.findUserByVerifiedEmail(email), services.ids, clock, config.invitationTtlMs),
+    // Built once in the composition root (src/services.ts), shared with first start and the CLI.
+    sessions: auth.sessions,
+    links: auth.signInLinks,
+    passwords: auth.passwords,
+    audit: auth.audit,
+    invitations: auth.invitations,
     unsubscribe: services.unsubscribe,
     mailer: opts.mailer !== undefined ? opts.mailer : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
     // Built with the services: shared by the nodes on PostgreSQL, like the API's.

@@ -79,12 +79,12 @@ export class DiscordBridge {
   private stopped = false;
 
   constructor(
-    private readonly s: DiscordBridgeDeps,
+    private readonly deps: DiscordBridgeDeps,
     readonly client: Client,
     private readonly opts: DiscordBridgeOptions = {},
   ) {
     // The history reader needs this client, so ChatSync is built here; everything else comes wired.
-    this.sync = new ChatSync(s.chatIngest, s.discordLinks, new DiscordHistory(client, s.logger), s.clock, s.logger, opts);
+    this.sync = new ChatSync(deps.chatIngest, deps.discordLinks, new DiscordHistory(client, deps.logger), deps.clock, deps.logger, opts);
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
     this.wire();
   }
@@ -92,7 +92,7 @@ export class DiscordBridge {
   async start(): Promise<void> {
     await this.sync.refresh();
     try {
-      await this.client.login(this.s.config.discordToken);
+      await this.client.login(this.deps.config.discordToken);
     } catch (err) {
       await this.client.destroy().catch(() => undefined);
       throw new Error(loginAdvice(err), { cause: err });
@@ -113,10 +113,10 @@ export class DiscordBridge {
   private wire(): void {
     this.on(Events.ClientReady, (client) => {
       const linked = this.sync.connectedLinks.length;
-      this.s.logger.info({ user: client.user.tag, guilds: client.guilds.cache.size, connectedChannels: linked }, 'Discord bridge connected');
+      this.deps.logger.info({ user: client.user.tag, guilds: client.guilds.cache.size, connectedChannels: linked }, 'Discord bridge connected');
       for (const link of this.sync.connectedLinks) {
         if (!client.channels.cache.has(link.discordChannelId)) {
-          this.s.logger.warn({ channelId: link.channelId, discordChannelId: link.discordChannelId }, 'the bot cannot see this Discord channel: invite it to the server and give it View Channel + Read Message History');
+          this.deps.logger.warn({ channelId: link.channelId, discordChannelId: link.discordChannelId }, 'the bot cannot see this Discord channel: invite it to the server and give it View Channel + Read Message History');
         }
       }
       this.resolveReady();
@@ -128,11 +128,11 @@ export class DiscordBridge {
     this.on(Events.ShardReconnecting, () => this.sync.gatewayDown());
     this.on(Events.ShardDisconnect, (event) => {
       this.sync.gatewayDown();
-      this.s.logger.error({ code: event.code }, 'Discord gateway closed for good; the bridge stops receiving messages');
+      this.deps.logger.error({ code: event.code }, 'Discord gateway closed for good; the bridge stops receiving messages');
     });
-    this.on(Events.ShardError, (err) => this.s.logger.warn({ err }, 'Discord gateway error'));
-    this.on(Events.Error, (err) => this.s.logger.error({ err }, 'Discord client error'));
-    this.on(Events.Warn, (message) => this.s.logger.warn({ message }, 'Discord client warning'));
+    this.on(Events.ShardError, (err) => this.deps.logger.warn({ err }, 'Discord gateway error'));
+    this.on(Events.Error, (err) => this.deps.logger.error({ err }, 'Discord client error'));
+    this.on(Events.Warn, (message) => this.deps.logger.warn({ message }, 'Discord client warning'));
 
     this.on(Events.MessageCreate, (message) => {
       if (!this.sync.linkOf(message.channelId) || !isIngestible(message, this.client.user?.id)) return;
@@ -194,9 +194,9 @@ export class DiscordBridge {
   private guard(what: string, fn: () => unknown): void {
     try {
       const r = fn();
-      if (r instanceof Promise) r.catch((err: unknown) => this.s.logger.error({ err, event: what }, 'Discord event handler failed'));
+      if (r instanceof Promise) r.catch((err: unknown) => this.deps.logger.error({ err, event: what }, 'Discord event handler failed'));
     } catch (err) {
-      this.s.logger.error({ err, event: what }, 'Discord event handler failed');
+      this.deps.logger.error({ err, event: what }, 'Discord event handler failed');
     }
   }
 }

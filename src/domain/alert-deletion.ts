@@ -20,14 +20,14 @@ export interface AlertDeletionDeps {
  * found", exactly as in the read API. Open streams get `alert.deleted`.
  */
 export class AlertDeletion {
-  constructor(private readonly d: AlertDeletionDeps) {}
+  constructor(private readonly deps: AlertDeletionDeps) {}
 
   async deleteAlert(alertId: string, as?: Principal): Promise<{ id: string; channelId: string; deleted: true; filesReleased: number }> {
-    if (as && !(await this.d.reads.visibleAlert(as, alertId))) throw notFound('alert');
-    const done = await this.d.removal.deleteAlert(alertId, this.d.clock.now());
+    if (as && !(await this.deps.reads.visibleAlert(as, alertId))) throw notFound('alert');
+    const done = await this.deps.removal.deleteAlert(alertId, this.deps.clock.now());
     if (!done) throw notFound('alert');
-    this.d.bus.emit('alert-events');
-    this.d.releaseMedia(done.released);
+    this.deps.bus.emit('alert-events');
+    this.deps.releaseMedia(done.released);
     return { id: alertId, channelId: done.channelId, deleted: true, filesReleased: done.released.length };
   }
 }

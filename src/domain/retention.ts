@@ -143,29 +143,29 @@ export interface RetentionPrunerDeps {
  */
 export class RetentionPruner {
   constructor(
-    private readonly d: RetentionPrunerDeps,
+    private readonly deps: RetentionPrunerDeps,
     private readonly batchSize = PRUNE_BATCH_SIZE,
   ) {}
 
   /** One pass over every channel with a limit; `stopping` is checked between batches. */
   async pass(stopping: () => boolean = () => false): Promise<RetentionPassResult> {
     const result: RetentionPassResult = { channels: 0, deleted: 0, batches: 0, maxBatchMs: 0 };
-    for (const row of await this.d.settings.policies()) {
+    for (const row of await this.deps.settings.policies()) {
       const limits = effectiveLimits(row);
       if (limits.days === null && limits.maxAlerts === null) continue;
       result.channels++;
       for (;;) {
         if (stopping()) return result;
         // Re-read each batch: the cut-off moves with the clock during a long pass.
-        const now = this.d.clock.now();
+        const now = this.deps.clock.now();
         const rule: PruneRule = { olderThan: limits.days === null ? null : now - limits.days * DAY_MS, keepNewest: limits.maxAlerts };
-        const batch = await this.d.store.pruneBatch(row.channelId, rule, this.batchSize, now);
+        const batch = await this.deps.store.pruneBatch(row.channelId, rule, this.batchSize, now);
         result.batches++;
         result.maxBatchMs = Math.max(result.maxBatchMs, batch.unitMs);
         if (batch.deleted > 0) {
           result.deleted += batch.deleted;
-          this.d.bus.emit('alert-events');
-          if (batch.released.length) this.d.releaseMedia(batch.released);
+          this.deps.bus.emit('alert-events');
+          if (batch.released.length) this.deps.releaseMedia(batch.released);
         }
         if (batch.deleted < this.batchSize) break;
         await yieldToEventLoop();

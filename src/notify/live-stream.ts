@@ -74,7 +74,7 @@ export class LiveStreams {
   private shutdownReason: string | undefined;
 
   constructor(
-    private readonly d: LiveStreamDeps,
+    private readonly deps: LiveStreamDeps,
     options: Partial<LiveStreamOptions> = {},
   ) {
     this.options = { ...DEFAULT_LIVE_OPTIONS, ...options };
@@ -87,7 +87,7 @@ export class LiveStreams {
 
   /** The newest change-log id ever assigned (0 when none). */
   headId(): Promise<number> {
-    return this.d.changes.headEventId();
+    return this.deps.changes.headEventId();
   }
 
   /**
@@ -106,7 +106,7 @@ export class LiveStreams {
     let start = head;
     let resync: string | undefined;
     if (opts.lastEventId !== undefined) {
-      const oldest = (await this.d.changes.oldestEventId()) ?? head + 1;
+      const oldest = (await this.deps.changes.oldestEventId()) ?? head + 1;
       if (opts.lastEventId > head) resync = `event ${opts.lastEventId} is unknown here (newest is ${head}); refetch the alert lists`;
       else {
         start = opts.lastEventId;
@@ -126,13 +126,13 @@ export class LiveStreams {
       );
     }
     // A dashboard session is not a token: its route passes its own check.
-    const authorized = opts.authorized ?? (() => this.d.stillAuthorized(principal));
+    const authorized = opts.authorized ?? (() => this.deps.stillAuthorized(principal));
     const sub = new LiveSubscription(this, principal, start, opts.channelId, resync, authorized);
     this.subs.add(sub);
     if (this.subs.size === 1) {
       this.lastSeq = head;
-      this.d.bus.on('alert-events', this.onChange);
-      this.d.bus.on('read-state', this.onRead);
+      this.deps.bus.on('alert-events', this.onChange);
+      this.deps.bus.on('read-state', this.onRead);
       this.timer = setInterval(() => void this.poll(), this.options.pollIntervalMs);
       this.timer.unref();
     }
@@ -152,8 +152,8 @@ export class LiveStreams {
   /** @internal */
   release(sub: LiveSubscription): void {
     if (!this.subs.delete(sub) || this.subs.size > 0) return;
-    this.d.bus.off('alert-events', this.onChange);
-    this.d.bus.off('read-state', this.onRead);
+    this.deps.bus.off('alert-events', this.onChange);
+    this.deps.bus.off('read-state', this.onRead);
     clearInterval(this.timer);
   }
 
@@ -165,9 +165,9 @@ export class LiveStreams {
     authorized: Authorized,
   ): Promise<{ events: LiveEvent[]; last: number; full: boolean; authorized: boolean }> {
     if (!(await authorized())) return { events: [], last: after, full: false, authorized: false };
-    const rows = await this.d.changes.eventsAfter(after, this.options.batchSize);
+    const rows = await this.deps.changes.eventsAfter(after, this.options.batchSize);
     if (rows.length === 0) return { events: [], last: after, full: false, authorized: true };
-    const visible = new Set(await this.d.alerts.visibleChannelIds(p));
+    const visible = new Set(await this.deps.alerts.visibleChannelIds(p));
     const events: LiveEvent[] = [];
     for (const r of rows) {
       if (!visible.has(r.channelId) || (channelFilter && r.channelId !== channelFilter)) continue;
@@ -179,7 +179,7 @@ export class LiveStreams {
 
   /** @internal `read.updated` events: the user's unread count now, per changed channel they can see (and the filter allows). */
   async readEvents(p: Principal, channelIds: Set<string>, channelFilter: string | undefined): Promise<LiveEvent[]> {
-    const counts = await this.d.alerts.visibleChannels(p);
+    const counts = await this.deps.alerts.visibleChannels(p);
     return counts
       .filter((c) => channelIds.has(c.id) && (!channelFilter || c.id === channelFilter))
       .map((c) => ({ event: 'read.updated' as const, data: JSON.stringify({ channelId: c.id, unread: c.unread }) }));
@@ -189,10 +189,10 @@ export class LiveStreams {
   private async render(p: Principal, r: ChangeEvent): Promise<LiveEvent | null> {
     const id = String(r.id);
     if (r.type === 'alert.deleted') return { event: r.type, id, data: JSON.stringify({ id: r.alertId, channelId: r.channelId }) };
-    const row = await this.d.alerts.alert(r.alertId);
+    const row = await this.deps.alerts.alert(r.alertId);
     // Gone since: its alert.deleted event follows in the log.
     if (!row || row.channelId !== r.channelId) return null;
-    const [view] = await this.d.readApi.render(p.userId, row.channelId, [row]);
+    const [view] = await this.deps.readApi.render(p.userId, row.channelId, [row]);
     return { event: r.type, id, data: JSON.stringify(view) };
   }
 

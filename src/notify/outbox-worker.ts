@@ -152,7 +152,7 @@ function hostOf(url: string): string {
  * The worker as the runtime starts it: SMTP from SMTP_URL/MAIL_FROM, or e-mail
  * off (logged once) when SMTP_URL is unset.
  */
-export function startNotifier(s: NotifierDeps, options: Partial<NotifierOptions> = {}): Notifier {
-  const mailer = options.mailer !== undefined ? options.mailer : s.config.smtpUrl ? new SmtpMailer(s.config.smtpUrl, s.config.mailFrom) : null;
-  return new Notifier(s, { ...options, mailer }).start();
+export function startNotifier(deps: NotifierDeps, options: Partial<NotifierOptions> = {}): Notifier {
+  const mailer = options.mailer !== undefined ? options.mailer : deps.config.smtpUrl ? new SmtpMailer(deps.config.smtpUrl, deps.config.mailFrom) : null;
+  return new Notifier(deps, { ...options, mailer }).start();
 }

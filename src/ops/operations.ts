@@ -40,19 +40,19 @@ export class Operations {
   #liveCount: () => number = () => 0;
   #mediaBytes = { value: 0, at: -Infinity };
 
-  constructor(private readonly d: OperationsDeps) {
-    this.storage = new StorageHealth(d.logger);
-    this.reserve = new FreeSpaceReserve(d.config, d.config.mediaFreeSpaceReserveBytes, this.storage);
-    this.metrics = d.config.metrics
+  constructor(private readonly deps: OperationsDeps) {
+    this.storage = new StorageHealth(deps.logger);
+    this.reserve = new FreeSpaceReserve(deps.config, deps.config.mediaFreeSpaceReserveBytes, this.storage);
+    this.metrics = deps.config.metrics
       ? new Metrics(
           {
             sseClients: () => this.#liveCount(),
-            outbox: () => d.reports.outboxBacklog(d.clock.now()),
+            outbox: () => deps.reports.outboxBacklog(deps.clock.now()),
             discord: () => (this.#discord ? discordStatus(this.#discord) : null),
             mediaBytes: () => this.mediaBytes(),
             storageDegraded: () => this.storage.failure !== null,
           },
-          { discord: Boolean(d.config.discordToken) },
+          { discord: Boolean(deps.config.discordToken) },
         )
       : null;
   }
@@ -85,19 +85,19 @@ export class Operations {
 
   readiness(): Promise<Readiness> {
     return checkReadiness({
-      config: this.d.config,
-      database: this.d.database,
+      config: this.deps.config,
+      database: this.deps.database,
       storage: this.storage,
-      outbox: (now) => this.d.reports.outboxBacklog(now),
+      outbox: (now) => this.deps.reports.outboxBacklog(now),
       discord: () => this.#discord,
       draining: () => this.draining,
-      now: () => this.d.clock.now(),
+      now: () => this.deps.clock.now(),
     });
   }
 
   async mediaBytes(): Promise<number> {
     const now = Date.now();
-    if (now - this.#mediaBytes.at >= MEDIA_BYTES_TTL_MS) this.#mediaBytes = { value: await this.d.reports.mediaBytes(), at: now };
+    if (now - this.#mediaBytes.at >= MEDIA_BYTES_TTL_MS) this.#mediaBytes = { value: await this.deps.reports.mediaBytes(), at: now };
     return this.#mediaBytes.value;
   }
 }

@@ -34,18 +34,18 @@ export interface ReadinessDeps {
 const MB = 1024 * 1024;
 
 /** Runs every check; each reports its numbers so an operator sees why, not just that. */
-export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
+export async function checkReadiness(deps: ReadinessDeps): Promise<Readiness> {
   const checks: Record<string, Check> = {};
 
-  const db = await d.database.probe();
+  const db = await deps.database.probe();
   const dbRoom = db.ok;
   checks.database = db.ok ? { status: 'ok' } : { status: 'fail', reason: db.reason };
 
-  const reserve = d.config.mediaFreeSpaceReserveBytes;
+  const reserve = deps.config.mediaFreeSpaceReserveBytes;
   let diskOk = false;
   try {
     // Every volume this node writes (the SQLite file's, MEDIA_DIR's), each measured once.
-    const volumes = await volumesOf(writtenDirs(d.config));
+    const volumes = await volumesOf(writtenDirs(deps.config));
     const roomy = (free: number) => free > 0 && free >= reserve;
     const least = Math.min(...volumes.map((v) => v.free));
     diskOk = roomy(least);
@@ -59,22 +59,22 @@ export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
   }
 
   // Without this, a load balancer that stopped sending traffic on our 503 would never see the write that clears it.
-  if (dbRoom && diskOk) d.storage.spaceReturned();
-  const failure = d.storage.failure;
+  if (dbRoom && diskOk) deps.storage.spaceReturned();
+  const failure = deps.storage.failure;
   // A failure on the shared PostgreSQL server warns: every node has it, so failing readiness would only turn each sender's 503 into the load balancer's.
   checks.storage = failure
     ? { status: failure.shared ? 'warn' : 'fail', reason: failure.reason, since: new Date(failure.at).toISOString() }
     : { status: 'ok' };
 
   try {
-    const b = await d.outbox(d.now());
+    const b = await deps.outbox(deps.now());
     checks.outbox = { status: b.stale > 0 ? 'warn' : 'ok', pendingJobs: b.pending, staleJobs: b.stale, oldestDueSeconds: Math.round(b.oldestDueMs / 1000) };
   } catch (err) {
     checks.outbox = { status: 'warn', reason: (err as Error).message };
   }
 
-  if (d.config.discordToken) {
-    const bridge = d.discord();
+  if (deps.config.discordToken) {
+    const bridge = deps.discord();
     if (!bridge) checks.discord = { status: 'warn', gateway: 'not started', reason: 'the bridge did not start (see the log)' };
     else {
       const st = discordStatus(bridge);
@@ -82,7 +82,7 @@ export async function checkReadiness(d: ReadinessDeps): Promise<Readiness> {
     }
   }
 
-  if (d.draining()) checks.shutdown = { status: 'fail', reason: 'shutting down' };
+  if (deps.draining()) checks.shutdown = { status: 'fail', reason: 'shutting down' };
 
   const ready = Object.values(checks).every((c) => c.status !== 'fail');
   return { status: ready ? 'ready' : 'not-ready', checks };

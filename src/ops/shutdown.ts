@@ -31,38 +31,38 @@ const SWEEP_MS = 25;
  * Resolves true when it all finished inside `timeoutMs`; the caller exits 0.
  * The drain leaves a quarter of the budget (at most 2 s) for step 4.
  */
-export async function gracefulShutdown(d: ShutdownDeps, signal: string): Promise<boolean> {
+export async function gracefulShutdown(deps: ShutdownDeps, signal: string): Promise<boolean> {
   const started = Date.now();
-  const deadline = started + d.timeoutMs;
-  const drainDeadline = deadline - Math.min(2_000, d.timeoutMs / 4);
-  d.ops.draining = true;
-  d.logger.info({ signal, timeoutMs: d.timeoutMs }, 'shutting down: draining connections');
+  const deadline = started + deps.timeoutMs;
+  const drainDeadline = deadline - Math.min(2_000, deps.timeoutMs / 4);
+  deps.ops.draining = true;
+  deps.logger.info({ signal, timeoutMs: deps.timeoutMs }, 'shutting down: draining connections');
 
-  const closed = new Promise<void>((resolve) => d.server.close(() => resolve()));
-  d.closeStreams('server shutting down');
-  const sweep = setInterval(() => d.server.closeIdleConnections(), SWEEP_MS);
+  const closed = new Promise<void>((resolve) => deps.server.close(() => resolve()));
+  deps.closeStreams('server shutting down');
+  const sweep = setInterval(() => deps.server.closeIdleConnections(), SWEEP_MS);
   let drained: boolean;
   try {
     drained = await Promise.race([
-      closed.then(() => waitFor(() => d.ops.inFlight === 0, drainDeadline)),
+      closed.then(() => waitFor(() => deps.ops.inFlight === 0, drainDeadline)),
       sleepUntil(drainDeadline).then(() => false),
     ]);
   } finally {
     clearInterval(sweep);
   }
   if (!drained) {
-    d.logger.warn({ inFlight: d.ops.inFlight }, 'shutdown: requests still running at the drain deadline; their connections are closed unanswered');
-    d.server.closeAllConnections();
+    deps.logger.warn({ inFlight: deps.ops.inFlight }, 'shutdown: requests still running at the drain deadline; their connections are closed unanswered');
+    deps.server.closeAllConnections();
   }
 
-  const stopped = await Promise.race([d.stopBackground().then(() => true), sleepUntil(deadline - 200).then(() => false)]);
-  if (!stopped) d.logger.warn('shutdown: background parts did not stop in time');
+  const stopped = await Promise.race([deps.stopBackground().then(() => true), sleepUntil(deadline - 200).then(() => false)]);
+  if (!stopped) deps.logger.warn('shutdown: background parts did not stop in time');
   try {
-    await Promise.race([Promise.resolve(d.closeServices()), sleepUntil(deadline)]);
+    await Promise.race([Promise.resolve(deps.closeServices()), sleepUntil(deadline)]);
   } catch (err) {
-    d.logger.error({ err }, 'shutdown: closing the database failed');
+    deps.logger.error({ err }, 'shutdown: closing the database failed');
   }
-  d.logger.info({ tookMs: Date.now() - started }, 'shut down');
+  deps.logger.info({ tookMs: Date.now() - started }, 'shut down');
   return stopped;
 }
 

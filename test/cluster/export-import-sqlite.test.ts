@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { createHarness } from '../helpers/harness.js';
+import { startHarness } from '../helpers/harness.js';
 import { installationCleanup, makeInstallation, whatUsersSee } from './installation.js';
 
 /** `admin export` / `admin import` between SQLite files (PostgreSQL: export-import-pg.test.ts). */
@@ -33,7 +33,7 @@ describe('moving a SQLite installation to another SQLite file', () => {
     expect(im.tables).toEqual(ex.tables);
     expect(im.rows).toBe(ex.rows);
 
-    const moved = track(createHarness({ dir: targetDir }));
+    const moved = track(await startHarness({ engine: 'sqlite', dir: targetDir }));
     expect(await whatUsersSee(moved, [seed.ownerToken, seed.memberToken])).toEqual(before);
     expect((await moved.call('GET', '/api/channels', { token: revokedToken })).status).toBe(401);
     // Ids and sequences continue past the imported ones: a new alert is stored and listed first.

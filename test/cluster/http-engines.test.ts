@@ -3,12 +3,10 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startNotifier } from '../../src/notify/outbox-worker.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { createEngineHarness, describeEngines, type EngineHarness, type EngineNode } from '../helpers/engine-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { createEngineHarness, describeEngines, type Harness, type HarnessNode, seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -21,12 +19,12 @@ import { png } from '../media/fixtures.js';
  */
 type Seed = Awaited<ReturnType<typeof seedWorkspace>>;
 
-async function post(n: EngineNode, webhookToken: string, payload: unknown, headers: Record<string, string> = {}): Promise<Response> {
+async function post(n: HarnessNode, webhookToken: string, payload: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return n.call('POST', `/api/webhook/${webhookToken}`, { json: payload, headers });
 }
 
 describeEngines('the HTTP API', (engine) => {
-  let h: EngineHarness;
+  let h: Harness;
   let seed: Seed;
   let sink: SmtpSink;
   beforeAll(async () => {
@@ -177,7 +175,7 @@ describeEngines('the HTTP API', (engine) => {
   });
 
   it('dashboard over HTTP: a sign-in link makes a session, which opens the profile settings page', async () => {
-    const issued = await new SignInLinks(h.services.authRows.links, h.services.clock).issue(seed.owner.id);
+    const issued = await h.services.accountAuth.signInLinks.issue(seed.owner.id);
     const cookies = new Map<string, string>();
     const keep = (res: Response) => {
       for (const line of res.headers.getSetCookie()) {
@@ -231,7 +229,7 @@ describeEngines('the HTTP API', (engine) => {
 });
 
 describeEngines('rate limits', (engine) => {
-  let h: EngineHarness;
+  let h: Harness;
   let seed: Seed;
   beforeAll(async () => {
     h = await createEngineHarness(engine, { env: { RATE_LIMIT_PER_MINUTE: '2', WEBHOOK_RATE_LIMIT_PER_MINUTE: '2' } });
@@ -268,7 +266,7 @@ describeEngines('rate limits', (engine) => {
 describeEngines('media grace period', (engine) => {
   const HOUR = 60 * 60 * 1000;
   const clock = new ManualClock(Date.now());
-  let h: EngineHarness;
+  let h: Harness;
   let seed: Seed;
   beforeAll(async () => {
     h = await createEngineHarness(engine, { overrides: { clock } });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterEach, expect } from 'vitest';
-import { createHarness, postAlert, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
+import { startHarness, postAlert, seedWorkspace, tempDir, type Harness } from '../helpers/harness.js';
 
 /**
  * A small but varied installation, made through the real service: alerts of several kinds (text
@@ -8,7 +8,7 @@ import { createHarness, postAlert, seedWorkspace, tempDir, type Harness } from '
  * Idempotency-Key answer), read state (an exception and a watermark), a revoked token.
  */
 export async function makeInstallation(dir: string) {
-  const h = createHarness({ dir });
+  const h = await startHarness({ engine: 'sqlite', dir });
   const seed = await seedWorkspace(h.services);
   const hook = seed.general.webhookToken;
   for (const title of ['Zebra deploy', 'éclair build ✅', 'apple release 🚀', 'Ärger im Cluster']) {

@@ -8,8 +8,7 @@ import { PgExecutor } from '../../src/db/pg/executor.js';
 import { SqlMediaOrphanRows } from '../../src/db/shared/media-orphan-rows.js';
 import { systemClock } from '../../src/lib/clock.js';
 import { MediaOrphans } from '../../src/ops/media-orphans.js';
-import { createEngineHarness, type EngineHarness, type EngineNode } from '../helpers/engine-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { createEngineHarness, type Harness, type HarnessNode, seedWorkspace } from '../helpers/harness.js';
 import { describePg } from '../helpers/pg.js';
 import { eventually } from '../helpers/poll.js';
 import { png } from '../media/fixtures.js';
@@ -26,8 +25,8 @@ const keyOf = (bytes: Buffer) => `${createHash('sha256').update(bytes).digest('h
  * reference check is held open by a gate, or its DELETE by a row lock from a test connection.
  */
 describePg('media pins across nodes (PostgreSQL)', () => {
-  let a: EngineHarness;
-  let b: EngineNode;
+  let a: Harness;
+  let b: HarnessNode;
   let seed: Awaited<ReturnType<typeof seedWorkspace>>;
   let pool: pg.Pool;
   let media: string;
@@ -45,7 +44,7 @@ describePg('media pins across nodes (PostgreSQL)', () => {
     await a?.close();
   });
 
-  const post = (n: EngineNode, token: string, payload: unknown) => n.call('POST', `/api/webhook/${token}`, { json: payload });
+  const post = (n: HarnessNode, token: string, payload: unknown) => n.call('POST', `/api/webhook/${token}`, { json: payload });
   const withFile = (title: string, bytes: Buffer, runId?: string, state?: string) => ({
     title,
     ...(runId ? { workflow: { runId, state, steps: [] } } : {}),
@@ -63,7 +62,7 @@ describePg('media pins across nodes (PostgreSQL)', () => {
     return key;
   }
 
-  async function served(n: EngineNode, key: string): Promise<{ status: number; bytes?: Buffer }> {
+  async function served(n: HarnessNode, key: string): Promise<{ status: number; bytes?: Buffer }> {
     const res = await n.call('GET', `/media/${key}`);
     return res.status === 200 ? { status: 200, bytes: Buffer.from(await res.arrayBuffer()) } : { status: res.status };
   }

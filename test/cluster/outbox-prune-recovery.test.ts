@@ -1,8 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
-import { createEngineHarness, type EngineHarness } from '../helpers/engine-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { createEngineHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 import { describePg } from '../helpers/pg.js';
 import { eventually } from '../helpers/poll.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
@@ -17,7 +16,7 @@ const HOUR = 60 * 60 * 1000;
  * test/cluster/three-nodes.test.ts the recovery at a node's start).
  */
 describePg('the outbox lease at the hourly prune (PostgreSQL)', () => {
-  let h: EngineHarness | undefined;
+  let h: Harness | undefined;
   let sink: SmtpSink | undefined;
   let notifier: Notifier | undefined;
   afterEach(async () => {

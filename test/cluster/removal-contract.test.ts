@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
-import { PgAlertRemoval } from '../../src/db/pg/alert-store/alert-removal.js';
+import { SqlAlertRemoval } from '../../src/db/shared/alert-removal.js';
 import { PgWriteUnits } from '../../src/db/pg/alert-store/unit.js';
 import { SqlChannelRemoval } from '../../src/db/shared/alert-removal.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
@@ -142,8 +142,8 @@ describePg('alert and channel removal contract: PostgreSQL', () => {
     const h = await pgEngine(FIXTURE);
     return {
       ...h,
-      removal: new PgAlertRemoval(h.db.pool),
-      otherRemoval: new PgAlertRemoval(h.other.pool),
+      removal: new SqlAlertRemoval(new PgWriteUnits(h.db.pool)),
+      otherRemoval: new SqlAlertRemoval(new PgWriteUnits(h.other.pool)),
       channels: new SqlChannelRemoval(new PgWriteUnits(h.db.pool)),
       reads: new PgAlertReads(h.db.pool),
       fault: pgFault(h),

@@ -2,8 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { createEngineHarness, type EngineHarness, type EngineNode } from '../helpers/engine-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { createEngineHarness, type Harness, type HarnessNode, seedWorkspace } from '../helpers/harness.js';
 import { describePg } from '../helpers/pg.js';
 import { eventually } from '../helpers/poll.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -15,8 +14,8 @@ import { png } from '../media/fixtures.js';
  * them: nothing a request needs lives in one node's memory.
  */
 describePg('two nodes on one PostgreSQL database', () => {
-  let a: EngineHarness;
-  let b: EngineNode;
+  let a: Harness;
+  let b: HarnessNode;
   let seed: Awaited<ReturnType<typeof seedWorkspace>>;
   beforeAll(async () => {
     const env = { WEBHOOK_RATE_LIMIT_PER_MINUTE: '3', ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' };
@@ -27,7 +26,7 @@ describePg('two nodes on one PostgreSQL database', () => {
   });
   afterAll(async () => a?.close());
 
-  const post = (n: EngineNode, token: string, payload: unknown, headers: Record<string, string> = {}) =>
+  const post = (n: HarnessNode, token: string, payload: unknown, headers: Record<string, string> = {}) =>
     n.call('POST', `/api/webhook/${token}`, { json: payload, headers });
 
   it('exactly one of them leads (runs the singletons)', async () => {
@@ -84,7 +83,7 @@ describePg('two nodes on one PostgreSQL database', () => {
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/c.png`;
-      const send = (n: EngineNode) => post(n, seed.general.webhookToken, { title: 'keyed', attachments: [{ url }] }, { 'idempotency-key': 'two-nodes' });
+      const send = (n: HarnessNode) => post(n, seed.general.webhookToken, { title: 'keyed', attachments: [{ url }] }, { 'idempotency-key': 'two-nodes' });
       const first = send(a);
       await eventually(() => hits > 0, 'A fetching the attachment');
       expect((await send(b)).status).toBe(409);

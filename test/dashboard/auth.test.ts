@@ -2,7 +2,6 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { Passwords } from '../../src/domain/auth/passwords.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { seedWorkspace } from '../helpers/harness.js';
 import { cliEnv, DashClient, startDashboard, type DashHarness } from './helpers.js';
@@ -253,8 +252,9 @@ describe('passwords and the sign-in rate limit', () => {
   });
 
   it('hashes with scrypt at OWASP parameters (N=2^17, r=8, p=1) by default', async () => {
-    const { h, seed } = await setup();
-    const p = new Passwords(h.services.authRows.passwords, h.services.clock);
+    // No scrypt override: the parameters the service uses in production.
+    const { h, seed } = await setup({ overrides: { scrypt: undefined } });
+    const p = h.services.accountAuth.passwords;
     await p.set(seed.member.id, 'a long enough password');
     const stored = (await h.query<{ hash: string }>('SELECT hash FROM user_passwords WHERE user_id = ?', [seed.member.id]))[0]!.hash;
     expect(stored).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);

@@ -1,9 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Passwords } from '../../src/domain/auth/passwords.js';
 import { newPage } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, TEST_SCRYPT, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness } from './helpers.js';
 
 /**
  * The open redirect as Chromium follows it: `next=/%09/evil.example` used to come back as
@@ -47,7 +46,7 @@ describe('sign-in next in Chromium', () => {
   });
 
   it('signing in with a password from /sign-in?next=/%09/evil.example lands on the service’s own start page', async () => {
-    await new Passwords(h.services.authRows.passwords, h.services.clock, TEST_SCRYPT).set(seed.owner.id, PASSWORD);
+    await h.services.accountAuth.passwords.set(seed.owner.id, PASSWORD);
     const { context, page, visitedEvil } = await watchedPage();
     try {
       for (const next of NEXTS) {

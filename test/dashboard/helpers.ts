@@ -2,16 +2,14 @@ import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
-import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
 import { startAccountMailer, type AccountMailer } from '../../src/notify/account-mail-worker.js';
-import { createServices, openServices, type ServiceOverrides, type Services, type SqliteServices } from '../../src/services.js';
-import type { Engine } from '../helpers/engine-harness.js';
+import { openServices, sqliteServicesOf, type ServiceOverrides, type Services, type SqliteServices } from '../../src/services.js';
+import { type Engine, listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 import { otherConnection } from '../helpers/other-connection.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 
 /** Cheap scrypt for tests that sign in with passwords; one test checks the production parameters. */
 export const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
@@ -49,8 +47,7 @@ export function cliEnv(h: DashHarness): Record<string, string> {
 
 /** The SQLite services of a harness, for the few tests that read the file itself (they run on SQLite only). */
 export function sqliteOf(h: DashHarness): SqliteServices {
-  if (h.services.engine !== 'sqlite') throw new Error('this test reads the SQLite file: it runs on SQLite only');
-  return h.services as SqliteServices;
+  return sqliteServicesOf(h.services);
 }
 
 /**
@@ -76,11 +73,11 @@ export async function startDashboard(
     ...(fresh ? { DATABASE_URL: fresh.url, PG_POOL_MAX: '4' } : {}),
     ...opts.env,
   });
-  const services: Services = fresh ? await openServices(config, opts.overrides) : createServices(config, opts.overrides);
-  app = createApp(services, { dashboard: { scrypt: TEST_SCRYPT, mailer: opts.mailer ?? null } });
+  const services: Services = await openServices(config, { scrypt: TEST_SCRYPT, ...opts.overrides });
+  app = createApp(services, { dashboard: { mailer: opts.mailer ?? null } });
   // With mail on, sign-in links and address confirmations leave through their outbox, as in the runtime.
   const accountMailer = opts.mailer ? startAccountMailer(services, { mailer: opts.mailer }) : null;
-  const links = new SignInLinks(services.authRows.links, services.clock);
+  const links = services.accountAuth.signInLinks;
   const other = otherConnection(fresh ? { url: fresh.url } : { dbFile: config.dbFile });
 
   return {

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Passwords } from '../../src/domain/auth/passwords.js';
-import { DashClient, TEST_SCRYPT, type DashHarness } from './helpers.js';
+import { DashClient, type DashHarness } from './helpers.js';
 import { invitationRows, invitationSetup, pressEverything, secretOf, shownLink, signedIn } from './invitation-helpers.js';
 
 /**
@@ -72,7 +71,7 @@ describe('the takeover attempt (mail off)', () => {
     expect(await sessionsOf(s.seed.stranger.id)).toBe(0);
     expect(anonymous.cookies.size).toBe(0);
     // Sam signs in as himself from that page and lands where the invitation waits.
-    await new Passwords(h.services.authRows.passwords, s.clock, TEST_SCRYPT).set(s.seed.stranger.id, 'correct horse battery');
+    await h.services.accountAuth.passwords.set(s.seed.stranger.id, 'correct horse battery');
     const next = /<input type="hidden" name="next" value="([^"]+)"/.exec(signIn.html)![1]!;
     const signedInRes = await anonymous.post('/sign-in', { email: 'stranger@other.test', password: 'correct horse battery', next }, { csrf: null });
     expect([signedInRes.res.status, signedInRes.res.headers.get('location')]).toEqual([303, '/profile']);

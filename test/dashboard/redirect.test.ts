@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Passwords } from '../../src/domain/auth/passwords.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { startDashboard, TEST_SCRYPT, type DashHarness } from './helpers.js';
+import { startDashboard, type DashHarness } from './helpers.js';
 
 /**
  * Redirect targets taken from input (`next` at sign-in, `back` on the feed) over real HTTP: whatever is
@@ -53,7 +52,7 @@ beforeAll(async () => {
   clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
   h = await startDashboard({ overrides: { clock } });
   seed = await seedWorkspace(h.services);
-  await new Passwords(h.services.authRows.passwords, clock, TEST_SCRYPT).set(seed.owner.id, PASSWORD);
+  await h.services.accountAuth.passwords.set(seed.owner.id, PASSWORD);
   cookie = await signIn('/').then((r) => r.headers.getSetCookie().map((c) => c.split(';')[0]).join('; '));
 });
 afterAll(() => h.close());

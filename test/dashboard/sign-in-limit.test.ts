@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Passwords } from '../../src/domain/auth/passwords.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { DashClient, startDashboard, TEST_SCRYPT, type DashHarness } from './helpers.js';
+import { DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 /**
  * Password sign-in takes e-mail addresses only: the account look-up also matches user ids, and a
@@ -20,7 +19,7 @@ async function setup() {
   const clock = new ManualClock(Date.UTC(2026, 10, 23, 9));
   h = await startDashboard({ overrides: { clock } });
   const seed = await seedWorkspace(h.services);
-  await new Passwords(h.services.authRows.passwords, clock, TEST_SCRYPT).set(seed.owner.id, PASSWORD);
+  await h.services.accountAuth.passwords.set(seed.owner.id, PASSWORD);
   return { h, seed };
 }
 

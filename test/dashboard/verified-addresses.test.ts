@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { Passwords } from '../../src/domain/auth/passwords.js';
 import { EMAIL_CONFIRMATION_TTL_MS } from '../../src/domain/auth/sign-in-links.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { SmtpMailer } from '../../src/notify/mailer.js';
 import { seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { secretOf, shownLink } from './invitation-helpers.js';
-import { cliEnv, DashClient, startDashboard, TEST_SCRYPT, type DashHarness } from './helpers.js';
+import { cliEnv, DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 /**
  * Issue 22, items 2 and 8: an address typed without proof (no mail to confirm it) is unverified, and
@@ -46,7 +45,7 @@ const without = (html: string, ...addresses: string[]) =>
 describe('an unverified address (item 2)', () => {
   it("never receives another person's invitation, reserves nothing, and its holder's password keeps working", async () => {
     const { h, seed, signedIn } = await setup(false);
-    await new Passwords(h.services.authRows.passwords, h.services.clock, TEST_SCRYPT).set(seed.stranger.id, 'strangers own password');
+    await h.services.accountAuth.passwords.set(seed.stranger.id, 'strangers own password');
     // Sam (another workspace) claims the address of someone Acme is about to invite: no mail, so no proof.
     const sam = await signedIn(seed.stranger.id);
     const changed = await sam.post('/profile/email', { email: 'newhire@acme.test' });

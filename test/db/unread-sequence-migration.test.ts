@@ -5,7 +5,8 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { createHarness, tempDir, type Harness } from '../helpers/harness.js';
+import { startHarness, tempDir, type Harness } from '../helpers/harness.js';
+import { sqliteServicesOf } from '../../src/services.js';
 
 /**
  * The unread-sequence migration backfills a database written before it:
@@ -69,9 +70,8 @@ describe('unread sequence migration', () => {
     `);
     sqlite.close();
 
-    h = createHarness({ dir });
-    const s = h.services;
-    const db = s.db.sqlite;
+    h = await startHarness({ engine: 'sqlite', dir });
+    const db = sqliteServicesOf(h.services).db.sqlite;
     expect(db.prepare(`SELECT id FROM alerts ORDER BY seq`).pluck().all()).toEqual(['alt_01', 'alt_02', 'alt_04', 'alt_06', 'alt_07', 'alt_08', 'alt_05']);
     expect(db.prepare('SELECT channel_id, alert_count, seq_max FROM channel_stats ORDER BY channel_id').raw().all()).toEqual([
       ['ch_1', 7, 7],
@@ -84,7 +84,7 @@ describe('unread sequence migration', () => {
     ]);
 
     const unread = async (userId: string) => {
-      const token = (await s.accounts.createToken('ws_1', userId)).token;
+      const token = (await h!.services.accounts.createToken('ws_1', userId)).token;
       const channels = await bodyOf.channels(await h!.call('GET', '/api/channels', { token }));
       const page = await bodyOf.page(await h!.call('GET', '/api/channels/ch_1/alerts?limit=100', { token }));
       return {

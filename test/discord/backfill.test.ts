@@ -3,7 +3,7 @@ import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import type { MessagePayload } from '../helpers/fake-discord/index.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { describeEngines } from '../helpers/engine-harness.js';
+import { describeEngines } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 

@@ -1,9 +1,8 @@
 import type { DiscordLinks } from '../../src/domain/chat/links.js';
 import { startDiscordBridge, type DiscordBridgeHandle, type DiscordBridgeOptions } from '../../src/discord/index.js';
 import { bodyOf, type WebhookAnswer } from '../helpers/bodies.js';
-import { createEngineHarness, type Engine, type EngineHarness, type EngineNode } from '../helpers/engine-harness.js';
+import { createEngineHarness, type Engine, type Harness, type HarnessNode, seedWorkspace } from '../helpers/harness.js';
 import { FakeDiscord } from '../helpers/fake-discord/index.js';
-import { seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
 // The Client reads these; a sharded CI environment must not leak into the tests.
@@ -24,7 +23,7 @@ export type ChatMessage = Awaited<ReturnType<typeof bodyOf.chatPage>>['alerts'][
 /**
  * A fake Discord with the seeded guild, the real services + HTTP app (served over loopback) on
  * either engine: a temp DATA_DIR with the SQLite file, or a fresh PostgreSQL database built by the
- * service's own `openServices` (test/helpers/engine-harness.ts). Chat channel `community` is
+ * service's own `openServices` (test/helpers/harness.ts). Chat channel `community` is
  * connected to #alerts, and the real bridge runs. Rows are read through `query()` (another
  * connection), never through the node's own handle.
  */
@@ -32,9 +31,9 @@ export class BridgeEnv {
   fake!: FakeDiscord;
   seed!: ReturnType<FakeDiscord['seedGuild']>;
   /** The database (and DATA_DIR) of either engine; outlives a service restart. */
-  db!: EngineHarness;
+  db!: Harness;
   /** The running service (a new one after restartService). */
-  h!: EngineNode;
+  h!: HarnessNode;
   bridge: DiscordBridgeHandle | null = null;
   ws!: Awaited<ReturnType<typeof seedWorkspace>>;
   channel!: { id: string; slug: string; webhookToken: string };

@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { describeEngines } from '../helpers/engine-harness.js';
+import { describeEngines } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 

@@ -2,7 +2,7 @@ import { afterEach, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { describeEngines, type Engine } from '../helpers/engine-harness.js';
+import { describeEngines, type Engine } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 

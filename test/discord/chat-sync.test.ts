@@ -3,8 +3,7 @@ import type { ChatIngest } from '../../src/domain/chat/ingest.js';
 import { ChatSync, type HistoryPage, type HistorySource } from '../../src/domain/chat/sync.js';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createEngineHarness, describeEngines, type EngineHarness } from '../helpers/engine-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { createEngineHarness, describeEngines, type Harness, seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
 /**
@@ -72,7 +71,7 @@ async function settledCall(ingest: ChatIngest, method: 'remove' | 'edit'): Promi
 }
 
 describeEngines('ChatSync races with a running backfill', (engine) => {
-  let h: EngineHarness;
+  let h: Harness;
   let sync: ChatSync;
   let history: ScriptedHistory;
   let channelId: string;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
 import { png } from '../media/fixtures.js';
-import { describeEngines } from '../helpers/engine-harness.js';
+import { describeEngines } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
 
 /** A provider's documented example payload from test/fixtures/formats. */

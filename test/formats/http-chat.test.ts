@@ -5,7 +5,7 @@ import { mapDiscord } from '../../src/domain/formats/discord.js';
 import { mapSlack } from '../../src/domain/formats/slack.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import type { AnyHarness as Harness } from '../helpers/any-harness.js';
+import type { Harness as Harness } from '../helpers/harness.js';
 import { fixture, servedForBlock } from './fixture.js';
 
 /**

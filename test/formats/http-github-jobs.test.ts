@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import type { AnyHarness as Harness } from '../helpers/any-harness.js';
+import type { Harness as Harness } from '../helpers/harness.js';
 import { fixture, servedHarness } from './fixture.js';
 
 /** GitHub's workflow_job events merged into the run's steps, over real HTTP. */

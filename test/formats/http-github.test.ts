@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { githubSignature } from '../../src/domain/formats/github-body.js';
 import { mapGithub } from '../../src/domain/formats/github.js';
 import { bodyOf } from '../helpers/bodies.js';
-import type { AnyHarness as Harness } from '../helpers/any-harness.js';
+import type { Harness as Harness } from '../helpers/harness.js';
 import { fixture, servedForBlock } from './fixture.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());

@@ -32,16 +32,23 @@ export function otherConnection(target: DatabaseTarget): OtherConnection {
     let writer: Database.Database | undefined;
     // Opened at the first use: the service creates the file.
     const reader = () => (db ??= new Database(target.dbFile, { readonly: true }));
+    const write = (sql: string, params: unknown[]) => {
+      if (!writer) {
+        writer = new Database(target.dbFile);
+        writer.pragma('busy_timeout = 5000');
+      }
+      return writer.prepare(sql).run(...params).changes;
+    };
     return {
-      query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => reader().prepare<unknown[], T>(sql).all(...params),
-      count: async (table) => reader().prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0,
-      exec: async (sql, params = []) => {
-        if (!writer) {
-          writer = new Database(target.dbFile);
-          writer.pragma('busy_timeout = 5000');
-        }
-        return writer.prepare(sql).run(...params).changes;
+      query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => {
+        // A statement without rows (an UPDATE staging a crash) runs through the writer and answers [], as on PostgreSQL.
+        const stmt = reader().prepare<unknown[], T>(sql);
+        if (stmt.reader) return stmt.all(...params);
+        write(sql, params);
+        return [];
       },
+      count: async (table) => reader().prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck().get() ?? 0,
+      exec: async (sql, params = []) => write(sql, params),
       close: async () => {
         db?.close();
         writer?.close();
@@ -49,7 +56,7 @@ export function otherConnection(target: DatabaseTarget): OtherConnection {
     };
   }
   const pool = new pg.Pool({ connectionString: target.url, max: 2, types: INT8_AS_NUMBER });
-  // The DROP … WITH (FORCE) after close can reach a client still ending: not an uncaught error (engine-harness.ts).
+  // The DROP … WITH (FORCE) after close can reach a client still ending: not an uncaught error (harness.ts).
   pool.on('error', () => {});
   return {
     query: async <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) => (await pool.query<T>(numbered(sql), params)).rows,

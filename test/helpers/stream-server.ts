@@ -1,11 +1,10 @@
 import type { ServiceOverrides } from '../../src/services.js';
-import { startHarness, type AnyHarness } from './any-harness.js';
-import { listen, seedWorkspace } from './harness.js';
+import { startHarness, type Harness, listen, seedWorkspace } from './harness.js';
 import type { SseClient } from './sse-client.js';
 
 /** The services (on testEngine()) with a seeded workspace behind a real loopback server, for the /api/stream tests. */
 export interface StreamServer {
-  h: AnyHarness;
+  h: Harness;
   seed: Awaited<ReturnType<typeof seedWorkspace>>;
   server: Awaited<ReturnType<typeof listen>>;
 }

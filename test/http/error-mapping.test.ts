@@ -3,8 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/http/app.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, postAlert, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { bodyOf } from '../helpers/bodies.js';
 
 let h: Harness;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatOfExt } from '../../src/media/formats.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 
 /**
  * Names every JavaScript object answers to. A lookup keyed by a sender's or

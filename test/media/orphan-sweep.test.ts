@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { startHarness, testEngine, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, testEngine, type Harness, seedWorkspace } from '../helpers/harness.js';
 import { jpeg, png } from './fixtures.js';
 
 const HOUR = 60 * 60 * 1000;

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { startHarness, type AnyHarness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 
-let h: AnyHarness | undefined;
+let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;

@@ -8,9 +8,7 @@ import { ManualClock } from '../../src/lib/clock.js';
 import { INTERRUPTED, startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import type { Mailer } from '../../src/notify/mailer.js';
 import type { Services } from '../../src/services.js';
-import { testEngine } from '../helpers/any-harness.js';
-import { createEngineHarness, type EngineHarness, type EngineHarnessOptions } from '../helpers/engine-harness.js';
-import { postAlert, seedWorkspace } from '../helpers/harness.js';
+import { testEngine, createEngineHarness, type Harness, type HarnessOptions, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { FAST_RETRY, MAIL_FROM } from './setup.js';
 import { eventually } from '../helpers/poll.js';
@@ -32,7 +30,7 @@ async function smtpSink(): Promise<SmtpSink> {
  * An installation on testEngine() (a DATA_DIR with its SQLite file, or a PostgreSQL database) whose
  * first service process is running; `restart` stops it and starts the next one on the same data.
  */
-async function installation(sink: SmtpSink, opts: EngineHarnessOptions = {}): Promise<EngineHarness> {
+async function installation(sink: SmtpSink, opts: HarnessOptions = {}): Promise<Harness> {
   const h = await createEngineHarness(testEngine(), { ...opts, env: { SMTP_URL: sink.url, MAIL_FROM, ...opts.env } });
   cleanups.push(() => h.close());
   return h;
@@ -57,7 +55,7 @@ interface DeliveryState {
   state: string;
   lastError: string | null;
 }
-const states = (h: EngineHarness) =>
+const states = (h: Harness) =>
   h.query<DeliveryState & Record<string, unknown>>('SELECT user_id AS "userId", state, last_error AS "lastError" FROM notification_deliveries ORDER BY job_id, user_id');
 
 /** A real database error on the write recording a delivery `sent` (as a full disk or an I/O error would raise), in each engine's trigger syntax. */

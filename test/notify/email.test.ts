@@ -1,8 +1,7 @@
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { png } from '../media/fixtures.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { postAlert, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { startNotifier } from '../../src/notify/outbox-worker.js';
 import { notifyHarness, rows, type NotifyHarness } from './setup.js';
 

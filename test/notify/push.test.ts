@@ -6,8 +6,7 @@ import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js'
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
 import { createPushTransport, guardedLookup } from '../../src/notify/push/transport.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { postAlert, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { FakePushService, verifyVapid, type TestSubscription } from '../helpers/push-service.js';
 import { eventuallySeeing, FAST_RETRY, rows } from './setup.js';

@@ -1,6 +1,5 @@
 import { accepted, type BodyOf } from '../helpers/bodies.js';
-import { startHarness, type AnyHarness } from '../helpers/any-harness.js';
-import { postAlert, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import type { Clock } from '../../src/lib/clock.js';
 import type { Logger } from '../../src/lib/logger.js';
@@ -12,7 +11,7 @@ export const MAIL_FROM = 'Alertbridge <alerts@alertbridge.test>';
 export const FAST_RETRY = { maxAttempts: 8, baseDelayMs: 20, maxDelayMs: 80 };
 
 export interface NotifyHarness {
-  h: AnyHarness;
+  h: Harness;
   seed: Awaited<ReturnType<typeof seedWorkspace>>;
   sink: SmtpSink;
   notifier: Notifier;
@@ -55,7 +54,7 @@ export async function notifyHarness(
  * engines: quote camelCase aliases, `AS "lastError"`, as PostgreSQL folds unquoted names to lower case).
  * Name the columns a test computes with in `T` (a small row interface).
  */
-export async function rows<T extends object = Record<string, unknown>>(h: Pick<AnyHarness, 'query'>, sql: string, ...params: unknown[]): Promise<T[]> {
+export async function rows<T extends object = Record<string, unknown>>(h: Pick<Harness, 'query'>, sql: string, ...params: unknown[]): Promise<T[]> {
   return (await h.query(sql, params)) as T[];
 }
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { bodyOf } from '../helpers/bodies.js';
 import { eventually } from '../helpers/poll.js';

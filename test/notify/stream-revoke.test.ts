@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AnyHarness as Harness } from '../helpers/any-harness.js';
+import type { Harness as Harness } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { closeStreamServer, openStreamServer, type StreamServer } from '../helpers/stream-server.js';
 import { eventually } from '../helpers/poll.js';

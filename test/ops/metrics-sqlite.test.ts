@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
 
 // SQLite only: its write batcher commits every write queued in one event-loop turn together (PostgreSQL's batches only what arrives while two are in flight).
 
@@ -17,7 +17,7 @@ function sample(text: string, series: string): number | undefined {
 
 describe('GET /metrics on SQLite', () => {
   it('counts three concurrent webhook POSTs in one group commit', async () => {
-    h = createHarness({ env: { METRICS: '1' } });
+    h = await startHarness({ engine: 'sqlite', env: { METRICS: '1' } });
     const seed = await seedWorkspace(h.services);
     const answers = await Promise.all([1, 2, 3].map((i) => h!.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: `a${i}` } })));
     expect(answers.map((r) => r.status)).toEqual([201, 201, 201]);

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startBackground } from '../../src/runtime.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { png } from '../media/fixtures.js';

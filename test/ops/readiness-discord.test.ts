@@ -4,8 +4,7 @@ import { createApp } from '../../src/http/app.js';
 import { openServices } from '../../src/services.js';
 import { BridgeEnv } from '../discord/bridge-env.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { describeEngines } from '../helpers/engine-harness.js';
-import { callOf } from '../helpers/harness.js';
+import { describeEngines, callOf } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
 /** /readyz and /metrics with the real Discord bridge (fake Discord), on both engines as test/discord/ does (BridgeEnv's databases live in a describeEngines block). */

@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { createEngineHarness, type Engine, type EngineNode } from '../helpers/engine-harness.js';
-import { seedWorkspace, tempDir } from '../helpers/harness.js';
+import { createEngineHarness, type Engine, type HarnessNode, seedWorkspace, tempDir } from '../helpers/harness.js';
 import { mountTmpfs } from '../helpers/tmpfs.js';
 import { describePg } from '../helpers/pg.js';
 import { png } from '../media/fixtures.js';
@@ -47,7 +46,7 @@ async function start(engine: Engine, name: string) {
     fs.rmSync(mediaDir, { recursive: true, force: true });
   });
   const seed = await seedWorkspace(h.services);
-  const readyz = async (n: EngineNode = h) => {
+  const readyz = async (n: HarnessNode = h) => {
     const res = await n.call('GET', '/readyz');
     return { status: res.status, body: await bodyOf.readiness(res) };
   };

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { startHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { seedWorkspace } from '../helpers/harness.js';
 import { capturedLogger } from './log-capture.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 import { capturedLogger } from './log-capture.js';
 
 let h: Harness | undefined;

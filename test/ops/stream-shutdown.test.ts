@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHarness } from '../helpers/any-harness.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, listen, seedWorkspace } from '../helpers/harness.js';
 import { SseClient } from '../helpers/sse-client.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
-import { createHarness } from '../helpers/harness.js';
+import { startHarness } from '../helpers/harness.js';
 import { describePg, freshDatabase } from '../helpers/pg.js';
 import { installationCleanup, makeInstallation, whatUsersSee } from '../cluster/installation.js';
 
@@ -68,7 +68,7 @@ describePg('moving an installation between SQLite and PostgreSQL', () => {
     expect(im2.code).toBe(0);
     expect(JSON.parse(im2.stdout).tables).toEqual(exported.tables);
 
-    const back = track(createHarness({ dir: targetDir }));
+    const back = track(await startHarness({ engine: 'sqlite', dir: targetDir }));
     expect(await whatUsersSee(back, [seed.ownerToken, seed.memberToken])).toEqual(before);
     expect((await back.call('GET', '/api/channels', { token: revokedToken })).status).toBe(401);
   });

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, postAlert, rawRequest, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, postAlert, rawRequest, seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
 afterEach(async () => h?.close());

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { startHarness, testEngine, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, testEngine, type Harness, seedWorkspace } from '../helpers/harness.js';
 import { bodyOf } from '../helpers/bodies.js';
 
 let h: Harness;

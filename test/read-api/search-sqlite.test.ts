@@ -2,7 +2,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { accepted } from '../helpers/bodies.js';
-import { createHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, postAlert, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { sqliteServicesOf } from '../../src/services.js';
 import { eventually } from '../helpers/poll.js';
 
 // SQLite only: the FTS5 index's own tables (one docsize row per indexed rowid), a backup copy made by VACUUM INTO, and
@@ -11,7 +12,7 @@ import { eventually } from '../helpers/poll.js';
 let h: Harness;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 beforeEach(async () => {
-  h = createHarness();
+  h = await startHarness({ engine: 'sqlite' });
   seed = await seedWorkspace(h.services);
 });
 afterEach(async () => h?.close());
@@ -28,14 +29,14 @@ const titles = async (q: string) => {
 };
 
 /** The index holds exactly the stored alerts: one docsize row per indexed rowid. */
-const indexedRowids = () => h.services.db.sqlite.prepare('SELECT id FROM alerts_fts_docsize ORDER BY id').pluck().all();
-const storedRowids = () => h.services.db.sqlite.prepare('SELECT rowid FROM alerts ORDER BY rowid').pluck().all();
+const indexedRowids = () => sqliteServicesOf(h.services).db.sqlite.prepare('SELECT id FROM alerts_fts_docsize ORDER BY id').pluck().all();
+const storedRowids = () => sqliteServicesOf(h.services).db.sqlite.prepare('SELECT rowid FROM alerts ORDER BY rowid').pluck().all();
 
 describe('the SQLite search index', () => {
   it('holds exactly the stored alerts after a plain DELETE (as retention does) and a channel delete', async () => {
     await post(seed.general.webhookToken, { title: 'token leaked in log' });
     await post(seed.deploys.webhookToken, { title: 'token rotated' });
-    const sqlite = h.services.db.sqlite;
+    const sqlite = sqliteServicesOf(h.services).db.sqlite;
     sqlite.prepare("DELETE FROM alerts WHERE title = 'token leaked in log'").run();
     expect(await titles('token')).toEqual(['token rotated']);
     sqlite.prepare('DELETE FROM channels WHERE id = ?').run(seed.deploys.id);
@@ -49,7 +50,7 @@ describe('the SQLite search index', () => {
 
   it('survives a backup copy (VACUUM INTO): the index is keyed by rowids the copy keeps', async () => {
     for (const w of ['alpha', 'bravo', 'charlie', 'delta']) await post(seed.general.webhookToken, { title: `${w} probe` });
-    const sqlite = h.services.db.sqlite;
+    const sqlite = sqliteServicesOf(h.services).db.sqlite;
     sqlite.prepare("DELETE FROM alerts WHERE title = 'bravo probe'").run();
     // New alerts are indexed just after their commit (every search first does it): the copy is read raw below.
     expect(await titles('probe')).toEqual(['delta probe', 'charlie probe', 'alpha probe']);
@@ -83,7 +84,7 @@ describe('search indexing after the commit', () => {
     // Usually before the background pass (a timer) has run: the edit and the delete then meet unindexed rows.
     await post(seed.general.webhookToken, { ...run, workflow: { runId: 'r-1', state: 'failed', steps: [{ name: 'upload', state: 'failed' }], error: 'quota' } });
     const gone = await post(seed.general.webhookToken, { title: 'vanishing probe' });
-    h.services.db.sqlite.prepare('DELETE FROM alerts WHERE id = ?').run(gone);
+    sqliteServicesOf(h.services).db.sqlite.prepare('DELETE FROM alerts WHERE id = ?').run(gone);
     expect(await titles('extract')).toEqual([]);
     expect(await titles('upload')).toEqual(['Nightly export']);
     expect(await titles('vanishing')).toEqual([]);
@@ -94,7 +95,7 @@ describe('search indexing after the commit', () => {
     await post(seed.general.webhookToken, { title: 'first probe' });
     const newest = await post(seed.general.webhookToken, { title: 'second probe' });
     expect(await titles('probe')).toEqual(['second probe', 'first probe']); // both indexed now
-    h.services.db.sqlite.prepare('DELETE FROM alerts WHERE id = ?').run(newest);
+    sqliteServicesOf(h.services).db.sqlite.prepare('DELETE FROM alerts WHERE id = ?').run(newest);
     await post(seed.general.webhookToken, { title: 'third probe' }); // SQLite hands out the deleted rowid again
     expect(indexedRowids()).toEqual(storedRowids());
     expect(await titles('probe')).toEqual(['third probe', 'first probe']);
@@ -111,8 +112,8 @@ describe('search indexing after the commit', () => {
     await post(seed.general.webhookToken, { title: 'left pending' });
     expect(indexedRowids()).toEqual([]);
     const dir = h.dir;
-    h.services.close();
-    h = createHarness({ dir });
+    await h.services.close();
+    h = await startHarness({ engine: 'sqlite', dir });
     expect(indexedRowids()).toEqual(storedRowids());
     expect(indexedRowids()).toHaveLength(1);
   });

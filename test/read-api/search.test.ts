@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
+import { startHarness, type Harness, listen, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { accepted, bodyOf } from '../helpers/bodies.js';
-import { listen, postAlert, seedWorkspace } from '../helpers/harness.js';
 
 /**
  * GET /api/search over real HTTP, on either engine: SQLite with the migration's FTS5 index and

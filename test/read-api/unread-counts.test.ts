@@ -1,8 +1,7 @@
 import { accepted, bodyOf } from '../helpers/bodies.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessageInput } from '../../src/domain/chat/types.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { postAlert, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
 
 /**
  * The channel list's `_count.alerts` is arithmetic on stored numbers (README

@@ -6,7 +6,7 @@ import { runAdmin } from '../../src/cli/admin.js';
 import { startBackground } from '../../src/runtime.js';
 import { listBackups } from '../../src/ops/backup-scheduler.js';
 import { backupInChildProcess } from '../../src/ops/backup-process.js';
-import { createHarness, listen, seedWorkspace, tempDir } from '../helpers/harness.js';
+import { startHarness, listen, seedWorkspace, tempDir } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
 import { runAdminProcess } from '../helpers/spawned-service.js';
 
@@ -23,14 +23,14 @@ function dataDir(): string {
 
 /** The real services and app on `dir`, served over loopback HTTP; stop() keeps DATA_DIR (a service stop). */
 async function serve(dir: string, env: Record<string, string> = {}) {
-  const h = createHarness({ dir, env });
+  const h = await startHarness({ engine: 'sqlite', dir, env });
   const server = await listen(h.app.fetch);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
     stopped = true;
     await server.close();
-    h.services.close();
+    await h.services.close();
   };
   cleanups.push(stop);
   return { h, url: server.url, stop };

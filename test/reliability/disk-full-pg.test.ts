@@ -2,9 +2,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, expect, it } from 'vitest';
 import { storageFailureOf } from '../../src/ops/storage-health.js';
-import { startHarness, type AnyHarness } from '../helpers/any-harness.js';
+import { startHarness, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
 import { describePg } from '../helpers/pg.js';
 
 /**
@@ -14,7 +13,7 @@ import { describePg } from '../helpers/pg.js';
  * node shares that server. The failure is raised by a trigger on the alerts table, with the
  * SQLSTATE the server raises when it cannot extend a file.
  */
-let h: AnyHarness | undefined;
+let h: Harness | undefined;
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 afterEach(async () => {
   await server?.close();

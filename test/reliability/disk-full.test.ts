@@ -4,7 +4,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storageFailureOf } from '../../src/ops/storage-health.js';
 import { bodyOf, type ProblemBody } from '../helpers/bodies.js';
-import { createHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, listen, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { sqliteServicesOf } from '../../src/services.js';
 import { png } from '../media/fixtures.js';
 
 let h: Harness | undefined;
@@ -27,7 +28,7 @@ async function start(env: Record<string, string> = {}) {
       },
     }),
   );
-  h = createHarness({ env, overrides: { logger } });
+  h = await startHarness({ engine: 'sqlite', env, overrides: { logger } });
   const seed = await seedWorkspace(h.services);
   server = await listen(h.app.fetch);
   const base = server.url;
@@ -39,8 +40,8 @@ async function start(env: Record<string, string> = {}) {
   };
   const health = () => get('/healthz', bodyOf.health);
   const readiness = () => get('/readyz', bodyOf.readiness);
-  const count = (title: string) => h!.services.db.sqlite.prepare('SELECT count(*) FROM alerts WHERE title = ?').pluck().get(title) as number;
-  return { base, seed, post, health, readiness, count, lines, sqlite: h.services.db.sqlite };
+  const count = (title: string) => sqliteServicesOf(h!.services).db.sqlite.prepare('SELECT count(*) FROM alerts WHERE title = ?').pluck().get(title) as number;
+  return { base, seed, post, health, readiness, count, lines, sqlite: sqliteServicesOf(h.services).db.sqlite };
 }
 
 describe('disk full (SQLite max_page_count) through real HTTP', () => {

@@ -4,8 +4,7 @@ import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { githubSignature } from '../../src/domain/formats/github-body.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
 import { fixture } from '../formats/fixture.js';
 import { expectWholeDatabase } from './whole-database.js';
 

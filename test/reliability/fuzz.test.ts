@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, testEngine, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, testEngine, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
 import { png } from '../media/fixtures.js';
 import { expectWholeDatabase } from './whole-database.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
 import { jpeg, png } from '../media/fixtures.js';
 
 // MEDIA_ORPHAN_GRACE_HOURS=0 is SQLite's alone: refused with DATABASE_URL, where nodes share the files (test/config.test.ts).
@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe('media grace period of 0', () => {
   it('MEDIA_ORPHAN_GRACE_HOURS=0 deletes released files at once', async () => {
-    h = createHarness({ env: { MEDIA_ORPHAN_GRACE_HOURS: '0' } });
+    h = await startHarness({ engine: 'sqlite', env: { MEDIA_ORPHAN_GRACE_HOURS: '0' } });
     const seed = await seedWorkspace(h.services);
     const files = () => fs.readdirSync(path.join(h!.dir, 'media')).filter((f) => !f.startsWith('.'));
     const post = (state: string, attachment: Buffer) =>

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 import { jpeg, png } from '../media/fixtures.js';
 
 let h: Harness | undefined;

@@ -2,7 +2,8 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AttachmentRecord } from '../../src/domain/alert-store.js';
 import { ManualClock } from '../../src/lib/clock.js';
-import { createHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { startHarness, seedWorkspace, type Harness } from '../helpers/harness.js';
+import { sqliteServicesOf } from '../../src/services.js';
 import { percentile, seedDirect } from './retention-seed.js';
 
 // SQLite only: a prune batch's time inside its group-commit unit against until the write batcher's COMMIT (PostgreSQL's pruning under ingest: retention.test.ts).
@@ -16,18 +17,18 @@ afterEach(async () => {
 });
 
 const count = (h: Harness, channelId: string) =>
-  h.services.db.sqlite.prepare('SELECT count(*) FROM alerts WHERE channel_id = ?').pluck().get(channelId) as number;
+  sqliteServicesOf(h.services).db.sqlite.prepare('SELECT count(*) FROM alerts WHERE channel_id = ?').pluck().get(channelId) as number;
 
 describe('retention on SQLite', () => {
   it('measures batch time on a 100k-alert channel with attachments and read exceptions (logged, not asserted)', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    h = createHarness({ overrides: { clock } });
+    h = await startHarness({ engine: 'sqlite', overrides: { clock } });
     const seed = await seedWorkspace(h.services);
     const s = h.services;
     const file = (i: number): AttachmentRecord[] =>
       i % 10 === 0 ? [{ mediaKey: `${String(i % 1000).padStart(64, '0')}.png`, mime: 'image/png', kind: 'image', name: null, size: 100 }] : [];
     await seedDirect(s, seed.general.id, seed.ws.id, 100_000, file);
-    const sqlite = s.db.sqlite;
+    const sqlite = sqliteServicesOf(s).db.sqlite;
     // Read state of two users on the channel: one exception every 50 alerts.
     sqlite
       .prepare(

@@ -5,17 +5,14 @@ import { githubSignature } from '../../src/domain/formats/github-body.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import { startBackground } from '../../src/runtime.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { eventually } from '../helpers/poll.js';
 import { png } from '../media/fixtures.js';
 import { FAST_RETRY } from '../notify/setup.js';
-import { SignInLinks } from '../../src/domain/auth/sign-in-links.js';
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
-import { DashClient, TEST_SCRYPT, type DashHarness } from '../dashboard/helpers.js';
-import { Passwords } from '../../src/domain/auth/passwords.js';
+import { DashClient, type DashHarness } from '../dashboard/helpers.js';
 import { FakePushService } from '../helpers/push-service.js';
 
 /**
@@ -161,7 +158,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     run: async (c) => {
       const s = c.h.services;
       c.secret('VAPID private key', s.push.vapid.privateKey);
-      const links = new SignInLinks(s.authRows.links, s.clock);
+      const links = s.accountAuth.signInLinks;
       const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
       const client = new DashClient(dash as unknown as DashHarness);
       await client.signInWithLink(c.seed.owner.id);
@@ -204,7 +201,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     run: async (c) => {
       const s = c.h.services;
       const password = c.secret('dashboard password', `pw-${randomBytes(12).toString('hex')}`);
-      await new Passwords(s.authRows.passwords, s.clock, TEST_SCRYPT).set(c.seed.member.id, password);
+      await s.accountAuth.passwords.set(c.seed.member.id, password);
       const form = async (body: Record<string, string>, cookie = '') =>
         await c.h.app.request('/sign-in', {
           method: 'POST',
@@ -242,7 +239,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     name: 'account e-mails: sign-in links asked for a known and an unknown address, an address change confirmed by its link, both links replayed',
     run: async (c) => {
       const s = c.h.services;
-      const links = new SignInLinks(s.authRows.links, s.clock);
+      const links = s.accountAuth.signInLinks;
       const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
       const client = new DashClient(dash as unknown as DashHarness);
       const mailed = async (subject: string, to: string) => {
@@ -272,7 +269,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
   {
     name: 'invitations: e-mailed, shown after a failed send, opened, accepted, re-opened, for an existing account, unknown',
     run: async (c) => {
-      const links = new SignInLinks(c.h.services.authRows.links, c.h.services.clock);
+      const links = c.h.services.accountAuth.signInLinks;
       const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
       const owner = new DashClient(dash as unknown as DashHarness);
       await owner.signInWithLink(c.seed.owner.id);

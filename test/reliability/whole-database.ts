@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
-import { testEngine, type AnyHarness } from '../helpers/any-harness.js';
+import { testEngine, type Harness } from '../helpers/harness.js';
 
 /**
  * The database is whole after hostile input: SQLite's integrity_check answers "ok"; on PostgreSQL
  * every B-tree index of the app is checked against its table by amcheck (bt_index_check with
  * heapallindexed: each row has its index entries; a broken index raises an error).
  */
-export async function expectWholeDatabase(h: Pick<AnyHarness, 'query' | 'exec'>): Promise<void> {
+export async function expectWholeDatabase(h: Pick<Harness, 'query' | 'exec'>): Promise<void> {
   if (testEngine() === 'sqlite') {
     expect(await h.query('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     return;

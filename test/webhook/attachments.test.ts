@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mp3, mp4, png, svg, wav } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { startHarness, testEngine, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { closeServer, listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, testEngine, type Harness, closeServer, listen, seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
 let origin: http.Server | undefined;

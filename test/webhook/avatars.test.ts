@@ -3,8 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { closeServer, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, closeServer, seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
 let server: http.Server | undefined;

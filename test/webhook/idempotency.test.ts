@@ -4,8 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { png } from '../media/fixtures.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { closeServer, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, closeServer, seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 
 let h: Harness;

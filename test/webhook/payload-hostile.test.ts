@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 
 /** Hostile JSON bodies on the plain webhook (split from payload.test.ts): one service for the file. */
 let h: Harness;

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMOJI_MAX_CHARS, EMOJI_MAX_SHORTCODE_CHARS } from '../../src/domain/webhook/emoji.js';
 import { AUTH_MESSAGES, PROBLEM_TYPES } from '../../src/http/problems.js';
 import { accepted, bodyOf, type ProblemBody } from '../helpers/bodies.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { listen, postAlert, rawRequest, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, listen, postAlert, rawRequest, seedWorkspace } from '../helpers/harness.js';
 
 let h: Harness;
 let seeded: Awaited<ReturnType<typeof seedWorkspace>>;

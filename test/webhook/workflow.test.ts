@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { startHarness, type AnyHarness as Harness } from '../helpers/any-harness.js';
-import { seedWorkspace } from '../helpers/harness.js';
+import { startHarness, type Harness, seedWorkspace } from '../helpers/harness.js';
 import type { SqliteServices } from '../../src/services.js';
 
 let h: Harness;

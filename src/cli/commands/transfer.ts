@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineCommand, UsageError, type Command } from '../command.js';
-import type { CliContext } from '../context.js';
+import type { AdminServices } from '../../services/admin.js';
 import type { TransferEngine } from '../../db/transfer/engine.js';
 import { PgTransferEngine } from '../../db/transfer/pg-engine.js';
 import { SqliteTransferEngine } from '../../db/transfer/sqlite-engine.js';
@@ -52,7 +52,7 @@ export const transferCommands: Command[] = [
   }),
 ];
 
-async function openTarget(ctx: CliContext, flag: string | undefined): Promise<{ engine: TransferEngine; createdFile?: string }> {
+async function openTarget(ctx: AdminServices, flag: string | undefined): Promise<{ engine: TransferEngine; createdFile?: string }> {
   const url = flag ?? ctx.config.databaseUrl;
   if (url === undefined) return sqliteTarget(ctx.config.dbFile);
   if (/^postgres(ql)?:\/\/\S+$/.test(url)) return { engine: await PgTransferEngine.open(url) };

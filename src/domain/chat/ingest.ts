@@ -51,8 +51,8 @@ export class ChatIngest {
   private readonly downloads: PQueue;
   private emitScheduled = false;
 
-  constructor(private readonly d: ChatIngestDeps) {
-    this.downloads = new PQueue({ concurrency: d.downloadConcurrency ?? 4 });
+  constructor(private readonly deps: ChatIngestDeps) {
+    this.downloads = new PQueue({ concurrency: deps.downloadConcurrency ?? 4 });
   }
 
   /**
@@ -65,7 +65,7 @@ export class ChatIngest {
     // Messages with files that are stored already (a replayed page, a live message
     // the pass fetched again) are left out up front, so their files are not downloaded again.
     const fresh = inputs.some((i) => i.attachments.length > 0) ? await this.notStored(inputs) : inputs;
-    const batch = fresh.some((i) => i.attachments.length > 0) ? this.d.media.batch() : null;
+    const batch = fresh.some((i) => i.attachments.length > 0) ? this.deps.media.batch() : null;
     try {
       const files = batch ? await Promise.all(fresh.map((i) => this.download(i, i.attachments, batch))) : null;
       const messages: NewChatMessage[] = fresh.map((input, i) => ({
@@ -74,12 +74,12 @@ export class ChatIngest {
         text: input.text,
         authorJson: JSON.stringify(input.author),
         reply: replyOf(input),
-        activityKey: this.d.ids.next('alt'),
+        activityKey: this.deps.ids.next('alt'),
         createdAt: input.createdAt,
         updatedAt: input.editedAt ?? input.createdAt,
         attachments: files?.[i] ?? [],
       }));
-      const { created, skippedWithFiles } = await this.d.store.insertChatMessages(link, messages, this.d.clock.now(), opts);
+      const { created, skippedWithFiles } = await this.deps.store.insertChatMessages(link, messages, this.deps.clock.now(), opts);
       if (batch) await this.settle(batch, skippedWithFiles === 0);
       if (created > 0) this.emitSoon();
       return { created };
@@ -97,13 +97,13 @@ export class ChatIngest {
    */
   async edit(link: LinkRef, input: ChatMessageInput): Promise<'updated' | 'unchanged' | 'missing'> {
     const id = alertIdFromSnowflake(input.messageId);
-    const current = await this.d.store.chatMessage(id, link.channelId);
+    const current = await this.deps.store.chatMessage(id, link.channelId);
     if (!current) return 'missing';
     const stored = current.attachments;
     const same = (a: AttachmentRow, i: ChatAttachmentInput) => a.name === i.name && (i.size === 0 || a.size === i.size);
     const kept = stored.filter((a) => input.attachments.some((i) => same(a, i)));
     const added = input.attachments.filter((i) => !stored.some((a) => same(a, i)));
-    const batch = added.length > 0 ? this.d.media.batch() : null;
+    const batch = added.length > 0 ? this.deps.media.batch() : null;
     try {
       const fresh = batch ? await this.download(input, added, batch) : [];
       const filesChanged = kept.length !== stored.length || fresh.length > 0;
@@ -112,8 +112,8 @@ export class ChatIngest {
         if (batch) await this.settle(batch, false);
         return 'unchanged';
       }
-      const now = this.d.clock.now();
-      const { updated, released } = await this.d.store.editChatMessage(link, id, {
+      const now = this.deps.clock.now();
+      const { updated, released } = await this.deps.store.editChatMessage(link, id, {
         text: input.text,
         editedAt: input.editedAt ?? now,
         files: filesChanged ? [...kept, ...fresh] : null,
@@ -121,7 +121,7 @@ export class ChatIngest {
       });
       const changed = updated ? ('updated' as const) : ('missing' as const);
       if (batch) await this.settle(batch, changed === 'updated');
-      if (released.length) this.d.releaseMedia(released);
+      if (released.length) this.deps.releaseMedia(released);
       if (changed === 'updated') this.emitSoon();
       return changed;
     } catch (err) {
@@ -133,26 +133,26 @@ export class ChatIngest {
   /** Deletes messages (single or bulk delete); their attachments and read exceptions cascade, and files nothing else uses are removed. */
   async remove(link: LinkRef, messageIds: string[]): Promise<number> {
     if (messageIds.length === 0) return 0;
-    const { removed, released } = await this.d.store.removeChatMessages(link, messageIds.map(alertIdFromSnowflake), this.d.clock.now());
-    if (released.length) this.d.releaseMedia(released);
+    const { removed, released } = await this.deps.store.removeChatMessages(link, messageIds.map(alertIdFromSnowflake), this.deps.clock.now());
+    if (released.length) this.deps.releaseMedia(released);
     if (removed > 0) this.emitSoon();
     return removed;
   }
 
   /** Moves the link's sync mark forward (never back). */
   advanceMark(link: LinkRef, messageId: string): Promise<boolean> {
-    return this.d.store.advanceMark(link, messageId);
+    return this.deps.store.advanceMark(link, messageId);
   }
 
   /** Records the guild and channel names the bot saw. */
   setNames(link: LinkRef, names: { guildId: string | null; guildName: string | null; channelName: string | null }): Promise<boolean> {
-    return this.d.store.setLinkNames(link, names);
+    return this.deps.store.setLinkNames(link, names);
   }
 
   /** The inputs whose message is not stored yet, in order (one query for all of them). */
   private async notStored(inputs: ChatMessageInput[]): Promise<ChatMessageInput[]> {
     const ids = inputs.map((i) => alertIdFromSnowflake(i.messageId));
-    const stored = await this.d.store.storedIds(ids);
+    const stored = await this.deps.store.storedIds(ids);
     return stored.size === 0 ? inputs : inputs.filter((_, i) => !stored.has(ids[i]!));
   }
 
@@ -163,7 +163,7 @@ export class ChatIngest {
    */
   private async download(input: ChatMessageInput, items: ChatAttachmentInput[], batch: MediaBatch): Promise<AttachmentRecord[]> {
     const skip = (item: ChatAttachmentInput, reason: string) =>
-      this.d.logger.warn({ messageId: input.messageId, file: item.name, reason }, 'chat attachment skipped');
+      this.deps.logger.warn({ messageId: input.messageId, file: item.name, reason }, 'chat attachment skipped');
     const wanted = items.filter((item, i) => {
       if (i >= MAX_ATTACHMENTS) return skip(item, `more than ${MAX_ATTACHMENTS} files`), false;
       if (item.size > MAX_MEDIA_BYTES) return skip(item, `${formatBytes(item.size)} is over every media limit`), false;
@@ -174,7 +174,7 @@ export class ChatIngest {
       wanted.map((item) =>
         this.downloads.add(async (): Promise<AttachmentRecord | null> => {
           try {
-            const media = await this.d.fetcher.fetchInto(item.url, batch, { label: `file "${item.name}"` });
+            const media = await this.deps.fetcher.fetchInto(item.url, batch, { label: `file "${item.name}"` });
             return { mediaKey: media.key, mime: media.mime, kind: media.kind, name: item.name, size: media.size };
           } catch (err) {
             skip(item, err instanceof AppError ? (err.detail ?? err.code) : (err as Error).message);
@@ -190,9 +190,9 @@ export class ChatIngest {
   private async settle(batch: MediaBatch, keep: boolean): Promise<void> {
     try {
       if (keep) await batch.commit();
-      else await batch.rollback(this.d.isMediaReferenced);
+      else await batch.rollback(this.deps.isMediaReferenced);
     } catch (err) {
-      this.d.logger.warn({ err }, 'settling chat attachments failed');
+      this.deps.logger.warn({ err }, 'settling chat attachments failed');
     }
   }
 
@@ -202,7 +202,7 @@ export class ChatIngest {
     this.emitScheduled = true;
     setImmediate(() => {
       this.emitScheduled = false;
-      this.d.bus.emit('alert-events');
+      this.deps.bus.emit('alert-events');
     });
   }
 }

@@ -51,7 +51,7 @@ export type AcceptedAlert =
  * files and queues the avatar lookup.
  */
 export class AcceptWebhookAlert {
-  constructor(private readonly d: AcceptAlertDeps) {}
+  constructor(private readonly deps: AcceptAlertDeps) {}
 
   /**
    * The channel behind the token, or unknown-token; chat-connected channels
@@ -59,12 +59,12 @@ export class AcceptWebhookAlert {
    * refused one too, so the transport can report the window).
    */
   async admit(webhookToken: string, idempotencyKey: string | undefined, onRate: (d: RateDecision) => void): Promise<WebhookChannel> {
-    const channel = await this.d.channels.find(webhookToken);
+    const channel = await this.deps.channels.find(webhookToken);
     if (!channel) throw new AppError('unknown-token');
     if (channel.chatConnected) {
       throw new AppError('channel-is-chat-connected', `#${channel.slug} mirrors a Discord channel; webhook alerts are not accepted there`);
     }
-    const rate = await this.d.limiter.hit(channel.id);
+    const rate = await this.deps.limiter.hit(channel.id);
     onRate(rate);
     if (!rate.allowed) {
       throw new AppError('rate-limited', `this webhook accepts ${rate.limit} requests per minute; retry in ${rate.resetSeconds} s`, {
@@ -79,8 +79,8 @@ export class AcceptWebhookAlert {
   accept(channel: WebhookChannel, alert: WebhookAlert, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
     return this.run(channel, body, idempotencyKey, undefined, async (idem) => {
       const attachments = await body.files.resolveAttachments(alert.attachments);
-      const answer = await this.d.ingest.ingest(channel, alert, attachments, idem);
-      this.d.avatars.afterIngest(answer.alertId, alert.actor);
+      const answer = await this.deps.ingest.ingest(channel, alert, attachments, idem);
+      this.deps.avatars.afterIngest(answer.alertId, alert.actor);
       return { replayed: false, answer, attachments };
     });
   }
@@ -101,8 +101,8 @@ export class AcceptWebhookAlert {
   ): Promise<AcceptedAlert> {
     return this.run(channel, body, idempotencyKey, idempotencyWindowMs, async (idem) => {
       const { alert, attachments } = await this.prepare(mapped, body);
-      const answer = await this.d.ingest.ingest(channel, alert, attachments, idem, opts);
-      this.d.avatars.afterIngest(answer.alertId, alert.actor);
+      const answer = await this.deps.ingest.ingest(channel, alert, attachments, idem, opts);
+      this.deps.avatars.afterIngest(answer.alertId, alert.actor);
       return { replayed: false, answer, attachments };
     });
   }
@@ -111,7 +111,7 @@ export class AcceptWebhookAlert {
   acceptGroup(channel: WebhookChannel, cmd: GroupCommand, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
     return this.run(channel, body, idempotencyKey, undefined, async (idem) => {
       const { alert, attachments } = await this.prepare(cmd, body);
-      const answer = await this.d.formats.ingestGroup(channel, alert, attachments, { key: cmd.groupKey, status: cmd.status, stateFingerprint: cmd.stateFingerprint }, idem);
+      const answer = await this.deps.formats.ingestGroup(channel, alert, attachments, { key: cmd.groupKey, status: cmd.status, stateFingerprint: cmd.stateFingerprint }, idem);
       return { replayed: false, answer, attachments };
     });
   }
@@ -120,8 +120,8 @@ export class AcceptWebhookAlert {
   acceptJob(channel: WebhookChannel, cmd: JobCommand, body: ReceivedWebhookBody, idempotencyKey?: string, idempotencyWindowMs?: number): Promise<JobOutcome | Replayed> {
     return this.run(channel, body, idempotencyKey, idempotencyWindowMs, async (idem) => {
       const alert = WebhookPayload.parse(cmd.runPayload);
-      const outcome = await this.d.formats.mergeJob(channel, alert, cmd.step, idem);
-      if (!outcome.ignored && outcome.answer.workflow?.created) this.d.avatars.afterIngest(outcome.answer.alertId, alert.actor);
+      const outcome = await this.deps.formats.mergeJob(channel, alert, cmd.step, idem);
+      if (!outcome.ignored && outcome.answer.workflow?.created) this.deps.avatars.afterIngest(outcome.answer.alertId, alert.actor);
       return outcome;
     });
   }
@@ -147,7 +147,7 @@ export class AcceptWebhookAlert {
       let release: (() => Promise<void>) | undefined;
       if (idempotencyKey !== undefined) {
         const hash = Idempotency.fingerprint(body.fingerprintParts);
-        const claim = await this.d.idempotency.begin(channel.id, idempotencyKey, hash, idempotencyWindowMs);
+        const claim = await this.deps.idempotency.begin(channel.id, idempotencyKey, hash, idempotencyWindowMs);
         if ('replayJson' in claim) {
           await body.files.discard();
           return { replayed: true, answerJson: claim.replayJson };

@@ -31,7 +31,7 @@ export type JobOutcome = { replayed: false; ignored: false; answer: WebhookAnswe
  * - GitHub workflow_job events merged into the run's steps, keyed by job name.
  */
 export class FormatIngest {
-  constructor(private readonly d: FormatIngestDeps) {}
+  constructor(private readonly deps: FormatIngestDeps) {}
 
   /** Resolves after COMMIT. */
   async ingestGroup(
@@ -43,24 +43,24 @@ export class FormatIngest {
   ): Promise<WebhookAnswer> {
     let repeat = false;
     const write: NewStandardAlert = {
-      alertId: this.d.ids.next('alt'),
+      alertId: this.deps.ids.next('alt'),
       channelId: channel.id,
       workspaceId: channel.workspaceId,
       content: contentOf(alert),
       attachments,
       notify: 'alert.created',
       idempotency: idem && { ...idem, answer: (stored) => ({ ...answerOf(stored, channel), group: { status: group.status, created: stored.created, repeat } }) },
-      now: this.d.clock.now(),
+      now: this.deps.clock.now(),
     };
-    const saved = await this.d.store.saveGroup(write, group, (stored) => {
-      const update = groupUpdate(stored, group, () => this.d.ids.next('alt'));
+    const saved = await this.deps.store.saveGroup(write, group, (stored) => {
+      const update = groupUpdate(stored, group, () => this.deps.ids.next('alt'));
       // Reset at each run: the unit may run twice.
       repeat = update.repeat;
       return update;
     });
-    if (saved.released.length) this.d.releaseMedia(saved.released);
-    if (saved.changed) this.d.bus.emit('alert-events');
-    if (saved.notified) this.d.bus.emit('notifications');
+    if (saved.released.length) this.deps.releaseMedia(saved.released);
+    if (saved.changed) this.deps.bus.emit('alert-events');
+    if (saved.notified) this.deps.bus.emit('notifications');
     return { ...answerOf(saved, channel), group: { status: group.status, created: saved.created, repeat: !saved.changed } };
   }
 
@@ -69,19 +69,19 @@ export class FormatIngest {
     const wf = alert.workflow!;
     const content = { ...contentOf(alert), workflowStepsJson: JSON.stringify([step]) };
     const write: NewStandardAlert = {
-      alertId: this.d.ids.next('alt'),
+      alertId: this.deps.ids.next('alt'),
       channelId: channel.id,
       workspaceId: channel.workspaceId,
       content,
       attachments: [],
       notify: 'workflow.started',
       idempotency: idem && { ...idem, answer: (stored) => answerOf(stored, channel, { runId: wf.runId, state: 'running' }) },
-      now: this.d.clock.now(),
+      now: this.deps.clock.now(),
     };
-    const merged = await this.d.store.mergeRunStep(write, (stored) => (stored.state !== 'running' ? null : JSON.stringify(mergeStep(stored.stepsJson, step))));
+    const merged = await this.deps.store.mergeRunStep(write, (stored) => (stored.state !== 'running' ? null : JSON.stringify(mergeStep(stored.stepsJson, step))));
     if (merged.ignored) return { replayed: false, ignored: true, alertId: merged.alertId };
-    this.d.bus.emit('alert-events');
-    if (merged.created) this.d.bus.emit('notifications');
+    this.deps.bus.emit('alert-events');
+    if (merged.created) this.deps.bus.emit('notifications');
     return { replayed: false, ignored: false, answer: answerOf(merged, channel, { runId: wf.runId, state: 'running' }) };
   }
 }

@@ -48,7 +48,7 @@ export interface WebhookIngestDeps {
  * the media clean-up happen after the commit.
  */
 export class WebhookIngest {
-  constructor(private readonly d: WebhookIngestDeps) {}
+  constructor(private readonly deps: WebhookIngestDeps) {}
 
   /** Resolves after COMMIT. */
   async ingest(
@@ -61,7 +61,7 @@ export class WebhookIngest {
     const wf = alert.workflow;
     const answer = (stored: StoredRun) => answerOf(stored, channel, wf ? { runId: wf.runId, state: wf.state } : undefined);
     const write: NewStandardAlert = {
-      alertId: this.d.ids.next('alt'),
+      alertId: this.deps.ids.next('alt'),
       channelId: channel.id,
       workspaceId: channel.workspaceId,
       // GitHub's workflow_run carries no steps (they come from workflow_job): null keeps the stored ones.
@@ -69,20 +69,20 @@ export class WebhookIngest {
       attachments,
       notify: wf ? (wf.state === 'running' ? 'workflow.started' : 'workflow.finished') : 'alert.created',
       idempotency: idem && { ...idem, answer },
-      now: this.d.clock.now(),
+      now: this.deps.clock.now(),
     };
     let notified = true;
     let stored: StoredRun;
     if (wf) {
-      const run = await this.d.store.saveRun(write, (current) => this.runUpdate(wf.runId, current, wf.state));
+      const run = await this.deps.store.saveRun(write, (current) => this.runUpdate(wf.runId, current, wf.state));
       notified = run.notified;
       stored = run;
-      if (run.released.length) this.d.releaseMedia(run.released);
+      if (run.released.length) this.deps.releaseMedia(run.released);
     } else {
-      stored = await this.d.store.insertAlert(write);
+      stored = await this.deps.store.insertAlert(write);
     }
-    this.d.bus.emit('alert-events');
-    if (notified) this.d.bus.emit('notifications');
+    this.deps.bus.emit('alert-events');
+    if (notified) this.deps.bus.emit('notifications');
     return answer(stored);
   }
 
@@ -97,7 +97,7 @@ export class WebhookIngest {
       throw new AppError('workflow-run-finished', `run ${runId} already ${current}; it cannot become ${next}. Report a re-run under a new runId.`);
     }
     const finishing = !terminal && next !== 'running';
-    return finishing ? { resurfaceAs: this.d.ids.next('alt'), notify: 'workflow.finished' } : { resurfaceAs: null, notify: null };
+    return finishing ? { resurfaceAs: this.deps.ids.next('alt'), notify: 'workflow.finished' } : { resurfaceAs: null, notify: null };
   }
 }
 

@@ -29,17 +29,17 @@ export function effectiveLevel(kind: NotificationKind, level: AlertLevel): Alert
  * a note and no deliveries.
  */
 export class FanOut {
-  constructor(private readonly d: FanOutDeps) {}
+  constructor(private readonly deps: FanOutDeps) {}
 
   /** Returns whether a full batch was taken (more may be due). */
   async due(now: number, emailOn: boolean): Promise<boolean> {
-    const ids = await this.d.outbox.dueJobs(now, FAN_OUT_BATCH);
+    const ids = await this.deps.outbox.dueJobs(now, FAN_OUT_BATCH);
     for (const id of ids) {
       try {
-        await this.d.outbox.fanOut(id, now, (job, alert) => {
+        await this.deps.outbox.fanOut(id, now, (job, alert) => {
           if (!alert) return { deliverTo: [], note: 'alert deleted before delivery' };
           const level = effectiveLevel(job.kind, alert.level);
-          const recipients = this.d.prefs
+          const recipients = this.deps.prefs
             .recipientsInUnit(job.channelId)
             .filter((r) => levelAllows(r.level, level))
             .map((r) => r.userId);
@@ -55,15 +55,15 @@ export class FanOut {
   }
 
   private async fail(id: number, err: unknown, now: number): Promise<void> {
-    const { retry, random } = this.d;
+    const { retry, random } = this.deps;
     const reason = describeError(err);
-    const r = await this.d.outbox.retryJob(id, (attempts) => ({
+    const r = await this.deps.outbox.retryJob(id, (attempts) => ({
       giveUp: attempts >= retry.maxAttempts,
       at: now + backoffDelay(retry, attempts, random),
       reason,
     }));
     if (!r) return;
-    this.d.logger[r.giveUp ? 'error' : 'warn'](
+    this.deps.logger[r.giveUp ? 'error' : 'warn'](
       { jobId: id, attempts: r.attempts, err },
       r.giveUp ? 'notification job failed for good' : 'notification job failed; will retry',
     );

@@ -47,7 +47,7 @@ export interface SenderDeps {
  * crash and is recorded as failed, never resent (the worker does that).
  */
 export class OutboxSender {
-  constructor(private readonly d: SenderDeps) {}
+  constructor(private readonly deps: SenderDeps) {}
 
   /**
    * Re-checks, inside the claim's transaction, that the recipient may still get
@@ -55,15 +55,15 @@ export class OutboxSender {
    * flood guard on the first attempt, then sends.
    */
   async sendDelivery(jobId: number, userId: string): Promise<void> {
-    const now = this.d.now();
-    const claim = await this.d.outbox.claimDelivery<DeliveryClaim>(jobId, userId, now, ({ delivery, alert, channel, window }) => {
+    const now = this.deps.now();
+    const claim = await this.deps.outbox.claimDelivery<DeliveryClaim>(jobId, userId, now, ({ delivery, alert, channel, window }) => {
       if (!alert) return { skip: 'alert deleted before delivery' };
-      const recipient = this.d.prefs.recipientInUnit(delivery.channelId, userId);
+      const recipient = this.deps.prefs.recipientInUnit(delivery.channelId, userId);
       if (!recipient) return { skip: 'recipient can no longer see the channel' };
       const kind = delivery.kind ?? 'alert.created';
       if (!levelAllows(recipient.level, effectiveLevel(kind, alert.level))) return { skip: `preference is now "${recipient.level}"` };
       if (!channel) return { skip: 'channel deleted' };
-      const flood = delivery.attempts === 0 ? floodStep(window, now, this.d.flood.limit, this.d.flood.windowMs) : null;
+      const flood = delivery.attempts === 0 ? floodStep(window, now, this.deps.flood.limit, this.deps.flood.windowMs) : null;
       return { send: { recipient, channel, kind, alert }, flood };
     });
     if (!claim) return;
@@ -72,9 +72,9 @@ export class OutboxSender {
     let message: MailMessage;
     try {
       const alert = await this.view(claim.value.alert);
-      const links = this.d.links(userId, alert.channelId);
+      const links = this.deps.links(userId, alert.channelId);
       const email = renderAlertEmail({ alert, channel, kind, recipientLevel: recipient.level, recipientEmail: recipient.email, links });
-      const started = kind === 'workflow.finished' ? await this.d.outbox.startedMessageId(alert.id, userId) : undefined;
+      const started = kind === 'workflow.finished' ? await this.deps.outbox.startedMessageId(alert.id, userId) : undefined;
       message = this.message(recipient, email, `n${jobId}.${userId}`, links.headers, alert, started ? [started] : undefined);
     } catch (err) {
       await this.finish(target, { error: err, attempts: claim.attempts, permanent: true });
@@ -84,8 +84,8 @@ export class OutboxSender {
   }
 
   async sendDigest(id: number): Promise<void> {
-    const claim = await this.d.outbox.claimDigest<DigestClaim>(id, this.d.now(), ({ digest, channel, alerts }) => {
-      const recipient = this.d.prefs.recipientInUnit(digest.channelId, digest.userId);
+    const claim = await this.deps.outbox.claimDigest<DigestClaim>(id, this.deps.now(), ({ digest, channel, alerts }) => {
+      const recipient = this.deps.prefs.recipientInUnit(digest.channelId, digest.userId);
       if (!recipient) return { skip: 'recipient can no longer see the channel' };
       if (!channel) return { skip: 'channel deleted' };
       const rows = alerts.filter((r) => levelAllows(recipient.level, r.level));
@@ -97,13 +97,13 @@ export class OutboxSender {
     const { recipient, channel, rows } = claim.value;
     let message: MailMessage;
     try {
-      const links = this.d.links(claim.digest.userId, claim.digest.channelId);
+      const links = this.deps.links(claim.digest.userId, claim.digest.channelId);
       const email = renderDigestEmail({
         channel,
         alerts: await Promise.all(rows.map((r) => this.view(r))),
         windowStart: claim.digest.windowStart,
         windowEnd: claim.digest.windowEnd,
-        floodLimit: this.d.flood.limit,
+        floodLimit: this.deps.flood.limit,
         recipientLevel: recipient.level,
         recipientEmail: recipient.email,
         links,
@@ -130,7 +130,7 @@ export class OutboxSender {
       text: email.text,
       html: email.html,
       // Deterministic per delivery: a receiving system can de-duplicate on it.
-      messageId: `<${localId}@${this.d.messageHost}>`,
+      messageId: `<${localId}@${this.deps.messageHost}>`,
       references,
       headers: {
         'Auto-Submitted': 'auto-generated',
@@ -149,16 +149,16 @@ export class OutboxSender {
   private async send(target: OutboxTarget, message: MailMessage, attempts: number): Promise<void> {
     let info: { messageId: string };
     try {
-      info = await this.d.mailer.send(message);
+      info = await this.deps.mailer.send(message);
     } catch (err) {
       await this.finish(target, { error: err, attempts, permanent: isPermanentSmtpError(err) });
       return;
     }
-    this.d.onOutcome?.('sent');
+    this.deps.onOutcome?.('sent');
     try {
-      await this.d.outbox.recordSent(target, info.messageId, this.d.now());
+      await this.deps.outbox.recordSent(target, info.messageId, this.deps.now());
     } catch (err) {
-      this.d.logger.error(
+      this.deps.logger.error(
         { ...target, attempts, err },
         'e-mail sent, but recording it failed; it stays "sending" and is recorded as interrupted at the next start, never resent',
       );
@@ -167,24 +167,24 @@ export class OutboxSender {
 
   /** Records a failed attempt: back to pending with a backoff, or failed for good with the reason. */
   private async finish(target: OutboxTarget, f: { error: unknown; attempts: number; permanent: boolean }): Promise<void> {
-    const now = this.d.now();
+    const now = this.deps.now();
     const reason = describeError(f.error);
-    const giveUp = f.permanent || f.attempts >= this.d.retry.maxAttempts;
+    const giveUp = f.permanent || f.attempts >= this.deps.retry.maxAttempts;
     if (giveUp) {
       const why = f.permanent ? `permanent failure: ${reason}` : `gave up after ${f.attempts} attempts: ${reason}`;
-      this.d.onOutcome?.('failed');
-      await this.d.outbox.recordFailed(target, why, now);
-      this.d.logger.error({ ...target, attempts: f.attempts, reason }, 'e-mail failed for good');
+      this.deps.onOutcome?.('failed');
+      await this.deps.outbox.recordFailed(target, why, now);
+      this.deps.logger.error({ ...target, attempts: f.attempts, reason }, 'e-mail failed for good');
     } else {
-      const at = now + backoffDelay(this.d.retry, f.attempts, this.d.random);
-      this.d.onOutcome?.('retry');
-      await this.d.outbox.recordRetry(target, at, reason, now);
-      this.d.logger.warn({ ...target, attempts: f.attempts, reason, retryInMs: at - now }, 'e-mail failed; will retry');
+      const at = now + backoffDelay(this.deps.retry, f.attempts, this.deps.random);
+      this.deps.onOutcome?.('retry');
+      await this.deps.outbox.recordRetry(target, at, reason, now);
+      this.deps.logger.warn({ ...target, attempts: f.attempts, reason, retryInMs: at - now }, 'e-mail failed; will retry');
     }
   }
 
   /** The alert as e-mails show it (no per-user read state). */
   private async view(row: AlertRow): Promise<AlertView> {
-    return toAlertView(row, await this.d.outbox.attachmentsOf(row.id), false, this.d.mediaUrl);
+    return toAlertView(row, await this.deps.outbox.attachmentsOf(row.id), false, this.deps.mediaUrl);
   }
 }

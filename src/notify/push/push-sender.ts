@@ -45,15 +45,15 @@ export function pushFloodStep(window: PushWindow | undefined, now: number, limit
  * start and never sent twice.
  */
 export class PushSender {
-  constructor(private readonly d: PushSenderDeps) {}
+  constructor(private readonly deps: PushSenderDeps) {}
 
   async send(target: PushTarget): Promise<void> {
-    const now = this.d.now();
-    const { limit, windowMs } = this.d.flood;
-    const claim = await this.d.outbox.claim<PushClaim>(target, now, ({ delivery, alert, channel, subscription, window }) => {
+    const now = this.deps.now();
+    const { limit, windowMs } = this.deps.flood;
+    const claim = await this.deps.outbox.claim<PushClaim>(target, now, ({ delivery, alert, channel, subscription, window }) => {
       if (!subscription) return { skip: 'subscription removed' };
       if (!alert) return { skip: 'alert deleted before delivery' };
-      const recipient = this.d.prefs.recipientInUnit(delivery.channelId, delivery.userId);
+      const recipient = this.deps.prefs.recipientInUnit(delivery.channelId, delivery.userId);
       if (!recipient) return { skip: 'recipient can no longer see the channel' };
       const level = effectiveLevel(delivery.kind, alert.level);
       if (!levelAllows(recipient.level, level)) return { skip: `preference is now "${recipient.level}"` };
@@ -61,38 +61,38 @@ export class PushSender {
       const flood = delivery.attempts === 0 ? pushFloodStep(window, now, limit, windowMs) : null;
       const payload =
         flood?.kind === 'fold'
-          ? floodPayload(alert, channel, (window?.folded ?? 0) + 1, this.d.publicUrl)
-          : alertPayload(alert, delivery.kind, channel, this.d.publicUrl);
+          ? floodPayload(alert, channel, (window?.folded ?? 0) + 1, this.deps.publicUrl)
+          : alertPayload(alert, delivery.kind, channel, this.deps.publicUrl);
       return { send: { to: subscription, payload, urgency: level === 'ERROR' && alert.kind !== 'chat' ? 'high' : 'normal' }, flood };
     });
     if (!claim) return;
     const { to, payload, urgency } = claim.value;
     // A flood summary replaces the one still queued at the push service (Topic), not only on the screen (tag).
     const topic = payload.tag.startsWith('flood-') ? payload.tag.slice('flood-'.length).replace(/[^A-Za-z0-9_-]/g, '').slice(0, 32) : undefined;
-    const outcome = await this.d.transport.send(to, JSON.stringify(payload), { urgency, topic });
-    const at = this.d.now();
+    const outcome = await this.deps.transport.send(to, JSON.stringify(payload), { urgency, topic });
+    const at = this.deps.now();
     const log = { jobId: target.jobId, subscriptionId: target.subscriptionId, attempts: claim.attempts };
     if (outcome.ok) {
-      this.d.onOutcome?.('sent');
-      await this.d.outbox.recordSent(target, at);
+      this.deps.onOutcome?.('sent');
+      await this.deps.outbox.recordSent(target, at);
       return;
     }
     if (outcome.gone) {
-      this.d.onOutcome?.('gone');
-      await this.d.outbox.removeSubscription(target.subscriptionId);
-      this.d.logger.info({ ...log, reason: outcome.reason }, 'push subscription expired or unsubscribed; removed');
+      this.deps.onOutcome?.('gone');
+      await this.deps.outbox.removeSubscription(target.subscriptionId);
+      this.deps.logger.info({ ...log, reason: outcome.reason }, 'push subscription expired or unsubscribed; removed');
       return;
     }
-    if (outcome.retry && claim.attempts < this.d.retry.maxAttempts) {
-      const next = at + backoffDelay(this.d.retry, claim.attempts, this.d.random);
-      this.d.onOutcome?.('retry');
-      await this.d.outbox.recordRetry(target, next, outcome.reason, at);
-      this.d.logger.warn({ ...log, reason: outcome.reason, retryInMs: next - at }, 'push failed; will retry');
+    if (outcome.retry && claim.attempts < this.deps.retry.maxAttempts) {
+      const next = at + backoffDelay(this.deps.retry, claim.attempts, this.deps.random);
+      this.deps.onOutcome?.('retry');
+      await this.deps.outbox.recordRetry(target, next, outcome.reason, at);
+      this.deps.logger.warn({ ...log, reason: outcome.reason, retryInMs: next - at }, 'push failed; will retry');
       return;
     }
     const why = outcome.retry ? `gave up after ${claim.attempts} attempts: ${outcome.reason}` : `permanent failure: ${outcome.reason}`;
-    this.d.onOutcome?.('failed');
-    await this.d.outbox.recordFailed(target, why, at);
-    this.d.logger.error({ ...log, reason: why }, 'push failed for good');
+    this.deps.onOutcome?.('failed');
+    await this.deps.outbox.recordFailed(target, why, at);
+    this.deps.logger.error({ ...log, reason: why }, 'push failed for good');
   }
 }

@@ -1,14 +1,14 @@
-import type { CliRows } from './rows.js';
+import type { AdminRows } from './admin-rows.js';
 import { ConfigError, type Config } from '../config.js';
 import { openDb, type Db } from '../db/connection.js';
-import { SqliteAccountRows } from '../db/account-rows.js';
+import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqliteAlertStore } from '../db/alert-store/index.js';
-import { SqliteAlertReports } from '../db/alert-store/reports.js';
-import { SqliteAuditRows, SqliteSignInLinkRows } from '../db/auth-rows.js';
-import { SqliteDiscordLinkRows } from '../db/discord-link-rows.js';
-import { SqliteMediaOrphanRows } from '../db/media-orphan-rows.js';
-import { SqlitePreferenceRows } from '../db/preference-rows.js';
-import { SqliteRetentionSettings } from '../db/retention-settings.js';
+import { SqlAlertReports } from '../db/shared/alert-reports.js';
+import { SqlAuditRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
+import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
+import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
+import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
+import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/write-batcher.js';
@@ -29,16 +29,17 @@ import { MediaOrphans } from '../ops/media-orphans.js';
 
 
 /**
- * The CLI's own wiring: only the use cases admin commands call, each built on first use, on the
- * SQLite file or on PostgreSQL (DATABASE_URL), as the service would. It deliberately does not go
- * through createServices, which loads the HTTP stack, the media fetcher and the live streams: a
- * command answers in a fraction of the time. Nothing here opens the database before a command
- * asks for it, so a usage error touches no file and no server.
+ * The composition root's lean slice for the admin CLI: the same use cases over the same row modules
+ * as openServices (src/services.ts), but only those a command calls, each built on first use, on the
+ * SQLite file or on PostgreSQL (DATABASE_URL). It builds no media fetcher, live streams, group commit
+ * worker, LISTEN connection or leader lock: a command answers in a fraction of the time and never
+ * takes a node's role. Nothing opens the database before a command asks for it, so a usage error
+ * touches no file and no server.
  */
-export class CliContext {
+export class AdminServices {
   readonly clock: Clock = systemClock;
   private opened?: Db;
-  private rowsOpening?: Promise<CliRows>;
+  private rowsOpening?: Promise<AdminRows>;
   private accountsInstance?: Accounts;
   /** Media releases still running when the command returns: close() waits for them. */
   private readonly releases: Promise<void>[] = [];
@@ -62,31 +63,32 @@ export class CliContext {
   }
 
   /** Opens the database on first use (applying pending migrations, as the server does). */
-  private rows(): Promise<CliRows> {
+  private rows(): Promise<AdminRows> {
     this.rowsOpening ??= this.config.databaseUrl ? this.pgRows(this.config.databaseUrl) : Promise.resolve(this.sqliteRows());
     return this.rowsOpening;
   }
 
   /** Each row module prepared when first used: a command prepares only its own statements. */
-  private sqliteRows(): CliRows {
+  private sqliteRows(): AdminRows {
     const db = this.db();
     const { sqlite } = db;
+    const database = new SqliteExecutor(sqlite);
     const once = <T>(make: () => T) => {
       let made: T | undefined;
       return () => (made ??= make());
     };
-    const accounts = once(() => new SqliteAccountRows(db));
-    const usage = once(() => new SqlUsageRows(new SqliteExecutor(sqlite)));
-    const discordLinks = once(() => new SqliteDiscordLinkRows(sqlite));
-    const retention = once(() => new SqliteRetentionSettings(sqlite));
-    const reports = once(() => new SqliteAlertReports(sqlite));
-    const preferences = once(() => new SqlitePreferenceRows(sqlite));
-    const links = once(() => new SqliteSignInLinkRows(sqlite));
-    const audit = once(() => new SqliteAuditRows(sqlite));
+    const accounts = once(() => new SqlAccountRows(database));
+    const usage = once(() => new SqlUsageRows(database));
+    const discordLinks = once(() => new SqlDiscordLinkRows(database));
+    const retention = once(() => new SqlRetentionSettings(database));
+    const reports = once(() => new SqlAlertReports(database));
+    const preferences = once(() => new SqlPreferenceRows(database));
+    const links = once(() => new SqlSignInLinkRows(database));
+    const audit = once(() => new SqlAuditRows(database));
     const alerts = once(() => {
       // The CLI's one alert write (a delete) goes through the store's own unit, flushed at once.
       const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
-      return { reads: store.reads, removal: store.removal, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqliteMediaOrphanRows(sqlite) };
+      return { reads: store.reads, removal: store.removal, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqlMediaOrphanRows(database) };
     });
     return {
       get accounts() { return accounts(); },
@@ -102,10 +104,10 @@ export class CliContext {
     };
   }
 
-  private async pgRows(url: string): Promise<CliRows> {
+  private async pgRows(url: string): Promise<AdminRows> {
     // Imported only on PostgreSQL: a command on the SQLite file does not load the driver.
-    const { openPgCliRows } = await import('./pg-rows.js');
-    return openPgCliRows(url);
+    const { openPgAdminRows } = await import('./admin-pg.js');
+    return openPgAdminRows(url);
   }
 
   async accounts(): Promise<Accounts> {
