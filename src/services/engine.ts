@@ -1,3 +1,4 @@
+import type { SqlExecutor } from '../db/shared/executor.js';
 import type { DatabaseProbe } from '../domain/database-probe.js';
 import type { WebhookChannels } from '../domain/webhook/webhook-channels.js';
 import type { AccountRows, FirstStartUnit } from '../domain/account-rows.js';
@@ -43,6 +44,11 @@ export type LimiterScope = 'webhook' | 'api' | 'sign-in-email' | 'sign-in-addres
  */
 export interface EngineParts {
   engine: 'sqlite' | 'postgres';
+  /**
+   * The engine's statement executor: a row module written once (src/db/shared/) is built over it in
+   * src/services.ts, so a new table's rows need no line here or in either engine's builder.
+   */
+  database: SqlExecutor;
   /**
    * Other processes write MEDIA_DIR too (every node of a cluster): a failed request then lists its files
    * for the orphan sweep instead of deleting them, as another node may be committing the same bytes.

@@ -87,6 +87,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
     leader.start();
     return {
       engine: 'postgres',
+      database,
       sharedMediaDir: true,
       pg: db,
       notify,

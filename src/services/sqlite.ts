@@ -46,6 +46,7 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
   store.searchIndexer.catchUp();
   return {
     engine: 'sqlite',
+    database,
     sharedMediaDir: false,
     db,
     batcher,
