@@ -1,4 +1,4 @@
-import type { Services } from '../services.js';
+import type { DashboardServices } from './dashboard-services.js';
 import type { DashboardAccounts } from './ports.js';
 
 /**
@@ -6,7 +6,7 @@ import type { DashboardAccounts } from './ports.js';
  * Discord links and the alert store (the usage chart's counts and channel
  * deletion). No SQL here: every row goes through its owner.
  */
-export function accountsAdapter(services: Services): DashboardAccounts {
+export function accountsAdapter(services: Pick<DashboardServices, 'accounts' | 'discordLinks' | 'store' | 'releaseMedia' | 'usage'>): DashboardAccounts {
   const accounts = services.accounts;
   const discord = services.discordLinks;
   return {

@@ -5,8 +5,8 @@ import type { Sessions } from '../domain/auth/sessions.js';
 import type { SignInLinks } from '../domain/auth/sign-in-links.js';
 import type { Limiter } from '../domain/rate-limiter.js';
 import { SmtpMailer, type Mailer } from '../notify/mailer.js';
-import type { Services } from '../services.js';
 import { accountsAdapter } from './accounts-adapter.js';
+import type { DashboardServices } from './dashboard-services.js';
 import type { DashboardAccounts } from './ports.js';
 import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 
@@ -17,7 +17,7 @@ export interface DashboardOptions {
 
 /** Everything the dashboard's routes use, built once per app from the shared services. */
 export interface DashboardDeps {
-  services: Services;
+  services: DashboardServices;
   accounts: DashboardAccounts;
   sessions: Sessions;
   links: SignInLinks;
@@ -34,7 +34,7 @@ export interface DashboardDeps {
   origin: string;
 }
 
-export function createDashboardDeps(services: Services, opts: DashboardOptions = {}): DashboardDeps {
+export function createDashboardDeps(services: DashboardServices, opts: DashboardOptions = {}): DashboardDeps {
   const { config } = services;
   const auth = services.accountAuth;
   const secureCookies = config.publicUrl.startsWith('https:');

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError } from '../domain/errors.js';
 import { PROBLEM_TYPES, problemResponse } from '../http/problems.js';
-import type { Services } from '../services.js';
+import type { DashboardServices } from './dashboard-services.js';
 import { createDashboardDeps, type DashboardDeps, type DashboardOptions } from './deps.js';
 
 export type { DashboardOptions };
@@ -48,7 +48,7 @@ export interface Dashboard {
   notFound(c: Context): Response | Promise<Response> | undefined;
 }
 
-export function createDashboard(services: Services, opts: DashboardOptions = {}): Dashboard {
+export function createDashboard(services: DashboardServices, opts: DashboardOptions = {}): Dashboard {
   const deps = createDashboardDeps(services, opts);
   for (const warning of dashboardStartupWarnings(services.config)) services.logger.warn(warning);
   const r = new Hono<DashEnv>();

@@ -1,11 +1,12 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
+import type { DashboardServices } from '../dashboard/dashboard-services.js';
 import { createDashboard, type DashboardOptions } from '../dashboard/index.js';
 import { AppError, AuthError } from '../domain/errors.js';
 import { maskPath } from '../lib/logger.js';
 import { storageFailureOf, storageUnavailable } from '../ops/storage-health.js';
-import type { Services } from '../services.js';
 import { requireToken } from './auth.js';
+import type { HttpDeps } from './deps.js';
 import type { AppEnv } from './env.js';
 import { requestContext, requestLogger } from './middleware/request-context.js';
 import { readApiMetrics, webhookMetrics } from './middleware/request-metrics.js';
@@ -31,10 +32,11 @@ export interface AppOptions {
 }
 
 /**
- * Builds the whole HTTP surface from injected services. No I/O happens here:
+ * Builds the whole HTTP surface from injected services (the API's and the dashboard's
+ * narrow dependencies; the composition root passes its services). No I/O happens here:
  * main.ts serves it, tests call `app.request()` or serve it on loopback.
  */
-export function createApp(services: Services, opts: AppOptions = {}) {
+export function createApp(services: HttpDeps & DashboardServices, opts: AppOptions = {}) {
   const { config } = services;
   const app = new OpenAPIHono<AppEnv>({
     // Every zod failure goes through this one hook, so a 400 looks like every other error.

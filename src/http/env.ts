@@ -2,12 +2,12 @@ import type { ErrorCode } from '../domain/errors.js';
 import type { Principal } from '../domain/tokens.js';
 import type { Logger } from '../lib/logger.js';
 import type { RateDecision } from '../domain/rate-limiter.js';
-import type { Services } from '../services.js';
+import type { HttpDeps } from './deps.js';
 
 /** Typed Hono context: dependencies are injected per app, never imported as singletons. */
 export interface AppEnv {
   Variables: {
-    services: Services;
+    services: HttpDeps;
     principal: Principal;
     /** The read API's rate-limit decision for this request (src/http/auth.ts): a plainJson answer carries its headers itself. */
     rate: RateDecision;

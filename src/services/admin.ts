@@ -26,6 +26,7 @@ import { IdGenerator } from '../lib/ids.js';
 import { MediaStore } from '../media/store.js';
 import { NotificationPreferences } from '../domain/notification-preferences.js';
 import { MediaOrphans } from '../ops/media-orphans.js';
+import { exportConfigured, importInto, type TransferReport, type TransferTarget } from './admin-transfer.js';
 
 
 /**
@@ -157,6 +158,16 @@ export class AdminServices {
 
   async notifyPreferences(): Promise<NotificationPreferences> {
     return new NotificationPreferences((await this.rows()).preferences, this.clock);
+  }
+
+  /** `admin export`: every table of the configured database into a new file (src/services/admin-transfer.ts). */
+  exportInstallation(file: string): Promise<TransferReport> {
+    return exportConfigured(this.config, file);
+  }
+
+  /** `admin import`: an export into an empty database, verified against the file's counts and checksums. */
+  importInstallation(file: string, target: TransferTarget): Promise<TransferReport> {
+    return importInto(file, target);
   }
 
   async close(): Promise<void> {

@@ -1,11 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineCommand, UsageError, type Command } from '../command.js';
-import type { AdminServices } from '../../services/admin.js';
-import type { TransferEngine } from '../../db/transfer/engine.js';
-import { PgTransferEngine } from '../../db/transfer/pg-engine.js';
-import { SqliteTransferEngine } from '../../db/transfer/sqlite-engine.js';
-import { exportInstallation, importInstallation } from '../../db/transfer/transfer.js';
+import type { Config } from '../../config.js';
+import type { TransferTarget } from '../../services/admin-transfer.js';
 
 /**
  * Moving an installation between databases (README "Running more than one node"): `export` writes
@@ -20,13 +17,8 @@ export const transferCommands: Command[] = [
     run: async (ctx, f) => {
       const file = path.resolve(f.to);
       if (fs.existsSync(file)) throw new UsageError(`${file} already exists: export never overwrites, choose a new name`);
-      const source = ctx.config.databaseUrl ? await PgTransferEngine.open(ctx.config.databaseUrl) : SqliteTransferEngine.openExisting(ctx.config.dbFile);
-      try {
-        const r = await exportInstallation(source, file);
-        return { exported: file, from: { engine: r.engine, database: r.where }, rows: r.rows, tables: r.tables };
-      } finally {
-        await source.close();
-      }
+      const r = await ctx.exportInstallation(file);
+      return { exported: file, from: { engine: r.engine, database: r.where }, rows: r.rows, tables: r.tables };
     },
   }),
   defineCommand({
@@ -37,31 +29,18 @@ export const transferCommands: Command[] = [
     run: async (ctx, f) => {
       const file = path.resolve(f.from);
       if (!fs.existsSync(file)) throw new UsageError(`${file} does not exist`);
-      const { engine: target, createdFile } = await openTarget(ctx, f['database-url']);
-      let ok = false;
-      try {
-        const r = await importInstallation(file, target);
-        ok = true;
-        return { imported: file, into: { engine: r.engine, database: r.where }, verified: true, rows: r.rows, tables: r.tables };
-      } finally {
-        await target.close();
-        // A SQLite file this command created for a failed import goes again: nothing half-made stays behind.
-        if (!ok && createdFile) for (const suffix of ['', '-wal', '-shm']) fs.rmSync(createdFile + suffix, { force: true });
-      }
+      const r = await ctx.importInstallation(file, targetOf(ctx.config, f['database-url']));
+      return { imported: file, into: { engine: r.engine, database: r.where }, verified: true, rows: r.rows, tables: r.tables };
     },
   }),
 ];
 
-async function openTarget(ctx: AdminServices, flag: string | undefined): Promise<{ engine: TransferEngine; createdFile?: string }> {
-  const url = flag ?? ctx.config.databaseUrl;
-  if (url === undefined) return sqliteTarget(ctx.config.dbFile);
-  if (/^postgres(ql)?:\/\/\S+$/.test(url)) return { engine: await PgTransferEngine.open(url) };
+/** The import's target from --database-url (default: DATABASE_URL, else the SQLite file in DATA_DIR). */
+function targetOf(config: Config, flag: string | undefined): TransferTarget {
+  const url = flag ?? config.databaseUrl;
+  if (url === undefined) return { engine: 'sqlite', file: config.dbFile };
+  if (/^postgres(ql)?:\/\/\S+$/.test(url)) return { engine: 'postgres', url };
   const sqlite = /^sqlite:(.+)$/.exec(url);
-  if (sqlite) return sqliteTarget(path.resolve(sqlite[1]!));
+  if (sqlite) return { engine: 'sqlite', file: path.resolve(sqlite[1]!) };
   throw new UsageError('--database-url takes postgres://user@host:port/database or sqlite:PATH');
-}
-
-function sqliteTarget(file: string): { engine: TransferEngine; createdFile?: string } {
-  const existed = fs.existsSync(file);
-  return { engine: SqliteTransferEngine.openTarget(file), createdFile: existed ? undefined : file };
 }

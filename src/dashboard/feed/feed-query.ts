@@ -2,7 +2,7 @@ import type { AlertLevel, AlertReads, AlertRow } from '../../domain/alert-store.
 import type { AlertView } from '../../domain/alert-view.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { Principal } from '../../domain/tokens.js';
-import type { Services } from '../../services.js';
+import type { DashboardServices } from '../dashboard-services.js';
 
 /** One feed page: newest first, and the cursor for the next older page. */
 export interface FeedPage {
@@ -33,7 +33,7 @@ const UNREAD_SCAN_ROWS = 400;
  * rows: a page may come back short with a cursor, which the "Load older"
  * button simply follows.
  */
-export async function feedPage(services: Services, p: Principal, f: FeedFilter): Promise<FeedPage> {
+export async function feedPage(services: Pick<DashboardServices, 'store' | 'readApi'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
   const reads = services.store.reads;
   const byId = new Map(f.channels.map((c) => [c.id, c]));
   const items: FeedPage['items'] = [];

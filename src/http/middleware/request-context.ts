@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { maskPath, type Logger } from '../../lib/logger.js';
-import type { Services } from '../../services.js';
+import type { HttpDeps } from '../deps.js';
 import type { AppEnv } from '../env.js';
 import { hasRequestId } from '../plain-response.js';
 
@@ -26,7 +26,7 @@ const SANE_ID = /^[A-Za-z0-9._:-]{1,200}$/;
  *   handler, so a request that was running at the signal gets it too;
  * - the debug access log line (path with the webhook token masked).
  */
-export function requestContext(services: Services): MiddlewareHandler<AppEnv> {
+export function requestContext(services: HttpDeps): MiddlewareHandler<AppEnv> {
   const { ops, logger } = services;
   return async (c, next) => {
     c.set('services', services);

@@ -1,0 +1,52 @@
+import type { Config } from '../config.js';
+import type { Accounts } from '../domain/accounts.js';
+import type { AlertStore } from '../domain/alert-store.js';
+import type { AccountMail } from '../domain/auth/account-mail.js';
+import type { AuditLog } from '../domain/auth/audit.js';
+import type { Invitations } from '../domain/auth/invitations.js';
+import type { Passwords } from '../domain/auth/passwords.js';
+import type { Sessions } from '../domain/auth/sessions.js';
+import type { SignInLinks } from '../domain/auth/sign-in-links.js';
+import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
+import type { ChangeBus } from '../domain/changes.js';
+import type { DiscordLinks } from '../domain/chat/links.js';
+import type { NotificationPreferences } from '../domain/notification-preferences.js';
+import type { PushSubscriptions } from '../domain/push.js';
+import type { Limiter } from '../domain/rate-limiter.js';
+import type { ReadApi } from '../domain/read-api.js';
+import type { SearchAlerts } from '../domain/search.js';
+import type { Usage } from '../domain/usage.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { LiveStreams } from '../notify/live-stream.js';
+import type { VapidKeys } from '../notify/push/vapid.js';
+
+/**
+ * The use cases and ports the dashboard uses, and nothing more: the composition root
+ * (src/services.ts) passes its services, which fit this shape, so the dashboard never
+ * depends on the whole service graph.
+ */
+export interface DashboardServices {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** Deleting an alert wakes the open streams. */
+  bus: ChangeBus;
+  accounts: Accounts;
+  discordLinks: DiscordLinks;
+  /** Sessions, sign-in links, passwords, audit log and invitations (built once, shared with first start and the CLI). */
+  accountAuth: { sessions: Sessions; signInLinks: SignInLinks; passwords: Passwords; audit: AuditLog; invitations: Invitations };
+  signInLimiters: { perEmail: Limiter; perAddress: Limiter };
+  accountMail: AccountMail;
+  unsubscribe: UnsubscribeLinks;
+  notifyPrefs: NotificationPreferences;
+  push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
+  readApi: ReadApi;
+  search: SearchAlerts;
+  live: LiveStreams;
+  usage: Usage;
+  /** The feed's rows, alert and channel deletion, the usage chart's counts. */
+  store: Pick<AlertStore, 'reads' | 'removal' | 'reports' | 'channels'>;
+  /** Marks a deleted alert's or channel's files as orphaned once nothing else uses them. */
+  releaseMedia(keys: string[]): void;
+}

@@ -1,0 +1,39 @@
+import type { Config } from '../config.js';
+import type { AlertStore } from '../domain/alert-store.js';
+import type { Limiter } from '../domain/rate-limiter.js';
+import type { ReadApi } from '../domain/read-api.js';
+import type { SearchAlerts } from '../domain/search.js';
+import type { TokenAuthenticator } from '../domain/tokens.js';
+import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
+import type { WebhookFiles } from '../domain/webhook/request-files.js';
+import type { Logger } from '../lib/logger.js';
+import type { MediaStore } from '../media/store.js';
+import type { LiveStreams } from '../notify/live-stream.js';
+import type { Operations } from '../ops/operations.js';
+
+/**
+ * What the API's routes and middleware use, and nothing more: the composition root
+ * (src/services.ts) passes its services, which fit this shape, so the HTTP layer
+ * never depends on the whole service graph.
+ */
+export interface HttpDeps {
+  config: Config;
+  logger: Logger;
+  /** Readiness, metrics, storage health and the shutdown drain. */
+  ops: Operations;
+  /** Read-API tokens → principal. */
+  auth: TokenAuthenticator;
+  /** Per read-API token. */
+  apiLimiter: Limiter;
+  acceptAlert: AcceptWebhookAlert;
+  /** A webhook request's files (uploads streamed in by the body reader). */
+  webhookFiles: WebhookFiles;
+  readApi: ReadApi;
+  search: SearchAlerts;
+  /** The live stream (SSE) behind GET /api/stream. */
+  live: LiveStreams;
+  /** The Discord-compatible `?wait=true` answer reads the stored alert back. */
+  store: Pick<AlertStore, 'reads'>;
+  /** Serves /media and names the re-hosted files' URLs. */
+  media: MediaStore;
+}
