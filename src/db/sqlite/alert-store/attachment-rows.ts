@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AttachmentRecord } from '../../domain/alert-store.js';
+import type { AttachmentRecord } from '../../../domain/alert-store.js';
 
 /** The attachment rows of one alert, as both write paths (webhook and chat) replace them. Call inside a unit. */
 export class AttachmentRows {
