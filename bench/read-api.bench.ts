@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { ALERT_COLUMNS } from '../src/db/alert-store/rows.js';
+import { ALERT_COLUMNS } from '../src/db/sqlite/alert-store/rows.js';
 import { createApp } from '../src/http/app.js';
 import { openServices, sqliteServicesOf } from '../src/services.js';
 import { ms, summarize, timeIt, timePair } from './lib.js';

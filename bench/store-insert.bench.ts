@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { SqliteAlertStore } from '../src/db/alert-store/index.js';
-import { openDb } from '../src/db/connection.js';
-import { alerts } from '../src/db/schema/alerts.js';
-import { WriteBatcher } from '../src/db/write-batcher.js';
+import { SqliteAlertStore } from '../src/db/sqlite/alert-store/index.js';
+import { openDb } from '../src/db/sqlite/connection.js';
+import { alerts } from '../src/db/sqlite/schema/alerts.js';
+import { WriteBatcher } from '../src/db/sqlite/write-batcher.js';
 import type { NewStandardAlert } from '../src/domain/alert-store.js';
 import { IdGenerator } from '../src/lib/ids.js';
 

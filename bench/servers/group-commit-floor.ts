@@ -4,7 +4,7 @@ import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
 import { meterCpu } from './cpu-meter.js';
 

@@ -213,19 +213,19 @@ function actorModel(x: AlertActor): ActorModel {
   };
 }
 
-function workflowModel(w: AlertWorkflow): WorkflowModel {
-  const steps = w.steps.map((s): StepModel => {
-    const look = STEP_LOOK[s.state] ?? { symbol: '·', tone: 'neutral' };
-    return { name: s.name, state: s.state, symbol: look.symbol, tone: look.tone, duration: s.seconds !== undefined ? formatSeconds(s.seconds) || null : null, info: s.info ?? null };
+function workflowModel(workflow: AlertWorkflow): WorkflowModel {
+  const steps = workflow.steps.map((step): StepModel => {
+    const look = STEP_LOOK[step.state] ?? { symbol: '·', tone: 'neutral' };
+    return { name: step.name, state: step.state, symbol: look.symbol, tone: look.tone, duration: step.seconds !== undefined ? formatSeconds(step.seconds) || null : null, info: step.info ?? null };
   });
-  const failed = w.state === 'failed';
+  const failed = workflow.state === 'failed';
   return {
-    runId: w.runId,
-    state: w.state,
-    tone: RUN_TONE[w.state] ?? 'neutral',
+    runId: workflow.runId,
+    state: workflow.state,
+    tone: RUN_TONE[workflow.state] ?? 'neutral',
     steps,
     failedStep: steps.find((s) => s.state === 'failed')?.name ?? null,
-    errorTail: failed && w.error ? errorTail(w.error) : null,
+    errorTail: failed && workflow.error ? errorTail(workflow.error) : null,
   };
 }
 

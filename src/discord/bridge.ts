@@ -55,13 +55,13 @@ export interface DiscordBridgeHandle {
 }
 
 /** The one discord.js client of the process, configured from the service config. */
-export function createDiscordClient(s: Pick<DiscordBridgeDeps, 'config'>, extra: Partial<ClientOptions> = {}): Client {
+export function createDiscordClient(deps: Pick<DiscordBridgeDeps, 'config'>, extra: Partial<ClientOptions> = {}): Client {
   return new Client({
     intents: BRIDGE_INTENTS,
     // Message: edits and deletes of messages not in the cache still fire; Channel: uncached channels.
     partials: [Partials.Message, Partials.Channel],
     ...extra,
-    rest: { ...(s.config.discordApiUrl ? { api: s.config.discordApiUrl } : {}), ...extra.rest },
+    rest: { ...(deps.config.discordApiUrl ? { api: deps.config.discordApiUrl } : {}), ...extra.rest },
   });
 }
 
@@ -205,9 +205,9 @@ export class DiscordBridge {
  * Starts the bridge: logs in and keeps connected channels in sync until stop().
  * Rejects with operator advice when Discord refuses the token or the intents.
  */
-export async function startDiscordBridge(s: DiscordBridgeDeps, opts: DiscordBridgeOptions = {}): Promise<DiscordBridgeHandle> {
-  if (!s.config.discordToken) throw new Error('DISCORD_TOKEN is not set');
-  const bridge = new DiscordBridge(s, createDiscordClient(s, opts.client), opts);
+export async function startDiscordBridge(deps: DiscordBridgeDeps, opts: DiscordBridgeOptions = {}): Promise<DiscordBridgeHandle> {
+  if (!deps.config.discordToken) throw new Error('DISCORD_TOKEN is not set');
+  const bridge = new DiscordBridge(deps, createDiscordClient(deps, opts.client), opts);
   await bridge.start();
   return { client: bridge.client, sync: bridge.sync, statuses: Status, ready: bridge.ready, stop: () => bridge.stop() };
 }

@@ -4,7 +4,7 @@ import type { NewStandardAlert, NotificationKind, RunState, StoredRun } from './
  * Store seams for the drop-in formats that update an alert in place by a key
  * of their own (issue 14): Alertmanager and Grafana groups, and GitHub's
  * workflow_job events merged into a run's steps. Kept apart from
- * alert-store.ts; the SQLite implementation is src/db/alert-store/group-writes.ts.
+ * alert-store.ts; the SQLite implementation is src/db/sqlite/alert-store/group-writes.ts.
  */
 
 export type GroupStatus = 'firing' | 'resolved';

@@ -2,7 +2,7 @@
  * The store's counting reads for operators and the dashboard (sizes, backlog,
  * charts) and the removal of a channel's alerts: the alert store owns every
  * statement against the alert tables, these included (implemented in
- * src/db/alert-store/reports.ts and channel-removal.ts).
+ * src/db/sqlite/alert-store/reports.ts and channel-removal.ts).
  */
 
 /** A pending job due for longer than this means the worker is not keeping up (or SMTP is down). */

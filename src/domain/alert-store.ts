@@ -13,7 +13,7 @@ export type * from './outbox-store.js';
  *
  * They are the seam a second engine (PostgreSQL, whose driver is
  * asynchronous) plugs into, hence Promises everywhere: the SQLite
- * implementation (src/db/alert-store/) does its work synchronously inside one
+ * implementation (src/db/sqlite/alert-store/) does its work synchronously inside one
  * group-commit unit and resolves after COMMIT. A write method is one unit: all
  * its rows commit together or none do. Domain rules a write depends on are
  * passed in as plain functions (`decide`, `describeReply`), evaluated inside

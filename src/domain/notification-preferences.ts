@@ -47,7 +47,7 @@ export interface PreferenceRow {
  * PostgreSQL): the port the use case and the notifier read through; neither writes SQL itself.
  */
 export interface PreferenceRows {
-  /** Everyone who can see the channel (src/db/visibility.ts), with their effective level. */
+  /** Everyone who can see the channel (src/db/shared/visibility.ts), with their effective level. */
   recipients(channelId: string): Promise<Recipient[]>;
   recipient(channelId: string, userId: string): Promise<Recipient | undefined>;
   upsert(userId: string, channelId: string, level: NotifyLevel, now: number): Promise<void>;

@@ -1,7 +1,7 @@
 import type { AlertReports } from '../domain/alert-reports.js';
 import type { Config } from '../config.js';
 import type { DatabaseProbe } from '../domain/database-probe.js';
-import type { BatchObserver } from '../db/write-batcher.js';
+import type { BatchObserver } from '../db/shared/batch-observer.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { discordStatus, type DiscordBridgeView } from './discord-status.js';

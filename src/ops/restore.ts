@@ -7,7 +7,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { verifyDatabaseFile } from './backup.js';
 import { fsyncDir, fsyncFile, isErrno, OpsRefusal } from './files.js';
 
-/** The migrations this build ships (same place as src/db/connection.ts reads them from). */
+/** The migrations this build ships (same place as src/db/sqlite/connection.ts reads them from). */
 const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 /** What `restore` prints. */

@@ -18,7 +18,7 @@ import type { PushSubscriptionRows } from '../domain/push.js';
 import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { TokenRows } from '../domain/tokens.js';
 import type { UsageRows } from '../domain/usage.js';
-import type { BatchObserver } from '../db/write-batcher.js';
+import type { BatchObserver } from '../db/shared/batch-observer.js';
 import type { Limiter } from '../domain/rate-limiter.js';
 import type { Leadership } from '../lib/singletons.js';
 import type { PreferenceRows, UnitRecipientRule } from '../domain/notification-preferences.js';

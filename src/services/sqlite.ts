@@ -1,6 +1,6 @@
-import { SqliteAlertStore } from '../db/alert-store/index.js';
-import { openDb, type Db } from '../db/connection.js';
-import { SqliteProbe } from '../db/probe.js';
+import { SqliteAlertStore } from '../db/sqlite/alert-store/index.js';
+import { openDb, type Db } from '../db/sqlite/connection.js';
+import { SqliteProbe } from '../db/sqlite/probe.js';
 import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
@@ -18,7 +18,7 @@ import { SqliteFirstStart } from '../db/sqlite/first-start.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
 import { SqliteWebhookChannels } from '../db/sqlite/webhook-channels.js';
 import { SqlUsageRows } from '../db/shared/usage-rows.js';
-import { WriteBatcher } from '../db/write-batcher.js';
+import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { ChangeBus } from '../domain/changes.js';
 import type { Clock } from '../lib/clock.js';
 import { RateLimiter } from '../domain/rate-limiter.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../src/db/connection.js';
+import { openDb } from '../../src/db/sqlite/connection.js';
 import { openPg } from '../../src/db/pg/connection.js';
 import { PgExecutor } from '../../src/db/pg/executor.js';
 import { SqlAlertReads } from '../../src/db/shared/alert-reads.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
 import { PgChatWrites } from '../../src/db/pg/alert-store/chat-writes.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { AlertReads, ChatMessageWrites, NewChatMessage, ReplyParent } from '../../src/domain/alert-store.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle, type Fixture } from './engines.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDb, type Db } from '../../src/db/connection.js';
+import { openDb, type Db } from '../../src/db/sqlite/connection.js';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
 import type { TransferEngine } from '../../src/db/transfer/engine.js';
 import { PgTransferEngine } from '../../src/db/transfer/pg-engine.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
 import { PgGroupWrites } from '../../src/db/pg/alert-store/group-writes.js';
 import { PgWebhookWrites } from '../../src/db/pg/alert-store/webhook-writes.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { AlertGroupWrites, GroupUpdate, StoredGroupState, StoredRunSteps } from '../../src/domain/alert-groups.js';
 import type { AlertContent, AlertReads, NewStandardAlert, RunState } from '../../src/domain/alert-store.js';
 import { describePg } from '../helpers/pg.js';

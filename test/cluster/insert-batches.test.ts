@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
 import { PgWebhookWrites } from '../../src/db/pg/alert-store/webhook-writes.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { NewStandardAlert, WebhookAlertWrites } from '../../src/domain/alert-store.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine, type EngineHandle, type Fixture } from './engines.js';

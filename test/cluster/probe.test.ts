@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgProbe } from '../../src/db/pg/probe.js';
-import { SqliteProbe } from '../../src/db/probe.js';
+import { SqliteProbe } from '../../src/db/sqlite/probe.js';
 import { describePg } from '../helpers/pg.js';
 import { pgEngine, sqliteEngine } from './engines.js';
 

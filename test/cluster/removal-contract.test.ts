@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
 import { SqlAlertRemoval } from '../../src/db/shared/alert-removal.js';
 import { PgWriteUnits } from '../../src/db/pg/alert-store/unit.js';
 import { SqlChannelRemoval } from '../../src/db/shared/alert-removal.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { AlertReads, AlertRemoval } from '../../src/domain/alert-store.js';
 import type { ChannelRemoval } from '../../src/domain/alert-reports.js';
 import { describePg } from '../helpers/pg.js';

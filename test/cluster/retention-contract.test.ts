@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
 import { PgAlertRetention } from '../../src/db/pg/alert-store/retention.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { AlertReads, AlertRetention, PrunedBatch } from '../../src/domain/alert-store.js';
 import { idTimeBound } from '../../src/lib/ids.js';
 import { describePg } from '../helpers/pg.js';

@@ -3,7 +3,7 @@ import { getTableConfig as pgConfig, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import * as pgSchema from '../../src/db/pg/schema/index.js';
-import * as sqliteSchema from '../../src/db/schema/index.js';
+import * as sqliteSchema from '../../src/db/sqlite/schema/index.js';
 
 /**
  * The PostgreSQL schema mirrors the SQLite one table for table, column for column: a table or

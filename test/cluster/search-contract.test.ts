@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
 import { PgAlertSearch } from '../../src/db/pg/alert-store/search.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { AlertReads, AlertSearch, SearchHighlights, SearchQuery } from '../../src/domain/alert-store.js';
 import { parseSearchQuery } from '../../src/domain/search-query.js';
 import type { Principal } from '../../src/domain/tokens.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
 import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
 import { PgWebhookWrites } from '../../src/db/pg/alert-store/webhook-writes.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { AlertContent, AlertReads, NewStandardAlert, RunState, WebhookAlertWrites } from '../../src/domain/alert-store.js';
 import { AppError } from '../../src/domain/errors.js';
 import { Idempotency } from '../../src/domain/idempotency.js';

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as pg from '../../src/db/pg/schema/alerts.js';
-import type * as sqlite from '../../src/db/schema/alerts.js';
+import type * as sqlite from '../../src/db/sqlite/schema/alerts.js';
 import type { AlertEventType, AlertRow, AttachmentRow, NotificationKind } from '../../src/domain/alert-rows.js';
 
 // The use cases declare the alert store's row types themselves (src/domain/alert-rows.ts), so that

@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SqliteAlertStore } from '../../src/db/alert-store/index.js';
-import { openDb, type Db } from '../../src/db/connection.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { SqliteAlertStore } from '../../src/db/sqlite/alert-store/index.js';
+import { openDb, type Db } from '../../src/db/sqlite/connection.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import type { AlertContent, NewStandardAlert } from '../../src/domain/alert-store.js';
 import { IdGenerator } from '../../src/lib/ids.js';
 
 /**
  * The channel counters (channel_stats.alert_count and seq_max) are added up
- * once per group commit (src/db/alert-store/channel-tally.ts, migration 0012)
+ * once per group commit (src/db/sqlite/alert-store/channel-tally.ts, migration 0012)
  * instead of by a trigger upsert per inserted row. What a user sees must not
  * change: every alert a distinct read-order number, seq_max the largest one,
  * alert_count the rows stored, whatever the batch mixed (inserts, resurfacing

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageTally } from '../../src/db/alert-store/usage-tally.js';
-import { openDb, type Db } from '../../src/db/connection.js';
-import { WriteBatcher } from '../../src/db/write-batcher.js';
+import { UsageTally } from '../../src/db/sqlite/alert-store/usage-tally.js';
+import { openDb, type Db } from '../../src/db/sqlite/connection.js';
+import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 
 /**

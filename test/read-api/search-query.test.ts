@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { toMatchExpression, unmark } from '../../src/db/alert-store/search.js';
+import { toMatchExpression } from '../../src/db/sqlite/alert-store/search.js';
+import { unmark } from '../../src/db/shared/search-marks.js';
 import { AppError } from '../../src/domain/errors.js';
 import { highlightHtml } from '../../src/domain/search-highlight.js';
 import { parseSearchQuery, SEARCH_LIMITS } from '../../src/domain/search-query.js';

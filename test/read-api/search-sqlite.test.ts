@@ -72,7 +72,7 @@ describe('the SQLite search index', () => {
 
 /**
  * New alerts are indexed for search after their commit (migration 0009,
- * src/db/alert-store/search-indexer.ts), edits and deletes by triggers. These
+ * src/db/sqlite/alert-store/search-indexer.ts), edits and deletes by triggers. These
  * are the cases that split introduces: a row edited or deleted before it was
  * indexed, a rowid reused after the newest alert was deleted, and the
  * background pass that indexes without any search asking.

@@ -26,14 +26,14 @@ export interface FeedState {
 }
 
 /** The feed's URL for a state: filters are query parameters, so every view is a plain link that works without JS. */
-export function feedUrl(s: FeedState, extra: Record<string, string> = {}): string {
-  const path = s.scope.kind === 'all' ? '/feed' : s.scope.kind === 'unread' ? '/feed/unread' : `/feed/c/${s.scope.channel.slug}`;
-  const q = new URLSearchParams();
-  if (s.level) q.set('level', s.level);
-  if (s.unreadOnly && s.scope.kind !== 'unread') q.set('unread', '1');
-  if (s.membersOnly) q.set('members', '1');
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
-  const qs = q.toString();
+export function feedUrl(state: FeedState, extra: Record<string, string> = {}): string {
+  const path = state.scope.kind === 'all' ? '/feed' : state.scope.kind === 'unread' ? '/feed/unread' : `/feed/c/${state.scope.channel.slug}`;
+  const params = new URLSearchParams();
+  if (state.level) params.set('level', state.level);
+  if (state.unreadOnly && state.scope.kind !== 'unread') params.set('unread', '1');
+  if (state.membersOnly) params.set('members', '1');
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
+  const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
 }
 

@@ -26,12 +26,12 @@ export interface SearchResults {
 }
 
 /** The search page's URL for a state: filters are query parameters, so every result page is a plain link. */
-export function searchUrl(s: SearchState, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams({ q: s.q });
-  if (s.level) q.set('level', s.level);
-  if (s.channel) q.set('channel', s.channel.slug);
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
-  return `/search?${q.toString()}`;
+export function searchUrl(state: SearchState, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ q: state.q });
+  if (state.level) params.set('level', state.level);
+  if (state.channel) params.set('channel', state.channel.slug);
+  for (const [k, v] of Object.entries(extra)) params.set(k, v);
+  return `/search?${params.toString()}`;
 }
 
 const levelName = (l: string) => l[0] + l.slice(1).toLowerCase();

@@ -1,8 +1,7 @@
 import type { WebhookChannel } from '../../domain/webhook/ingest.js';
 import type { WebhookChannels } from '../../domain/webhook/webhook-channels.js';
 import type { SqlExecutor } from '../shared/executor.js';
-import { CHANNEL_BY_TOKEN } from '../shared/webhook-channel-rows.js';
-import { CHANNEL_CACHE_MAX } from '../webhook-channels.js';
+import { CHANNEL_BY_TOKEN, CHANNEL_CACHE_MAX } from '../shared/webhook-channel-rows.js';
 import { TOPICS, type PgNotifyBus } from './notify-bus.js';
 
 export interface PgWebhookChannelsOptions {

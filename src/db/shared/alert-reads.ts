@@ -1,8 +1,8 @@
 import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext } from '../../domain/alert-store.js';
 import type { Principal } from '../../domain/tokens.js';
-import { channelRecordOf, type ChannelJoinRow } from '../alert-store/rows.js';
+import { channelRecordOf, type ChannelJoinRow } from './alert-columns.js';
 import type { SqlExecutor } from './executor.js';
-import { ALERT_SELECT, ATTACHMENT_SELECT } from './outbox-steps.js';
+import { ALERT_SELECT, ATTACHMENT_SELECT } from './alert-columns.js';
 import { byDialect, statement, type Statement } from './statement.js';
 import { channelVisibleTo } from './visibility.js';
 

@@ -3,7 +3,7 @@ import type {
 } from '../../domain/alert-store.js';
 import { ADVANCE_MARK, CHAT_MESSAGES, SET_LINK_NAMES } from './discord-link-rows.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
-import { ATTACHMENT_SELECT } from './outbox-steps.js';
+import { ATTACHMENT_SELECT } from './alert-columns.js';
 import { byDialect, statement } from './statement.js';
 import type { WriteUnits } from './write-units.js';
 

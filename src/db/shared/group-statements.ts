@@ -2,7 +2,7 @@ import type { StoredGroupState } from '../../domain/alert-groups.js';
 import type { AlertContent, RunState } from '../../domain/alert-store.js';
 import { byDialect, perEngine, statement } from './statement.js';
 
-// The statements of the group and run-step writes (src/db/alert-store/group-writes.ts on SQLite,
+// The statements of the group and run-step writes (src/db/sqlite/alert-store/group-writes.ts on SQLite,
 // src/db/pg/alert-store/group-writes.ts on PostgreSQL). The units around them stay per engine: SQLite's
 // run inside the group commit, PostgreSQL's lock the stored row and retry a lost insert race.
 

@@ -1,6 +1,6 @@
 import type { AlertRow, AttachmentRow } from '../../domain/alert-rows.js';
 import type { FloodWindow, OutboxDelivery, OutboxDigest, OutboxJob } from '../../domain/outbox-store.js';
-import { ALERT_SELECT, ATTACHMENT_SELECT } from './outbox-steps.js';
+import { ALERT_SELECT, ATTACHMENT_SELECT } from './alert-columns.js';
 import { byDialect, perEngine, statement } from './statement.js';
 
 /**

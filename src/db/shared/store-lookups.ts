@@ -1,6 +1,6 @@
 import { statement } from './statement.js';
 
-// Two look-ups the alert stores answer outside their units (src/db/alert-store/index.ts, src/db/pg/alert-store/index.ts).
+// Two look-ups the alert stores answer outside their units (src/db/sqlite/alert-store/index.ts, src/db/pg/alert-store/index.ts).
 
 /** Whether any alert still uses a stored file (the media store asks before it deletes one). */
 export const MEDIA_REFERENCED = statement<{ key: string }, { one: number }>('SELECT 1 AS one FROM alert_attachments WHERE media_key = :key LIMIT 1');

@@ -2,7 +2,7 @@ import { statement } from './statement.js';
 
 /**
  * Adds billable events to a workspace's month (usage_counters): SQLite's batch tail writes one per
- * workspace and month of a group commit (src/db/alert-store/usage-tally.ts), a PostgreSQL group update
+ * workspace and month of a group commit (src/db/sqlite/alert-store/usage-tally.ts), a PostgreSQL group update
  * one per counted event (src/db/pg/alert-store/group-writes.ts). A PostgreSQL batch of inserts adds its
  * counts in one unnest statement instead (src/db/pg/alert-store/alert-inserts.ts).
  */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AlertRow, PageQuery } from '../../domain/alert-store.js';
-import { rawAlertRows } from '../alert-store/rows.js';
+import { rawAlertRows } from './alert-store/rows.js';
 import { pageOf, type AlertPageReader, type PageParams } from '../shared/alert-reads.js';
 import { bindValues, type Statement } from '../shared/statement.js';
 
@@ -9,7 +9,7 @@ const asIs = (value: unknown) => value;
 /**
  * The read API's first page on SQLite, its hot path: the shared page statements
  * (src/db/shared/alert-reads.ts) read as raw arrays, which halves the cost of a 50-row page
- * (rawAlertRows in src/db/alert-store/rows.ts says why). SQLite-specific until the executor grows a
+ * (rawAlertRows in src/db/sqlite/alert-store/rows.ts says why). SQLite-specific until the executor grows a
  * raw mode; PostgreSQL reads the same statements through its executor.
  */
 export class SqliteAlertPages implements AlertPageReader {

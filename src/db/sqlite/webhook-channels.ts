@@ -1,7 +1,6 @@
 import type { WebhookChannel } from '../../domain/webhook/ingest.js';
 import type { WebhookChannels } from '../../domain/webhook/webhook-channels.js';
-import { CHANNEL_CACHE_MAX } from '../webhook-channels.js';
-import { CHANNEL_BY_TOKEN } from '../shared/webhook-channel-rows.js';
+import { CHANNEL_BY_TOKEN, CHANNEL_CACHE_MAX } from '../shared/webhook-channel-rows.js';
 import { statement } from '../shared/statement.js';
 import type { SqliteExecutor } from './executor.js';
 

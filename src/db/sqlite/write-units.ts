@@ -1,4 +1,4 @@
-import type { StoreWriteContext } from '../alert-store/write-context.js';
+import type { StoreWriteContext } from './alert-store/write-context.js';
 import type { UnitBody, WriteUnits } from '../shared/write-units.js';
 import { SqliteExecutor } from './executor.js';
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { openDb, type Db } from '../connection.js';
+import { openDb, type Db } from '../sqlite/connection.js';
 import { quote, READ_BATCH, type TransferEngine } from './engine.js';
 import { integerValue, normalise, type TableSpec, type Value } from './tables.js';
 

@@ -25,7 +25,7 @@ export interface ReceivedWebhookBody {
 }
 
 export interface AcceptAlertDeps {
-  /** Answers from memory on SQLite, through a query on PostgreSQL (src/db/webhook-channels.ts). */
+  /** Answers from memory on SQLite, through a query on PostgreSQL (src/db/{sqlite,pg}/webhook-channels.ts). */
   channels: Pick<WebhookChannels, 'find'>;
   /** Per webhook channel, so one runaway sender cannot monopolise the service (shared by the nodes of a cluster). */
   limiter: Limiter;

@@ -52,15 +52,15 @@ function digestItem(alert: AlertView): DigestItem {
 }
 
 /** One e-mail listing the alerts folded while the flood guard held a recipient's channel back. */
-export function renderDigestEmail(d: DigestInput): RenderedEmail {
-  const n = d.alerts.length;
-  const alerts = `${n} more alert${n === 1 ? '' : 's'}`;
-  const from = new Date(d.windowStart).toISOString().slice(11, 16);
-  const to = new Date(d.windowEnd).toISOString().slice(11, 16);
-  const subject = `[Digest] #${d.channel.slug} — ${alerts} (${from}–${to} UTC)`;
-  const footer = emailFooter(d.channel, d.recipientLevel, d.recipientEmail, d.links);
-  const intro = `More than ${d.floodLimit} alerts arrived in #${d.channel.slug} within ${formatSpan(d.windowEnd - d.windowStart)}; the rest are listed here instead of one e-mail each.`;
-  const items = d.alerts.map(digestItem);
+export function renderDigestEmail(digest: DigestInput): RenderedEmail {
+  const count = digest.alerts.length;
+  const alerts = `${count} more alert${count === 1 ? '' : 's'}`;
+  const from = new Date(digest.windowStart).toISOString().slice(11, 16);
+  const to = new Date(digest.windowEnd).toISOString().slice(11, 16);
+  const subject = `[Digest] #${digest.channel.slug} — ${alerts} (${from}–${to} UTC)`;
+  const footer = emailFooter(digest.channel, digest.recipientLevel, digest.recipientEmail, digest.links);
+  const intro = `More than ${digest.floodLimit} alerts arrived in #${digest.channel.slug} within ${formatSpan(digest.windowEnd - digest.windowStart)}; the rest are listed here instead of one e-mail each.`;
+  const items = digest.alerts.map(digestItem);
   const text = [
     intro,
     '',
@@ -78,12 +78,12 @@ export function renderDigestEmail(d: DigestInput): RenderedEmail {
       <Accent styling="inline" tone="neutral" />
       <Section styling="inline" part="headerSection">
         <div {...look('inline', 'headerMeta')}>
-          {d.channel.icon} #{d.channel.slug} · {d.channel.workspaceName}
+          {digest.channel.icon} #{digest.channel.slug} · {digest.channel.workspaceName}
         </div>
       </Section>
       <Section styling="inline" part="titleSection">
         <h1 {...look('inline', 'title')}>
-          {alerts} in #{d.channel.slug}
+          {alerts} in #{digest.channel.slug}
         </h1>
       </Section>
       <Section styling="inline" part="section">

@@ -5,7 +5,7 @@ import { insertAttachmentRows } from './unit-rows.js';
 import { usageMonth } from '../../../lib/iso-time.js';
 
 
-/** As on SQLite (src/db/alert-store/webhook-writes.ts): every stored answer is an accepted webhook; nothing reads the column. */
+/** As on SQLite (src/db/sqlite/alert-store/webhook-writes.ts): every stored answer is an accepted webhook; nothing reads the column. */
 const ACCEPTED = 201;
 
 /** The channels' numbers taken in one statement, in channel order (see insertAlerts). */

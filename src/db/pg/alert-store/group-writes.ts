@@ -29,7 +29,7 @@ async function retryOnce<T>(constraint: string, unit: () => Promise<T>): Promise
 /**
  * Alertmanager/Grafana groups (`alert_groups`, one alert per channel and group key) and GitHub job
  * steps merged into a stored run, on PostgreSQL, behind the interface the SQLite store implements
- * (src/db/alert-store/group-writes.ts; test/cluster/group-writes-contract.test.ts runs the same
+ * (src/db/sqlite/alert-store/group-writes.ts; test/cluster/group-writes-contract.test.ts runs the same
  * cases on both). Each public method is one transaction; the stored row is read `FOR UPDATE`, so
  * two nodes updating one group take turns, each deciding from the state the other committed.
  * Inserts share the webhook path's unit (alert, files, usage, outbox, change event, idempotency).

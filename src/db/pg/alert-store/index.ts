@@ -16,7 +16,7 @@ import { MEDIA_REFERENCED, NEWEST_ALERT_ID } from '../../shared/store-lookups.js
 import { PgExecutor } from '../executor.js';
 
 /**
- * The alert store on PostgreSQL: the same parts as SqliteAlertStore (src/db/alert-store/index.ts),
+ * The alert store on PostgreSQL: the same parts as SqliteAlertStore (src/db/sqlite/alert-store/index.ts),
  * each over the pool, each write one transaction that has committed when its promise resolves.
  * Built with `open`, which reads the newest alert id first (the id generator's seed).
  */

@@ -1,4 +1,4 @@
-import type { BatchObserver } from '../../write-batcher.js';
+import type { BatchObserver } from '../../shared/batch-observer.js';
 
 /** One request's alert waiting for its batch's COMMIT. */
 interface Pending<A, R> {

@@ -1,15 +1,11 @@
 import pg from 'pg';
 import type { AlertSearch, HighlightedText, SearchHighlights, SearchHit, SearchQuery, SearchTermInput } from '../../../domain/alert-store.js';
 import { AppError, type ValidationIssue } from '../../../domain/errors.js';
-import { unmark } from '../../alert-store/search.js';
-import { PG_ALERT_COLUMNS } from './rows.js';
+import { ELLIPSIS, MARK_CLOSE as CLOSE, MARK_OPEN as OPEN, unmark } from '../../shared/search-marks.js';
+import { ALERT_SELECT } from '../../shared/alert-columns.js';
 
 /** Above any search key handed out; the first page has no cursor. */
 const NO_CURSOR = Number.MAX_SAFE_INTEGER;
-/** The marks `unmark` (shared with the SQLite store) turns into ranges. */
-const OPEN = '\uE000';
-const CLOSE = '\uE001';
-const ELLIPSIS = '…';
 const SNIPPET_TOKENS = 16;
 const SYNTAX_ERROR = '42601';
 
@@ -54,7 +50,7 @@ interface HighlightSqlRow {
 
 /**
  * Full-text search on PostgreSQL, behind the interface the SQLite FTS5 store implements
- * (src/db/alert-store/search.ts; test/cluster/search-contract.test.ts runs the same queries on
+ * (src/db/sqlite/alert-store/search.ts; test/cluster/search-contract.test.ts runs the same queries on
  * both). The index is the stored generated column `alerts.search_vector` with a GIN index
  * (drizzle-pg/0005_search.sql): computed by the write's own statement, so it is current in the
  * same transaction and no indexer runs after the commit. The query is built by the database from
@@ -79,7 +75,7 @@ export class PgAlertSearch implements AlertSearch {
     const level = q.level === undefined ? '' : `AND a.kind = 'standard' AND a.level = $${values.push(q.level)}`;
     const { rows } = await unreadable(() =>
       this.pool.query<SearchHit>(
-        `SELECT ${PG_ALERT_COLUMNS}, a.search_key AS "searchKey" FROM alerts a
+        `SELECT ${ALERT_SELECT}, a.search_key AS "searchKey" FROM alerts a
          WHERE a.search_vector @@ ${QUERY} AND a.search_key < $3 AND a.channel_id = ANY($4::text[]) ${level}
          ORDER BY a.search_key DESC LIMIT $5`,
         values,

@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/account-mail.ts.
+// PostgreSQL mirror of src/db/sqlite/schema/account-mail.ts.
 import { bigint, index, integer, pgTable } from 'drizzle-orm/pg-core';
 import { text } from './types.js';
 

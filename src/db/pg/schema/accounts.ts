@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/accounts.ts: same tables, columns, keys and indexes (see README,
+// PostgreSQL mirror of src/db/sqlite/schema/accounts.ts: same tables, columns, keys and indexes (see README,
 // "Running more than one node"). Epoch-millisecond columns are bigint read as JS numbers.
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';

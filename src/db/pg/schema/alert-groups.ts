@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/alert-groups.ts.
+// PostgreSQL mirror of src/db/sqlite/schema/alert-groups.ts.
 import { bigint, index, pgTable, primaryKey } from 'drizzle-orm/pg-core';
 import { text } from './types.js';
 import { channels } from './channels.js';

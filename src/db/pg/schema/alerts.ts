@@ -1,9 +1,9 @@
-// PostgreSQL mirror of src/db/schema/alerts.ts (the comments there explain each table). Differences:
+// PostgreSQL mirror of src/db/sqlite/schema/alerts.ts (the comments there explain each table). Differences:
 // epoch-ms columns are bigint; AUTOINCREMENT ids are identity columns "by default" (an import keeps
 // the ids, then moves the sequence past them); channel_stats is kept by triggers written in the
 // channel_stats migration of drizzle-pg/ (and seq / read_marks.gone_above by those of the unread_sequence one). The search
 // migration (drizzle-pg/0005_search.sql, custom SQL) adds two columns to `alerts` that are left out
-// here on purpose, as SQLite's FTS5 table is left out of src/db/schema: `search_key` (identity) and
+// here on purpose, as SQLite's FTS5 table is left out of src/db/sqlite/schema: `search_key` (identity) and
 // `search_vector` (stored generated tsvector, GIN-indexed). No application code writes them, export
 // and import leave them out, and the schema parity test compares only what both engines share.
 import { sql } from 'drizzle-orm';

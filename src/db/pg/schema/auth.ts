@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/auth.ts.
+// PostgreSQL mirror of src/db/sqlite/schema/auth.ts.
 import { bigint, boolean, index, pgTable } from 'drizzle-orm/pg-core';
 import { text } from './types.js';
 import { users, workspaces } from './accounts.js';

@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/channels.ts.
+// PostgreSQL mirror of src/db/sqlite/schema/channels.ts.
 import { bigint, boolean, index, integer, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
 import { text } from './types.js';
 import { users, workspaces } from './accounts.js';

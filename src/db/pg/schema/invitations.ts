@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/invitations.ts.
+// PostgreSQL mirror of src/db/sqlite/schema/invitations.ts.
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, pgTable, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users, workspaces } from './accounts.js';

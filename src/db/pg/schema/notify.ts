@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/notify.ts.
+// PostgreSQL mirror of src/db/sqlite/schema/notify.ts.
 import { bigint, index, integer, pgTable, primaryKey } from 'drizzle-orm/pg-core';
 import { text } from './types.js';
 import { users } from './accounts.js';

@@ -1,4 +1,4 @@
-// PostgreSQL mirror of src/db/schema/ops.ts.
+// PostgreSQL mirror of src/db/sqlite/schema/ops.ts.
 import { bigint, index, pgTable } from 'drizzle-orm/pg-core';
 import { text } from './types.js';
 

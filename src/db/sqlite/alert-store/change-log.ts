@@ -1,7 +1,7 @@
-import type { AlertEventType, NotificationKind } from '../../domain/alert-store.js';
-import { SqlChangeLog } from '../shared/change-log.js';
-import { statement } from '../shared/statement.js';
-import type { SqliteExecutor } from '../sqlite/executor.js';
+import type { AlertEventType, NotificationKind } from '../../../domain/alert-store.js';
+import { SqlChangeLog } from '../../shared/change-log.js';
+import { statement } from '../../shared/statement.js';
+import type { SqliteExecutor } from '../executor.js';
 
 const INSERT_EVENT = statement<{ channelId: string; alertId: string; type: AlertEventType; now: number }>(
   'INSERT INTO alert_events (channel_id, alert_id, type, created_at) VALUES (:channelId, :alertId, :type, :now)',

@@ -3,9 +3,9 @@ import type {
   RunState,
   RunUpdate,
   StoredRun,
-} from '../../domain/alert-store.js';
-import { SqlWebhookWrites } from '../shared/webhook-writes.js';
-import type { SqliteWriteUnits } from '../sqlite/write-units.js';
+} from '../../../domain/alert-store.js';
+import { SqlWebhookWrites } from '../../shared/webhook-writes.js';
+import type { SqliteWriteUnits } from '../write-units.js';
 import type { StoreWriteContext } from './write-context.js';
 
 /**

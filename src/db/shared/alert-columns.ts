@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
-import { alertAttachments, alerts } from '../schema/alerts.js';
 import type { AlertRow, ChannelRecord } from '../../domain/alert-store.js';
+// Column names only, which both engines' schemas spell alike (test/cluster/schema-parity.test.ts).
+import { alertAttachments, alerts } from '../sqlite/schema/alerts.js';
 
 /**
  * The alert row's keys in SELECT order. The one spelling of the column list:
@@ -18,36 +18,13 @@ type Missing = Exclude<keyof AlertRow, (typeof ALERT_ROW_KEYS)[number]>;
 const everyColumnListed: [Missing] extends [never] ? true : Missing = true;
 void everyColumnListed;
 
-/** `a.<column> AS <key>, …` for a query that names the alerts table `a`. */
-export const ALERT_COLUMNS = ALERT_ROW_KEYS.map((k) => `a.${alerts[k].name} AS ${k}`).join(', ');
+/** `a.<column> AS "<key>", …` for a query that names the alerts table `a`: quoted, as PostgreSQL folds unquoted aliases. */
+export const ALERT_SELECT = ALERT_ROW_KEYS.map((k) => `a.${alerts[k].name} AS "${k}"`).join(', ');
 
-export const ATTACHMENT_COLUMNS = (['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const)
-  .map((k) => `${alertAttachments[k].name} AS ${k}`)
+/** An attachment row's columns (`alert_attachments`, unaliased), quoted as ALERT_SELECT is. */
+export const ATTACHMENT_SELECT = (['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const)
+  .map((key) => `${alertAttachments[key].name} AS "${key}"`)
   .join(', ');
-
-/**
- * Builds an AlertRow from a raw array as one object literal, generated once
- * from ALERT_ROW_KEYS (constant identifiers, never input): V8 gives literals a
- * fixed shape at once, where assigning the keys in a loop cost ~15 % of a
- * 50-alert page in the read bench.
- */
-// `new Function` on purpose: generated from the constant key list above (see the comment), never from input.
-const rowOf = new Function('r', `return { ${ALERT_ROW_KEYS.map((k, i) => `${k}: r[${i}]`).join(', ')} };`) as (raw: unknown[]) => AlertRow;
-
-/**
- * better-sqlite3 builds row objects through the V8 API, which costs about as
- * much as the query itself on a 50-row page; reading raw arrays (`.raw()` on a
- * statement selecting ALERT_COLUMNS) and building the objects here halves it.
- * The column check ties each position to its key; SQLite returns what the
- * schema stores, which is what the generated builder's type claims.
- */
-export function rawAlertRows<P extends unknown[]>(stmt: Database.Statement<P, unknown[]>): (...params: P) => AlertRow[] {
-  const names = stmt.columns().map((c) => c.name);
-  if (names.length !== ALERT_ROW_KEYS.length || names.some((n, i) => n !== ALERT_ROW_KEYS[i])) {
-    throw new Error(`statement columns ${names.join(',')} do not match ALERT_COLUMNS`);
-  }
-  return (...params) => stmt.all(...params).map(rowOf);
-}
 
 /** A channel joined with its Discord link, as both engines' reads select it (`isPrivate` as the engine stores it). */
 export interface ChannelJoinRow {

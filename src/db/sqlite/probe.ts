@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { DatabaseProbe, ProbeResult } from '../domain/database-probe.js';
+import type { DatabaseProbe, ProbeResult } from '../../domain/database-probe.js';
 
 /**
  * SQLite: answers a query, and may still allocate a page: the file is below its page limit

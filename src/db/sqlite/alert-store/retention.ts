@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { AlertRetention, PrunedBatch, PruneRule } from '../../domain/alert-store.js';
-import type { Step, TransactionSteps } from '../shared/executor.js';
-import { beyondNewestSteps, excessSteps, olderThanSteps } from '../shared/retention.js';
-import { byDialect } from '../shared/statement.js';
-import type { SqliteExecutor } from '../sqlite/executor.js';
+import type { AlertRetention, PrunedBatch, PruneRule } from '../../../domain/alert-store.js';
+import type { Step, TransactionSteps } from '../../shared/executor.js';
+import { beyondNewestSteps, excessSteps, olderThanSteps } from '../../shared/retention.js';
+import { byDialect } from '../../shared/statement.js';
+import type { SqliteExecutor } from '../executor.js';
 import type { StoreWriteContext } from './write-context.js';
 
 const MEDIA_KEYS = byDialect<{ ids: readonly string[] }, { key: string }>(

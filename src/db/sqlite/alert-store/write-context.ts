@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SqliteExecutor } from '../sqlite/executor.js';
+import type { SqliteExecutor } from '../executor.js';
 import type { WriteBatcher } from '../write-batcher.js';
 import type { AttachmentRows } from './attachment-rows.js';
 import type { ChannelTally } from './channel-tally.js';

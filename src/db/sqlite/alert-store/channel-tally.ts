@@ -36,10 +36,10 @@ export class ChannelTally implements BatchTail {
   private openedAt = 0;
   /** Once set in a transaction, write() deletes the marker (it may exist even after a rollbackTo reset `open`). */
   private mayHoldMarker = false;
-  private readonly s;
+  private readonly statements;
 
   constructor(sqlite: Database.Database) {
-    this.s = {
+    this.statements = {
       seqMax: sqlite.prepare<[string], number>('SELECT seq_max FROM channel_stats WHERE channel_id = ?').pluck(),
       // A channel's first alert ever: its row exists before any delete in the batch could miss it.
       createStats: sqlite.prepare<[string]>('INSERT INTO channel_stats (channel_id, alert_count, seq_max) VALUES (?, 0, 0) ON CONFLICT DO NOTHING'),
@@ -61,16 +61,16 @@ export class ChannelTally implements BatchTail {
    */
   take(channelId: string, added: boolean): number {
     if (!this.open) {
-      this.s.openMarker.run();
+      this.statements.openMarker.run();
       this.open = true;
       this.mayHoldMarker = true;
       this.openedAt = this.taken.length;
     }
     let c = this.channels.get(channelId);
     if (!c) {
-      let base = this.s.seqMax.get(channelId);
+      let base = this.statements.seqMax.get(channelId);
       if (base === undefined) {
-        this.s.createStats.run(channelId);
+        this.statements.createStats.run(channelId);
         base = 0;
       }
       c = { id: channelId, base, last: base, added: 0 };
@@ -112,9 +112,9 @@ export class ChannelTally implements BatchTail {
   write(): void {
     for (const c of this.channels.values()) {
       if (c.last === c.base) continue;
-      if (this.s.add.run(c.added, c.last, c.id).changes === 0) this.s.insertStats.run(c.id, c.added, c.last, c.id);
+      if (this.statements.add.run(c.added, c.last, c.id).changes === 0) this.statements.insertStats.run(c.id, c.added, c.last, c.id);
     }
-    if (this.mayHoldMarker) this.s.closeMarker.run();
+    if (this.mayHoldMarker) this.statements.closeMarker.run();
     this.start();
   }
 

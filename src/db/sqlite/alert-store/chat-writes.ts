@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { ChatLinkRef, NewChatMessage, ReplyParent } from '../../domain/alert-store.js';
-import { SqlChatWrites } from '../shared/chat-writes.js';
-import { SqliteDiscordLinkUnitWrites } from '../sqlite/discord-link-unit-writes.js';
-import type { SqliteWriteUnits } from '../sqlite/write-units.js';
+import type { ChatLinkRef, NewChatMessage, ReplyParent } from '../../../domain/alert-store.js';
+import { SqlChatWrites } from '../../shared/chat-writes.js';
+import { SqliteDiscordLinkUnitWrites } from '../discord-link-unit-writes.js';
+import type { SqliteWriteUnits } from '../write-units.js';
 import type { StoreWriteContext } from './write-context.js';
 
 type InsertParams = [string, string, string | null, string, string, string | null, string, number, number, number, string, string];

@@ -17,7 +17,7 @@ export interface Db {
   close(): void;
 }
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
 
 /**
  * Opens (creating if needed) the SQLite file and applies pending migrations.

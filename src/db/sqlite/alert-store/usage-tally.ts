@@ -1,7 +1,7 @@
-import { ADD_USAGE_EVENTS } from '../shared/usage-counters.js';
-import type { SqliteExecutor } from '../sqlite/executor.js';
+import { ADD_USAGE_EVENTS } from '../../shared/usage-counters.js';
+import type { SqliteExecutor } from '../executor.js';
 import type { BatchTail } from '../write-batcher.js';
-import { usageMonth } from '../../lib/iso-time.js';
+import { usageMonth } from '../../../lib/iso-time.js';
 
 
 /**

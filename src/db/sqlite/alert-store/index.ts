@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AlertStore } from '../../domain/alert-store.js';
+import type { AlertStore } from '../../../domain/alert-store.js';
 import type { WriteBatcher } from '../write-batcher.js';
 import { AttachmentRows } from './attachment-rows.js';
 import { SqliteChangeLog } from './change-log.js';
@@ -10,16 +10,16 @@ import { SearchIndexer } from './search-indexer.js';
 import { SqliteWebhookWrites } from './webhook-writes.js';
 import { SqliteGroupWrites } from './group-writes.js';
 import { UsageTally } from './usage-tally.js';
-import { SqlAlertReads } from '../shared/alert-reads.js';
-import { SqlAlertReports } from '../shared/alert-reports.js';
-import { SqlOutbox } from '../shared/outbox.js';
-import { SqliteAlertPages } from '../sqlite/alert-pages.js';
-import { MEDIA_REFERENCED, NEWEST_ALERT_ID } from '../shared/store-lookups.js';
-import { SqliteExecutor } from '../sqlite/executor.js';
+import { SqlAlertReads } from '../../shared/alert-reads.js';
+import { SqlAlertReports } from '../../shared/alert-reports.js';
+import { SqlOutbox } from '../../shared/outbox.js';
+import { SqliteAlertPages } from '../alert-pages.js';
+import { MEDIA_REFERENCED, NEWEST_ALERT_ID } from '../../shared/store-lookups.js';
+import { SqliteExecutor } from '../executor.js';
 import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
-import { SqlAlertRemoval, SqlChannelRemoval } from '../shared/alert-removal.js';
-import { SqliteWriteUnits } from '../sqlite/write-units.js';
+import { SqlAlertRemoval, SqlChannelRemoval } from '../../shared/alert-removal.js';
+import { SqliteWriteUnits } from '../write-units.js';
 
 /**
  * The SQLite alert store: the one module that runs SQL against alerts, their

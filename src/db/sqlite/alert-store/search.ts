@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { AlertSearch, HighlightedText, SearchHighlights, SearchHit, SearchQuery, SearchTermInput } from '../../domain/alert-store.js';
-import { AppError, type ValidationIssue } from '../../domain/errors.js';
+import type { AlertSearch, SearchHighlights, SearchHit, SearchQuery, SearchTermInput } from '../../../domain/alert-store.js';
+import { AppError, type ValidationIssue } from '../../../domain/errors.js';
 import { ALERT_COLUMNS } from './rows.js';
 import type { SearchIndexer } from './search-indexer.js';
+import { ELLIPSIS, MARK_CLOSE as CLOSE, MARK_OPEN as OPEN, unmark } from '../../shared/search-marks.js';
 
 /**
  * The index's MATCH expression: each term becomes one quoted string (internal
@@ -14,14 +15,6 @@ export function toMatchExpression(terms: readonly SearchTermInput[]): string {
   return terms.map((t) => `"${t.text.replaceAll('"', '""')}"${t.prefix ? ' *' : ''}`).join(' ');
 }
 
-/**
- * Marks around found tokens in highlight()/snippet() output: private-use
- * characters, which a text may contain but practically never does; a text
- * that does is returned without ranges rather than with wrong ones.
- */
-const OPEN = '\uE000';
-const CLOSE = '\uE001';
-const ELLIPSIS = '…';
 const SNIPPET_TOKENS = 16;
 
 /** Above any rowid SQLite hands out in practice; the first page has no cursor. */
@@ -138,20 +131,4 @@ function unreadable<T>(run: () => T): T {
     }
     throw err;
   }
-}
-
-/** Turns marked text into plain text and [start, end) ranges; a text that itself holds a mark character gets no ranges. */
-export function unmark(marked: string, raw: string): HighlightedText {
-  if (raw.includes(OPEN) || raw.includes(CLOSE)) return { text: marked.replaceAll(OPEN, '').replaceAll(CLOSE, ''), ranges: [] };
-  let text = '';
-  const ranges: [number, number][] = [];
-  let start = -1;
-  for (const part of marked.split(/([\uE000\uE001])/)) {
-    if (part === OPEN) start = text.length;
-    else if (part === CLOSE) {
-      if (start >= 0 && text.length > start) ranges.push([start, text.length]);
-      start = -1;
-    } else text += part;
-  }
-  return { text, ranges };
 }

@@ -1,6 +1,6 @@
-import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../domain/alert-groups.js';
-import type { NewStandardAlert } from '../../domain/alert-store.js';
-import { FIND_GROUP, FIND_RUN, INSERT_GROUP, SET_STEPS, UPDATE_CONTENT, UPDATE_GROUP } from '../shared/group-statements.js';
+import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../../domain/alert-groups.js';
+import type { NewStandardAlert } from '../../../domain/alert-store.js';
+import { FIND_GROUP, FIND_RUN, INSERT_GROUP, SET_STEPS, UPDATE_CONTENT, UPDATE_GROUP } from '../../shared/group-statements.js';
 import type { SqliteWebhookWrites } from './webhook-writes.js';
 import type { StoreWriteContext } from './write-context.js';
 

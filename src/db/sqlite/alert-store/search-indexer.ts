@@ -22,7 +22,7 @@ import type Database from 'better-sqlite3';
 const RETRY_MS = 1000;
 
 export class SearchIndexer {
-  private readonly s;
+  private readonly statements;
   private readonly pass: (limit: number) => boolean;
   private timer: NodeJS.Timeout | undefined;
 
@@ -36,7 +36,7 @@ export class SearchIndexer {
     private readonly delayMs = 50,
     private readonly passRows = 2000,
   ) {
-    this.s = {
+    this.statements = {
       pending: sqlite
         .prepare<[], number>('SELECT (SELECT max(rowid) FROM alerts) > (SELECT indexed_upto FROM search_index_state WHERE id = 1)')
         .pluck(),
@@ -49,12 +49,12 @@ export class SearchIndexer {
     };
     /** One transaction over at most `limit` rowids; true when more are pending. */
     const tx = sqlite.transaction((limit: number) => {
-      const from = this.s.upto.get() ?? 0;
-      const newest = this.s.newest.get() ?? 0;
+      const from = this.statements.upto.get() ?? 0;
+      const newest = this.statements.newest.get() ?? 0;
       if (newest <= from) return false;
       const to = Math.min(newest, from + limit);
-      this.s.index.run(from, to);
-      this.s.mark.run(to);
+      this.statements.index.run(from, to);
+      this.statements.mark.run(to);
       return to < newest;
     });
     this.pass = (limit) => tx.immediate(limit);
@@ -62,7 +62,7 @@ export class SearchIndexer {
 
   /** Indexes every pending alert now. Cheap when nothing is pending: two index look-ups. */
   catchUp(): void {
-    if (this.s.pending.get() !== 1) return;
+    if (this.statements.pending.get() !== 1) return;
     while (this.pass(Number.MAX_SAFE_INTEGER));
   }
 
@@ -74,7 +74,7 @@ export class SearchIndexer {
       // A connection closed by someone who did not stop() the indexer (a script, a test): the next start indexes the rest.
       if (!this.sqlite.open) return;
       try {
-        if (this.s.pending.get() === 1 && this.pass(this.passRows)) this.schedule(0);
+        if (this.statements.pending.get() === 1 && this.pass(this.passRows)) this.schedule(0);
       } catch {
         // Disk full, I/O error, a lock held past busy_timeout: nothing was marked indexed, so
         // the rows stay pending and are retried here later (or by the next search, which

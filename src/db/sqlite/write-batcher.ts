@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { BatchObserver } from '../shared/batch-observer.js';
 
 interface Pending {
   fn: () => unknown;
@@ -6,13 +7,6 @@ interface Pending {
   reject: (e: unknown) => void;
   ok?: boolean;
   value?: unknown;
-}
-
-/** Optional watcher of commits (metrics, storage health); called after the promises are settled. */
-export interface BatchObserver {
-  committed(size: number): void;
-  /** BEGIN or COMMIT failed (or the whole transaction was abandoned): every unit was rejected with `err`. */
-  failed(err: unknown, size: number): void;
 }
 
 /**
