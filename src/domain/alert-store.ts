@@ -137,22 +137,15 @@ export interface ChangeLog {
 
 /* ------------------------------------------------------------------ webhook writes */
 
-/** The stored columns of a standard alert (a workflow run's included). */
-export type AlertContent = Pick<
+/**
+ * The stored columns of a standard alert (a workflow run's included): every row column but the
+ * row's identity, order and chat-only columns, so a column added to AlertRow is content unless
+ * named here (the write statements are built from src/db/shared/alert-content-columns.ts, which
+ * must then name it too). The opaque metadata is written but never read back.
+ */
+export type AlertContent = Omit<
   AlertRow,
-  | 'title'
-  | 'level'
-  | 'emoji'
-  | 'message'
-  | 'fieldsJson'
-  | 'linkUrl'
-  | 'linkText'
-  | 'source'
-  | 'actorJson'
-  | 'workflowRunId'
-  | 'workflowState'
-  | 'workflowStepsJson'
-  | 'workflowError'
+  'id' | 'channelId' | 'kind' | 'externalId' | 'authorJson' | 'replyToJson' | 'activityKey' | 'seq' | 'createdAt' | 'updatedAt'
 > & { metadataJson: string | null };
 
 export interface NewStandardAlert {

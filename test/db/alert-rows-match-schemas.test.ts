@@ -1,6 +1,7 @@
-import { describe, expectTypeOf, it } from 'vitest';
-import type * as pg from '../../src/db/pg/schema/alerts.js';
-import type * as sqlite from '../../src/db/sqlite/schema/alerts.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import * as pg from '../../src/db/pg/schema/alerts.js';
+import * as sqlite from '../../src/db/sqlite/schema/alerts.js';
+import { CONTENT_KEYS, contentColumn } from '../../src/db/shared/alert-content-columns.js';
 import type { AlertEventType, AlertRow, AttachmentRow, NotificationKind } from '../../src/domain/alert-rows.js';
 
 // The use cases declare the alert store's row types themselves (src/domain/alert-rows.ts), so that
@@ -19,5 +20,16 @@ describe('the domain row types are what both schemas store', () => {
     expectTypeOf<AttachmentRow>().toEqualTypeOf<typeof pg.alertAttachments.$inferSelect>();
     expectTypeOf<AlertEventType>().toEqualTypeOf<(typeof pg.alertEvents.$inferSelect)['type']>();
     expectTypeOf<NotificationKind>().toEqualTypeOf<(typeof pg.notificationJobs.$inferSelect)['kind']>();
+  });
+});
+
+// The content writes are built from this list, so a wrong column name or unnest type there would
+// break every insert; checked against both schemas here rather than at the first failing write.
+describe('the content list names each content column as both schemas do', () => {
+  it.each(CONTENT_KEYS)('%s', (key) => {
+    const { column, pgType } = contentColumn(key);
+    expect(sqlite.alerts[key].name).toBe(column);
+    expect(pg.alerts[key].name).toBe(column);
+    expect(pg.alerts[key].getSQLType().split(' ')[0]).toBe(pgType);
   });
 });

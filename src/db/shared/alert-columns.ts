@@ -1,16 +1,20 @@
 import type { AlertRow, ChannelRecord } from '../../domain/alert-store.js';
 // Column names only, which both engines' schemas spell alike (test/cluster/schema-parity.test.ts).
 import { alertAttachments, alerts } from '../sqlite/schema/alerts.js';
+import { CONTENT_KEYS, type ContentKey } from './alert-content-columns.js';
+
+/** The content keys a read returns (the opaque metadata is written, never read back). */
+const READ_CONTENT_KEYS = CONTENT_KEYS.filter((key): key is Exclude<ContentKey, 'metadataJson'> => key !== 'metadataJson');
 
 /**
  * The alert row's keys in SELECT order. The one spelling of the column list:
  * the SQL and the raw-row mapper below are derived from it and from the drizzle
- * schema, and the check under it fails to compile when the row type gains or
- * loses a column this list does not name.
+ * schema, its content keys from the content list every write is built from, and
+ * the check under it fails to compile when the row type gains or loses a column
+ * this list does not name.
  */
 export const ALERT_ROW_KEYS = [
-  'id', 'channelId', 'kind', 'title', 'level', 'emoji', 'message', 'fieldsJson', 'linkUrl', 'linkText', 'source', 'actorJson',
-  'workflowRunId', 'workflowState', 'workflowStepsJson', 'workflowError', 'externalId', 'authorJson', 'replyToJson',
+  'id', 'channelId', 'kind', ...READ_CONTENT_KEYS, 'externalId', 'authorJson', 'replyToJson',
   'activityKey', 'seq', 'createdAt', 'updatedAt',
 ] as const satisfies readonly (keyof AlertRow)[];
 

@@ -1,5 +1,6 @@
 import type { StoredGroupState } from '../../domain/alert-groups.js';
 import type { AlertContent, RunState } from '../../domain/alert-store.js';
+import { plainContentAssignments } from './alert-content-columns.js';
 import { byDialect, perEngine, statement } from './statement.js';
 
 // The statements of the group and run-step writes (src/db/sqlite/alert-store/group-writes.ts on SQLite,
@@ -26,9 +27,8 @@ export const UPDATE_GROUP = statement<{ channelId: string; groupKey: string; now
 );
 
 type ContentUpdate = AlertContent & { id: string; now: number; resurfaceAs: string | null; resurfaceSeq: number | null };
-const CONTENT_COLUMNS = `title = :title, level = :level, emoji = :emoji, message = :message, fields_json = :fieldsJson,
-     link_url = :linkUrl, link_text = :linkText, source = :source, metadata_json = :metadataJson, actor_json = :actorJson,
-     activity_key = COALESCE(:resurfaceAs, activity_key)`;
+/** Built once from the content list (alert-content-columns.ts); a group alert has no run columns to write. */
+const CONTENT_COLUMNS = `${plainContentAssignments((key) => `:${key}`)}, activity_key = COALESCE(:resurfaceAs, activity_key)`;
 /**
  * A fresh activity key resurfaces the alert. Its new read-order number comes from SQLite's batch
  * tally (`resurfaceSeq`), or from PostgreSQL's trigger on activity_key (which ignores `resurfaceSeq`).

@@ -96,7 +96,7 @@ interface Member<S extends z.ZodType> {
 }
 const member = <S extends z.ZodType>(schema: S, check: fast.FastCheck<z.output<S>>): Member<S> => ({ schema, fast: check });
 const optionalText = (max: number, what: string) => member(text(max, what).optional(), fast.optionalText(max));
-const optionalUrl = (what: string) => member(httpUrl(LIMITS.linkUrl, what).optional(), fast.optionalHttpUrl);
+const optionalUrl = (max: number, what: string) => member(httpUrl(max, what).optional(), fast.optionalHttpUrl(max));
 
 /**
  * The webhook body's members, each added once: the schema below is built from
@@ -150,7 +150,7 @@ const MEMBERS = {
   ),
   message: optionalText(LIMITS.message, 'message'),
   fields: member(z.array(FieldInput).max(LIMITS.fields, `at most ${LIMITS.fields} fields`).optional(), fast.fields),
-  linkUrl: optionalUrl('linkUrl'),
+  linkUrl: optionalUrl(LIMITS.linkUrl, 'linkUrl'),
   linkText: optionalText(LIMITS.linkText, 'linkText'),
   source: optionalText(LIMITS.source, 'source'),
   // The parsed JSON object is kept as sent: a record schema would copy it key

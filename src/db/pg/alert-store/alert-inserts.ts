@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { NewStandardAlert, StoredRun } from '../../../domain/alert-store.js';
+import { CONTENT_KEYS, contentColumn } from '../../shared/alert-content-columns.js';
 import type { Unit } from './unit.js';
 import { insertAttachmentRows } from './unit-rows.js';
 import { usageMonth } from '../../../lib/iso-time.js';
@@ -14,13 +15,18 @@ const RESERVE_SEQS = `INSERT INTO channel_stats AS s (channel_id, alert_count, s
   ON CONFLICT (channel_id) DO UPDATE SET seq_max = s.seq_max + excluded.seq_max
   RETURNING channel_id AS "channelId", seq_max AS "top"`;
 
-const INSERT_ALERTS = `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, fields_json, link_url, link_text, source,
-    metadata_json, actor_json, workflow_run_id, workflow_state, workflow_steps_json, workflow_error, activity_key, created_at, updated_at, seq)
-  SELECT id, ch, 'standard', title, level, emoji, message, fields, link_url, link_text, source, metadata, actor, run_id, run_state, steps,
-    run_error, id, at, at, seq
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-    $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::bigint[], $18::bigint[])
-    AS t(id, ch, title, level, emoji, message, fields, link_url, link_text, source, metadata, actor, run_id, run_state, steps, run_error, at, seq)`;
+/**
+ * Built once from the content list (alert-content-columns.ts): each content column arrives as one
+ * array, between the id and channel before it and the time and seq after it (see insertAlerts).
+ */
+const CONTENT_COLUMNS = CONTENT_KEYS.map(contentColumn);
+const CONTENT_NAMES = CONTENT_COLUMNS.map((c) => c.column).join(', ');
+const INSERT_ALERTS = `INSERT INTO alerts (id, channel_id, kind, ${CONTENT_NAMES},
+    activity_key, created_at, updated_at, seq)
+  SELECT id, ch, 'standard', ${CONTENT_NAMES}, id, at, at, seq
+  FROM unnest($1::text[], $2::text[], ${CONTENT_COLUMNS.map((c, i) => `$${i + 3}::${c.pgType}[]`).join(', ')},
+    $${CONTENT_COLUMNS.length + 3}::bigint[], $${CONTENT_COLUMNS.length + 4}::bigint[])
+    AS t(id, ch, ${CONTENT_NAMES}, at, seq)`;
 
 const ADD_USAGE = `INSERT INTO usage_counters AS u (workspace_id, month, events)
   SELECT w, m, n FROM unnest($1::text[], $2::text[], $3::bigint[]) AS t(w, m, n) ORDER BY w, m
@@ -61,14 +67,17 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
   const next = new Map<string, number>();
   const countOf = new Map(channels.map((c, i) => [c, counts[i]!]));
   for (const r of reserved.rows) next.set(r.channelId, Number(r.top) - countOf.get(r.channelId)! + 1);
-  const cols: unknown[][] = Array.from({ length: 18 }, () => []);
+  const cols: unknown[][] = Array.from({ length: CONTENT_KEYS.length + 4 }, () => []);
+  const atColumn = CONTENT_KEYS.length + 2;
   for (const a of alerts) {
     const c = a.content;
     const seq = next.get(a.channelId)!;
     next.set(a.channelId, seq + 1);
-    const row = [a.alertId, a.channelId, c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson,
-      c.actorJson, c.workflowRunId, c.workflowState, c.workflowStepsJson, c.workflowError, a.now, seq];
-    for (let i = 0; i < row.length; i++) cols[i]!.push(row[i]);
+    cols[0]!.push(a.alertId);
+    cols[1]!.push(a.channelId);
+    for (let i = 0; i < CONTENT_KEYS.length; i++) cols[i + 2]!.push(c[CONTENT_KEYS[i]!]);
+    cols[atColumn]!.push(a.now);
+    cols[atColumn + 1]!.push(seq);
   }
   await tx.query(INSERT_ALERTS, cols);
   await insertAttachmentRows(tx, alerts.map((a) => ({ alertId: a.alertId, files: a.attachments })));

@@ -5,6 +5,7 @@ import type {
   RunUpdate,
   StoredRun,
 } from '../../../domain/alert-store.js';
+import { PLAIN_CONTENT_KEYS, plainContentAssignments } from '../../shared/alert-content-columns.js';
 import { SqlWebhookWrites } from '../../shared/webhook-writes.js';
 import { PgExecutor } from '../executor.js';
 import { insertAlerts, saveAnswers } from './alert-inserts.js';
@@ -13,6 +14,17 @@ import { inUnit, PgWriteUnits, type Unit } from './unit.js';
 import { insertAttachmentRows } from './unit-rows.js';
 
 const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Built once from the content list (alert-content-columns.ts): the plain content columns take $1…$n,
+ * the run's own columns and the row's key follow. A null steps value keeps the stored steps; a fresh
+ * activity key resurfaces the alert (its trigger gives it the next seq).
+ */
+const AFTER_PLAIN = PLAIN_CONTENT_KEYS.length;
+const UPDATE_RUN = `UPDATE alerts SET ${plainContentAssignments((_key, i) => `$${i + 1}`)},
+    workflow_state = $${AFTER_PLAIN + 1}, workflow_steps_json = COALESCE($${AFTER_PLAIN + 2}, workflow_steps_json),
+    workflow_error = $${AFTER_PLAIN + 3}, activity_key = COALESCE($${AFTER_PLAIN + 4}, activity_key), updated_at = $${AFTER_PLAIN + 5}
+  WHERE id = $${AFTER_PLAIN + 6}`;
 
 /**
  * Webhook writes on PostgreSQL, behind the interface the SQLite store implements
@@ -65,15 +77,9 @@ export class PgWebhookWrites extends SqlWebhookWrites {
       if (!existing) return { ...(await this.insertIn(u, a)), notified: true, released: [] };
       const update = decide(existing.state);
       const c = a.content;
-      // A null steps value keeps the stored steps; a fresh activity key resurfaces the alert (its trigger gives it the next seq).
-      await u.tx.query(
-        `UPDATE alerts SET title = $1, level = $2, emoji = $3, message = $4, fields_json = $5, link_url = $6, link_text = $7, source = $8,
-           metadata_json = $9, actor_json = $10, workflow_state = $11, workflow_steps_json = COALESCE($12, workflow_steps_json),
-           workflow_error = $13, activity_key = COALESCE($14, activity_key), updated_at = $15
-         WHERE id = $16`,
-        [c.title, c.level, c.emoji, c.message, c.fieldsJson, c.linkUrl, c.linkText, c.source, c.metadataJson, c.actorJson,
-          c.workflowState, c.workflowStepsJson, c.workflowError, update.resurfaceAs, a.now, existing.id],
-      );
+      const values: unknown[] = PLAIN_CONTENT_KEYS.map((key) => c[key]);
+      values.push(c.workflowState, c.workflowStepsJson, c.workflowError, update.resurfaceAs, a.now, existing.id);
+      await u.tx.query(UPDATE_RUN, values);
       let released: string[] = [];
       if (a.attachments.length > 0) {
         const old = await u.tx.query<{ key: string }>('DELETE FROM alert_attachments WHERE alert_id = $1 RETURNING media_key AS key', [existing.id]);
