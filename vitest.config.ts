@@ -17,7 +17,7 @@ import { defineConfig } from 'vitest/config';
  * kill -9 under load, the admin CLI end to end (in-process and as child processes on the same
  * DATABASE_URL) and alert ids across a restart with the clock behind. The browser tests and the
  * `*-sqlite.test.ts` files (SQLite's file, FTS5 index and group commit, a grace period of 0, the
- * CLI's file and its data_version check) stay on SQLite (README "Running more than one node").
+ * CLI's file and its data_version check) stay on SQLite (docs/cluster.md).
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
  */

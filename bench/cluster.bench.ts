@@ -7,7 +7,7 @@ import { load, ms, startServerProcess, WEBHOOK_PAYLOAD } from './lib.js';
 import { emitResult, QUICK } from './lib/result.js';
 
 /**
- * Cluster mode (README "Running more than one node"): the webhook and read figures on PostgreSQL
+ * Cluster mode (docs/cluster.md): the webhook and read figures on PostgreSQL
  * with one node and with two nodes on one database, beside the SQLite figures of the same run.
  * Each node is bench/servers/cluster-node.ts (the real service and HTTP app, no workers) in its own
  * process; the load generator in this process spreads its connections evenly over the nodes, as a

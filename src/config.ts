@@ -13,9 +13,9 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
-  // Where attachments live; default DATA_DIR/media. Several nodes share one directory (NFS): README "Running more than one node".
+  // Where attachments live; default DATA_DIR/media. Several nodes share one directory (NFS): docs/cluster.md.
   MEDIA_DIR: z.string().min(1).optional(),
-  // Cluster mode (README "Running more than one node"): unset = the SQLite file in DATA_DIR, as always.
+  // Cluster mode (docs/cluster.md): unset = the SQLite file in DATA_DIR, as always.
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'a postgres:// (or postgresql://) URL; unset it to use the SQLite file in DATA_DIR')
@@ -77,7 +77,7 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly dbFile: string;
-  /** PostgreSQL instead of `dbFile` when set (cluster mode: README "Running more than one node"). */
+  /** PostgreSQL instead of `dbFile` when set (cluster mode: docs/cluster.md). */
   readonly databaseUrl: string | undefined;
   /** The PostgreSQL pool's size per node (PG_POOL_MAX). */
   readonly pgPoolMax: number;

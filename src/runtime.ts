@@ -63,7 +63,7 @@ export async function startBackground(services: Services, leadership: Leadership
     services.logger.warn('BACKUP_INTERVAL_HOURS is ignored on PostgreSQL: back the database up with its own tools (pg_dump, pg_basebackup)');
   }
 
-  // Retention: batches of deletes between other writes (README: Operations, Retention).
+  // Retention: batches of deletes between other writes (docs/operations.md "Retention").
   await singleton('retention', () => startRetentionScheduler(services.retention, services.logger, services.config.retentionIntervalMs));
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).

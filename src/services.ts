@@ -157,7 +157,7 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
     const sqlite: SqliteServices = { ...services, engine: 'sqlite', db: parts.db, batcher: parts.batcher, store: parts.store, webhookChannels: parts.webhookChannels, close: () => void services.close() };
     return sqlite;
   }
-  // Loaded only here: a SQLite service never loads pg and the PostgreSQL store (about 7 MB of idle RSS, README "Memory: where it goes").
+  // Loaded only here: a SQLite service never loads pg and the PostgreSQL store (about 7 MB of idle RSS, docs/benchmarks.md "Memory: where it goes").
   const { postgresParts } = await import('./services/postgres.js');
   const parts = await postgresParts(config.databaseUrl, clock, logger, { poolMax: config.pgPoolMax });
   return assemble(config, parts, clock, { ...overrides, logger });

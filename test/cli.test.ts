@@ -116,7 +116,7 @@ describe('admin CLI', () => {
     expect(await admin('usage', '--workspace', ws.id)).toEqual({ workspaceId: ws.id, months: [{ month: expect.stringMatching(/^\d{4}-\d\d$/), events: 1 }] });
 
     // A rotation by the CLI (another connection) takes effect for the running server, which had the channel cached: on
-    // PostgreSQL once the COMMIT's notification reaches it (milliseconds, README "Running more than one node"), not after
+    // PostgreSQL once the COMMIT's notification reaches it (milliseconds, docs/cluster.md), not after
     // the cache's 60 s TTL; at once on SQLite (cli-sqlite.test.ts). Polled with an empty body: a request that still passed stores nothing (400).
     const again = await admin<{ webhookToken: string }>('channel', 'rotate-webhook', '--channel', ch.id);
     await eventually(async () => (await served.call('POST', `/api/webhook/${rotated.webhookToken}`, { json: {} })).status === 404, 'the old webhook URL refused', {

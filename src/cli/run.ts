@@ -17,7 +17,7 @@ import { AdminServices } from '../services/admin.js';
 const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands, ...transferCommands];
 
 /**
- * Exit codes (README, Admin CLI): 2 when the command line is wrong, the same command can never succeed
+ * Exit codes (docs/admin-cli.md): 2 when the command line is wrong, the same command can never succeed
  * (usage, or a value the domain refuses as invalid); 1 when it is well-formed but the data says no:
  * a look-up failed, or the name is already taken (a conflict, like a look-up, depends on what is stored).
  */

@@ -7,7 +7,7 @@ import type { Clock } from '../lib/clock.js';
 /** Upper bounds: anything above is a typo, not a policy (100 years; a hundred million alerts). */
 export const MAX_RETENTION_DAYS = 36_500;
 export const MAX_RETENTION_ALERTS = 100_000_000;
-/** Alerts deleted per unit: small enough that one batch holds the event loop well under 20 ms (README: Retention). */
+/** Alerts deleted per unit: small enough that one batch holds the event loop well under 20 ms (docs/operations.md "Retention"). */
 export const PRUNE_BATCH_SIZE = 500;
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -12,7 +12,7 @@ export function hasRequestId(res: Response): boolean {
  * A JSON answer whose headers are a plain object, X-Request-Id included.
  * @hono/node-server writes a plain header object as it is, while headers set
  * through `c.header()` live in a web `Headers` that it copies and sorts
- * before writing (README "Benchmarks": the webhook's 201 and the read API's
+ * before writing (docs/benchmarks.md: the webhook's 201 and the read API's
  * pages are built this way). Names are lower case, as `Headers` sends them.
  * A large body is better given as bytes (`Buffer.from(json)`): encoded once,
  * outside the JavaScript heap, where a string is measured and encoded

@@ -40,7 +40,7 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
   'payload-too-large': {
     status: 413,
     title: 'payload too large',
-    description: 'The request body is larger than the service accepts. The README lists every size limit.',
+    description: 'The request body is larger than the service accepts. docs/webhook.md lists every size limit.',
   },
   'invalid-signature': {
     status: 401,

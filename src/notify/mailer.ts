@@ -4,7 +4,7 @@ import type NodemailerModule from 'nodemailer';
 /**
  * nodemailer is loaded when an SmtpMailer is made, not at start: without
  * SMTP_URL the service never needs it, and loading it costs about 4 MB of
- * heap for as long as the process runs (README "Memory: where it goes").
+ * heap for as long as the process runs (docs/benchmarks.md "Memory: where it goes").
  */
 const require = createRequire(import.meta.url);
 const loadNodemailer = () => require('nodemailer') as typeof NodemailerModule;

@@ -3,7 +3,7 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import type { DiscordStatus } from './discord-status.js';
 import type { OutboxBacklog } from '../domain/alert-reports.js';
 
-/** prom-client, loaded when a Metrics is made (METRICS=1): a service without metrics never loads it (README "Memory: where it goes"). */
+/** prom-client, loaded when a Metrics is made (METRICS=1): a service without metrics never loads it (docs/benchmarks.md "Memory: where it goes"). */
 const promClient = (): typeof import('prom-client') => createRequire(import.meta.url)('prom-client') as typeof import('prom-client');
 
 /** What the scrape reads; each is called once per scrape, never on a request path. */

@@ -40,7 +40,7 @@ export interface StorageFailure {
   /**
    * On the PostgreSQL server every node shares, not on this node's disks: taking the node out of
    * rotation would not help (every node has it), and nothing this node measures proves it gone;
-   * only a successful write does. /readyz warns instead of failing (README "Decisions (PostgreSQL)").
+   * only a successful write does. /readyz warns instead of failing (docs/cluster.md "Decisions").
    */
   shared?: true;
 }

@@ -5,7 +5,7 @@ import { spawnService, type SpawnedService } from '../helpers/spawned-service.js
 /**
  * Nodes of a cluster as an operator runs them: `node dist/main.js` processes on one PostgreSQL
  * database, each on its own loopback port and DATA_DIR, all sharing one MEDIA_DIR (the NFS mount
- * of README "Running more than one node").
+ * of docs/cluster.md).
  */
 export interface ClusterNode {
   readonly name: string;

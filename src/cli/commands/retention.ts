@@ -21,7 +21,7 @@ function input(f: { days: string | undefined; 'max-alerts': string | undefined; 
   return { days: limit(f.days, 'days', MAX_RETENTION_DAYS), maxAlerts: limit(f['max-alerts'], 'max-alerts', MAX_RETENTION_ALERTS), clear: f.clear };
 }
 
-/** Retention settings; pruning itself runs in the service (README: Retention). */
+/** Retention settings; pruning itself runs in the service (docs/operations.md "Retention"). */
 export const retentionCommands: Command[] = [
   defineCommand({
     name: 'channel set-retention',

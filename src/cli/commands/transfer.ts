@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { TransferTarget } from '../../services/admin-transfer.js';
 
 /**
- * Moving an installation between databases (README "Running more than one node"): `export` writes
+ * Moving an installation between databases (docs/cluster.md): `export` writes
  * every table of the configured database (DATABASE_URL, else the SQLite file in DATA_DIR) to a file;
  * `import` loads such a file into an empty database, SQLite or PostgreSQL, and checks it.
  */

@@ -18,7 +18,7 @@ const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS "isPrivat
  * watermark (seq_max - watermark_seq) less those that no longer hold an alert (gone_above, kept by
  * triggers), corrected by the user's per-alert exceptions that still match their alert's number (a
  * few rows, one index range). A channel the user never marked read counts every alert
- * (channel_stats.alert_count). See the README's "Read state that scales". The corrections are
+ * (channel_stats.alert_count). See docs/read-api.md "Read state". The corrections are
  * integers (CASE, not a boolean, which PostgreSQL would not add up), the total a bigint on both.
  */
 const UNREAD_COUNT = `CAST(

@@ -33,7 +33,7 @@ export function openDb(file: string, opts: { migrate?: boolean } = {}): Db {
   // The CLI and the server share the file: wait for a lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   // 8 MB: the hot pages (index tails, newest alerts) are few; older pages come from the OS page cache, outside
-  // the process's RSS. 32 MB cost up to 24 MB more RSS with no measurable change in page p99 (README "Memory").
+  // the process's RSS. 32 MB cost up to 24 MB more RSS with no measurable change in page p99 (docs/benchmarks.md "Memory: where it goes").
   sqlite.pragma('cache_size = -8000');
   // Statement journals (savepoints, multi-row statements) and temp tables in memory, not in temp files.
   sqlite.pragma('temp_store = MEMORY');

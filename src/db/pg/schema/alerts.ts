@@ -38,7 +38,7 @@ export const alerts = pgTable(
     authorJson: text('author_json'),
     replyToJson: text('reply_to_json'),
     activityKey: text('activity_key').notNull(),
-    /** Position in the channel's read order (README "Read state that scales"); 0 only until the insert trigger assigns it. */
+    /** Position in the channel's read order (docs/read-api.md "Read state"); 0 only until the insert trigger assigns it. */
     seq: bigint('seq', { mode: 'number' }).notNull().default(0),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
