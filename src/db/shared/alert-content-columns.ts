@@ -1,25 +1,31 @@
+import type { $Type, ColumnBuilderBase, HasDefault, NotNull } from 'drizzle-orm';
 import type { AlertContent } from '../../domain/alert-store.js';
 
-/** Where one content key is stored. */
-interface ContentColumn {
+/** Where one content key is stored, and the column's definition both engines' schemas build from it. */
+export interface ContentColumn {
   readonly column: string;
   /** The element type of PostgreSQL's `unnest` array in the batched insert. */
   readonly pgType: 'text';
   /** A workflow run's own column: run updates write it by their own rule, group updates leave it alone. */
   readonly ofRun?: true;
+  /** NOT NULL with this default; without it the column is nullable. */
+  readonly notNullDefault?: string;
+  /** Narrows the TypeScript type only (neither engine stores a CHECK for it), as drizzle's `enum` does. */
+  readonly values?: readonly [string, ...string[]];
 }
 
 /**
  * A standard alert's content, the one list every content write is built from when its module
  * loads: SQLite's insert and run update, PostgreSQL's batched insert and run update, and both
- * engines' group update. Typed against AlertContent (which follows AlertRow), so a content key
+ * engines' group update. Both drizzle schemas build these columns of `alerts` from it too
+ * (`contentColumns`), so a plain field is one entry here, not three edits. Typed against AlertContent (which follows AlertRow), so a content key
  * missing here, or one that is not content, fails to compile: no write can leave a column stale.
  * test/db/alert-rows-match-schemas.test.ts checks each column name and type against both schemas.
  */
 const COLUMNS = {
-  title: { column: 'title', pgType: 'text' },
-  level: { column: 'level', pgType: 'text' },
-  emoji: { column: 'emoji', pgType: 'text' },
+  title: { column: 'title', pgType: 'text', notNullDefault: '' },
+  level: { column: 'level', pgType: 'text', notNullDefault: 'INFO', values: ['INFO', 'SUCCESS', 'WARNING', 'ERROR'] },
+  emoji: { column: 'emoji', pgType: 'text', notNullDefault: '' },
   message: { column: 'message', pgType: 'text' },
   fieldsJson: { column: 'fields_json', pgType: 'text' },
   linkUrl: { column: 'link_url', pgType: 'text' },
@@ -28,7 +34,7 @@ const COLUMNS = {
   metadataJson: { column: 'metadata_json', pgType: 'text' },
   actorJson: { column: 'actor_json', pgType: 'text' },
   workflowRunId: { column: 'workflow_run_id', pgType: 'text', ofRun: true },
-  workflowState: { column: 'workflow_state', pgType: 'text', ofRun: true },
+  workflowState: { column: 'workflow_state', pgType: 'text', ofRun: true, values: ['running', 'passed', 'failed'] },
   workflowStepsJson: { column: 'workflow_steps_json', pgType: 'text', ofRun: true },
   workflowError: { column: 'workflow_error', pgType: 'text', ofRun: true },
 } as const satisfies { readonly [K in keyof AlertContent]-?: ContentColumn };
@@ -48,4 +54,30 @@ export function contentColumn(key: ContentKey): ContentColumn {
 /** `<column> = <parameter>, …` over the plain content keys, each parameter spelled by `parameter`. */
 export function plainContentAssignments(parameter: (key: ContentKey, index: number) => string): string {
   return PLAIN_CONTENT_KEYS.map((key, i) => `${COLUMNS[key].column} = ${parameter(key, i)}`).join(', ');
+}
+
+type Definitions = typeof COLUMNS;
+type DataOf<D> = D extends { values: readonly (infer V)[] } ? V : string;
+
+/** A content column as the engine's own `text` builder types it: nullability and value union included. */
+export type ContentColumnBuilder<Base extends ColumnBuilderBase, D> = D extends { notNullDefault: string }
+  ? HasDefault<NotNull<$Type<Base, DataOf<D>>>>
+  : $Type<Base, DataOf<D>>;
+
+/**
+ * The content columns of `alerts` for one engine's drizzle schema, in the list's order, each made from
+ * the engine's `text` builder. The schemas spread the result between the identity and the chat
+ * columns, so drizzle-kit sees the same table as when the columns were written out by hand, and the
+ * row types test (test/db/alert-rows-match-schemas.test.ts) still compares exact types.
+ */
+export function contentColumns<Base extends ColumnBuilderBase>(
+  text: (column: string) => Base,
+): { [K in ContentKey]: ContentColumnBuilder<Base, Definitions[K]> } {
+  const entries = CONTENT_KEYS.map((key) => {
+    const definition: ContentColumn = COLUMNS[key];
+    // `values` only narrows the TypeScript type (the return type above), as drizzle's `enum` does.
+    const column = text(definition.column) as unknown as { notNull(): { default(value: string): unknown } };
+    return [key, definition.notNullDefault === undefined ? column : column.notNull().default(definition.notNullDefault)];
+  });
+  return Object.fromEntries(entries) as { [K in ContentKey]: ContentColumnBuilder<Base, Definitions[K]> };
 }

@@ -103,18 +103,17 @@ export class WebhookIngest {
 
 /** The stored columns of an alert; a run's level follows its state. */
 export function contentOf(alert: WebhookAlert): AlertContent {
-  const wf = alert.workflow;
+  // What is stored as sent (title, emoji, message, link, source, and any plain field added later)
+  // passes through; the members below are encoded for their columns. A payload member that is not
+  // stored at all belongs in this list too.
+  const { fields, metadata, actor, attachments, workflow: wf, ...storedAsSent } = alert;
+  void attachments;
   return {
-    title: alert.title,
+    ...storedAsSent,
     level: wf ? LEVEL_OF_RUN_STATE[wf.state] : alert.level,
-    emoji: alert.emoji,
-    message: alert.message,
-    fieldsJson: alert.fields.length ? JSON.stringify(alert.fields) : null,
-    linkUrl: alert.linkUrl,
-    linkText: alert.linkText,
-    source: alert.source,
-    metadataJson: alert.metadata ? JSON.stringify(alert.metadata) : null,
-    actorJson: alert.actor ? JSON.stringify(alert.actor) : null,
+    fieldsJson: fields.length ? JSON.stringify(fields) : null,
+    metadataJson: metadata ? JSON.stringify(metadata) : null,
+    actorJson: actor ? JSON.stringify(actor) : null,
     workflowRunId: wf?.runId ?? null,
     workflowState: wf?.state ?? null,
     workflowStepsJson: wf ? JSON.stringify(wf.steps) : null,

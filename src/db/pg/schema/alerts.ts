@@ -11,6 +11,7 @@ import { bigint, boolean, index, integer, pgTable, primaryKey, uniqueIndex } fro
 import { text } from './types.js';
 import { channels } from './channels.js';
 import { users, workspaces } from './accounts.js';
+import { contentColumns } from '../../shared/alert-content-columns.js';
 
 export const alerts = pgTable(
   'alerts',
@@ -20,20 +21,8 @@ export const alerts = pgTable(
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['standard', 'chat'] }).notNull(),
-    title: text('title').notNull().default(''),
-    level: text('level', { enum: ['INFO', 'SUCCESS', 'WARNING', 'ERROR'] }).notNull().default('INFO'),
-    emoji: text('emoji').notNull().default(''),
-    message: text('message'),
-    fieldsJson: text('fields_json'),
-    linkUrl: text('link_url'),
-    linkText: text('link_text'),
-    source: text('source'),
-    metadataJson: text('metadata_json'),
-    actorJson: text('actor_json'),
-    workflowRunId: text('workflow_run_id'),
-    workflowState: text('workflow_state', { enum: ['running', 'passed', 'failed'] }),
-    workflowStepsJson: text('workflow_steps_json'),
-    workflowError: text('workflow_error'),
+    // title … workflow_error: one definition for both engines (src/db/shared/alert-content-columns.ts)
+    ...contentColumns((column) => text(column)),
     externalId: text('external_id'),
     authorJson: text('author_json'),
     replyToJson: text('reply_to_json'),

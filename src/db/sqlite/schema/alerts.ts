@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { channels } from './channels.js';
 import { users, workspaces } from './accounts.js';
+import { contentColumns } from '../../shared/alert-content-columns.js';
 
 /**
  * One row per alert. Standard alerts (webhook) and chat messages (Discord) share
@@ -19,20 +20,8 @@ export const alerts = sqliteTable(
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['standard', 'chat'] }).notNull(),
-    title: text('title').notNull().default(''),
-    level: text('level', { enum: ['INFO', 'SUCCESS', 'WARNING', 'ERROR'] }).notNull().default('INFO'),
-    emoji: text('emoji').notNull().default(''),
-    message: text('message'),
-    fieldsJson: text('fields_json'),
-    linkUrl: text('link_url'),
-    linkText: text('link_text'),
-    source: text('source'),
-    metadataJson: text('metadata_json'),
-    actorJson: text('actor_json'),
-    workflowRunId: text('workflow_run_id'),
-    workflowState: text('workflow_state', { enum: ['running', 'passed', 'failed'] }),
-    workflowStepsJson: text('workflow_steps_json'),
-    workflowError: text('workflow_error'),
+    // title … workflow_error: one definition for both engines (src/db/shared/alert-content-columns.ts)
+    ...contentColumns((column) => text(column)),
     // chat-connected channels
     externalId: text('external_id'),
     authorJson: text('author_json'),
