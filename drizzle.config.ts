@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './src/db/sqlite/schema/index.ts',
+  schema: './src/db/shared/schema/index.ts',
   out: './drizzle',
 });

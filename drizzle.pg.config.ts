@@ -3,6 +3,6 @@ import { defineConfig } from 'drizzle-kit';
 /** PostgreSQL (cluster mode): `npm run db:generate:pg` writes migrations into drizzle-pg/. */
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/db/pg/schema/index.ts',
+  schema: './src/db/shared/schema/index.ts',
   out: './drizzle-pg',
 });

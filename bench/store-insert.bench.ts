@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { SqliteAlertStore } from '../src/db/sqlite/alert-store/index.js';
 import { openDb } from '../src/db/sqlite/connection.js';
-import { alerts } from '../src/db/sqlite/schema/alerts.js';
+import { alerts } from '../src/db/shared/schema/alerts.js';
 import { WriteBatcher } from '../src/db/sqlite/write-batcher.js';
 import type { NewStandardAlert } from '../src/domain/alert-store.js';
 import { IdGenerator } from '../src/lib/ids.js';

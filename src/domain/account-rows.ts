@@ -25,7 +25,7 @@ export interface UserRecord {
   name: string;
 }
 
-/** A user with whether their address is proven (src/db/sqlite/schema/accounts.ts, `email_verified`). */
+/** A user with whether their address is proven (src/db/shared/schema/accounts.ts, `email_verified`). */
 export interface AccountUser extends UserRecord {
   emailVerified: boolean;
 }

@@ -2,13 +2,12 @@ import { getTableName } from 'drizzle-orm';
 import { getTableConfig as pgConfig, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig as sqliteConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
-import * as pgSchema from '../../src/db/pg/schema/index.js';
-import * as sqliteSchema from '../../src/db/sqlite/schema/index.js';
+import * as schema from '../../src/db/shared/schema/index.js';
 
 /**
- * The PostgreSQL schema mirrors the SQLite one table for table, column for column: a table or
- * column added on one side only fails here, naming it, before an export/import or a node on the
- * other engine finds out.
+ * The PostgreSQL tables mirror the SQLite ones table for table, column for column. Both are built
+ * from one definition (src/db/shared/schema/define.ts): this checks that the builders there map
+ * every column, key, index and foreign key alike on both engines.
  */
 type Shape = Record<string, { columns: Record<string, string>; primaryKey: string[]; indexes: string[]; foreignKeys: string[] }>;
 
@@ -34,8 +33,8 @@ function shapeOf(configs: TableConfigLike[]): Shape {
   return out;
 }
 
-const sqliteShape = () => shapeOf(Object.values(sqliteSchema).filter((t) => t instanceof SQLiteTable).map((t) => sqliteConfig(t)));
-const pgShape = () => shapeOf(Object.values(pgSchema).filter((t) => t instanceof PgTable).map((t) => pgConfig(t)));
+const sqliteShape = () => shapeOf(Object.values(schema).filter((t) => t instanceof SQLiteTable).map((t) => sqliteConfig(t)));
+const pgShape = () => shapeOf(Object.values(schema).filter((t) => t instanceof PgTable).map((t) => pgConfig(t)));
 
 /** The logical type both engines agree on: text, integer (any width) or boolean. */
 function kind(columnType: string): string {

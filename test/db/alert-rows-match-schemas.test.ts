@@ -1,6 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import * as pg from '../../src/db/pg/schema/alerts.js';
-import * as sqlite from '../../src/db/sqlite/schema/alerts.js';
+import * as schema from '../../src/db/shared/schema/alerts.js';
 import { CONTENT_KEYS, contentColumn } from '../../src/db/shared/alert-content-columns.js';
 import type { AlertEventType, AlertRow, AttachmentRow, NotificationKind } from '../../src/domain/alert-rows.js';
 
@@ -9,17 +8,17 @@ import type { AlertEventType, AlertRow, AttachmentRow, NotificationKind } from '
 // retyped in either drizzle schema without the domain's type following fails the build.
 describe('the domain row types are what both schemas store', () => {
   it('SQLite', () => {
-    expectTypeOf<AlertRow>().toEqualTypeOf<Omit<typeof sqlite.alerts.$inferSelect, 'metadataJson'>>();
-    expectTypeOf<AttachmentRow>().toEqualTypeOf<typeof sqlite.alertAttachments.$inferSelect>();
-    expectTypeOf<AlertEventType>().toEqualTypeOf<(typeof sqlite.alertEvents.$inferSelect)['type']>();
-    expectTypeOf<NotificationKind>().toEqualTypeOf<(typeof sqlite.notificationJobs.$inferSelect)['kind']>();
+    expectTypeOf<AlertRow>().toEqualTypeOf<Omit<typeof schema.alerts.$inferSelect, 'metadataJson'>>();
+    expectTypeOf<AttachmentRow>().toEqualTypeOf<typeof schema.alertAttachments.$inferSelect>();
+    expectTypeOf<AlertEventType>().toEqualTypeOf<(typeof schema.alertEvents.$inferSelect)['type']>();
+    expectTypeOf<NotificationKind>().toEqualTypeOf<(typeof schema.notificationJobs.$inferSelect)['kind']>();
   });
 
   it('PostgreSQL', () => {
-    expectTypeOf<AlertRow>().toEqualTypeOf<Omit<typeof pg.alerts.$inferSelect, 'metadataJson'>>();
-    expectTypeOf<AttachmentRow>().toEqualTypeOf<typeof pg.alertAttachments.$inferSelect>();
-    expectTypeOf<AlertEventType>().toEqualTypeOf<(typeof pg.alertEvents.$inferSelect)['type']>();
-    expectTypeOf<NotificationKind>().toEqualTypeOf<(typeof pg.notificationJobs.$inferSelect)['kind']>();
+    expectTypeOf<AlertRow>().toEqualTypeOf<Omit<typeof schema.pgAlerts.$inferSelect, 'metadataJson'>>();
+    expectTypeOf<AttachmentRow>().toEqualTypeOf<typeof schema.pgAlertAttachments.$inferSelect>();
+    expectTypeOf<AlertEventType>().toEqualTypeOf<(typeof schema.pgAlertEvents.$inferSelect)['type']>();
+    expectTypeOf<NotificationKind>().toEqualTypeOf<(typeof schema.pgNotificationJobs.$inferSelect)['kind']>();
   });
 });
 
@@ -28,8 +27,8 @@ describe('the domain row types are what both schemas store', () => {
 describe('the content list names each content column as both schemas do', () => {
   it.each(CONTENT_KEYS)('%s', (key) => {
     const { column, pgType } = contentColumn(key);
-    expect(sqlite.alerts[key].name).toBe(column);
-    expect(pg.alerts[key].name).toBe(column);
-    expect(pg.alerts[key].getSQLType().split(' ')[0]).toBe(pgType);
+    expect(schema.alerts[key].name).toBe(column);
+    expect(schema.pgAlerts[key].name).toBe(column);
+    expect(schema.pgAlerts[key].getSQLType().split(' ')[0]).toBe(pgType);
   });
 });

@@ -40,7 +40,7 @@ describePg('PostgreSQL migrations at start-up', () => {
     try {
       const { rows } = await conn.pool.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1");
       expect(rows.map((r) => r.table_name)).toContain('alerts');
-      // Byte-order text everywhere (src/db/pg/schema/types.ts): ids, cursors and keys sort as on SQLite.
+      // Byte-order text everywhere (`text` in src/db/shared/schema/define.ts): ids, cursors and keys sort as on SQLite.
       const collations = await conn.pool.query<{ c: string }>(
         "SELECT table_name || '.' || column_name || ' ' || coalesce(collation_name, 'default') AS c FROM information_schema.columns WHERE table_schema = 'public' AND data_type = 'text' AND collation_name IS DISTINCT FROM 'C'",
       );

@@ -1,11 +1,10 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import * as schema from './schema/index.js';
 import { migratePg, type MigrationResult } from './migrate.js';
 import { NulSafeClient } from './nul-safe-client.js';
 
-export type PgSchema = typeof schema;
-export type PgOrm = NodePgDatabase<PgSchema>;
+/** drizzle over the pool, without a relational schema: statements are written with src/db/shared/statement.ts. */
+export type PgOrm = NodePgDatabase;
 
 export interface PgDb {
   /** The `pg` pool, for raw statements and dedicated clients (locks, LISTEN). */
@@ -43,7 +42,7 @@ export async function openPg(url: string, opts: PgOpenOptions = {}): Promise<PgD
     await pool.end();
     throw err;
   }
-  const orm = drizzle(pool, { schema });
+  const orm = drizzle(pool);
   return { pool, orm, close: () => pool.end() };
 }
 

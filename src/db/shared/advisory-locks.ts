@@ -13,7 +13,7 @@ export const MIGRATION_LOCK = String(BASE + 1n);
 
 /**
  * Transaction-level, around every append to `alert_events` (the live stream's change log): see the
- * comment on `alertEvents` in src/db/pg/schema/alerts.ts. Not used yet: the PostgreSQL write path
+ * comment on `alertEvents` in src/db/shared/schema/alerts.ts. Not used yet: the PostgreSQL write path
  * is not built.
  */
 export const CHANGE_LOG_LOCK = String(BASE + 2n);

@@ -1,6 +1,6 @@
 import type { AlertRow, ChannelRecord } from '../../domain/alert-store.js';
 // Column names only, which both engines' schemas spell alike (test/cluster/schema-parity.test.ts).
-import { alertAttachments, alerts } from '../sqlite/schema/alerts.js';
+import { alertAttachments, alerts } from './schema/alerts.js';
 import { CONTENT_KEYS, type ContentKey } from './alert-content-columns.js';
 
 /** The content keys a read returns (the opaque metadata is written, never read back). */

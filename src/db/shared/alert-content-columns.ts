@@ -1,4 +1,5 @@
 import type { $Type, ColumnBuilderBase, HasDefault, NotNull } from 'drizzle-orm';
+import { text, type Column } from './schema/define.js';
 import type { AlertContent } from '../../domain/alert-store.js';
 
 /** Where one content key is stored, and the column's definition both engines' schemas build from it. */
@@ -59,25 +60,29 @@ export function plainContentAssignments(parameter: (key: ContentKey, index: numb
 type Definitions = typeof COLUMNS;
 type DataOf<D> = D extends { values: readonly (infer V)[] } ? V : string;
 
-/** A content column as the engine's own `text` builder types it: nullability and value union included. */
+type TextSides = ReturnType<typeof text> extends Column<infer S, infer P> ? { sqlite: S; pg: P } : never;
+
+/** A content column as each engine's `text` builder types it: nullability and value union included. */
 export type ContentColumnBuilder<Base extends ColumnBuilderBase, D> = D extends { notNullDefault: string }
   ? HasDefault<NotNull<$Type<Base, DataOf<D>>>>
   : $Type<Base, DataOf<D>>;
 
+type ContentColumns = {
+  [K in ContentKey]: Column<ContentColumnBuilder<TextSides['sqlite'], Definitions[K]>, ContentColumnBuilder<TextSides['pg'], Definitions[K]>>;
+};
+
 /**
- * The content columns of `alerts` for one engine's drizzle schema, in the list's order, each made from
- * the engine's `text` builder. The schemas spread the result between the identity and the chat
- * columns, so drizzle-kit sees the same table as when the columns were written out by hand, and the
- * row types test (test/db/alert-rows-match-schemas.test.ts) still compares exact types.
+ * The content columns of `alerts`, in the list's order, for the one schema definition
+ * (src/db/shared/schema/alerts.ts spreads them between the identity and the chat columns), so
+ * drizzle-kit sees the same table as when they were written out by hand, and the row types test
+ * (test/db/alert-rows-match-schemas.test.ts) still compares exact types.
  */
-export function contentColumns<Base extends ColumnBuilderBase>(
-  text: (column: string) => Base,
-): { [K in ContentKey]: ContentColumnBuilder<Base, Definitions[K]> } {
+export function contentColumns(): ContentColumns {
   const entries = CONTENT_KEYS.map((key) => {
     const definition: ContentColumn = COLUMNS[key];
-    // `values` only narrows the TypeScript type (the return type above), as drizzle's `enum` does.
-    const column = text(definition.column) as unknown as { notNull(): { default(value: string): unknown } };
+    // `values` only narrows the TypeScript type (ContentColumns above), as drizzle's `enum` does.
+    const column = text(definition.column);
     return [key, definition.notNullDefault === undefined ? column : column.notNull().default(definition.notNullDefault)];
   });
-  return Object.fromEntries(entries) as { [K in ContentKey]: ContentColumnBuilder<Base, Definitions[K]> };
+  return Object.fromEntries(entries) as ContentColumns;
 }

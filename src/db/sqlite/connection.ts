@@ -4,10 +4,9 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import * as schema from './schema/index.js';
 
-export type Schema = typeof schema;
-export type Orm = BetterSQLite3Database<Schema>;
+/** drizzle over the connection, for the migrator; statements are written with src/db/shared/statement.ts. */
+export type Orm = BetterSQLite3Database;
 
 export interface Db {
   /** Raw better-sqlite3 handle, for prepared statements on hot paths. */
@@ -37,7 +36,7 @@ export function openDb(file: string, opts: { migrate?: boolean } = {}): Db {
   sqlite.pragma('cache_size = -8000');
   // Statement journals (savepoints, multi-row statements) and temp tables in memory, not in temp files.
   sqlite.pragma('temp_store = MEMORY');
-  const orm = drizzle(sqlite, { schema });
+  const orm = drizzle(sqlite);
   if (opts.migrate !== false) migrate(orm, { migrationsFolder: MIGRATIONS_DIR });
   return {
     sqlite,

@@ -1,9 +1,9 @@
 import { getTableName } from 'drizzle-orm';
 import { getTableConfig, SQLiteBaseInteger, SQLiteTable } from 'drizzle-orm/sqlite-core';
-import * as schema from '../sqlite/schema/index.js';
+import * as schema from '../shared/schema/index.js';
 
 /**
- * What an export/import moves, derived from the drizzle schema (src/db/sqlite/schema), which both engines
+ * What an export/import moves, derived from the drizzle schema (src/db/shared/schema), which both engines
  * follow (the PostgreSQL mirror is checked against it by test/cluster/schema-parity.test.ts): a table
  * added there is moved without touching this code.
  */

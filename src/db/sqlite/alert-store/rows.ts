@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { alertAttachments, alerts } from '../schema/alerts.js';
+import { alertAttachments, alerts } from '../../shared/schema/alerts.js';
 import type { AlertRow } from '../../../domain/alert-store.js';
 import { ALERT_ROW_KEYS } from '../../shared/alert-columns.js';
 

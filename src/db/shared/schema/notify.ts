@@ -1,12 +1,12 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
 import { channels } from './channels.js';
+import { autoId, bigint, integer, text, table } from './define.js';
 
 /**
  * E-mail preference per (user, channel). No row means the default (see
  * src/notify/preferences.ts: `all`, or `none` on a chat-connected channel).
  */
-export const notificationPreferences = sqliteTable(
+export const [notificationPreferences, pgNotificationPreferences] = table(
   'notification_preferences',
   {
     userId: text('user_id')
@@ -16,9 +16,9 @@ export const notificationPreferences = sqliteTable(
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
     level: text('level', { enum: ['all', 'important', 'none'] }).notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    updatedAt: bigint('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.channelId] })],
+  (t, { primaryKey }) => [primaryKey({ columns: [t.userId, t.channelId] })],
 );
 
 /**
@@ -35,10 +35,10 @@ export const notificationPreferences = sqliteTable(
  *
  * No foreign keys on user/alert: the record of what was sent outlives them.
  */
-export const notificationDeliveries = sqliteTable(
+export const [notificationDeliveries, pgNotificationDeliveries] = table(
   'notification_deliveries',
   {
-    jobId: integer('job_id').notNull(),
+    jobId: bigint('job_id').notNull(),
     userId: text('user_id').notNull(),
     channelId: text('channel_id').notNull(),
     alertId: text('alert_id').notNull(),
@@ -46,14 +46,14 @@ export const notificationDeliveries = sqliteTable(
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: integer('next_attempt_at').notNull(),
+    nextAttemptAt: bigint('next_attempt_at').notNull(),
     lastError: text('last_error'),
     messageId: text('message_id'),
-    digestId: integer('digest_id'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    digestId: bigint('digest_id'),
+    createdAt: bigint('created_at').notNull(),
+    updatedAt: bigint('updated_at').notNull(),
   },
-  (t) => [
+  (t, { index, primaryKey }) => [
     primaryKey({ columns: [t.jobId, t.userId] }),
     index('notification_deliveries_due_idx').on(t.state, t.nextAttemptAt),
     index('notification_deliveries_digest_idx').on(t.digestId),
@@ -66,17 +66,17 @@ export const notificationDeliveries = sqliteTable(
  * `sent` counts the individual e-mails in it; past the limit the rest go to
  * the window's digest.
  */
-export const notificationFloodWindows = sqliteTable(
+export const [notificationFloodWindows, pgNotificationFloodWindows] = table(
   'notification_flood_windows',
   {
     userId: text('user_id').notNull(),
     channelId: text('channel_id').notNull(),
-    windowStart: integer('window_start').notNull(),
-    windowEnd: integer('window_end').notNull(),
+    windowStart: bigint('window_start').notNull(),
+    windowEnd: bigint('window_end').notNull(),
     sent: integer('sent').notNull(),
-    digestId: integer('digest_id'),
+    digestId: bigint('digest_id'),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.channelId] })],
+  (t, { primaryKey }) => [primaryKey({ columns: [t.userId, t.channelId] })],
 );
 
 /**
@@ -84,23 +84,23 @@ export const notificationFloodWindows = sqliteTable(
  * (`next_attempt_at` starts at the window's end). Same claim/mark protocol and
  * states as a delivery.
  */
-export const notificationDigests = sqliteTable(
+export const [notificationDigests, pgNotificationDigests] = table(
   'notification_digests',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: autoId('id'),
     userId: text('user_id').notNull(),
     channelId: text('channel_id').notNull(),
-    windowStart: integer('window_start').notNull(),
-    windowEnd: integer('window_end').notNull(),
+    windowStart: bigint('window_start').notNull(),
+    windowEnd: bigint('window_end').notNull(),
     state: text('state', { enum: ['pending', 'sending', 'sent', 'skipped', 'failed'] })
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: integer('next_attempt_at').notNull(),
+    nextAttemptAt: bigint('next_attempt_at').notNull(),
     lastError: text('last_error'),
     messageId: text('message_id'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
+    updatedAt: bigint('updated_at').notNull(),
   },
-  (t) => [index('notification_digests_due_idx').on(t.state, t.nextAttemptAt)],
+  (t, { index }) => [index('notification_digests_due_idx').on(t.state, t.nextAttemptAt)],
 );

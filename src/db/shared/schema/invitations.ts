@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users, workspaces } from './accounts.js';
+import { bigint, boolean, text, table } from './define.js';
 
 /**
  * Invitations to a workspace, apart from sign-in links: an invitation never signs anyone in to an
@@ -8,7 +8,7 @@ import { users, workspaces } from './accounts.js';
  * admin re-issues it (the old link dies). Whether an account exists for `email` is decided when
  * it is accepted. One pending invitation per workspace and address (case-insensitive).
  */
-export const invitations = sqliteTable(
+export const [invitations, pgInvitations] = table(
   'invitations',
   {
     id: text('id').primaryKey(),
@@ -20,17 +20,17 @@ export const invitations = sqliteTable(
     /** Who sent (or last re-issued) it; null once that user is deleted. */
     invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
     tokenHash: text('token_hash').notNull(),
-    createdAt: integer('created_at').notNull(),
-    expiresAt: integer('expires_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
+    expiresAt: bigint('expires_at').notNull(),
     /** The current link went out by e-mail (true) or was shown to the inviter (false). */
-    sentByMail: integer('sent_by_mail', { mode: 'boolean' }).notNull().default(false),
+    sentByMail: boolean('sent_by_mail').notNull().default(false),
     state: text('state', { enum: ['pending', 'accepted', 'declined', 'withdrawn'] })
       .notNull()
       .default('pending'),
     /** When it was accepted, declined or withdrawn. */
-    resolvedAt: integer('resolved_at'),
+    resolvedAt: bigint('resolved_at'),
   },
-  (t) => [
+  (t, { index, uniqueIndex }) => [
     uniqueIndex('invitations_token_uq').on(t.tokenHash),
     uniqueIndex('invitations_pending_uq')
       .on(t.workspaceId, sql`lower(${t.email})`)

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { bigint, text, table } from './define.js';
 
 /**
  * Media files no alert references any more, and since when. They are deleted
@@ -6,12 +6,12 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
  * followed by an rsync of media/ is a complete backup: a file the copy still
  * references cannot vanish between the two steps.
  */
-export const mediaOrphans = sqliteTable(
+export const [mediaOrphans, pgMediaOrphans] = table(
   'media_orphans',
   {
     mediaKey: text('media_key').primaryKey(),
     /** Epoch ms of the latest release: a key referenced again and released again starts a new grace period. */
-    orphanedAt: integer('orphaned_at').notNull(),
+    orphanedAt: bigint('orphaned_at').notNull(),
   },
-  (t) => [index('media_orphans_orphaned_at_idx').on(t.orphanedAt)],
+  (t, { index }) => [index('media_orphans_orphaned_at_idx').on(t.orphanedAt)],
 );

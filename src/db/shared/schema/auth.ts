@@ -1,5 +1,5 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users, workspaces } from './accounts.js';
+import { autoId, bigint, boolean, text, table } from './define.js';
 
 /**
  * Dashboard sessions. The cookie holds 32 random bytes; only their SHA-256 is
@@ -8,7 +8,7 @@ import { users, workspaces } from './accounts.js';
  * `authenticated_at` is when the user last proved who they are (password or
  * link), for the 30-minute re-authentication rule on sensitive actions.
  */
-export const sessions = sqliteTable(
+export const [sessions, pgSessions] = table(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
@@ -17,14 +17,14 @@ export const sessions = sqliteTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The workspace the user is looking at; null until chosen (or after they left it). */
     workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'set null' }),
-    createdAt: integer('created_at').notNull(),
-    lastSeenAt: integer('last_seen_at').notNull(),
-    authenticatedAt: integer('authenticated_at').notNull(),
-    expiresAt: integer('expires_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
+    lastSeenAt: bigint('last_seen_at').notNull(),
+    authenticatedAt: bigint('authenticated_at').notNull(),
+    expiresAt: bigint('expires_at').notNull(),
     clientAddress: text('client_address'),
     userAgent: text('user_agent'),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t, { index }) => [index('sessions_user_idx').on(t.userId)],
 );
 
 /**
@@ -32,37 +32,37 @@ export const sessions = sqliteTable(
  * 15 minutes. With `new_email` the link also confirms an e-mail change: it was
  * sent to that address, so using it proves the user reads that mailbox.
  */
-export const signInLinks = sqliteTable(
+export const [signInLinks, pgSignInLinks] = table(
   'sign_in_links',
   {
     tokenHash: text('token_hash').primaryKey(),
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: integer('created_at').notNull(),
-    expiresAt: integer('expires_at').notNull(),
-    usedAt: integer('used_at'),
+    createdAt: bigint('created_at').notNull(),
+    expiresAt: bigint('expires_at').notNull(),
+    usedAt: bigint('used_at'),
     newEmail: text('new_email'),
     /** An invitation: the first page after sign-in welcomes the person and asks for their name. */
-    invite: integer('invite', { mode: 'boolean' }).notNull().default(false),
+    invite: boolean('invite').notNull().default(false),
   },
-  (t) => [index('sign_in_links_user_idx').on(t.userId)],
+  (t, { index }) => [index('sign_in_links_user_idx').on(t.userId)],
 );
 
 /** scrypt password hashes in a self-describing string (parameters travel with the hash). */
-export const userPasswords = sqliteTable('user_passwords', {
+export const [userPasswords, pgUserPasswords] = table('user_passwords', {
   userId: text('user_id')
     .primaryKey()
     .references(() => users.id, { onDelete: 'cascade' }),
   hash: text('hash').notNull(),
-  updatedAt: integer('updated_at').notNull(),
+  updatedAt: bigint('updated_at').notNull(),
 });
 
 /** Who did what, when and from where: management actions of the dashboard. */
-export const auditLog = sqliteTable(
+export const [auditLog, pgAuditLog] = table(
   'audit_log',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: autoId('id'),
     workspaceId: text('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
@@ -70,9 +70,9 @@ export const auditLog = sqliteTable(
     action: text('action').notNull(),
     target: text('target'),
     clientAddress: text('client_address'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
   },
-  (t) => [index('audit_log_ws_idx').on(t.workspaceId, t.id)],
+  (t, { index }) => [index('audit_log_ws_idx').on(t.workspaceId, t.id)],
 );
 
 /**
@@ -80,8 +80,8 @@ export const auditLog = sqliteTable(
  * process on the same data (CLI, a second node) signs alike. Today: the key
  * of signed one-click unsubscribe links.
  */
-export const appSecrets = sqliteTable('app_secrets', {
+export const [appSecrets, pgAppSecrets] = table('app_secrets', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
-  createdAt: integer('created_at').notNull(),
+  createdAt: bigint('created_at').notNull(),
 });

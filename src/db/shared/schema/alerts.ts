@@ -1,8 +1,14 @@
+// Alerts and what hangs off them, for both engines (define.ts). Triggers keep channel_stats, seq and
+// read_marks.gone_above (the channel_stats and unread_sequence migrations of drizzle/ and drizzle-pg/).
+// Search is engine-specific and left out of this definition on purpose: SQLite's FTS5 table, and on
+// PostgreSQL two columns of `alerts` added by custom SQL (drizzle-pg/0005_search.sql): `search_key`
+// (identity) and `search_vector` (stored generated tsvector, GIN-indexed). No application code writes
+// them, export and import leave them out, and the schema parity test compares what both engines share.
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { channels } from './channels.js';
 import { users, workspaces } from './accounts.js';
-import { contentColumns } from '../../shared/alert-content-columns.js';
+import { contentColumns } from '../alert-content-columns.js';
+import { autoId, bigint, boolean, integer, text, table } from './define.js';
 
 /**
  * One row per alert. Standard alerts (webhook) and chat messages (Discord) share
@@ -12,7 +18,7 @@ import { contentColumns } from '../../shared/alert-content-columns.js';
  * to `id` and is bumped to a fresh key when an alert resurfaces (a finished
  * workflow run), which makes it unread again against every read watermark.
  */
-export const alerts = sqliteTable(
+export const [alerts, pgAlerts] = table(
   'alerts',
   {
     id: text('id').primaryKey(),
@@ -21,7 +27,7 @@ export const alerts = sqliteTable(
       .references(() => channels.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['standard', 'chat'] }).notNull(),
     // title … workflow_error: one definition for both engines (src/db/shared/alert-content-columns.ts)
-    ...contentColumns((column) => text(column)),
+    ...contentColumns(),
     // chat-connected channels
     externalId: text('external_id'),
     authorJson: text('author_json'),
@@ -34,11 +40,11 @@ export const alerts = sqliteTable(
      * "Read state that scales"); 0 only transiently, for an INSERT that did not
      * give one (the insert trigger assigns it then).
      */
-    seq: integer('seq').notNull().default(0),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    seq: bigint('seq').notNull().default(0),
+    createdAt: bigint('created_at').notNull(),
+    updatedAt: bigint('updated_at').notNull(),
   },
-  (t) => [
+  (t, { index, uniqueIndex }) => [
     index('alerts_channel_id_idx').on(t.channelId, t.id),
     index('alerts_channel_level_id_idx').on(t.channelId, t.level, t.id),
     uniqueIndex('alerts_channel_run_uq')
@@ -51,7 +57,7 @@ export const alerts = sqliteTable(
 );
 
 /** Attachments point at content-addressed files in the media store (key = `<sha256>.<ext>`). */
-export const alertAttachments = sqliteTable(
+export const [alertAttachments, pgAlertAttachments] = table(
   'alert_attachments',
   {
     alertId: text('alert_id')
@@ -62,9 +68,9 @@ export const alertAttachments = sqliteTable(
     mime: text('mime').notNull(),
     kind: text('kind', { enum: ['image', 'video', 'audio'] }).notNull(),
     name: text('name'),
-    size: integer('size').notNull(),
+    size: bigint('size').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.alertId, t.position] }), index('alert_attachments_media_idx').on(t.mediaKey)],
+  (t, { index, primaryKey }) => [primaryKey({ columns: [t.alertId, t.position] }), index('alert_attachments_media_idx').on(t.mediaKey)],
 );
 
 /**
@@ -75,7 +81,7 @@ export const alertAttachments = sqliteTable(
  * by resurfacing), kept by triggers on `alerts`, so that the unread count is
  * `seq_max - watermark_seq - gone_above` plus the exceptions.
  */
-export const readMarks = sqliteTable(
+export const [readMarks, pgReadMarks] = table(
   'read_marks',
   {
     userId: text('user_id')
@@ -84,15 +90,15 @@ export const readMarks = sqliteTable(
     channelId: text('channel_id')
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
-    watermarkSeq: integer('watermark_seq').notNull().default(0),
-    goneAbove: integer('gone_above').notNull().default(0),
-    updatedAt: integer('updated_at').notNull(),
+    watermarkSeq: bigint('watermark_seq').notNull().default(0),
+    goneAbove: bigint('gone_above').notNull().default(0),
+    updatedAt: bigint('updated_at').notNull(),
   },
   // The channel index serves the triggers that bump gone_above when an alert leaves.
-  (t) => [primaryKey({ columns: [t.userId, t.channelId] }), index('read_marks_channel_idx').on(t.channelId, t.watermarkSeq)],
+  (t, { index, primaryKey }) => [primaryKey({ columns: [t.userId, t.channelId] }), index('read_marks_channel_idx').on(t.channelId, t.watermarkSeq)],
 );
 
-export const readExceptions = sqliteTable(
+export const [readExceptions, pgReadExceptions] = table(
   'read_exceptions',
   {
     userId: text('user_id')
@@ -102,10 +108,10 @@ export const readExceptions = sqliteTable(
       .notNull()
       .references(() => alerts.id, { onDelete: 'cascade' }),
     channelId: text('channel_id').notNull(),
-    seq: integer('seq').notNull().default(0),
-    isRead: integer('is_read', { mode: 'boolean' }).notNull(),
+    seq: bigint('seq').notNull().default(0),
+    isRead: boolean('is_read').notNull(),
   },
-  (t) => [
+  (t, { index, primaryKey }) => [
     primaryKey({ columns: [t.userId, t.alertId] }),
     index('read_exceptions_user_channel_idx').on(t.userId, t.channelId),
     // Deleting an alert cascades here: without an index on alert_id, SQLite scans the
@@ -115,7 +121,7 @@ export const readExceptions = sqliteTable(
 );
 
 /** Completed webhook answers kept for Idempotency-Key replays (24 h). */
-export const idempotencyKeys = sqliteTable(
+export const [idempotencyKeys, pgIdempotencyKeys] = table(
   'idempotency_keys',
   {
     channelId: text('channel_id')
@@ -125,58 +131,63 @@ export const idempotencyKeys = sqliteTable(
     requestHash: text('request_hash').notNull(),
     status: integer('status').notNull(),
     responseJson: text('response_json').notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
+  (t, { index, primaryKey }) => [primaryKey({ columns: [t.channelId, t.key] }), index('idempotency_created_idx').on(t.createdAt)],
 );
 
 /** Billable events per workspace and calendar month (UTC, `YYYY-MM`). */
-export const usageCounters = sqliteTable(
+export const [usageCounters, pgUsageCounters] = table(
   'usage_counters',
   {
     workspaceId: text('workspace_id')
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     month: text('month').notNull(),
-    events: integer('events').notNull().default(0),
+    events: bigint('events').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.month] })],
+  (t, { primaryKey }) => [primaryKey({ columns: [t.workspaceId, t.month] })],
 );
 
 /**
  * Transactional outbox: written in the same transaction as the alert change
  * that causes it; src/notify delivers it.
  */
-export const notificationJobs = sqliteTable(
+export const [notificationJobs, pgNotificationJobs] = table(
   'notification_jobs',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: autoId('id'),
     alertId: text('alert_id').notNull(),
     channelId: text('channel_id').notNull(),
     kind: text('kind', { enum: ['alert.created', 'workflow.started', 'workflow.finished'] }).notNull(),
     state: text('state', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: integer('next_attempt_at').notNull(),
+    nextAttemptAt: bigint('next_attempt_at').notNull(),
     lastError: text('last_error'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
   },
-  (t) => [index('notification_jobs_due_idx').on(t.state, t.nextAttemptAt)],
+  (t, { index }) => [index('notification_jobs_due_idx').on(t.state, t.nextAttemptAt)],
 );
 
 /**
- * Change log behind the live stream (SSE). The autoincrement id is the SSE
- * event id, so `Last-Event-ID` resumes exactly.
+ * Change log behind the live stream (SSE). The autoincrement id is the SSE event id, so
+ * `Last-Event-ID` resumes exactly. On PostgreSQL, identity values are handed out when a row is
+ * inserted but become visible when its transaction commits, and two transactions can commit in the
+ * other order: a reader of `id > last` could see 12, move `last` to 12, and never see 11 when it
+ * commits a moment later. Appends are therefore serialised there (one transaction-level advisory
+ * lock per batch, `pg_advisory_xact_lock(CHANGE_LOG_LOCK)` in src/db/shared/advisory-locks.ts), so
+ * ids commit in order.
  */
-export const alertEvents = sqliteTable(
+export const [alertEvents, pgAlertEvents] = table(
   'alert_events',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: autoId('id'),
     channelId: text('channel_id').notNull(),
     alertId: text('alert_id').notNull(),
     type: text('type', { enum: ['alert.created', 'alert.updated', 'alert.deleted'] }).notNull(),
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
   },
-  (t) => [index('alert_events_created_idx').on(t.createdAt)],
+  (t, { index }) => [index('alert_events_created_idx').on(t.createdAt)],
 );
 
 /**
@@ -184,11 +195,11 @@ export const alertEvents = sqliteTable(
  * migration), so a user who never read a channel gets its unread count without
  * counting a million index entries.
  */
-export const channelStats = sqliteTable('channel_stats', {
+export const [channelStats, pgChannelStats] = table('channel_stats', {
   channelId: text('channel_id')
     .primaryKey()
     .references(() => channels.id, { onDelete: 'cascade' }),
-  alertCount: integer('alert_count').notNull().default(0),
+  alertCount: bigint('alert_count').notNull().default(0),
   /** The last `alerts.seq` handed out in the channel (never decreases). */
-  seqMax: integer('seq_max').notNull().default(0),
+  seqMax: bigint('seq_max').notNull().default(0),
 });

@@ -1,6 +1,6 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { channels } from './channels.js';
 import { alerts } from './alerts.js';
+import { bigint, text, table } from './define.js';
 
 /**
  * Alertmanager and Grafana groups (issue 14): one alert per (channel, group
@@ -11,7 +11,7 @@ import { alerts } from './alerts.js';
  * change. Deleting the alert deletes the row: the next notification of the
  * group starts a new alert.
  */
-export const alertGroups = sqliteTable(
+export const [alertGroups, pgAlertGroups] = table(
   'alert_groups',
   {
     channelId: text('channel_id')
@@ -23,7 +23,7 @@ export const alertGroups = sqliteTable(
       .references(() => alerts.id, { onDelete: 'cascade' }),
     status: text('status', { enum: ['firing', 'resolved'] }).notNull(),
     stateFingerprint: text('state_fingerprint').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    updatedAt: bigint('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.groupKey] }), index('alert_groups_alert_idx').on(t.alertId)],
+  (t, { index, primaryKey }) => [primaryKey({ columns: [t.channelId, t.groupKey] }), index('alert_groups_alert_idx').on(t.alertId)],
 );

@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { bigint, integer, text, table } from './define.js';
 
 /**
  * The account e-mails' outbox (sign-in links, address confirmations): the request writes a row and
@@ -8,7 +8,7 @@ import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
  * (src/domain/auth/account-mail.ts) and is blanked once the row is sent or given up.
  * Separate from the alert notification outbox: different recipients, rules and retention.
  */
-export const accountEmails = sqliteTable(
+export const [accountEmails, pgAccountEmails] = table(
   'account_emails',
   {
     id: text('id').primaryKey(),
@@ -16,15 +16,15 @@ export const accountEmails = sqliteTable(
     kind: text('kind', { enum: ['sign-in', 'confirm-email'] }).notNull(),
     sealedLink: text('sealed_link'),
     /** The link stops working then: sending it later is pointless, so the row fails instead. */
-    linkExpiresAt: integer('link_expires_at').notNull(),
+    linkExpiresAt: bigint('link_expires_at').notNull(),
     state: text('state', { enum: ['pending', 'sending', 'sent', 'failed'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: integer('next_attempt_at').notNull(),
+    nextAttemptAt: bigint('next_attempt_at').notNull(),
     /** When a worker took the row: on PostgreSQL a row `sending` for longer than the lease belongs to a node that died. */
-    claimedAt: integer('claimed_at'),
+    claimedAt: bigint('claimed_at'),
     lastError: text('last_error'),
-    createdAt: integer('created_at').notNull(),
-    finishedAt: integer('finished_at'),
+    createdAt: bigint('created_at').notNull(),
+    finishedAt: bigint('finished_at'),
   },
-  (t) => [index('account_emails_due_idx').on(t.state, t.nextAttemptAt)],
+  (t, { index }) => [index('account_emails_due_idx').on(t.state, t.nextAttemptAt)],
 );

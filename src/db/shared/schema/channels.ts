@@ -1,7 +1,7 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { users, workspaces } from './accounts.js';
+import { bigint, boolean, integer, text, table } from './define.js';
 
-export const channels = sqliteTable(
+export const [channels, pgChannels] = table(
   'channels',
   {
     id: text('id').primaryKey(),
@@ -11,23 +11,23 @@ export const channels = sqliteTable(
     name: text('name').notNull(),
     slug: text('slug').notNull(),
     icon: text('icon').notNull(),
-    isPrivate: integer('is_private', { mode: 'boolean' }).notNull().default(false),
+    isPrivate: boolean('is_private').notNull().default(false),
     webhookToken: text('webhook_token').notNull(),
     /** GitHub's webhook secret: when set, /github deliveries must carry a valid X-Hub-Signature-256. */
     signingSecret: text('signing_secret'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
     // Retention (src/domain/retention.ts): NULL inherits the workspace's value, 0 means
     // "no limit here" even when the workspace sets one, N > 0 is the limit.
     retentionDays: integer('retention_days'),
     retentionMaxAlerts: integer('retention_max_alerts'),
   },
-  (t) => [
+  (t, { uniqueIndex }) => [
     uniqueIndex('channels_ws_slug_uq').on(t.workspaceId, t.slug),
     uniqueIndex('channels_webhook_token_uq').on(t.webhookToken),
   ],
 );
 
-export const channelMembers = sqliteTable(
+export const [channelMembers, pgChannelMembers] = table(
   'channel_members',
   {
     channelId: text('channel_id')
@@ -36,9 +36,9 @@ export const channelMembers = sqliteTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.channelId, t.userId] }), index('channel_members_user_idx').on(t.userId)],
+  (t, { index, primaryKey }) => [primaryKey({ columns: [t.channelId, t.userId] }), index('channel_members_user_idx').on(t.userId)],
 );
 
 /**
@@ -47,7 +47,7 @@ export const channelMembers = sqliteTable(
  * history is known to be complete: backfill resumes from it, never from the
  * newest stored message (live messages may already have arrived past a gap).
  */
-export const discordLinks = sqliteTable(
+export const [discordLinks, pgDiscordLinks] = table(
   'discord_links',
   {
     channelId: text('channel_id')
@@ -58,7 +58,7 @@ export const discordLinks = sqliteTable(
     guildName: text('guild_name'),
     discordChannelName: text('discord_channel_name'),
     syncedUntil: text('synced_until'),
-    createdAt: integer('created_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
   },
-  (t) => [uniqueIndex('discord_links_discord_channel_uq').on(t.discordChannelId)],
+  (t, { uniqueIndex }) => [uniqueIndex('discord_links_discord_channel_uq').on(t.discordChannelId)],
 );

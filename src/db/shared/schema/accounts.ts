@@ -1,35 +1,38 @@
-// PostgreSQL mirror of src/db/sqlite/schema/accounts.ts: same tables, columns, keys and indexes (see README,
-// "Running more than one node"). Epoch-millisecond columns are bigint read as JS numbers.
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, uniqueIndex } from 'drizzle-orm/pg-core';
-import { text } from './types.js';
+import { bigint, boolean, integer, text, table } from './define.js';
 
-export const workspaces = pgTable('workspaces', {
+export const [workspaces, pgWorkspaces] = table('workspaces', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
-  createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+  createdAt: bigint('created_at').notNull(),
+  // The retention default of channels without their own value (NULL: no limit); see src/domain/retention.ts.
   retentionDays: integer('retention_days'),
   retentionMaxAlerts: integer('retention_max_alerts'),
 });
 
-export const users = pgTable(
+export const [users, pgUsers] = table(
   'users',
   {
     id: text('id').primaryKey(),
     email: text('email').notNull(),
     name: text('name').notNull(),
-    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    createdAt: bigint('created_at').notNull(),
+    /**
+     * Proven (a confirmation link, the operator, or stored before addresses were verified: the
+     * default fills existing rows). Only verified addresses are unique and only they match a
+     * sign-in link request or an invitation: an unverified address reserves nothing.
+     */
     emailVerified: boolean('email_verified').notNull().default(true),
   },
-  (t) => [
+  (t, { index, uniqueIndex, isTrue }) => [
     uniqueIndex('users_verified_email_uq')
       .on(sql`lower(${t.email})`)
-      .where(sql`${t.emailVerified}`),
+      .where(isTrue(t.emailVerified)),
     index('users_email_idx').on(sql`lower(${t.email})`),
   ],
 );
 
-export const memberships = pgTable(
+export const [memberships, pgMemberships] = table(
   'memberships',
   {
     workspaceId: text('workspace_id')
@@ -39,13 +42,13 @@ export const memberships = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['owner', 'admin', 'member'] }).notNull(),
-    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
+    createdAt: bigint('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('memberships_user_idx').on(t.userId)],
+  (t, { index, primaryKey }) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('memberships_user_idx').on(t.userId)],
 );
 
 /** Only the SHA-256 of a token is stored; `hint` is its last four characters, for lists. */
-export const apiTokens = pgTable(
+export const [apiTokens, pgApiTokens] = table(
   'api_tokens',
   {
     id: text('id').primaryKey(),
@@ -58,9 +61,9 @@ export const apiTokens = pgTable(
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull(),
     hint: text('hint').notNull(),
-    createdAt: bigint('created_at', { mode: 'number' }).notNull(),
-    lastUsedAt: bigint('last_used_at', { mode: 'number' }),
-    revokedAt: bigint('revoked_at', { mode: 'number' }),
+    createdAt: bigint('created_at').notNull(),
+    lastUsedAt: bigint('last_used_at'),
+    revokedAt: bigint('revoked_at'),
   },
-  (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_ws_idx').on(t.workspaceId)],
+  (t, { index, uniqueIndex }) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_ws_idx').on(t.workspaceId)],
 );

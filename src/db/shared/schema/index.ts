@@ -1,3 +1,5 @@
+// The one schema: every file exports each table twice, `[name, pgName] = table(…)` (define.ts).
+// drizzle.config.ts and drizzle.pg.config.ts both read this index; each keeps its engine's tables.
 export * from './accounts.js';
 export * from './channels.js';
 export * from './alerts.js';

@@ -1,5 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { users } from './accounts.js';
+import { bigint, integer, text, table } from './define.js';
 
 /**
  * Web Push subscriptions: one per (user, browser profile). `endpoint` is the
@@ -9,7 +9,7 @@ import { users } from './accounts.js';
  * gave them (base64url) because encryption needs them; they never reach a log
  * line. A push service answering 404/410 deletes the row.
  */
-export const pushSubscriptions = sqliteTable(
+export const [pushSubscriptions, pgPushSubscriptions] = table(
   'push_subscriptions',
   {
     id: text('id').primaryKey(),
@@ -21,11 +21,11 @@ export const pushSubscriptions = sqliteTable(
     auth: text('auth').notNull(),
     /** "Chrome on Android", from the User-Agent at subscription. */
     device: text('device').notNull(),
-    createdAt: integer('created_at').notNull(),
-    lastSuccessAt: integer('last_success_at'),
+    createdAt: bigint('created_at').notNull(),
+    lastSuccessAt: bigint('last_success_at'),
     lastError: text('last_error'),
   },
-  (t) => [index('push_subscriptions_user_idx').on(t.userId)],
+  (t, { index }) => [index('push_subscriptions_user_idx').on(t.userId)],
 );
 
 /**
@@ -36,10 +36,10 @@ export const pushSubscriptions = sqliteTable(
  * request) → sent | pending (retry) | failed; pending → skipped. A row still
  * `sending` at start was cut off by a crash and is never resent.
  */
-export const pushDeliveries = sqliteTable(
+export const [pushDeliveries, pgPushDeliveries] = table(
   'push_deliveries',
   {
-    jobId: integer('job_id').notNull(),
+    jobId: bigint('job_id').notNull(),
     subscriptionId: text('subscription_id')
       .notNull()
       .references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
@@ -51,12 +51,12 @@ export const pushDeliveries = sqliteTable(
       .notNull()
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: integer('next_attempt_at').notNull(),
+    nextAttemptAt: bigint('next_attempt_at').notNull(),
     lastError: text('last_error'),
-    createdAt: integer('created_at').notNull(),
-    updatedAt: integer('updated_at').notNull(),
+    createdAt: bigint('created_at').notNull(),
+    updatedAt: bigint('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.subscriptionId] }), index('push_deliveries_due_idx').on(t.state, t.nextAttemptAt)],
+  (t, { index, primaryKey }) => [primaryKey({ columns: [t.jobId, t.subscriptionId] }), index('push_deliveries_due_idx').on(t.state, t.nextAttemptAt)],
 );
 
 /**
@@ -64,15 +64,15 @@ export const pushDeliveries = sqliteTable(
  * Past the limit, pushes in the window become one quiet, replaced summary
  * notification ("7 more alerts in #deploys") instead of one buzz each.
  */
-export const pushFloodWindows = sqliteTable(
+export const [pushFloodWindows, pgPushFloodWindows] = table(
   'push_flood_windows',
   {
     userId: text('user_id').notNull(),
     channelId: text('channel_id').notNull(),
-    windowStart: integer('window_start').notNull(),
-    windowEnd: integer('window_end').notNull(),
+    windowStart: bigint('window_start').notNull(),
+    windowEnd: bigint('window_end').notNull(),
     sent: integer('sent').notNull(),
     folded: integer('folded').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.channelId] })],
+  (t, { primaryKey }) => [primaryKey({ columns: [t.userId, t.channelId] })],
 );
