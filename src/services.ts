@@ -42,6 +42,7 @@ import { PushSubscriptions } from './domain/push.js';
 import type { PushOutbox } from './domain/push-outbox.js';
 import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
+import { sharedRows } from './services/shared-rows.js';
 import { sqliteParts, type SqliteParts } from './services/sqlite.js';
 import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
 
@@ -183,6 +184,7 @@ function accountAuth(rows: AuthRows, accounts: Accounts, ids: IdGenerator, clock
 function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: ServiceOverrides): Services {
   const logger = overrides.logger ?? createLogger(config.logLevel);
   const { store, bus } = parts;
+  const rows = sharedRows(parts.database);
   const ids = new IdGenerator(() => clock.now());
   ids.seed(store.newestAlertKey());
   const isMediaReferenced = (key: string) => store.isMediaReferenced(key);
@@ -192,7 +194,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     dir: config.mediaDir,
     publicUrl: config.mediaPublicUrl,
     spaceGuard: ops.reserve,
-    sharedPin: (key) => parts.mediaOrphanRows.pin(key, clock.now()),
+    sharedPin: (key) => rows.mediaOrphanRows.pin(key, clock.now()),
     ...(parts.sharedMediaDir ? { deferRollback: (keys: string[]): Promise<void> => orphans.listForSweep(keys) } : {}),
   });
   const fetcher = createMediaFetcher({
@@ -202,12 +204,12 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   });
   const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key), (userId, channelIds) => bus.emit('read-state', { userId, channelIds }));
   const search = new SearchAlerts(store.search, store.reads, readApi);
-  const auth = new TokenAuthenticator(parts.tokenRows, config.tokenPrefix, clock);
+  const auth = new TokenAuthenticator(rows.tokenRows, config.tokenPrefix, clock);
   const live = new LiveStreams(
     { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
     overrides.live,
   );
-  const orphans = new MediaOrphans(parts.mediaOrphanRows, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
+  const orphans = new MediaOrphans(rows.mediaOrphanRows, media, clock, config.mediaOrphanGraceMs, isMediaReferenced);
   ops.watch({ batcher: parts.batcher, live });
   const releaseMedia = (keys: string[]) => {
     orphans.release(keys).catch((err: unknown) => logger.warn({ err }, 'releasing unreferenced media failed'));
@@ -231,9 +233,9 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     formats: new FormatIngest({ store: store.groups, ids, clock, bus, releaseMedia }),
     avatars,
   });
-  const accounts = new Accounts(parts.accountRows, ids, clock, config.tokenPrefix);
+  const accounts = new Accounts(rows.accountRows, ids, clock, config.tokenPrefix);
   accounts.onChannelsChanged(() => webhookChannels.invalidate());
-  const discordLinks = new DiscordLinks(parts.discordLinkRows, accounts, clock);
+  const discordLinks = new DiscordLinks(rows.discordLinkRows, accounts, clock);
   const chatIngest = new ChatIngest({ store: store.chat, ids, clock, bus, media, fetcher, logger, releaseMedia, isMediaReferenced });
   return {
     config,
@@ -248,7 +250,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     auth,
     readApi,
     search,
-    usage: new Usage(parts.usageRows),
+    usage: new Usage(rows.usageRows),
     webhookChannels,
     ingest,
     acceptAlert,
@@ -263,19 +265,19 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       perEmail: parts.limiter('sign-in-email', SIGN_IN_PER_EMAIL_PER_MINUTE),
       perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),
     },
-    accountAuth: accountAuth(parts.authRows, accounts, ids, clock, config, overrides.scrypt),
-    accountMail: new AccountMail(parts.accountMailRows, parts.appSecrets, ids, clock, bus),
+    accountAuth: accountAuth(rows.authRows, accounts, ids, clock, config, overrides.scrypt),
+    accountMail: new AccountMail(rows.accountMailRows, parts.appSecrets, ids, clock, bus),
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
     push: {
       vapid: loadVapidKeys(parts.appSecrets, clock),
-      subscriptions: new PushSubscriptions(parts.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),
+      subscriptions: new PushSubscriptions(rows.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),
       outbox: parts.pushOutbox,
     },
-    retentionSettings: new RetentionSettings(parts.retentionRows, accounts),
-    retention: new RetentionPruner({ store: store.retention, settings: parts.retentionRows, clock, bus, releaseMedia }),
-    notifyPrefs: new NotificationPreferences(parts.preferenceRows, clock),
+    retentionSettings: new RetentionSettings(rows.retentionRows, accounts),
+    retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
+    notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,

@@ -1,3 +1,11 @@
+import type { SqlExecutor } from '../db/shared/executor.js';
+import { SqlAccountRows } from '../db/shared/account-rows.js';
+import { SqlAlertReports } from '../db/shared/alert-reports.js';
+import { SqlAuditRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
+import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
+import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
+import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
+import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import type { AccountRows } from '../domain/account-rows.js';
 import type { AlertReports } from '../domain/alert-reports.js';
 import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
@@ -22,4 +30,36 @@ export interface AdminRows {
   audit: AuditRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
+}
+
+/**
+ * The admin rows over either engine's executor, each built when a command first uses it (a command on
+ * the SQLite file prepares only its own statements). `alerts` is the engine's store slice.
+ */
+export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['alerts'], close: () => void | Promise<void>): AdminRows {
+  const once = <T>(make: () => T) => {
+    let made: T | undefined;
+    return () => (made ??= make());
+  };
+  const accounts = once(() => new SqlAccountRows(database));
+  const usage = once(() => new SqlUsageRows(database));
+  const discordLinks = once(() => new SqlDiscordLinkRows(database));
+  const retention = once(() => new SqlRetentionSettings(database));
+  const reports = once(() => new SqlAlertReports(database));
+  const preferences = once(() => new SqlPreferenceRows(database));
+  const links = once(() => new SqlSignInLinkRows(database));
+  const audit = once(() => new SqlAuditRows(database));
+  const alertRows = once(alerts);
+  return {
+    get accounts() { return accounts(); },
+    get usage() { return usage(); },
+    get discordLinks() { return discordLinks(); },
+    get retention() { return retention(); },
+    get reports() { return reports(); },
+    get preferences() { return preferences(); },
+    get links() { return links(); },
+    get audit() { return audit(); },
+    get alerts() { return alertRows(); },
+    close,
+  };
 }

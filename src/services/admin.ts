@@ -1,15 +1,8 @@
-import type { AdminRows } from './admin-rows.js';
+import { adminRowsOver, type AdminRows } from './admin-rows.js';
 import { ConfigError, type Config } from '../config.js';
 import { openDb, type Db } from '../db/sqlite/connection.js';
-import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqliteAlertStore } from '../db/sqlite/alert-store/index.js';
-import { SqlAlertReports } from '../db/shared/alert-reports.js';
-import { SqlAuditRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
-import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
-import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
-import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
-import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -74,35 +67,15 @@ export class AdminServices {
     const db = this.db();
     const { sqlite } = db;
     const database = new SqliteExecutor(sqlite);
-    const once = <T>(make: () => T) => {
-      let made: T | undefined;
-      return () => (made ??= make());
-    };
-    const accounts = once(() => new SqlAccountRows(database));
-    const usage = once(() => new SqlUsageRows(database));
-    const discordLinks = once(() => new SqlDiscordLinkRows(database));
-    const retention = once(() => new SqlRetentionSettings(database));
-    const reports = once(() => new SqlAlertReports(database));
-    const preferences = once(() => new SqlPreferenceRows(database));
-    const links = once(() => new SqlSignInLinkRows(database));
-    const audit = once(() => new SqlAuditRows(database));
-    const alerts = once(() => {
-      // The CLI's one alert write (a delete) goes through the store's own unit, flushed at once.
-      const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
-      return { reads: store.reads, removal: store.removal, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqlMediaOrphanRows(database) };
-    });
-    return {
-      get accounts() { return accounts(); },
-      get usage() { return usage(); },
-      get discordLinks() { return discordLinks(); },
-      get retention() { return retention(); },
-      get reports() { return reports(); },
-      get preferences() { return preferences(); },
-      get links() { return links(); },
-      get audit() { return audit(); },
-      get alerts() { return alerts(); },
-      close: () => db.close(),
-    };
+    // The CLI's one alert write (a delete) goes through the store's own unit, flushed at once.
+    return adminRowsOver(
+      database,
+      () => {
+        const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
+        return { reads: store.reads, removal: store.removal, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqlMediaOrphanRows(database) };
+      },
+      () => db.close(),
+    );
   }
 
   private async pgRows(url: string): Promise<AdminRows> {

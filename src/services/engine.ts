@@ -1,10 +1,9 @@
 import type { SqlExecutor } from '../db/shared/executor.js';
 import type { DatabaseProbe } from '../domain/database-probe.js';
 import type { WebhookChannels } from '../domain/webhook/webhook-channels.js';
-import type { AccountRows, FirstStartUnit } from '../domain/account-rows.js';
+import type { FirstStartUnit } from '../domain/account-rows.js';
 import type { AlertGroupWrites } from '../domain/alert-groups.js';
 import type { AlertStore } from '../domain/alert-store.js';
-import type { AccountMailRows } from '../domain/auth/account-mail.js';
 import type { AppSecretRows } from '../domain/auth/app-secrets.js';
 import type { AuditRows } from '../domain/auth/audit.js';
 import type { InvitationRows } from '../domain/auth/invitations.js';
@@ -12,18 +11,12 @@ import type { PasswordRows } from '../domain/auth/passwords.js';
 import type { SessionRows } from '../domain/auth/sessions.js';
 import type { SignInLinkRows } from '../domain/auth/sign-in-links.js';
 import type { ChangeBus } from '../domain/changes.js';
-import type { DiscordLinkRows } from '../domain/chat/links.js';
 import type { IdempotencyClaims } from '../domain/idempotency.js';
-import type { PushSubscriptionRows } from '../domain/push.js';
-import type { RetentionSettingsRows } from '../domain/retention.js';
-import type { TokenRows } from '../domain/tokens.js';
-import type { UsageRows } from '../domain/usage.js';
 import type { BatchObserver } from '../db/shared/batch-observer.js';
 import type { Limiter } from '../domain/rate-limiter.js';
 import type { Leadership } from '../lib/singletons.js';
-import type { PreferenceRows, UnitRecipientRule } from '../domain/notification-preferences.js';
+import type { UnitRecipientRule } from '../domain/notification-preferences.js';
 import type { PushOutbox } from '../domain/push-outbox.js';
-import type { MediaOrphanRows } from '../domain/media-orphan-rows.js';
 
 /** The dashboard's auth rows (sessions, sign-in links, passwords, audit log, invitations), on the engine services run on. */
 export interface AuthRows {
@@ -58,22 +51,11 @@ export interface EngineParts {
   /** The in-process wake-ups (on PostgreSQL also heard by the other nodes). */
   bus: ChangeBus;
   probe: DatabaseProbe;
-  accountRows: AccountRows;
   firstStart: FirstStartUnit;
-  tokenRows: TokenRows;
-  usageRows: UsageRows;
-  discordLinkRows: DiscordLinkRows;
-  preferenceRows: PreferenceRows;
   unitRecipients: UnitRecipientRule;
-  retentionRows: RetentionSettingsRows;
   /** Read synchronously by the use cases built at start (on PostgreSQL loaded before: loadAppSecrets). */
   appSecrets: AppSecretRows;
-  pushSubscriptionRows: PushSubscriptionRows;
   pushOutbox: PushOutbox;
-  authRows: AuthRows;
-  /** The account e-mail outbox (sign-in links, address confirmations). */
-  accountMailRows: AccountMailRows;
-  mediaOrphanRows: MediaOrphanRows;
   webhookChannels: WebhookChannels;
   limiter(scope: LimiterScope, perMinute: number): Limiter;
   /** In flight Idempotency-Keys; undefined: this process's own set (SQLite). */

@@ -10,19 +10,10 @@ import { LEADER_LOCK } from '../db/shared/advisory-locks.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
 import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
-import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
-import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
-import { SqlAccountRows } from '../db/shared/account-rows.js';
-import { SqlAppSecretRows, SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
-import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
-import { SqlInvitationRows } from '../db/shared/invitation-rows.js';
-import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
-import { LoadedUnitRecipients, SqlPreferenceRows } from '../db/shared/preference-rows.js';
+import { SqlAppSecretRows } from '../db/shared/auth-rows.js';
+import { LoadedUnitRecipients } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
-import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
-import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
-import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -95,26 +86,10 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       store,
       bus,
       probe: new PgProbe(pool),
-      accountRows: new SqlAccountRows(database),
       firstStart: new PgFirstStart(pool),
-      tokenRows: new SqlTokenRows(database),
-      usageRows: new SqlUsageRows(database),
-      discordLinkRows: new SqlDiscordLinkRows(database),
-      preferenceRows: new SqlPreferenceRows(database),
       unitRecipients: recipients,
-      retentionRows: new SqlRetentionSettings(database),
       appSecrets,
-      pushSubscriptionRows: new SqlPushSubscriptionRows(database),
       pushOutbox: new SqlPushOutbox(database, { recipients }),
-      authRows: {
-        sessions: new SqlSessionRows(database),
-        links: new SqlSignInLinkRows(database),
-        passwords: new SqlPasswordRows(database),
-        audit: new SqlAuditRows(database),
-        invitations: new SqlInvitationRows(database),
-      },
-      accountMailRows: new SqlAccountMailRows(database),
-      mediaOrphanRows: new SqlMediaOrphanRows(database),
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),
       idempotencyClaims: claims,

@@ -1,23 +1,12 @@
 import { SqliteAlertStore } from '../db/sqlite/alert-store/index.js';
 import { openDb, type Db } from '../db/sqlite/connection.js';
 import { SqliteProbe } from '../db/sqlite/probe.js';
-import { SqlAccountMailRows } from '../db/shared/account-mail-rows.js';
-import { SqlAccountRows } from '../db/shared/account-rows.js';
-import { SqlAuditRows, SqlPasswordRows, SqlSessionRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
-import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
-import { SqlInvitationRows } from '../db/shared/invitation-rows.js';
-import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
-import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
-import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
-import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
-import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { SqliteAppSecretRows } from '../db/sqlite/app-secret-rows.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { SqliteFirstStart } from '../db/sqlite/first-start.js';
 import { SqliteUnitRecipients } from '../db/sqlite/unit-recipients.js';
 import { SqliteWebhookChannels } from '../db/sqlite/webhook-channels.js';
-import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { ChangeBus } from '../domain/changes.js';
 import type { Clock } from '../lib/clock.js';
@@ -53,26 +42,10 @@ export function sqliteParts(dbFile: string, clock: Clock): SqliteParts {
     store,
     bus: new ChangeBus(),
     probe: new SqliteProbe(db.sqlite),
-    accountRows: new SqlAccountRows(database),
     firstStart: new SqliteFirstStart(db.sqlite),
-    tokenRows: new SqlTokenRows(database),
-    usageRows: new SqlUsageRows(database),
-    discordLinkRows: new SqlDiscordLinkRows(database),
-    preferenceRows: new SqlPreferenceRows(database),
     unitRecipients: new SqliteUnitRecipients(database),
-    retentionRows: new SqlRetentionSettings(database),
     appSecrets: new SqliteAppSecretRows(database),
-    pushSubscriptionRows: new SqlPushSubscriptionRows(database),
     pushOutbox: new SqlPushOutbox(database),
-    authRows: {
-      sessions: new SqlSessionRows(database),
-      links: new SqlSignInLinkRows(database),
-      passwords: new SqlPasswordRows(database),
-      audit: new SqlAuditRows(database),
-      invitations: new SqlInvitationRows(database),
-    },
-    accountMailRows: new SqlAccountMailRows(database),
-    mediaOrphanRows: new SqlMediaOrphanRows(database),
     webhookChannels: new SqliteWebhookChannels(database),
     limiter: (_scope, perMinute) => new RateLimiter(perMinute, clock),
     leadership: soleNode(),
