@@ -7,7 +7,7 @@ describe('Slack incoming-webhook body', () => {
   it('text only: first line is the title, the whole text the message, mrkdwn made plain', () => {
     const c = mapSlack(fixture('slack', 'text'));
     expect(c.payload.title).toBe('Danny Torrence left a 1 star review for your property.');
-    expect(c.payload.message).toBe('Danny Torrence left a 1 star review for your property.\nView review (https://example.com) 🚨 urgent');
+    expect(c.payload.message).toBe('Danny Torrence left a 1 star review for your property.\n[View review](https://example.com) 🚨 urgent');
     expect(c.payload.level).toBe('info');
     expectWebhookValid(c.payload);
   });
@@ -21,7 +21,7 @@ describe('Slack incoming-webhook body', () => {
       { label: 'When:', value: 'Aug 10 - Aug 13', inline: true },
     ]);
     expect(c.payload.message).toBe(
-      'New Paid Time Off request from Fred Enriquez\n\nView request (https://example.com)\n\nSubmitted by HR bot',
+      'New Paid Time Off request from Fred Enriquez\n\n[View request](https://example.com)\n\nSubmitted by HR bot',
     );
     expect(c.payload.linkUrl).toBe('https://example.com/approve');
     expect(c.payload.linkText).toBe('Approve');

@@ -114,12 +114,24 @@ export function contentOf(alert: WebhookAlert): AlertContent {
     linkText: alert.linkText,
     source: alert.source,
     metadataJson: alert.metadata ? JSON.stringify(alert.metadata) : null,
-    actorJson: alert.actor ? JSON.stringify(alert.actor) : null,
+    actorJson: alert.actor ? storedActorJson(alert.actor) : null,
     workflowRunId: wf?.runId ?? null,
     workflowState: wf?.state ?? null,
     workflowStepsJson: wf ? JSON.stringify(wf.steps) : null,
     workflowError: wf?.error ?? null,
   };
+}
+
+/**
+ * The actor as stored: without the sender's `avatarUrl`. The avatar mirror
+ * (avatars.ts) downloads that picture and stores our copy's URL in its place,
+ * so a page or an e-mail never makes a viewer contact the sender's host, and
+ * the read API shows our copy as it shows attachments (never the source URL).
+ */
+function storedActorJson(actor: NonNullable<WebhookAlert['actor']>): string {
+  if (actor.avatarUrl === undefined) return JSON.stringify(actor);
+  const { avatarUrl: _source, ...rest } = actor;
+  return JSON.stringify(rest);
 }
 
 /** `workflow.created` tells a new run from an update. */
