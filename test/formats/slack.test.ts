@@ -48,8 +48,9 @@ describe('Slack incoming-webhook body', () => {
     expect(c.payload.message).toBe(
       'Optional text that appears above the attachment block\n\nOptional text that appears within the attachment\n\nSlack API',
     );
-    // :ghost: is neither a spec name nor a known alias: dropped, as the webhook drops unknown names.
-    expect(c.payload.emoji).toBeUndefined();
+    // :ghost: is not a spec name, but one of Slack's common shortcodes: translated, as the webhook does.
+    expect(c.payload.emoji).toBe('👻');
+    expect(mapSlack({ text: 'x', icon_emoji: ':no_such_emoji:' }).payload.emoji).toBeUndefined();
     expect(c.attachmentUrls).toEqual(['http://my-website.com/path/to/image.jpg', 'http://example.com/path/to/thumb.png']);
     expectWebhookValid(c.payload);
   });

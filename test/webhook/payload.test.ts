@@ -110,6 +110,8 @@ describe('webhook: success', () => {
     [':+1:', '👍'],
     [':chart:', '📈'], // the spec's names win over the data package (gemoji's chart is 💹)
     [':phone:', '📞'], // (gemoji's phone is ☎️)
+    [':thumbsup::skin-tone-3:', '👍🏼'], // Slack's skin tone suffix
+    [':rocket::skin-tone-3:', '🚀'], // a tone on a character that takes none is left off
     [`:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 2)}:`, null], // the longest shortcode taken; unknown: dropped
     ['  rocket\n', '🚀'],
     [':rocket', '🚀'],
