@@ -34,11 +34,11 @@ afterAll(async () => {
 
 describe('badges in both themes', () => {
   it.each([
-    ['system dark', 'dark', null, 'dark'],
-    ['toggle dark on a light system', 'light', 'dark', 'dark'],
-    ['toggle light on a dark system', 'dark', 'light', 'light'],
-    ['system light', 'light', null, 'light'],
-  ] as const)('%s: level, run and role badges are %s-themed and legible', async (_name, scheme, toggle, expected) => {
+    ['system dark', 'dark', 'dark', null],
+    ['toggle dark on a light system', 'dark', 'light', 'dark'],
+    ['toggle light on a dark system', 'light', 'dark', 'light'],
+    ['system light', 'light', 'light', null],
+  ] as const)('%s: level, run and role badges are %s and legible', async (_name, expected, scheme, toggle) => {
     const { context, page } = await newPage(browser, { colorScheme: scheme });
     await page.setContent(`<!doctype html><html${toggle ? ` data-theme="${toggle}"` : ''}><head><style>${css}</style></head><body>${cards}</body></html>`);
     const badges = await page.locator('.ab-badge, .ab-role-badge').evaluateAll((els) => els.map((el) => ({ bg: getComputedStyle(el).backgroundColor, fg: getComputedStyle(el).color })));
