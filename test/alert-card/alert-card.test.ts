@@ -298,6 +298,8 @@ describe('alert card: issue 25 mismatches', () => {
     const html = render(running, 'classes');
     expect(html).toContain('<span class="ab-badge ab-tone-info"><span aria-hidden="true" class="ab-spinner"></span>running</span>');
     expect(html).not.toContain('INFO · run');
+    // the step under way turns too
+    expect(html).toContain('<li class="ab-step ab-tone-info" data-state="running"><span class="ab-step-symbol ab-tone-info" aria-hidden="true"><span class="ab-spinner"></span></span>');
     // e-mail cannot animate: the word alone
     expect(render(running, 'inline')).toMatch(/<span style="[^"]*">running<\/span>/);
     // a finished run keeps level and phase
