@@ -215,6 +215,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   const { webhookChannels } = parts;
   const ingest = new WebhookIngest({ store: store.webhook, ids, clock, bus, releaseMedia });
   const avatars = new AvatarMirror({
+    enabled: config.avatarFetch,
     baseUrl: config.avatarBaseUrl,
     // Its own fetcher: the same SSRF rules, the avatar's shorter timeout.
     fetcher: createMediaFetcher({ allowPrivate: config.attachmentFetchAllowPrivate, timeoutMs: config.avatarTimeoutMs, ...overrides.fetcher }),

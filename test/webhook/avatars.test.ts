@@ -48,7 +48,7 @@ const actorOf = async (token: string, alertId: string) => (await bodyOf.alert(aw
 describeEngines('actor avatars', (engine) => {
   it('a sent avatarUrl is copied once into the media store and served from it; the source URL is never shown', async () => {
     const host = await imageHost([], { held: true });
-    h = await startHarness({ engine, env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
+    h = await startHarness({ engine, env: { AVATAR_FETCH: '1', ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
     const seed = await seedWorkspace(h.services);
     const post = (actor: object) => h!.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor } });
 
@@ -76,7 +76,7 @@ describeEngines('actor avatars', (engine) => {
 
   it('an e-mail alone gets the public avatar service picture, copied the same way; 404 means none', async () => {
     const host = await imageHost(['jane.doe@acme.com']);
-    h = await startHarness({ engine, env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1', AVATAR_BASE_URL: `${host.base}/avatar` } });
+    h = await startHarness({ engine, env: { AVATAR_FETCH: '1', ATTACHMENT_FETCH_ALLOW_PRIVATE: '1', AVATAR_BASE_URL: `${host.base}/avatar` } });
     const seed = await seedWorkspace(h.services);
     const post = (email: string) => h!.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { email } } });
     const jane = await bodyOf.accepted(await post('Jane.Doe@acme.com'));
@@ -89,7 +89,7 @@ describeEngines('actor avatars', (engine) => {
 
   it('what is not a small image is not copied: too large, HTML, a 404; the alerts keep initials', async () => {
     const host = await imageHost();
-    h = await startHarness({ engine, env: { ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
+    h = await startHarness({ engine, env: { AVATAR_FETCH: '1', ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
     const seed = await seedWorkspace(h.services);
     for (const path of ['/big.png', '/page', '/gone.png']) {
       const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { name: 'Bo', avatarUrl: `${host.base}${path}` } } });
@@ -102,7 +102,7 @@ describeEngines('actor avatars', (engine) => {
 
   it('goes through the SSRF guard: a loopback avatarUrl is refused and never contacted', async () => {
     const host = await imageHost();
-    h = await startHarness({ engine });
+    h = await startHarness({ engine, env: { AVATAR_FETCH: '1' } });
     const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { name: 'Bo', avatarUrl: `${host.base}/pic.png` } } });
     expect(res.status).toBe(201);
@@ -112,9 +112,20 @@ describeEngines('actor avatars', (engine) => {
     expect(host.hits).toEqual([]);
   });
 
+  it('AVATAR_FETCH=0: nothing is downloaded, and the sent URL is still never shown', async () => {
+    const host = await imageHost();
+    h = await startHarness({ engine, env: { AVATAR_FETCH: '0', ATTACHMENT_FETCH_ALLOW_PRIVATE: '1', AVATAR_BASE_URL: `${host.base}/avatar` } });
+    const seed = await seedWorkspace(h.services);
+    const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: { email: 'bo@acme.com', avatarUrl: `${host.base}/pic.png` } } });
+    const { alertId } = await bodyOf.accepted(res);
+    await h.services.avatars.idle();
+    expect((await actorOf(seed.ownerToken, alertId))!.avatarUrl).toBeUndefined();
+    expect(host.hits).toEqual([]);
+  });
+
   it('with no network at all, alerts are stored and simply get no avatar', async () => {
     // A port nothing listens on, and a very short timeout.
-    h = await startHarness({ engine, env: { AVATAR_BASE_URL: 'http://127.0.0.1:9/avatar', AVATAR_TIMEOUT_MS: '200', ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
+    h = await startHarness({ engine, env: { AVATAR_FETCH: '1', AVATAR_BASE_URL: 'http://127.0.0.1:9/avatar', AVATAR_TIMEOUT_MS: '200', ATTACHMENT_FETCH_ALLOW_PRIVATE: '1' } });
     const seed = await seedWorkspace(h.services);
     const res = await h.call('POST', `/api/webhook/${seed.general.webhookToken}`, { json: { title: 't', actor: 'jane.doe@acme.com' } });
     expect(res.status).toBe(201);

@@ -22,6 +22,8 @@ export interface AvatarSink {
 }
 
 export interface AvatarMirrorDeps {
+  /** Off: no avatar is ever downloaded (AVATAR_FETCH=0, and tests that must not reach the network). */
+  enabled: boolean;
   /** The public avatar service (Gravatar-style, `<base>/<sha256 of the e-mail>`); empty turns look-ups off. */
   baseUrl: string;
   /** The SSRF-guarded downloader (its own timeout: an avatar may not hold a queue slot for long). */
@@ -55,7 +57,7 @@ export class AvatarMirror {
   constructor(private readonly deps: AvatarMirrorDeps) {}
 
   afterIngest(alertId: string, actor: Actor | null | undefined): void {
-    if (this.stopped || !actor) return;
+    if (this.stopped || !actor || !this.deps.enabled) return;
     const source = this.sourceOf(actor);
     if (!source) return;
     if (this.queue.size > 1000) return; // shed load rather than queue unboundedly
