@@ -83,7 +83,7 @@ const count = (s: string, ch: string) => s.split(ch).length - 1;
  * A masked link, `[label](https://…)`: Markdown's and Discord's form, and what the
  * Slack format writes for `<url|label>`. The URL may hold one level of parentheses.
  */
-const MASKED_RE = /\[([^\[\]\n]{1,500})\]\((https?:\/\/(?:[^\s()<>]|\([^\s()<>]*\))+)\)/gi;
+const MASKED_RE = /\[([^[\]\n]{1,500})\]\((https?:\/\/(?:[^\s()<>]|\([^\s()<>]*\))+)\)/gi;
 
 /** Bare http(s) URLs of a piece of a line, as segments. */
 function bareLinks(piece: string, out: TextLine): void {
