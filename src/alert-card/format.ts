@@ -122,6 +122,10 @@ export function linkify(text: string): TextLine[] {
   });
 }
 
+/** Text with each masked link reduced to its label: a notification's excerpt has no room for the address. */
+export const maskedLinkLabels = (text: string): string =>
+  text.replace(MASKED_RE, (all, label: string, url: string) => (safeUrl(url) && label.trim() !== '' ? label : all));
+
 /** The plain text back from linkified lines (the e-mails' text parts): a masked link reads "label (url)". */
 export const plainText = (lines: TextLine[]): string =>
   lines.map((l) => l.map((s) => (s.masked ? `${s.text} (${s.href})` : s.text)).join('')).join('\n');
