@@ -36,7 +36,9 @@ const envSchema = z.object({
   ATTACHMENT_FETCH_ALLOW_PRIVATE: bool.default(false),
   PUSH_ALLOW_PRIVATE: bool.default(false),
   ATTACHMENT_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-  // Actor avatars (Gravatar-style lookup by hashed e-mail); empty disables it.
+  // Actor avatars: copied into the media store (off: no outbound request for avatars, cards show initials);
+  // the public avatar service for actors known by e-mail (Gravatar-style, by hashed e-mail), empty disables it.
+  AVATAR_FETCH: bool.default(true),
   AVATAR_BASE_URL: z.string().default('https://www.gravatar.com/avatar'),
   AVATAR_TIMEOUT_MS: z.coerce.number().int().min(50).default(2_000),
   // Discord bridge
@@ -93,6 +95,8 @@ export interface Config {
   /** Web Push endpoints may be private or loopback addresses (tests only). */
   readonly pushAllowPrivate: boolean;
   readonly attachmentFetchTimeoutMs: number;
+  /** Copy actors' pictures into the media store at all. */
+  readonly avatarFetch: boolean;
   readonly avatarBaseUrl: string;
   readonly avatarTimeoutMs: number;
   readonly discordToken: string | undefined;
@@ -149,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     attachmentFetchAllowPrivate: e.ATTACHMENT_FETCH_ALLOW_PRIVATE,
     pushAllowPrivate: e.PUSH_ALLOW_PRIVATE,
     attachmentFetchTimeoutMs: e.ATTACHMENT_FETCH_TIMEOUT_MS,
+    avatarFetch: e.AVATAR_FETCH,
     avatarBaseUrl: stripSlash(e.AVATAR_BASE_URL),
     avatarTimeoutMs: e.AVATAR_TIMEOUT_MS,
     discordToken: e.DISCORD_TOKEN,

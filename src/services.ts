@@ -14,7 +14,7 @@ import { SearchAlerts } from './domain/search.js';
 import { TokenAuthenticator } from './domain/tokens.js';
 import { Usage } from './domain/usage.js';
 import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
-import { AvatarLookup } from './domain/webhook/avatars.js';
+import { AvatarMirror } from './domain/webhook/avatars.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
 import { FormatIngest } from './domain/webhook/ingest-formats.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -91,7 +91,7 @@ export interface Services {
   fetcher: MediaFetcher;
   /** A webhook request's files (the transport streams uploads into it; the accept-alert use case stores and fetches the rest). */
   webhookFiles: WebhookFiles;
-  avatars: AvatarLookup;
+  avatars: AvatarMirror;
   /** Which channel mirrors which Discord channel. */
   discordLinks: DiscordLinks;
   /** Stores chat messages (the Discord bridge's one way in). */
@@ -216,13 +216,22 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   };
   const { webhookChannels } = parts;
   const ingest = new WebhookIngest({ store: store.webhook, ids, clock, bus, releaseMedia });
-  const avatars = new AvatarLookup(config.avatarBaseUrl, config.avatarTimeoutMs, clock, logger, {
-    setAvatar: async (alertId, url) => {
-      try {
-        if (await store.webhook.setActorAvatar(alertId, url, clock.now())) bus.emit('alert-events');
-      } catch (err) {
-        logger.warn({ err }, 'storing avatar failed');
-      }
+  const avatars = new AvatarMirror({
+    enabled: config.avatarFetch,
+    baseUrl: config.avatarBaseUrl,
+    // Its own fetcher: the same SSRF rules, the avatar's shorter timeout.
+    fetcher: createMediaFetcher({ allowPrivate: config.attachmentFetchAllowPrivate, timeoutMs: config.avatarTimeoutMs, ...overrides.fetcher }),
+    media,
+    clock,
+    logger,
+    sink: {
+      setAvatar: async (alertId, url) => {
+        try {
+          if (await store.webhook.setActorAvatar(alertId, url, clock.now())) bus.emit('alert-events');
+        } catch (err) {
+          logger.warn({ err }, 'storing avatar failed');
+        }
+      },
     },
   });
   const acceptAlert = new AcceptWebhookAlert({

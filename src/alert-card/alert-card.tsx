@@ -17,6 +17,11 @@ export interface AlertCardProps {
    * the e-mail sent when a run starts says "run started".
    */
   phase?: string | null | undefined;
+  /**
+   * Pages only: the card's content without its own frame (border, background,
+   * side padding), for a place that already frames it (a search result).
+   */
+  flat?: boolean;
 }
 
 /** One alert or chat message as a card: a layout table for e-mail, an <article> for pages. */
@@ -26,7 +31,7 @@ export function AlertCard(props: AlertCardProps) {
 }
 
 /** The card's frame: the 600px table of an e-mail, or an article tagged with the alert's id for live updates. */
-function Frame(props: { styling: Styling; card: CardModel; tone: Tone; children: Child }) {
+function Frame(props: { styling: Styling; card: CardModel; tone: Tone; flat?: boolean | undefined; children: Child }) {
   const { styling, card, tone } = props;
   if (styling === 'inline') {
     return (
@@ -37,7 +42,11 @@ function Frame(props: { styling: Styling; card: CardModel; tone: Tone; children:
     );
   }
   return (
-    <article {...look(styling, 'card', tone)} data-alert-id={card.id} data-read={card.isRead ? 'true' : 'false'}>
+    <article
+      class={props.flat ? `${look(styling, 'card', tone).class} ${look(styling, 'flat').class}` : look(styling, 'card', tone).class}
+      data-alert-id={card.id}
+      data-read={card.isRead ? 'true' : 'false'}
+    >
       {props.children}
     </article>
   );
@@ -46,15 +55,20 @@ function Frame(props: { styling: Styling; card: CardModel; tone: Tone; children:
 export function StandardCard(props: AlertCardProps & { card: AlertCardModel }) {
   const { styling, card: a } = props;
   const phase = props.phase === undefined ? runPhase(a) : props.phase;
+  // A run in progress says so with a spinner instead of the level ("INFO · run running" said nothing).
+  const badge =
+    props.phase === undefined && a.workflow?.state === 'running'
+      ? { label: 'running', tone: a.workflow.tone, spinner: true }
+      : { label: phase ? `${a.level} · ${phase}` : a.level, tone: a.tone };
   const Heading = styling === 'inline' ? 'h1' : 'h2';
   const meta = a.actor || a.source;
   return (
-    <Frame styling={styling} card={a} tone={a.tone}>
+    <Frame styling={styling} card={a} tone={a.tone} flat={props.flat}>
       <Section styling={styling} part="headerSection" as="header">
         <CardHeader
           styling={styling}
           meta={<HeaderMeta styling={styling} channel={props.channel} time={a.createdAt} />}
-          badge={{ label: phase ? `${a.level} · ${phase}` : a.level, tone: a.tone }}
+          badge={badge}
         />
       </Section>
       <Section styling={styling} part="titleSection">
@@ -112,7 +126,7 @@ export function StandardCard(props: AlertCardProps & { card: AlertCardModel }) {
 export function ChatCard(props: AlertCardProps & { card: ChatCardModel }) {
   const { styling, card: m } = props;
   return (
-    <Frame styling={styling} card={m} tone="neutral">
+    <Frame styling={styling} card={m} tone="neutral" flat={props.flat}>
       <Section styling={styling} part="headerSection" as="header">
         <CardHeader styling={styling} meta={<HeaderMeta styling={styling} channel={props.channel} time={m.createdAt} edited={m.editedAt} />} />
       </Section>

@@ -55,6 +55,8 @@ export function errorTail(error: string): string {
 export interface TextSegment {
   text: string;
   href?: string;
+  /** The text is a masked link's label (`[label](url)`), not the URL itself. */
+  masked?: true;
 }
 /** One line of sender text. Lines are kept apart so the markup can break them without HTML in the text. */
 export type TextLine = TextSegment[];
@@ -77,27 +79,56 @@ function trimUrl(candidate: string): string {
 }
 const count = (s: string, ch: string) => s.split(ch).length - 1;
 
-/** Splits plain text into lines of segments with http(s) URLs marked; the text itself is kept verbatim. */
+/**
+ * A masked link, `[label](https://…)`: Markdown's and Discord's form, and what the
+ * Slack format writes for `<url|label>`. The URL may hold one level of parentheses.
+ */
+const MASKED_RE = /\[([^[\]\n]{1,500})\]\((https?:\/\/(?:[^\s()<>]|\([^\s()<>]*\))+)\)/gi;
+
+/** Bare http(s) URLs of a piece of a line, as segments. */
+function bareLinks(piece: string, out: TextLine): void {
+  let at = 0;
+  for (const m of piece.matchAll(URL_RE)) {
+    const url = trimUrl(m[0]);
+    const href = safeUrl(url);
+    if (!href) continue;
+    if (m.index > at) out.push({ text: piece.slice(at, m.index) });
+    // href is the parsed URL (normalised); the visible text is what the sender wrote.
+    out.push({ text: url, href });
+    at = m.index + url.length;
+  }
+  if (at < piece.length) out.push({ text: piece.slice(at) });
+}
+
+/**
+ * Splits plain text into lines of segments with links marked: a masked link
+ * `[label](url)` shows its label, a bare http(s) URL itself; the text is
+ * otherwise kept verbatim.
+ */
 export function linkify(text: string): TextLine[] {
   return text.split(/\r?\n/).map((line) => {
     const out: TextLine = [];
     let at = 0;
-    for (const m of line.matchAll(URL_RE)) {
-      const url = trimUrl(m[0]);
-      const href = safeUrl(url);
-      if (!href) continue;
-      if (m.index > at) out.push({ text: line.slice(at, m.index) });
-      // href is the parsed URL (normalised); the visible text is what the sender wrote.
-      out.push({ text: url, href });
-      at = m.index + url.length;
+    for (const m of line.matchAll(MASKED_RE)) {
+      const href = safeUrl(m[2]);
+      if (!href || m[1]!.trim() === '') continue;
+      bareLinks(line.slice(at, m.index), out);
+      out.push({ text: m[1]!, href, masked: true });
+      at = m.index + m[0].length;
     }
-    if (at < line.length || out.length === 0) out.push({ text: line.slice(at) });
+    bareLinks(line.slice(at), out);
+    if (out.length === 0) out.push({ text: '' });
     return out;
   });
 }
 
-/** The plain text back from linkified lines (the e-mails' text parts). */
-export const plainText = (lines: TextLine[]): string => lines.map((l) => l.map((s) => s.text).join('')).join('\n');
+/** Text with each masked link reduced to its label: a notification's excerpt has no room for the address. */
+export const maskedLinkLabels = (text: string): string =>
+  text.replace(MASKED_RE, (all, label: string, url: string) => (safeUrl(url) && label.trim() !== '' ? label : all));
+
+/** The plain text back from linkified lines (the e-mails' text parts): a masked link reads "label (url)". */
+export const plainText = (lines: TextLine[]): string =>
+  lines.map((l) => l.map((s) => (s.masked ? `${s.text} (${s.href})` : s.text)).join('')).join('\n');
 
 /**
  * Up to two letters for an avatar placeholder, as the webhook derives them when

@@ -71,9 +71,16 @@ export function HeaderMeta(props: { styling: Styling; channel?: ChannelLabel | u
  * The card's top line: where and when on the left, the level badge on the right.
  * E-mail lays it out as a two-cell table (floats and flex are not safe in mail clients).
  */
-export function CardHeader(props: { styling: Styling; meta: Child; badge?: { label: string; tone: Tone } | null }) {
+export function CardHeader(props: { styling: Styling; meta: Child; badge?: { label: string; tone: Tone; spinner?: boolean } | null }) {
   const { styling, badge } = props;
-  const badgeEl = badge ? <span {...look(styling, 'badge', badge.tone)}>{badge.label}</span> : null;
+  // E-mail cannot animate: there the word alone says the run is in progress.
+  const spinner = badge?.spinner && styling === 'classes' ? <span aria-hidden="true" {...look(styling, 'spinner')} /> : null;
+  const badgeEl = badge ? (
+    <span {...look(styling, 'badge', badge.tone)}>
+      {spinner}
+      {badge.label}
+    </span>
+  ) : null;
   if (styling === 'inline') {
     return (
       <table role="presentation" width="100%" cellpadding={0} cellspacing={0} border={0}>

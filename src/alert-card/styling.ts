@@ -33,11 +33,13 @@ const row = (pad: string) => `padding:${pad};font-family:${FONT};font-size:15px;
 
 const PARTS = {
   card: 'width:100%;max-width:600px;background-color:#ffffff;border:1px solid #e5e7eb;border-radius:8px;border-collapse:separate;',
+  flat: '',
   accent: (t: ToneColors) => `height:6px;line-height:6px;font-size:0;background-color:${t.color};border-radius:8px 8px 0 0;`,
   headerSection: row('16px 24px 8px'),
   headerMeta: `font-family:${FONT};font-size:13px;color:#6b7280;`,
   badgeCell: `font-family:${FONT};font-size:12px;font-weight:700;white-space:nowrap;`,
   badge: (t: ToneColors) => `display:inline-block;padding:2px 8px;border-radius:10px;background-color:${t.tint};color:${t.color};border:1px solid ${t.color};`,
+  spinner: '',
   titleSection: row('4px 24px 12px'),
   title: `margin:0;font-family:${FONT};font-size:20px;line-height:28px;font-weight:700;color:#111827;`,
   section: row('0 24px 16px'),

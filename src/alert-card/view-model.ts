@@ -144,6 +144,7 @@ export function toCardModel(alert: AlertView): CardModel {
 
 export function toAlertCard(a: StandardAlert): AlertCardModel {
   const link = safeUrl(a.linkUrl);
+  const actor = a.actor ? actorModel(a.actor) : null;
   return {
     kind: 'alert',
     id: a.id,
@@ -155,8 +156,9 @@ export function toAlertCard(a: StandardAlert): AlertCardModel {
     message: a.message ? linkify(a.message) : null,
     fields: fieldRows(a.fields),
     link: link ? { href: link, text: a.linkText ?? 'View' } : null,
-    source: a.source,
-    actor: a.actor ? actorModel(a.actor) : null,
+    // A sender that names itself twice (Slack's username and author_name) is shown once, by the actor line.
+    source: a.source && !(actor && sameName(a.source, actor.name)) ? a.source : null,
+    actor,
     workflow: a.workflow ? workflowModel(a.workflow) : null,
     attachments: a.attachments.flatMap((x) => attachmentModel(x.url, x.mime, x.type, x.name)),
     createdAt: time(a.createdAt),
@@ -179,6 +181,8 @@ export function toChatCard(m: ChatAlert): ChatCardModel {
     isRead: m.isRead,
   };
 }
+
+const sameName = (x: string, y: string) => x.trim().toLowerCase() === y.trim().toLowerCase();
 
 function fieldRows(fields: AlertField[]): FieldRow[] {
   const rows: FieldRow[] = [];

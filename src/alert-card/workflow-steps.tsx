@@ -21,7 +21,8 @@ export function WorkflowSteps(props: { styling: Styling; workflow: WorkflowModel
           {w.steps.map((s) => (
             <li {...look(styling, 'step', s.tone)} data-state={s.state}>
               <span {...look(styling, 'stepSymbol', s.tone)} aria-hidden="true">
-                {s.symbol}
+                {/* The step under way turns, as the run's badge does. */}
+                {s.state === 'running' ? <span {...look(styling, 'spinner')} /> : s.symbol}
               </span>
               <span {...look(styling, 'stepName')}>
                 {s.name}

@@ -16,7 +16,13 @@ export const Actor = z
     plan: z.string().optional(),
     company: z.string().optional(),
     location: z.string().optional(),
-    avatarUrl: z.string().optional(),
+    avatarUrl: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "Our copy of the actor's picture in the media store (MEDIA_PUBLIC_URL/<sha256>.<ext>), made after the alert is accepted from the sent avatarUrl or the public avatar service; absent until then, or when there is none. The sent URL is never returned.",
+      }),
     url: z.string().optional(),
     initials: z.string().optional(),
   })

@@ -47,6 +47,8 @@ export interface PutOptions {
   label?: string;
   /** A size announced up front (Content-Length): refused before reading when over the limit. */
   expectedSize?: number;
+  /** A lower cap than the kind's limit (an avatar is small); never raises it. */
+  maxBytes?: number;
 }
 
 /**
@@ -80,6 +82,8 @@ export interface FetchIntoOptions {
   label?: string;
   /** Aborts the download (e.g. a sibling attachment failed). */
   signal?: AbortSignal;
+  /** See PutOptions.maxBytes. */
+  maxBytes?: number;
 }
 
 /** The SSRF-guarded attachment downloader (src/media/fetcher.ts): one method, downloading into a batch. */

@@ -136,7 +136,7 @@ export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
           const lengthHeader = headerValue(res.headers['content-length']);
           const expectedSize = lengthHeader && /^\d+$/.test(lengthHeader) ? Number(lengthHeader) : undefined;
           try {
-            return await batch.putStream(res.body, { declaredKind: opts.declaredKind, label, expectedSize });
+            return await batch.putStream(res.body, { declaredKind: opts.declaredKind, label, expectedSize, maxBytes: opts.maxBytes });
           } finally {
             if (!res.body.destroyed) res.body.destroy();
           }

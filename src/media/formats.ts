@@ -185,11 +185,8 @@ export function unsupportedError(head: Uint8Array, label: string): AppError {
 }
 
 /** The size refusal for a kind, naming the file and the limit. */
-export function tooLargeError(kind: MediaKind, label: string): AppError {
-  return new AppError(
-    'attachment-too-large',
-    `${label}: larger than the ${formatBytes(MEDIA_LIMITS[kind])} limit for ${kindPlural(kind)}`,
-  );
+export function tooLargeError(kind: MediaKind, label: string, limit = MEDIA_LIMITS[kind]): AppError {
+  return new AppError('attachment-too-large', `${label}: larger than the ${formatBytes(limit)} limit for ${kindPlural(kind)}`);
 }
 
 const kindPlural = (kind: MediaKind) => (kind === 'audio' ? 'audio' : `${kind}s`);

@@ -171,9 +171,11 @@ export class MediaStore implements MediaStorePort {
 
   async #put(body: AsyncIterable<Uint8Array>, opts: PutOptions, onKey: KeyHook): Promise<StoredMedia> {
     const label = opts.label ?? 'attachment';
-    const preLimit = limitFor(opts.declaredKind);
+    // A caller's own cap (avatars) lowers the kind's limit, never raises it.
+    const cap = (kind?: MediaKind) => Math.min(limitFor(kind), opts.maxBytes ?? Infinity);
+    const preLimit = cap(opts.declaredKind);
     if (opts.expectedSize !== undefined && opts.expectedSize > preLimit) {
-      throw tooLargeError(opts.declaredKind ?? 'video', label);
+      throw tooLargeError(opts.declaredKind ?? 'video', label, preLimit);
     }
     // A stream of unknown length is assumed to reach its kind's limit: the reserve must hold whatever arrives.
     await this.#spaceGuard?.assertRoomFor(opts.expectedSize ?? preLimit);
@@ -196,9 +198,9 @@ export class MediaStore implements MediaStorePort {
         const sniffed = await sniffFormat(head);
         if (!sniffed) throw unsupportedError(head, label);
         const f = resolveDeclaredKind(sniffed, opts.declaredKind, label);
-        limit = limitFor(f.kind);
+        limit = cap(f.kind);
         limitKind = f.kind;
-        if (opts.expectedSize !== undefined && opts.expectedSize > limit) throw tooLargeError(limitKind, label);
+        if (opts.expectedSize !== undefined && opts.expectedSize > limit) throw tooLargeError(limitKind, label, limit);
         return f;
       };
 
@@ -207,21 +209,21 @@ export class MediaStore implements MediaStorePort {
         size += chunk.byteLength;
         // Checked before writing: the byte past the limit is never stored, and
         // leaving the loop makes for-await call return() on the source at once.
-        if (size > limit) throw tooLargeError(limitKind, label);
+        if (size > limit) throw tooLargeError(limitKind, label, limit);
         if (!format && headLen < SNIFF_BYTES) {
           const take = chunk.subarray(0, SNIFF_BYTES - headLen);
           headParts.push(Buffer.from(take)); // copy: the producer may reuse its buffer
           headLen += take.byteLength;
           if (headLen >= SNIFF_BYTES) {
             format = await decide();
-            if (size > limit) throw tooLargeError(limitKind, label);
+            if (size > limit) throw tooLargeError(limitKind, label, limit);
           }
         }
         hash.update(chunk);
         await writeAll(fh, chunk);
       }
       const fmt = format ?? (await decide());
-      if (size > limit) throw tooLargeError(limitKind, label);
+      if (size > limit) throw tooLargeError(limitKind, label, limit);
 
       await fh.datasync();
       await fh.close();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatAlert, StandardAlert } from '../../src/domain/alert-view.js';
 import { chatAlertView, standardAlertView } from '../helpers/alert-views.js';
-import { AlertCard, initialsOf, linkify, toCardModel, type Styling } from '../../src/alert-card/index.js';
+import { AlertCard, initialsOf, linkify, plainText, toCardModel, type Styling } from '../../src/alert-card/index.js';
 import { renderHtml } from '../../src/lib/html.js';
 
 const STYLINGS: Styling[] = ['inline', 'classes'];
@@ -122,7 +122,13 @@ describe('alert card: the classes styling', () => {
       { url: 'https://m.test/a.ogg', mime: 'audio/ogg', type: 'audio', name: 'voice', size: 1 },
     ],
   };
-  const pages = [render(rich, 'classes'), render({ ...rich, actor: { name: 'Bo' } }, 'classes'), render({ ...chat, editedAt: base.createdAt }, 'classes')];
+  const pages = [
+    render(rich, 'classes'),
+    render({ ...rich, actor: { name: 'Bo' } }, 'classes'),
+    render({ ...chat, editedAt: base.createdAt }, 'classes'),
+    // a running run (the badge's spinner) in a flat card
+    renderHtml(AlertCard({ card: toCardModel({ ...rich, workflow: { ...rich.workflow!, state: 'running' } }), styling: 'classes', flat: true })),
+  ];
 
   it('emits no style attribute, so a page CSP needs no unsafe-inline', () => {
     for (const html of pages) {
@@ -209,7 +215,7 @@ describe('alert card: workflow runs', () => {
       const html = render({ ...run, workflow: { ...run.workflow!, state: 'running', error: 'partial log' } }, styling);
       expect(html).not.toContain('Error log');
       expect(html).not.toContain('partial log');
-      expect(html).toContain('run running');
+      expect(html).toContain('running');
     }
   });
 });
@@ -282,5 +288,47 @@ describe('initials', () => {
     expect(['Ada King Lovelace', 'ana', 'jane.doe@acme.test', 'ops@acme.test', 'élodie durand', '  ', '42'].map(initialsOf)).toEqual(['AL', 'A', 'JD', 'O', 'ÉD', '?', '4']);
     const card = toCardModel({ ...base, actor: { email: 'jane.doe@acme.test', initials: 'ABCDEFG' } });
     expect(card.kind === 'alert' && card.actor?.initials).toBe('ABC');
+  });
+});
+
+describe('alert card: issue 25 mismatches', () => {
+  const running: StandardAlert = { ...base, workflow: { runId: 'r9', state: 'running', steps: [{ name: 'build', state: 'running' }], error: null } };
+
+  it('a running run shows its state with a spinner in the badge, not "INFO · run running"', () => {
+    const html = render(running, 'classes');
+    expect(html).toContain('<span class="ab-badge ab-tone-info"><span aria-hidden="true" class="ab-spinner"></span>running</span>');
+    expect(html).not.toContain('INFO · run');
+    // the step under way turns too
+    expect(html).toContain('<li class="ab-step ab-tone-info" data-state="running"><span class="ab-step-symbol ab-tone-info" aria-hidden="true"><span class="ab-spinner"></span></span>');
+    // e-mail cannot animate: the word alone
+    expect(render(running, 'inline')).toMatch(/<span style="[^"]*">running<\/span>/);
+    // a finished run keeps level and phase
+    expect(render({ ...running, level: 'ERROR', workflow: { ...running.workflow!, state: 'failed' } }, 'classes')).toContain('>ERROR · run failed</span>');
+  });
+
+  it('a sender named both as source and actor is named once', () => {
+    for (const styling of STYLINGS) {
+      const html = render({ ...base, source: 'Deploy Bot', actor: { name: 'deploy bot' } }, styling);
+      expect(html.match(/deploy bot/gi)).toHaveLength(1);
+      expect(html).not.toContain('Source:');
+      // different names: both shown
+      expect(render({ ...base, source: 'Slack', actor: { name: 'Ann' } }, styling)).toContain('Source: <b');
+    }
+  });
+
+  it('a masked link [label](url), as the Slack format writes <url|label>, shows its label as the link', () => {
+    const html = render({ ...base, message: 'New review. [View review](https://example.com/r/1) now; see https://x.test too' }, 'classes');
+    expect(html).toContain('New review. <a href="https://example.com/r/1" rel="noopener noreferrer nofollow" class="ab-text-link">View review</a> now;');
+    expect(html).not.toContain('(https://example.com/r/1)');
+    expect(html).toContain('<a href="https://x.test/" rel="noopener noreferrer nofollow" class="ab-text-link">https://x.test</a>');
+    // not a web URL: left as text
+    expect(render({ ...base, message: '[x](javascript:alert(1))' }, 'classes')).toContain('[x](javascript:alert(1))');
+    // the e-mail's text part keeps the address
+    expect(plainText(linkify('[View](https://e.test/a_(b)) ok'))).toBe('View (https://e.test/a_(b)) ok');
+  });
+
+  it('flat: the card without its own frame, for a place that frames it', () => {
+    const html = renderHtml(AlertCard({ card: toCardModel(base), styling: 'classes', flat: true }));
+    expect(html).toMatch(/^<article class="ab-card ab-tone-info ab-flat"/);
   });
 });

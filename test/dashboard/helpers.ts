@@ -70,6 +70,7 @@ export async function startDashboard(
     PUBLIC_URL: server?.url ?? 'http://alertbridge.test',
     LOG_LEVEL: 'silent',
     AVATAR_BASE_URL: '',
+    AVATAR_FETCH: '0',
     ...(fresh ? { DATABASE_URL: fresh.url, PG_POOL_MAX: '4' } : {}),
     ...opts.env,
   });

@@ -54,6 +54,8 @@ describe('search in Chromium', () => {
     // The field value's word is marked; the sender's markup is text.
     const deploy = results(page).filter({ hasText: 'Deploy api v1.42' });
     expect(await deploy.locator('mark').allTextContents()).toEqual(['Frankfurt']);
+    // A field reads "label: value" in the excerpt, not run into the prose.
+    expect(await deploy.locator('.search-excerpt').textContent()).toContain('region: eu-central-1 (Frankfurt)');
     const payment = results(page).filter({ hasText: 'Payment failed' });
     expect(await payment.getByRole('heading').locator('mark').textContent()).toBe('Frankfurt');
     expect(await payment.locator('.search-excerpt').textContent()).toContain('<img src=x>');
@@ -61,11 +63,18 @@ describe('search in Chromium', () => {
     // The whole card opens on demand.
     await deploy.getByText('Show the whole alert').click();
     await deploy.getByText('eu-central-1 (Frankfurt)', { exact: true }).waitFor();
-    await deploy.getByText('Show the whole alert').click();
+    // The result is the frame: the whole alert opens inside it without a second card's border and background.
+    const inner = await deploy.locator('.ab-card').evaluate((el) => {
+      const css = getComputedStyle(el);
+      return { left: css.borderLeftWidth, top: css.borderTopWidth, bg: css.backgroundColor, ring: css.boxShadow };
+    });
+    expect(inner).toEqual({ left: '0px', top: '0px', bg: 'rgba(0, 0, 0, 0)', ring: 'none' });
 
+    // Scanned and pictured with the card open.
     expect(await axeViolations(page)).toEqual([]);
     expect(cspViolations(page)).toEqual([]);
     await screenshots(page, 'search');
+    await deploy.getByText('Show the whole alert').click();
 
     // Level filter: htmx swaps the results and the address follows.
     await page.getByLabel('Level').selectOption('ERROR');

@@ -13,7 +13,7 @@ describe('Alertmanager webhook (version 4)', () => {
     expect(c.payload).toMatchObject({
       title: 'HighLatency · 2 alerts',
       level: 'warning',
-      emoji: '🚨',
+      emoji: '⚠️',
       source: 'Alertmanager',
       message: '• High request latency on web-1\n• p99 latency is above 500ms on web-2',
       fields: [
@@ -51,17 +51,18 @@ describe('Alertmanager webhook (version 4)', () => {
   });
 
   it.each([
-    ['critical', 'error'],
-    ['ERROR', 'error'],
-    ['page', 'error'],
-    ['warning', 'warning'],
-    ['info', 'info'],
-    ['none', 'info'],
-    [undefined, 'error'],
-    ['whatever', 'error'],
-  ])('severity %s → %s while firing', (severity, level) => {
+    ['critical', 'error', '🚨'],
+    ['ERROR', 'error', '🚨'],
+    ['page', 'error', '🚨'],
+    ['warning', 'warning', '⚠️'],
+    ['info', 'info', undefined],
+    ['none', 'info', undefined],
+    [undefined, 'error', '🚨'],
+    ['whatever', 'error', '🚨'],
+  ])('severity %s → %s while firing, emoji %s (an info group keeps the card\'s ℹ️)', (severity, level, emoji) => {
     const body = { groupKey: 'k', status: 'firing', commonLabels: severity ? { severity } : {}, alerts: [{ labels: { alertname: 'A' } }] };
     expect(mapAlertmanager(body).payload.level).toBe(level);
+    expect(mapAlertmanager(body).payload.emoji).toBe(emoji);
   });
 
   it('title from commonAnnotations.summary; link falls back to externalURL; truncated alerts are counted', () => {

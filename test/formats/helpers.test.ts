@@ -50,7 +50,9 @@ describe('mrkdwn to plain text', () => {
   });
 
   it('turns links, mentions and entities into text', () => {
-    expect(mrkdwnToText('<https://x.test/a_b_c|the page> <https://y.test>')).toBe('the page (https://x.test/a_b_c) https://y.test');
+    expect(mrkdwnToText('<https://x.test/a_b_c|the page> <https://y.test>')).toBe('[the page](https://x.test/a_b_c) https://y.test');
+    // A label the masked form cannot hold, or a non-web URL, keeps the readable "label (url)".
+    expect(mrkdwnToText('<https://x.test|[x] y> <ftp://f.test|files>')).toBe('[x] y (https://x.test) files (ftp://f.test)');
     expect(mrkdwnToText('<!here> <!channel> <@U123|ann> <#C1|ops> <!subteam^S1|@oncall>')).toBe('@here @channel @ann #ops @oncall');
     expect(mrkdwnToText('<!date^1392734382^{date}|Feb 18th>')).toBe('Feb 18th');
     expect(mrkdwnToText('<mailto:a@b.test|Ann>')).toBe('Ann');

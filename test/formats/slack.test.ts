@@ -7,7 +7,7 @@ describe('Slack incoming-webhook body', () => {
   it('text only: first line is the title, the whole text the message, mrkdwn made plain', () => {
     const c = mapSlack(fixture('slack', 'text'));
     expect(c.payload.title).toBe('Danny Torrence left a 1 star review for your property.');
-    expect(c.payload.message).toBe('Danny Torrence left a 1 star review for your property.\nView review (https://example.com) 🚨 urgent');
+    expect(c.payload.message).toBe('Danny Torrence left a 1 star review for your property.\n[View review](https://example.com) 🚨 urgent');
     expect(c.payload.level).toBe('info');
     expectWebhookValid(c.payload);
   });
@@ -21,7 +21,7 @@ describe('Slack incoming-webhook body', () => {
       { label: 'When:', value: 'Aug 10 - Aug 13', inline: true },
     ]);
     expect(c.payload.message).toBe(
-      'New Paid Time Off request from Fred Enriquez\n\nView request (https://example.com)\n\nSubmitted by HR bot',
+      'New Paid Time Off request from Fred Enriquez\n\n[View request](https://example.com)\n\nSubmitted by HR bot',
     );
     expect(c.payload.linkUrl).toBe('https://example.com/approve');
     expect(c.payload.linkText).toBe('Approve');
@@ -48,8 +48,9 @@ describe('Slack incoming-webhook body', () => {
     expect(c.payload.message).toBe(
       'Optional text that appears above the attachment block\n\nOptional text that appears within the attachment\n\nSlack API',
     );
-    // :ghost: is neither a spec name nor a known alias: dropped, as the webhook drops unknown names.
-    expect(c.payload.emoji).toBeUndefined();
+    // :ghost: is not a spec name, but one of Slack's common shortcodes: translated, as the webhook does.
+    expect(c.payload.emoji).toBe('👻');
+    expect(mapSlack({ text: 'x', icon_emoji: ':no_such_emoji:' }).payload.emoji).toBeUndefined();
     expect(c.attachmentUrls).toEqual(['http://my-website.com/path/to/image.jpg', 'http://example.com/path/to/thumb.png']);
     expectWebhookValid(c.payload);
   });

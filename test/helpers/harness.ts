@@ -131,6 +131,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       PUBLIC_URL: server?.url ?? 'http://alertbridge.test',
       LOG_LEVEL: 'silent',
       AVATAR_BASE_URL: '',
+      // Hermetic: no test reaches a sender's avatar host unless it asks (test/webhook/avatars.test.ts).
+      AVATAR_FETCH: '0',
       ...(fresh ? { DATABASE_URL: fresh.url, PG_POOL_MAX: '4' } : {}),
       ...opts.env,
       ...o.env,

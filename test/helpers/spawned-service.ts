@@ -23,6 +23,7 @@ export const freePort = () =>
 const baseEnv = (dataDir: string | undefined) => ({
   PATH: process.env.PATH,
   AVATAR_BASE_URL: '',
+  AVATAR_FETCH: '0',
   LOG_LEVEL: 'warn',
   ...(dataDir ? { DATA_DIR: dataDir } : {}),
 });

@@ -53,12 +53,13 @@ describe('Web Push delivery', () => {
   it('encrypts the alert to the subscription (aes128gcm) and signs the request with the stored VAPID key', async () => {
     const sub = svc.subscription(`a-${Date.now()}`);
     await subscribe(seed.owner.id, sub);
-    const { alertId } = await post(seed.general, { title: 'Deploy failed', level: 'ERROR', message: 'api crashed\nin   frankfurt' });
+    const { alertId } = await post(seed.general, { title: 'Deploy failed', level: 'ERROR', message: 'api crashed\nin   frankfurt, see [runbook](https://r.test/1)' });
     const [got] = await eventuallySeeing(() => (svc.received.length > 0 ? svc.received : null), 'the push', () => rows(h, 'SELECT * FROM push_deliveries'));
     expect(got!.path).toBe(new URL(sub.endpoint).pathname);
     expect(got!.payload).toEqual({
       title: '🚨 Deploy failed',
-      body: 'api crashed in frankfurt\n#general · Acme',
+      // a masked link reads as its label: a notification has no room for the address
+      body: 'api crashed in frankfurt, see runbook\n#general · Acme',
       url: `http://alertbridge.test/feed/c/${seed.general.id}`,
       tag: alertId,
       silent: false,

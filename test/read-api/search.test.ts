@@ -206,6 +206,16 @@ describe('GET /api/search', () => {
     const [hl] = await h.services.search.highlights({ tokenId: 'n/a', userId: seed.owner.id, workspaceId: seed.ws.id }, 'deploy* eu', [id]);
     expect(hl).toMatchObject({ alertId: id, title: { text: 'Deploy <api> done', ranges: [[0, 6]] }, actor: { text: 'Deployer Bot', ranges: [[0, 8]] } });
     expect(hl!.body.text).toContain('eu-west');
+
+    // Fields read "label: value", apart by " · ", not run into the prose; the found word is marked where it is.
+    const withFields = await post(seed.general.webhookToken, {
+      title: 'Order placed',
+      message: 'New order.',
+      fields: [{ label: 'Region', value: 'eu-central-1' }, { label: 'Tier', value: 'gold' }],
+    });
+    const [f] = await h.services.search.highlights({ tokenId: 'n/a', userId: seed.owner.id, workspaceId: seed.ws.id }, 'gold', [withFields]);
+    expect(f!.body.text).toBe('New order. Region: eu-central-1 · Tier: gold');
+    expect(f!.body.ranges).toEqual([[f!.body.text.length - 4, f!.body.text.length]]);
     // A private channel's alert is highlighted for its member, never for anyone else.
     const hidden = await post(seed.secret.webhookToken, { title: 'Deploy secret' });
     expect(await h.services.search.highlights({ tokenId: 'n/a', userId: seed.owner.id, workspaceId: seed.ws.id }, 'deploy', [hidden])).toHaveLength(1);

@@ -104,8 +104,15 @@ describe('webhook: success', () => {
     ['unknown', null], // an unknown name within the limit is dropped
     ['abcdefghij', null], // exactly 10 characters
     [':unknown:', null],
-    [':rotating_light:', null], // Slack's shortcode: unknown here, dropped whatever its length
-    [`:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 2)}:`, null], // the longest shortcode taken
+    [':rotating_light:', '🚨'], // the common GitHub / Slack set, whatever its length
+    [':White_Check_Mark:', '✅'],
+    [':large_green_circle:', '🟢'], // Slack's name (iamcal)
+    [':+1:', '👍'],
+    [':chart:', '📈'], // the spec's names win over the data package (gemoji's chart is 💹)
+    [':phone:', '📞'], // (gemoji's phone is ☎️)
+    [':thumbsup::skin-tone-3:', '👍🏼'], // Slack's skin tone suffix
+    [':rocket::skin-tone-3:', '🚀'], // a tone on a character that takes none is left off
+    [`:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 2)}:`, null], // the longest shortcode taken; unknown: dropped
     ['  rocket\n', '🚀'],
     [':rocket', '🚀'],
     ['🇫🇷', '🇫🇷'],
@@ -178,6 +185,7 @@ describe('webhook: errors', () => {
     ['emoji mixed with text', { title: 't', emoji: '🚀 deploy' }, ['emoji']],
     ['a huge emoji string', { title: 't', emoji: '🔥'.repeat(1_000_000) }, ['emoji']],
     ['an unknown name over 10 characters', { title: 't', emoji: 'abcdefghijk' }, ['emoji']],
+    ['a common shortcode name over 10 characters without its colons', { title: 't', emoji: 'rotating_light' }, ['emoji']],
     ['a shortcode longer than any emoji name', { title: 't', emoji: `:${'a'.repeat(EMOJI_MAX_SHORTCODE_CHARS - 1)}:` }, ['emoji']],
     ['a blank title', { title: '   ' }, ['title']],
     ['an empty field label', { title: 't', fields: [{ label: '', value: 'v' }] }, ['fields', 0, 'label']],

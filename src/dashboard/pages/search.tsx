@@ -74,7 +74,7 @@ function SearchHit(props: { hit: SearchResults['hits'][number]; csrfToken: strin
       ) : null}
       <details class="search-card">
         <summary>Show the whole alert</summary>
-        <AlertCard card={card} styling="classes" channel={{ icon: channel.icon, slug: channel.slug }} />
+        <AlertCard card={card} styling="classes" channel={{ icon: channel.icon, slug: channel.slug }} flat />
         <form method="post" action={`/feed/read/${alert.id}`} class="feed-read">
           <Csrf token={props.csrfToken} />
           <input type="hidden" name="read" value={alert.isRead ? '0' : '1'} />

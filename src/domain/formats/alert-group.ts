@@ -53,6 +53,9 @@ export function levelFromSeverity(severity: string | undefined): DraftLevel {
   }
 }
 
+/** The emoji name for a group's level: 🚨 is for what is on fire, not for a warning. Info keeps the card's ℹ️. */
+const GROUP_EMOJI: Record<DraftLevel, string | undefined> = { success: 'check', error: 'siren', warning: 'warning', info: undefined };
+
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** Labels in a canonical order, so the same set always reads the same. */
@@ -132,11 +135,12 @@ export function mapAlertGroup(format: GroupFormat, rawBody: unknown): GroupComma
   if ((body.truncatedAlerts ?? 0) > 0) lines.push(`… and ${plural(body.truncatedAlerts!, 'more alert')} the sender left out`);
   const message = lines.length > 0 ? lines.join('\n') : body.message;
 
+  const level = status === 'resolved' ? 'success' : levelFromSeverity(entry(body.commonLabels, 'severity'));
   const { payload, attachmentUrls } = finishDraft(
     {
       title,
-      level: status === 'resolved' ? 'success' : levelFromSeverity(entry(body.commonLabels, 'severity')),
-      emoji: status === 'resolved' ? 'check' : 'siren',
+      level,
+      emoji: GROUP_EMOJI[level],
       message,
       fields: body.commonLabels.map(([label, value]) => ({ label, value, inline: true })),
       linkUrl: body.alerts.find((a) => a.generatorURL)?.generatorURL ?? body.externalURL,

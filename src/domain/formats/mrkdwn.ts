@@ -1,33 +1,12 @@
-import { resolveEmoji } from '../webhook/emoji.js';
+import { shortcodeEmoji } from '../webhook/emoji.js';
 
 /**
- * Slack shortcodes that alerting tools use most and that are not among the
- * spec's emoji names (which src/domain/webhook/emoji.ts resolves). Anything
- * else stays as its literal `:name:` text: "12:30:45" must survive.
+ * Replaces known `:shortcode:`s (the spec's names, then the common GitHub and
+ * Slack set) with their emoji, up to the webhook's 64 characters with the
+ * colons; unknown ones stay as written: "12:30:45" must survive.
  */
-const SLACK_ALIASES: Readonly<Record<string, string>> = {
-  rotating_light: '🚨', white_check_mark: '✅', heavy_check_mark: '✔️', x: '❌', red_circle: '🔴',
-  large_green_circle: '🟢', green_circle: '🟢', large_yellow_circle: '🟡', yellow_circle: '🟡',
-  large_blue_circle: '🔵', blue_circle: '🔵', white_circle: '⚪', information_source: 'ℹ️', exclamation: '❗',
-  heavy_exclamation_mark: '❗', bangbang: '‼️', boom: '💥', no_entry: '⛔', no_entry_sign: '🚫', sos: '🆘',
-  '+1': '👍', '-1': '👎', thumbsdown: '👎', construction: '🚧', hammer_and_wrench: '🛠️', mag: '🔍',
-  green_heart: '💚', broken_heart: '💔', skull: '💀', alarm_clock: '⏰', stopwatch: '⏱️',
-  hourglass_flowing_sand: '⏳', ship: '🚢', chart_with_upwards_trend: '📈', chart_with_downwards_trend: '📉',
-  arrow_up: '⬆️', arrow_down: '⬇️', large_orange_diamond: '🔶', heavy_multiplication_x: '✖️', new: '🆕',
-  tada: '🎉', recycle: '♻️', memo: '📝', calendar: '📅',
-};
-
-/** The character for a `name` (without colons), or undefined when it is not known. */
-export function shortcodeEmoji(name: string): string | undefined {
-  const lower = name.toLowerCase();
-  if (Object.hasOwn(SLACK_ALIASES, lower)) return SLACK_ALIASES[lower];
-  const r = resolveEmoji(lower);
-  return r.ok && r.emoji !== '' ? r.emoji : undefined;
-}
-
-/** Replaces known `:shortcode:`s with their emoji; unknown ones stay as written. */
 export function replaceShortcodes(s: string): string {
-  return s.replace(/:([a-z0-9_+-]{1,40}):/gi, (all, name: string) => shortcodeEmoji(name) ?? all);
+  return s.replace(/:([a-z0-9_+-]{1,62}):/gi, (all, name: string) => shortcodeEmoji(name) ?? all);
 }
 
 // Slack escapes exactly these three in message text.
@@ -44,6 +23,17 @@ function plainSegment(s: string): string {
   return decodeEntities(replaceShortcodes(out));
 }
 
+/**
+ * A labelled link as `[label](url)`, which the alert card shows as the label
+ * linking to the URL (and e-mail text as "label (url)"). A label the form cannot
+ * hold (brackets, a line break) or a non-http URL reads "label (url)".
+ */
+export function maskedLink(label: string | undefined, url: string): string {
+  if (!label || label === url) return url;
+  if (/^https?:\/\//i.test(url) && !/[[\]\n]/.test(label) && !/\s/.test(url)) return `[${label}](${url})`;
+  return `${label} (${url})`;
+}
+
 /** One `<…>` token: a special mention, a user or channel reference, or a link. Undefined: not a token, keep it. */
 function token(inner: string): string | undefined {
   const bar = inner.indexOf('|');
@@ -58,18 +48,15 @@ function token(inner: string): string | undefined {
   }
   if (target.startsWith('@')) return `@${label ?? target.slice(1)}`;
   if (target.startsWith('#')) return `#${label ?? target.slice(1)}`;
-  if (/^(?:https?|ftp):\/\//i.test(target)) {
-    const url = decodeEntities(target);
-    return label && label !== url ? `${label} (${url})` : url;
-  }
+  if (/^(?:https?|ftp):\/\//i.test(target)) return maskedLink(label, decodeEntities(target));
   if (/^(?:mailto|tel):/i.test(target)) return label ?? decodeEntities(target.replace(/^(?:mailto|tel):/i, ''));
   return undefined;
 }
 
 /**
  * Slack mrkdwn to plain text: `*bold*`, `_italic_` and `~strike~` lose their
- * markers, `<url|label>` becomes "label (url)" (a plain-text alert would
- * otherwise lose the address), `<url>` the URL, `<!here>` "@here",
+ * markers, `<url|label>` becomes "[label](url)" (a masked
+ * link: the card shows the label as a link, plain text keeps the address), `<url>` the URL, `<!here>` "@here",
  * `<@U1|ann>` "@ann", `<#C1|ops>` "#ops", known `:shortcodes:` their emoji, and
  * Slack's `&lt; &gt; &amp;` their characters. Code spans are left as written.
  */

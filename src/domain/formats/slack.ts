@@ -4,7 +4,7 @@ import type { AlertCommand } from './command.js';
 import { levelFromSlackColour } from './colour-level.js';
 import { finishDraft, noContent } from './draft.js';
 import { isPlainObject, larr, lbool, lobj, lstr } from './lenient.js';
-import { mrkdwnToText, replaceShortcodes } from './mrkdwn.js';
+import { maskedLink, mrkdwnToText, replaceShortcodes } from './mrkdwn.js';
 import { firstLine, paragraphs } from './text.js';
 
 /** Slack text objects and elements: `text` is a string (mrkdwn context) or a text object (buttons, headers). */
@@ -68,7 +68,7 @@ function richText(v: unknown, depth = 0): string {
     case 'text':
       return typeof v.text === 'string' ? v.text : '';
     case 'link':
-      return typeof v.url === 'string' ? (typeof v.text === 'string' && v.text !== v.url ? `${v.text} (${v.url})` : v.url) : '';
+      return typeof v.url === 'string' ? maskedLink(typeof v.text === 'string' ? v.text : undefined, v.url) : '';
     case 'emoji':
       return typeof v.name === 'string' ? replaceShortcodes(`:${v.name}:`) : '';
     case 'user':

@@ -113,12 +113,24 @@ export function contentOf(alert: WebhookAlert): AlertContent {
     level: wf ? LEVEL_OF_RUN_STATE[wf.state] : alert.level,
     fieldsJson: fields.length ? JSON.stringify(fields) : null,
     metadataJson: metadata ? JSON.stringify(metadata) : null,
-    actorJson: actor ? JSON.stringify(actor) : null,
+    actorJson: actor ? storedActorJson(actor) : null,
     workflowRunId: wf?.runId ?? null,
     workflowState: wf?.state ?? null,
     workflowStepsJson: wf ? JSON.stringify(wf.steps) : null,
     workflowError: wf?.error ?? null,
   };
+}
+
+/**
+ * The actor as stored: without the sender's `avatarUrl`. The avatar mirror
+ * (avatars.ts) downloads that picture and stores our copy's URL in its place,
+ * so a page or an e-mail never makes a viewer contact the sender's host, and
+ * the read API shows our copy as it shows attachments (never the source URL).
+ */
+function storedActorJson(actor: NonNullable<WebhookAlert['actor']>): string {
+  if (actor.avatarUrl === undefined) return JSON.stringify(actor);
+  const { avatarUrl: _source, ...rest } = actor;
+  return JSON.stringify(rest);
 }
 
 /** `workflow.created` tells a new run from an update. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatBytes } from '../../lib/bytes.js';
 import type { Actor, Field, WorkflowStep } from '../alert-view.js';
 import { enrichActor } from './actor.js';
-import { EMOJI_MAX_CHARS, resolveEmoji } from './emoji.js';
+import { EMOJI_MAX_CHARS, EMOJI_MAX_SHORTCODE_CHARS, resolveEmoji } from './emoji.js';
 import { PAYLOAD_LIMITS } from './payload-limits.js';
 import * as fast from './payload-fast.js';
 
@@ -125,7 +125,7 @@ const MEMBERS = {
     z
       .string()
       .meta({
-        description: `At most ${LIMITS.emoji} characters: emoji characters, a recognised name (rocket) or a :name: shortcode, whatever their length; unknown names and shortcodes are dropped.`,
+        description: `At most ${LIMITS.emoji} characters: emoji characters, a recognised name (rocket), or a :name: shortcode of a recognised name or of GitHub's and Slack's common set (:rotating_light:) up to ${EMOJI_MAX_SHORTCODE_CHARS} characters; unknown names and shortcodes are dropped.`,
       })
       .optional()
       .transform((v, ctx) => {

@@ -1,4 +1,5 @@
 import type { AlertRow, NotificationKind, OutboxChannel } from '../../domain/alert-store.js';
+import { maskedLinkLabels } from '../../alert-card/format.js';
 import { LEVEL_EMOJI } from '../../alert-card/view-model.js';
 import { effectiveLevel } from '../outbox/fan-out.js';
 
@@ -28,7 +29,7 @@ export interface PushPayload {
 }
 
 function excerpt(text: string | null): string {
-  const flat = (text ?? '').replace(/\s+/g, ' ').trim();
+  const flat = maskedLinkLabels(text ?? '').replace(/\s+/g, ' ').trim();
   return flat.length > PUSH_EXCERPT_CHARS ? `${flat.slice(0, PUSH_EXCERPT_CHARS - 1)}…` : flat;
 }
 
