@@ -10,6 +10,11 @@ import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlUsageRows } from '../db/shared/usage-rows.js';
+import { SqlRouteRows } from '../db/shared/route-rows.js';
+import { Routes } from '../domain/routes/routes.js';
+import { loadSecretBox } from '../lib/secret-box.js';
+import { sendRouteTest } from '../notify/routes/route-sender.js';
+import { createRouteTransport, type RouteTransport } from '../notify/routes/transport.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -44,6 +49,7 @@ export class AdminServices {
   private accountsInstance?: Accounts;
   /** Media releases still running when the command returns: close() waits for them. */
   private readonly releases: Promise<void>[] = [];
+  private transport?: RouteTransport;
 
   constructor(readonly config: Config) {}
 
@@ -86,6 +92,7 @@ export class AdminServices {
     const preferences = once(() => new SqlPreferenceRows(database));
     const links = once(() => new SqlSignInLinkRows(database));
     const audit = once(() => new SqlAuditRows(database));
+    const routes = once(() => new SqlRouteRows(database));
     const alerts = once(() => {
       // The CLI's one alert write (a delete) goes through the store's own unit, flushed at once.
       const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
@@ -100,6 +107,7 @@ export class AdminServices {
       get preferences() { return preferences(); },
       get links() { return links(); },
       get audit() { return audit(); },
+      get routes() { return routes(); },
       get alerts() { return alerts(); },
       close: () => db.close(),
     };
@@ -156,6 +164,22 @@ export class AdminServices {
     return new AlertDeletion({ reads: alerts.reads, removal: alerts.removal, clock: this.clock, bus, releaseMedia: (keys) => void this.releases.push(orphans.release(keys)) });
   }
 
+  /**
+   * Routes, with the key box of the service (SECRETS_KEY or DATA_DIR/secrets.key, created here on the
+   * first `route create` as the service would) and, for `route test`, the SSRF-guarded transport.
+   */
+  async routes(): Promise<Routes> {
+    const rows = await this.rows();
+    const accounts = await this.accounts();
+    const box = loadSecretBox({ secretsKey: this.config.secretsKey, dataDir: this.config.dataDir, create: true });
+    const ids = new IdGenerator(() => this.clock.now());
+    return new Routes(rows.routes, box, ids, this.clock, this.config.routesAllowPrivate, async (route, target) => {
+      this.transport ??= createRouteTransport({ allowPrivate: this.config.routesAllowPrivate, now: () => this.clock.now() });
+      const channelName = (await accounts.requireChannel(route.channelId)).name;
+      return sendRouteTest(this.transport, { route, target, channelName, publicUrl: this.config.publicUrl, now: this.clock.now() });
+    });
+  }
+
   async notifyPreferences(): Promise<NotificationPreferences> {
     return new NotificationPreferences((await this.rows()).preferences, this.clock);
   }
@@ -172,6 +196,7 @@ export class AdminServices {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.releases);
+    await this.transport?.close();
     if (this.rowsOpening) await (await this.rowsOpening.catch(() => null))?.close();
     else this.opened?.close();
   }

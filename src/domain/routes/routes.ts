@@ -122,7 +122,14 @@ export class Routes {
   async test(id: string): Promise<RouteTestAnswer> {
     const route = await this.require(id);
     if (!this.tester) throw new AppError('internal', 'route tests need the service');
-    return this.tester(route, this.openTarget(route));
+    let target: RouteTarget;
+    try {
+      target = this.openTarget(route);
+    } catch (err) {
+      if (err instanceof SecretKeyError) throw new AppError('storage-unavailable', `route disabled: ${err.message}`);
+      throw err;
+    }
+    return this.tester(route, target);
   }
 
   /** The target with its secrets, for the sender; throws SecretKeyError when the key does not open it. */
