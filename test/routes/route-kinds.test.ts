@@ -43,7 +43,7 @@ describe('each kind speaks its receiver\'s native format', () => {
     expect(body.blocks.map((b) => b.type)).toEqual(['header', 'section', 'section', 'actions', 'context']);
     expect(body.blocks[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: '🔥 Disk full', emoji: true } });
     expect(body.blocks[2]).toEqual({ type: 'section', fields: [{ type: 'mrkdwn', text: '*host*\ndb-1' }] });
-    expect((body.blocks[3] as { elements: { url: string }[] }).elements.map((e) => e.url)).toEqual(['https://grafana.example.com/d/1', `${h!.base}/feed/c/${seed.general.id}`]);
+    expect((body.blocks[3] as unknown as { elements: { url: string }[] }).elements.map((e) => e.url)).toEqual(['https://grafana.example.com/d/1', `${h!.base}/feed/c/${seed.general.id}`]);
   });
 
   it('discord: an embed sent with ?wait=true, then edited in place with PATCH on the kept message id', async () => {

@@ -1,5 +1,4 @@
 import type { ChangeBus } from '../../domain/changes.js';
-import type { RouteOutboxStore } from '../../domain/routes/route-outbox.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import { DueRowWorker, dueRowWorkerDefaults, type DueRowWorkerOptions, type Enqueue } from '../due-row-worker.js';
