@@ -35,6 +35,10 @@ const envSchema = z.object({
   // Attachments
   ATTACHMENT_FETCH_ALLOW_PRIVATE: bool.default(false),
   PUSH_ALLOW_PRIVATE: bool.default(false),
+  // Outbound routes (docs/routes.md): loopback and private targets (tests only), the key sealing their secrets, the give-up age.
+  ROUTES_ALLOW_PRIVATE: bool.default(false),
+  SECRETS_KEY: z.string().optional(),
+  ROUTE_GIVE_UP_HOURS: z.coerce.number().positive().max(720).default(24),
   ATTACHMENT_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   // Actor avatars: copied into the media store (off: no outbound request for avatars, cards show initials);
   // the public avatar service for actors known by e-mail (Gravatar-style, by hashed e-mail), empty disables it.
@@ -94,6 +98,10 @@ export interface Config {
   readonly attachmentFetchAllowPrivate: boolean;
   /** Web Push endpoints may be private or loopback addresses (tests only). */
   readonly pushAllowPrivate: boolean;
+  readonly routesAllowPrivate: boolean;
+  /** SECRETS_KEY as given (src/lib/secret-box.ts parses it); undefined: DATA_DIR/secrets.key. */
+  readonly secretsKey: string | undefined;
+  readonly routeGiveUpMs: number;
   readonly attachmentFetchTimeoutMs: number;
   /** Copy actors' pictures into the media store at all. */
   readonly avatarFetch: boolean;
@@ -152,6 +160,9 @@ export function loadConfig(env: Env = process.env): Config {
     tokenPrefix: e.TOKEN_PREFIX,
     attachmentFetchAllowPrivate: e.ATTACHMENT_FETCH_ALLOW_PRIVATE,
     pushAllowPrivate: e.PUSH_ALLOW_PRIVATE,
+    routesAllowPrivate: e.ROUTES_ALLOW_PRIVATE,
+    secretsKey: e.SECRETS_KEY,
+    routeGiveUpMs: e.ROUTE_GIVE_UP_HOURS * 3_600_000,
     attachmentFetchTimeoutMs: e.ATTACHMENT_FETCH_TIMEOUT_MS,
     avatarFetch: e.AVATAR_FETCH,
     avatarBaseUrl: stripSlash(e.AVATAR_BASE_URL),

@@ -1,6 +1,7 @@
 import { startAccountMailer } from './notify/account-mail-worker.js';
 import { startNotifier } from './notify/outbox-worker.js';
 import { startPushWorker } from './notify/push/start.js';
+import { startRouteWorker } from './notify/routes/start.js';
 import { startBackupScheduler } from './ops/backup-scheduler.js';
 import { startRetentionScheduler } from './ops/retention-scheduler.js';
 import type { Services } from './services.js';
@@ -76,6 +77,8 @@ export async function startBackground(services: Services, leadership: Leadership
   if (accountMailer) parts.push(accountMailer);
   // Web Push from the same outbox (README: Web Push).
   parts.push(startPushWorker(services, { onOutcome: (o) => services.ops.metrics?.push(o), recoverEachPrune }));
+  // Outbound routes from their outbox (docs/routes.md); every node sends, each row is claimed by one.
+  parts.push(startRouteWorker(services, { recoverEachPrune }));
 
   if (services.config.discordToken) {
     // One gateway connection per bot token: the leader's.

@@ -41,6 +41,14 @@ import { RetentionPruner, RetentionSettings } from './domain/retention.js';
 import { PushSubscriptions } from './domain/push.js';
 import type { PushOutbox } from './domain/push-outbox.js';
 import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
+import { SqlRouteOutbox } from './db/shared/route-outbox.js';
+import { SqlRouteRows } from './db/shared/route-rows.js';
+import { Routes } from './domain/routes/routes.js';
+import type { RouteOutboxStore } from './domain/routes/route-outbox.js';
+import { NEVER_SUPPRESSED, type AlertSuppression } from './domain/routes/alert-events.js';
+import { loadSecretBox, type SecretBox } from './lib/secret-box.js';
+import { sendRouteTest } from './notify/routes/route-sender.js';
+import { createRouteTransport, type RouteTransport } from './notify/routes/transport.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { sharedRows } from './services/shared-rows.js';
 import { sqliteParts, type SqliteParts } from './services/sqlite.js';
@@ -123,6 +131,12 @@ export interface Services {
   retention: RetentionPruner;
   /** Web Push: the VAPID keys (generated on first start, kept in app_secrets), the users' subscriptions and the push outbox. */
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions; outbox: PushOutbox };
+  /**
+   * Outbound routes (docs/routes.md): the use case, the outbox the worker sends from, the key box
+   * sealing their targets, the SSRF-guarded transport, and the silence hook (never suppressed until
+   * silences are wired in).
+   */
+  routes: { routes: Routes; outbox: RouteOutboxStore; box: SecretBox; transport: RouteTransport; suppressed: AlertSuppression };
   /** Whether this node runs the singletons (maintenance, retention, the Discord gateway): always on SQLite, the leader lock's holder on PostgreSQL. */
   leadership: Leadership;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
@@ -245,6 +259,12 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   const accounts = new Accounts(rows.accountRows, ids, clock, config.tokenPrefix);
   accounts.onChannelsChanged(() => webhookChannels.invalidate());
   const discordLinks = new DiscordLinks(rows.discordLinkRows, accounts, clock);
+  const secretBox = loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir, create: true });
+  if (secretBox.unavailable) logger.error(`outbound routes are disabled: ${secretBox.unavailable}`);
+  const routeTransport = createRouteTransport({ allowPrivate: config.routesAllowPrivate, now: () => clock.now() });
+  const routes = new Routes(new SqlRouteRows(parts.database), secretBox, ids, clock, config.routesAllowPrivate, async (route, target) =>
+    sendRouteTest(routeTransport, { route, target, channelName: (await accounts.requireChannel(route.channelId)).name, publicUrl: config.publicUrl, now: clock.now() }),
+  );
   const chatIngest = new ChatIngest({ store: store.chat, ids, clock, bus, media, fetcher, logger, releaseMedia, isMediaReferenced });
   return {
     config,
@@ -284,6 +304,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       subscriptions: new PushSubscriptions(rows.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),
       outbox: parts.pushOutbox,
     },
+    routes: { routes, outbox: new SqlRouteOutbox(parts.database), box: secretBox, transport: routeTransport, suppressed: NEVER_SUPPRESSED },
     retentionSettings: new RetentionSettings(rows.retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
@@ -299,6 +320,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     close: () => {
       avatars.stop();
       live.closeAll();
+      void routeTransport.close().catch(() => {});
       return parts.close();
     },
   };

@@ -57,6 +57,8 @@ export interface DueRowWorkerSetup<O extends DueRowWorkerOptions> {
   taskNoun: string;
   /** Names the rows a crash cut off mid-send: "<plural> interrupted by a crash mid-send ...". */
   sentNoun: string;
+  /** What happens to those rows; default: recorded as failed, never resent. */
+  interruptedFate?: string;
 }
 
 export type Enqueue = (key: string, task: () => Promise<void>) => boolean;
@@ -77,6 +79,7 @@ export abstract class DueRowWorker<O extends DueRowWorkerOptions> implements Bac
   private readonly bus: ChangeBus;
   private readonly wakeEvents: readonly string[];
   private readonly sentNoun: string;
+  private readonly interruptedFate: string;
   private readonly onBus = () => this.wake();
   private lastPrune = 0;
 
@@ -86,6 +89,7 @@ export abstract class DueRowWorker<O extends DueRowWorkerOptions> implements Bac
     this.bus = setup.bus;
     this.wakeEvents = setup.wakeEvents;
     this.sentNoun = setup.sentNoun;
+    this.interruptedFate = setup.interruptedFate ?? 'are recorded as failed, not resent';
     this.logger = setup.logger.child({ part: setup.name });
     const { taskNoun } = setup;
     this.passes = new DuePasses(
@@ -127,9 +131,10 @@ export abstract class DueRowWorker<O extends DueRowWorkerOptions> implements Bac
   /** Records the rows a crash left mid-send; logs, never throws. */
   private recover(): Promise<void> {
     const noun = this.sentNoun;
+    const fate = this.interruptedFate;
     return this.recoverInterrupted(this.now()).then(
       (interrupted) => {
-        if (interrupted > 0) this.logger.warn({ interrupted }, `${noun} interrupted by a crash mid-send are recorded as failed, not resent`);
+        if (interrupted > 0) this.logger.warn({ interrupted }, `${noun} interrupted by a crash mid-send ${fate}`);
       },
       (err: unknown) => this.logger.error({ err }, `recording interrupted ${noun} failed`),
     );

@@ -6,6 +6,7 @@ import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlUsageRows } from '../db/shared/usage-rows.js';
+import { SqlRouteRows } from '../db/shared/route-rows.js';
 import type { AccountRows } from '../domain/account-rows.js';
 import type { AlertReports } from '../domain/alert-reports.js';
 import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
@@ -17,6 +18,7 @@ import type { MediaOrphanRows } from '../domain/media-orphan-rows.js';
 import type { PreferenceRows } from '../domain/notification-preferences.js';
 import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { UsageRows } from '../domain/usage.js';
+import type { RouteRowStore } from '../domain/routes/route-rows.js';
 
 /** The rows the admin commands use, on the engine the service runs on (src/services/admin.ts builds them). */
 export interface AdminRows {
@@ -28,6 +30,7 @@ export interface AdminRows {
   preferences: PreferenceRows;
   links: SignInLinkRows;
   audit: AuditRows;
+  routes: RouteRowStore;
   alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
@@ -49,6 +52,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const preferences = once(() => new SqlPreferenceRows(database));
   const links = once(() => new SqlSignInLinkRows(database));
   const audit = once(() => new SqlAuditRows(database));
+  const routes = once(() => new SqlRouteRows(database));
   const alertRows = once(alerts);
   return {
     get accounts() { return accounts(); },
@@ -59,6 +63,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
     get preferences() { return preferences(); },
     get links() { return links(); },
     get audit() { return audit(); },
+    get routes() { return routes(); },
     get alerts() { return alertRows(); },
     close,
   };

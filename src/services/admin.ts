@@ -3,6 +3,11 @@ import { ConfigError, type Config } from '../config.js';
 import { openDb, type Db } from '../db/sqlite/connection.js';
 import { SqliteAlertStore } from '../db/sqlite/alert-store/index.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
+import { SqlRouteRows } from '../db/shared/route-rows.js';
+import { Routes } from '../domain/routes/routes.js';
+import { loadSecretBox } from '../lib/secret-box.js';
+import { sendRouteTest } from '../notify/routes/route-sender.js';
+import { createRouteTransport, type RouteTransport } from '../notify/routes/transport.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -37,6 +42,7 @@ export class AdminServices {
   private accountsInstance?: Accounts;
   /** Media releases still running when the command returns: close() waits for them. */
   private readonly releases: Promise<void>[] = [];
+  private transport?: RouteTransport;
 
   constructor(readonly config: Config) {}
 
@@ -129,6 +135,22 @@ export class AdminServices {
     return new AlertDeletion({ reads: alerts.reads, removal: alerts.removal, clock: this.clock, bus, releaseMedia: (keys) => void this.releases.push(orphans.release(keys)) });
   }
 
+  /**
+   * Routes, with the key box of the service (SECRETS_KEY or DATA_DIR/secrets.key, created here on the
+   * first `route create` as the service would) and, for `route test`, the SSRF-guarded transport.
+   */
+  async routes(): Promise<Routes> {
+    const rows = await this.rows();
+    const accounts = await this.accounts();
+    const box = loadSecretBox({ secretsKey: this.config.secretsKey, dataDir: this.config.dataDir, create: true });
+    const ids = new IdGenerator(() => this.clock.now());
+    return new Routes(rows.routes, box, ids, this.clock, this.config.routesAllowPrivate, async (route, target) => {
+      this.transport ??= createRouteTransport({ allowPrivate: this.config.routesAllowPrivate, now: () => this.clock.now() });
+      const channelName = (await accounts.requireChannel(route.channelId)).name;
+      return sendRouteTest(this.transport, { route, target, channelName, publicUrl: this.config.publicUrl, now: this.clock.now() });
+    });
+  }
+
   async notifyPreferences(): Promise<NotificationPreferences> {
     return new NotificationPreferences((await this.rows()).preferences, this.clock);
   }
@@ -145,6 +167,7 @@ export class AdminServices {
 
   async close(): Promise<void> {
     await Promise.allSettled(this.releases);
+    await this.transport?.close();
     if (this.rowsOpening) await (await this.rowsOpening.catch(() => null))?.close();
     else this.opened?.close();
   }

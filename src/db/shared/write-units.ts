@@ -1,8 +1,9 @@
 import type { AlertEventType, NotificationKind } from '../../domain/alert-store.js';
+import type { AlertEventRecorder } from '../../domain/routes/alert-events.js';
 import type { Step, TransactionSteps } from './executor.js';
 
-/** What a write unit records besides its own statements, in its own transaction: the stream's change event and the outbox's job. */
-export interface UnitEffects {
+/** What a write unit records besides its own statements, in its own transaction: the stream's change event, the outbox's job and the routes' deliveries. */
+export interface UnitEffects extends AlertEventRecorder {
   event(channelId: string, alertId: string, type: AlertEventType, now: number): void;
   notification(channelId: string, alertId: string, kind: NotificationKind, now: number): void;
 }

@@ -89,6 +89,7 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
   for (const a of alerts) {
     u.jobs.push({ channelId: a.channelId, alertId: a.alertId, kind: a.notify, now: a.now });
     u.events.push({ channelId: a.channelId, alertId: a.alertId, type: 'alert.created', now: a.now });
+    u.routeEvents.push({ channelId: a.channelId, alertId: a.alertId, event: 'alert.opened', now: a.now });
   }
   return stored;
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { NotificationKind } from '../../../domain/alert-store.js';
+import type { RouteEvent } from '../../../domain/routes/route-kinds.js';
 import type { UnitBody, WriteUnits } from '../../shared/write-units.js';
 import { stepsOn } from '../executor.js';
 import { inTransaction } from '../transaction.js';
@@ -10,6 +11,7 @@ export interface Unit {
   tx: pg.PoolClient;
   events: NewChangeEvent[];
   jobs: { channelId: string; alertId: string; kind: NotificationKind; now: number }[];
+  routeEvents: { channelId: string; alertId: string; event: RouteEvent; now: number }[];
 }
 
 /**
@@ -20,7 +22,7 @@ export interface Unit {
  */
 export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): Promise<T> {
   return inTransaction(pool, async (tx) => {
-    const u: Unit = { tx, events: [], jobs: [] };
+    const u: Unit = { tx, events: [], jobs: [], routeEvents: [] };
     const result = await body(u);
     if (u.jobs.length > 0) {
       const cols: unknown[][] = [[], [], [], []];
@@ -28,6 +30,19 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
       await tx.query(
         `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
          SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at)`,
+        cols,
+      );
+    }
+    if (u.routeEvents.length > 0) {
+      const cols: unknown[][] = [[], [], [], []];
+      for (const e of u.routeEvents) [e.alertId, e.channelId, e.event, e.now].forEach((v, k) => cols[k]!.push(v));
+      // One delivery per (event, active route forwarding it), in the order the events happened (src/domain/routes/alert-events.ts).
+      await tx.query(
+        `INSERT INTO route_deliveries (route_id, alert_id, channel_id, event, state, attempts, next_attempt_at, created_at)
+         SELECT r.id, t.a, t.c, t.e, 'pending', 0, t.at, t.at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS t(a, c, e, at, n)
+         JOIN routes r ON r.channel_id = t.c AND r.state = 'active' AND r.events LIKE '%,' || t.e || ',%'
+         ORDER BY t.n, r.id`,
         cols,
       );
     }
@@ -47,6 +62,7 @@ export class PgWriteUnits implements WriteUnits {
         body(tx, {
           event: (channelId, alertId, type, now) => void u.events.push({ channelId, alertId, type, now }),
           notification: (channelId, alertId, kind, now) => void u.jobs.push({ channelId, alertId, kind, now }),
+          alertEvent: (event, channelId, alertId, now) => void u.routeEvents.push({ channelId, alertId, event, now }),
         }),
       ),
     );

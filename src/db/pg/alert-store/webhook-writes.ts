@@ -88,6 +88,7 @@ export class PgWebhookWrites extends SqlWebhookWrites {
       }
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.id, kind: update.notify, now: a.now });
       u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });
+      u.routeEvents.push({ channelId: a.channelId, alertId: existing.id, event: 'alert.updated', now: a.now });
       const stored = { alertId: existing.id, created: false };
       await this.saveAnswer(u.tx, a, stored);
       return { ...stored, notified: update.notify !== null, released };

@@ -10,3 +10,5 @@ export * from './alert-groups.js';
 export * from './push.js';
 export * from './account-mail.js';
 export * from './invitations.js';
+export * from './routes.js';
+export * from './routes.js';

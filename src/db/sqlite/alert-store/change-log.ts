@@ -1,4 +1,5 @@
 import type { AlertEventType, NotificationKind } from '../../../domain/alert-store.js';
+import type { RouteEvent } from '../../../domain/routes/route-kinds.js';
 import { SqlChangeLog } from '../../shared/change-log.js';
 import { statement } from '../../shared/statement.js';
 import type { SqliteExecutor } from '../executor.js';
@@ -9,6 +10,12 @@ const INSERT_EVENT = statement<{ channelId: string; alertId: string; type: Alert
 const INSERT_JOB = statement<{ channelId: string; alertId: string; kind: NotificationKind; now: number }>(
   `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
    VALUES (:alertId, :channelId, :kind, 'pending', 0, :now, :now)`,
+);
+/** One delivery per active route of the channel that forwards this event (src/domain/routes/alert-events.ts). */
+const INSERT_ROUTE_DELIVERIES = statement<{ channelId: string; alertId: string; event: RouteEvent; pattern: string; now: number }>(
+  `INSERT INTO route_deliveries (route_id, alert_id, channel_id, event, state, attempts, next_attempt_at, created_at)
+   SELECT r.id, :alertId, :channelId, :event, 'pending', 0, :now, :now FROM routes r
+   WHERE r.channel_id = :channelId AND r.state = 'active' AND r.events LIKE :pattern ORDER BY r.id`,
 );
 // The autoincrement counter, not max(id): ids of pruned (or deleted) rows are never handed out again.
 const HEAD = statement<Record<string, never>, { seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_events'`);
@@ -32,6 +39,11 @@ export class SqliteChangeLog extends SqlChangeLog {
   /** Inside a unit. */
   notification(channelId: string, alertId: string, kind: NotificationKind, now: number): void {
     this.executor.runNow(INSERT_JOB, { channelId, alertId, kind, now });
+  }
+
+  /** Inside a unit. */
+  alertEvent(event: RouteEvent, channelId: string, alertId: string, now: number): void {
+    this.executor.runNow(INSERT_ROUTE_DELIVERIES, { channelId, alertId, event, pattern: `%,${event},%`, now });
   }
 
   async headEventId() {

@@ -83,6 +83,7 @@ export class SqliteWebhookWrites extends SqlWebhookWrites {
       const released = a.attachments.length > 0 ? this.writes.attachments.replace(existing.id, a.attachments) : [];
       if (update.notify) this.writes.changes.notification(a.channelId, existing.id, update.notify, a.now);
       this.writes.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
+      this.writes.changes.alertEvent('alert.updated', a.channelId, existing.id, a.now);
       const stored = { alertId: existing.id, created: false };
       this.saveAnswer(a, stored);
       return { ...stored, notified: update.notify !== null, released };
@@ -100,6 +101,7 @@ export class SqliteWebhookWrites extends SqlWebhookWrites {
     this.writes.usage.count(a.workspaceId, a.now);
     this.writes.changes.notification(a.channelId, a.alertId, a.notify, a.now);
     this.writes.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
+    this.writes.changes.alertEvent('alert.opened', a.channelId, a.alertId, a.now);
     const stored = { alertId: a.alertId, created: true };
     this.saveAnswer(a, stored);
     return stored;
