@@ -3,7 +3,6 @@ import { ConfigError, type Config } from '../config.js';
 import { openDb, type Db } from '../db/sqlite/connection.js';
 import { SqliteAlertStore } from '../db/sqlite/alert-store/index.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
-import { SqlRouteRows } from '../db/shared/route-rows.js';
 import { Routes } from '../domain/routes/routes.js';
 import { loadSecretBox } from '../lib/secret-box.js';
 import { sendRouteTest } from '../notify/routes/route-sender.js';
