@@ -14,6 +14,8 @@ import { SearchAlerts } from './domain/search.js';
 import { TokenAuthenticator } from './domain/tokens.js';
 import { Usage } from './domain/usage.js';
 import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
+import { UserSettings } from './domain/user-settings.js';
+import { SqlUserSettingsRows } from './db/shared/user-settings-rows.js';
 import { AvatarLookup } from './domain/webhook/avatars.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
 import { FormatIngest } from './domain/webhook/ingest-formats.js';
@@ -105,6 +107,8 @@ export interface Services {
   accountMail: AccountMail;
   /** E-mail preferences per (user, channel) and the recipient rule. */
   notifyPrefs: NotificationPreferences;
+  /** Each person's dashboard settings (the feed's density). */
+  userSettings: UserSettings;
   /** The same rule read synchronously inside the outbox's store units (fan-out, delivery and digest claims). */
   unitRecipients: UnitRecipientRule;
   /** The live stream (SSE) engine behind GET /api/stream. */
@@ -276,6 +280,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     retentionSettings: new RetentionSettings(parts.retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: parts.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(parts.preferenceRows, clock),
+    userSettings: new UserSettings(new SqlUserSettingsRows(parts.database), clock),
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,
