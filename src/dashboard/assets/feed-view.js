@@ -39,7 +39,9 @@
   // ---- Compact rows open their card in place (a click, or Enter on the current entry).
   function setExpanded(entry, open) {
     var id = entry.getAttribute('data-alert-id');
-    entry.classList.toggle('is-expanded', open);
+    // An attribute, not a class: htmx's settle step puts a swapped entry's old classes back, then the new ones.
+    if (open) entry.setAttribute('data-expanded', 'true');
+    else entry.removeAttribute('data-expanded');
     var row = entry.querySelector('.entry-row');
     if (row) row.setAttribute('aria-expanded', open ? 'true' : 'false');
     if (open) { expanded.add(id); clamp(entry); } else expanded.delete(id);
@@ -48,13 +50,13 @@
     var row = e.target.closest && e.target.closest('.entry-row');
     if (!row) return;
     var entry = row.closest('.feed-entry');
-    setExpanded(entry, !entry.classList.contains('is-expanded'));
+    setExpanded(entry, !entry.hasAttribute('data-expanded'));
   });
   document.addEventListener('keydown', function (e) {
     if (e.key !== 'Enter' || !compact() || e.ctrlKey || e.metaKey || e.altKey) return;
     var entry = e.target.classList && e.target.classList.contains('feed-entry') ? e.target : null;
     if (!entry) return;
-    setExpanded(entry, !entry.classList.contains('is-expanded'));
+    setExpanded(entry, !entry.hasAttribute('data-expanded'));
     e.preventDefault();
   });
 
@@ -92,7 +94,7 @@
   // Entries come and go (live cards, read buttons' swaps, older pages): keep what the reader opened, clamp, regroup.
   new MutationObserver(function () {
     entries().forEach(function (entry) {
-      if (expanded.has(entry.getAttribute('data-alert-id')) && !entry.classList.contains('is-expanded')) setExpanded(entry, true);
+      if (expanded.has(entry.getAttribute('data-alert-id')) && !entry.hasAttribute('data-expanded')) setExpanded(entry, true);
     });
     clamp();
     regroup();
@@ -112,7 +114,7 @@
     pill.addEventListener('click', function () {
       var first = unseen[unseen.length - 1];
       hidePill();
-      window.scrollTo({ top: 0, behavior: 'smooth' });
+      window.scrollTo(0, 0);
       if (first && window.AlertbridgeFeed) window.AlertbridgeFeed.focusEntry(first);
     });
     window.addEventListener('scroll', function () {
