@@ -35,6 +35,13 @@ async function check(page: Page, name: string) {
   await screenshots(page, name, { fullPage: false });
 }
 
+/** Nothing scrolls sideways on a 390 px phone (the page is put back to desktop width after). */
+async function fitsPhone(page: Page) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 const list = (page: Page) => page.getByRole('list', { name: 'Alerts, newest first' });
 const entries = (page: Page) => list(page).locator('.feed-entry');
 const count = async (sql: string, params: unknown[] = []) => Number((await h.query<{ n: number }>(sql, params))[0]!.n);
@@ -50,12 +57,15 @@ describe('a feed you can scan', () => {
     expect(await page.content()).not.toContain(seed.general.webhookToken);
     await page.locator('.feed-layout[data-live="open"]').waitFor();
     await check(page, 'feed-empty');
+    await fitsPhone(page);
 
     await panel.getByRole('link', { name: 'Reveal webhook URL' }).click();
     const url = `${h.config.publicUrl}/api/webhook/${seed.general.webhookToken}`;
     expect(await page.getByLabel('Webhook URL').inputValue()).toBe(url);
     expect(await page.getByLabel('Or paste this into a terminal').inputValue()).toContain(`curl -X POST ${url}`);
     for (const suffix of ['slack', 'alertmanager', 'grafana', 'github']) await panel.getByText(`${url}/${suffix}`, { exact: true }).waitFor();
+    await fitsPhone(page);
+    await screenshots(page, 'feed-empty-revealed');
 
     // The test alert: the page is not reloaded (a marker survives), the card arrives by the live stream.
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
@@ -109,6 +119,7 @@ describe('a feed you can scan', () => {
     await disk.locator('.ab-card').waitFor();
     expect(await row.getAttribute('aria-expanded')).toBe('true');
     await check(page, 'feed-compact');
+    await fitsPhone(page);
     await row.click();
     await disk.locator('.ab-card').waitFor({ state: 'hidden' });
 
@@ -200,6 +211,7 @@ describe('a feed you can scan', () => {
     expect(b!.y - (a!.y + a!.height)).toBeLessThan(4);
     expect(a!.height).toBeLessThan(40);
     await check(page, 'feed-chat-turns');
+    await fitsPhone(page);
 
     // A live message from the same author within minutes joins the turn on top.
     await h.services.chatIngest.store(link, [msg(6, t0 + 16 * 60_000, 'Confirmed on my phone too', mia)]);

@@ -1,7 +1,7 @@
-// How the feed reads: density (cards or a compact list, stored per user), compact rows that open in
+// How the feed reads: compact rows (the list density) that open in
 // place, long messages clamped with "Show more", chat messages grouped by turn, the "N new alerts"
 // pill, the unread count on the favicon, and the test alert's arrival. Served as a file (the CSP
-// allows no inline script); without it the page is the cards, the density buttons a plain form.
+// allows no inline script); the density buttons are a plain form.
 (function () {
   'use strict';
   var list = document.querySelector('.feed-list');
@@ -59,23 +59,6 @@
     setExpanded(entry, !entry.hasAttribute('data-expanded'));
     e.preventDefault();
   });
-
-  // ---- Density: switched at once, stored in the background (the form's own POST without JS).
-  var toggle = document.querySelector('.density-toggle');
-  if (toggle) {
-    toggle.addEventListener('click', function (e) {
-      var btn = e.target.closest && e.target.closest('button[data-density]');
-      if (!btn) return;
-      e.preventDefault();
-      var density = btn.getAttribute('data-density');
-      list.setAttribute('data-density', density);
-      toggle.querySelectorAll('button[data-density]').forEach(function (b) { b.setAttribute('aria-pressed', b === btn ? 'true' : 'false'); });
-      var body = new URLSearchParams(new FormData(toggle));
-      body.set('density', density);
-      fetch(toggle.action, { method: 'POST', body: body, headers: { 'HX-Request': 'true' }, credentials: 'same-origin' });
-      clamp();
-    });
-  }
 
   // ---- Chat: consecutive messages of one author within five minutes are one turn (name and avatar once, on top).
   function regroup() {
@@ -196,25 +179,11 @@
     }
     icon.setAttribute('href', c.toDataURL('image/png'));
   }
-  // The product's mark when the page names no icon: a bell on the accent colour.
+  // The product's mark when the page names no icon: a disc in the accent colour.
   function bell(g) {
     g.fillStyle = '#0b5cd5';
     g.beginPath();
-    g.roundRect(0, 0, 64, 64, 14);
-    g.fill();
-    g.fillStyle = '#ffffff';
-    g.beginPath();
-    g.moveTo(32, 12);
-    g.bezierCurveTo(20, 12, 18, 22, 18, 30);
-    g.lineTo(18, 40);
-    g.lineTo(12, 47);
-    g.lineTo(52, 47);
-    g.lineTo(46, 40);
-    g.lineTo(46, 30);
-    g.bezierCurveTo(46, 22, 44, 12, 32, 12);
-    g.fill();
-    g.beginPath();
-    g.arc(32, 51, 5, 0, Math.PI * 2);
+    g.arc(32, 32, 30, 0, Math.PI * 2);
     g.fill();
   }
   var title = document.querySelector('title');

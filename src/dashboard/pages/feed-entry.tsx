@@ -91,8 +91,11 @@ function CompactRow(props: { alert: AlertView; channel: ChannelView }) {
  * (feed.css shows one or the other from the list's density, so a live or swapped entry is the
  * same markup whatever the reader chose), the header's actions and the unread dot.
  * `continues`: a chat message that continues its author's turn above (name and avatar hidden).
+ * `row: false` leaves the compact row out of a page shown as cards (its weight is for the list
+ * only; switching to the list loads the page again). Single entries (live, swapped) keep it: the
+ * live stream's HTML is shared by a browser's tabs, whatever density each shows.
  */
-export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfToken: string; manager?: boolean; continues?: boolean }) {
+export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfToken: string; manager?: boolean; continues?: boolean; row?: boolean }) {
   const { alert, channel } = props;
   return (
     <li
@@ -110,7 +113,7 @@ export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfT
     >
       {/* First, floated right: the card's header (or the compact row) makes room for it, however many actions it holds. */}
       <EntryActions actions={feedEntryActions(alert, { manager: props.manager ?? false })} csrfToken={props.csrfToken} entryLabel={entryLabel(alert)} />
-      <CompactRow alert={alert} channel={channel} />
+      {props.row === false ? null : <CompactRow alert={alert} channel={channel} />}
       <div class="entry-body" id={`body-${alert.id}`}>
         <span class="unread-dot card-dot" title="Unread">
           <span class="visually-hidden">Unread</span>

@@ -74,12 +74,12 @@ function Filters(props: { state: FeedState }) {
 }
 
 /** The cards of one page and the "Load older" button that fetches the next (htmx swaps the button for the page). */
-export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: string; manager: boolean }) {
+export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: string; manager: boolean; density: FeedDensity }) {
   const continues = chatContinuations(props.feed.items);
   return (
     <>
       {props.feed.items.map(({ alert, channel }, i) => (
-        <FeedEntry alert={alert} channel={channel} csrfToken={props.csrfToken} manager={props.manager} continues={continues[i]} />
+        <FeedEntry alert={alert} channel={channel} csrfToken={props.csrfToken} manager={props.manager} continues={continues[i]} row={props.density === 'compact'} />
       ))}
       {props.feed.nextCursor ? (
         <LoadMore
@@ -103,7 +103,7 @@ function emptyText(s: FeedState, moreToScan: boolean): string {
   return s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread.' : 'No alerts yet.';
 }
 
-/** Cards or a compact list: a POST that stores the reader's choice (feed-view.js switches at once and posts it in the background). */
+/** Cards or a compact list: a POST that stores the reader's choice and comes back to the feed drawn that way (Post/Redirect/Get). */
 function DensityToggle(props: { density: FeedDensity; csrf: string; back: string }) {
   const option = (value: FeedDensity, label: string) => (
     <button type="submit" name="density" value={value} class="segment" aria-pressed={props.density === value ? 'true' : 'false'} data-density={value}>
@@ -166,7 +166,7 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
             </p>
           ) : null}
           <ol class="feed-list" aria-label="Alerts, newest first" data-density={o.density}>
-            <FeedItems feed={o.feed} state={s} csrfToken={csrf} manager={isManager(c.get('workspace')?.role)} />
+            <FeedItems feed={o.feed} state={s} csrfToken={csrf} manager={isManager(c.get('workspace')?.role)} density={o.density} />
           </ol>
           {o.onboarding ? <Onboarding {...o.onboarding} /> : null}
         </section>

@@ -66,8 +66,8 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
       limit: FEED_PAGE_SIZE,
     });
     // htmx's "Load older" wants only the next cards, in place of its button.
-    if (c.req.query('fragment') === '1') return c.html(<FeedItems feed={feed} state={state} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
     const density = await services.userSettings.feedDensity(p.userId);
+    if (c.req.query('fragment') === '1') return c.html(<FeedItems feed={feed} state={state} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} density={density} />);
     // Nothing at all to show (no filter, no cursor): the first steps instead of "No alerts yet".
     const empty = feed.items.length === 0 && feed.nextCursor === null && !before && !state.level && !state.unreadOnly && !state.membersOnly;
     const target = scope.kind === 'channel' ? scope.channel : channels.find((ch) => !ch.chat);
@@ -107,7 +107,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     return c.html(<FeedEntry alert={alert} channel={channel} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
   });
 
-  // The reader's density, kept per user. feed-view.js switches at once and posts this in the background (204); without JS it is a PRG form.
+  // The reader's density, kept per user: Post/Redirect/Get back to the feed, drawn that way (204 for a script's request).
   r.post('/feed/density', async (c) => {
     const form = await formOf(c);
     await services.userSettings.setFeedDensity(c.get('viewer').id, form.density ?? '');
