@@ -15,6 +15,8 @@ import { TokenAuthenticator } from './domain/tokens.js';
 import { Usage } from './domain/usage.js';
 import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
 import { AvatarMirror } from './domain/webhook/avatars.js';
+import { UserSettings } from './domain/user-settings.js';
+import { SqlUserSettingsRows } from './db/shared/user-settings-rows.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
 import { FormatIngest } from './domain/webhook/ingest-formats.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -114,6 +116,8 @@ export interface Services {
   accountMail: AccountMail;
   /** E-mail preferences per (user, channel) and the recipient rule. */
   notifyPrefs: NotificationPreferences;
+  /** Each person's dashboard settings (the feed's density). */
+  userSettings: UserSettings;
   /** The same rule read synchronously inside the outbox's store units (fan-out, delivery and digest claims). */
   unitRecipients: UnitRecipientRule;
   /** The live stream (SSE) engine behind GET /api/stream. */
@@ -308,6 +312,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     retentionSettings: new RetentionSettings(rows.retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
+    userSettings: new UserSettings(new SqlUserSettingsRows(parts.database), clock),
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,

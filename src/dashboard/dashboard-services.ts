@@ -16,6 +16,9 @@ import type { Limiter } from '../domain/rate-limiter.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
 import type { Usage } from '../domain/usage.js';
+import type { UserSettings } from '../domain/user-settings.js';
+import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
+import type { WebhookFiles } from '../domain/webhook/request-files.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveStreams } from '../notify/live-stream.js';
@@ -40,6 +43,10 @@ export interface DashboardServices {
   accountMail: AccountMail;
   unsubscribe: UnsubscribeLinks;
   notifyPrefs: NotificationPreferences;
+  userSettings: UserSettings;
+  /** The feed's "Send a test alert": the webhook's own use case, so the sample is stored, counted and limited like any alert. */
+  acceptAlert: Pick<AcceptWebhookAlert, 'admit' | 'accept'>;
+  webhookFiles: WebhookFiles;
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
   readApi: ReadApi;
   search: SearchAlerts;

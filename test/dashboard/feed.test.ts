@@ -83,7 +83,7 @@ describe('the feed in Chromium', () => {
     await expect.poll(() => cards(page).count()).toBe(31);
     expect(await cards(page).last().getByRole('heading').textContent()).toContain('Build #1 passed');
     // The exact time stays on hover while the text is relative.
-    const time = cards(page).first().locator('time');
+    const time = cards(page).first().locator('article time');
     expect(await time.getAttribute('title')).toMatch(/UTC$/);
     expect(await time.textContent()).toMatch(/now|second|minute/);
     await check(page, 'feed', { fullPage: false });

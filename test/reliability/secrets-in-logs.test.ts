@@ -223,6 +223,26 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     },
   },
   {
+    name: "dashboard: an empty channel's first-alert panel revealed, a test alert sent from it, the density saved",
+    run: async (c) => {
+      const s = c.h.services;
+      const fresh = await s.accounts.createChannel({ workspaceId: c.seed.ws.id, name: 'Fresh start', slug: 'fresh-start' });
+      c.secret('fresh channel webhook token', fresh.webhookToken);
+      const links = s.accountAuth.signInLinks;
+      const link = async (id: string) => `http://alertbridge.test/auth/link?t=${c.secret('sign-in link secret (first alert)', (await links.issue(id)).secret)}`;
+      const dash = new DashClient({ app: c.h.app, origin: 'http://alertbridge.test', link } as unknown as DashHarness);
+      await dash.signInWithLink(c.seed.owner.id);
+      for (const [name, value] of dash.cookies) c.secret(`owner session cookie ${name} (first alert)`, value);
+      const panel = await dash.get('/feed/c/fresh-start?reveal=1');
+      expect(panel.res.status).toBe(200);
+      expect(panel.html).toContain(`/api/webhook/${fresh.webhookToken}/alertmanager`);
+      expect((await dash.post('/feed/test-alert', { channel: fresh.id, back: '/feed/c/fresh-start' })).res.status).toBe(303);
+      expect((await dash.post('/feed/test-alert', { channel: 'ch_nope' })).res.status).toBe(404);
+      expect((await dash.post('/feed/density', { density: 'compact' })).res.status).toBe(303);
+      expect((await dash.post('/feed/density', { density: fresh.webhookToken })).res.status).toBe(400);
+    },
+  },
+  {
     name: 'SMTP: a login refused (retried), a MAIL FROM refused (retried), then delivered with the password',
     run: async (c) => {
       c.sink.rejectAuthNext(1);

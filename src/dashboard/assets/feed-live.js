@@ -58,6 +58,8 @@
     }
     if (window.htmx) window.htmx.process(el);
     feed.refreshTimes(el);
+    // feed-view.js: the "N new alerts" pill, and bringing a test alert into view.
+    if (!existing) document.dispatchEvent(new CustomEvent('ab:alert-added', { detail: el }));
   }
 
   function onRead(d) {

@@ -71,7 +71,13 @@
     var input = entry.querySelector('input[name="read"]');
     if (input) input.value = read ? '0' : '1';
     var btn = entry.querySelector('[data-action="toggle-read"]');
-    if (btn) btn.textContent = read ? 'Mark unread' : 'Mark read';
+    if (btn) {
+      // The same icon button the server renders for that state (views/entry-actions.tsx).
+      btn.setAttribute('aria-label', read ? 'Mark unread' : 'Mark read');
+      btn.title = (read ? 'Mark unread' : 'Mark read') + ' (e)';
+      var svg = btn.querySelector('svg');
+      if (svg) svg.innerHTML = read ? '<circle cx="8" cy="8" r="3.5"></circle>' : '<path d="M3.5 8.5l3 3 6-7"></path>';
+    }
   }
 
   // After a read button: the server's count for the channel (absolute, so the stream's

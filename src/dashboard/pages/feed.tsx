@@ -4,9 +4,11 @@ import type { ChannelView } from '../../domain/read-api.js';
 import type { FeedPage } from '../feed/feed-query.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
-import { CachedCard } from '../views/card-cache.js';
 import { LoadMore, Notice } from '../views/components.js';
 import { FeedAssets, Sidebar } from './feed-sidebar.js';
+import { chatContinuations, FeedEntry } from './feed-entry.js';
+import { Onboarding, type OnboardingProps } from './feed-onboarding.js';
+import type { FeedDensity } from '../../domain/user-settings.js';
 import { ShortcutsDialog } from './shortcuts.js';
 import { Csrf } from '../views/layout.js';
 import { page } from '../views/render.js';
@@ -72,11 +74,12 @@ function Filters(props: { state: FeedState }) {
 }
 
 /** The cards of one page and the "Load older" button that fetches the next (htmx swaps the button for the page). */
-export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: string; manager: boolean }) {
+export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: string; manager: boolean; density: FeedDensity }) {
+  const continues = chatContinuations(props.feed.items);
   return (
     <>
-      {props.feed.items.map(({ alert, channel }) => (
-        <FeedEntry alert={alert} channel={channel} csrfToken={props.csrfToken} manager={props.manager} />
+      {props.feed.items.map(({ alert, channel }, i) => (
+        <FeedEntry alert={alert} channel={channel} csrfToken={props.csrfToken} manager={props.manager} continues={continues[i]} row={props.density === 'compact'} />
       ))}
       {props.feed.nextCursor ? (
         <LoadMore
@@ -86,39 +89,6 @@ export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: 
         />
       ) : null}
     </>
-  );
-}
-
-/** One card with its read control: a form (works without JS) that htmx posts in place. */
-export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; channel: ChannelView; csrfToken: string; manager?: boolean }) {
-  const { alert, channel } = props;
-  return (
-    <li
-      class="feed-entry"
-      id={`alert-${alert.id}`}
-      data-alert-id={alert.id}
-      data-channel-id={channel.id}
-      data-read={alert.isRead ? 'true' : 'false'}
-      data-level={'level' in alert ? alert.level : undefined}
-      data-role={'author' in alert ? alert.author.role : undefined}
-      tabindex={-1}
-    >
-      {/* Always labelled with its channel: a single channel's page hides the label with CSS (feed.css), so a card
-          rendered for the shared live stream, a reloaded one and one swapped in after a read button are identical. */}
-      <CachedCard alert={alert} channel={{ icon: channel.icon, slug: channel.slug }} />
-      <form method="post" action={`/feed/read/${alert.id}`} class="feed-read" hx-post={`/feed/read/${alert.id}`} hx-target="closest .feed-entry" hx-swap="outerHTML">
-        <Csrf token={props.csrfToken} />
-        <input type="hidden" name="read" value={alert.isRead ? '0' : '1'} />
-        {props.manager ? (
-          <a class="button ghost small danger" href={`/feed/delete/${alert.id}`} aria-label={`Delete “${'title' in alert ? alert.title : 'message'}”`}>
-            Delete
-          </a>
-        ) : null}
-        <button type="submit" class="button ghost small" data-action="toggle-read">
-          {alert.isRead ? 'Mark unread' : 'Mark read'}
-        </button>
-      </form>
-    </li>
   );
 }
 
@@ -133,7 +103,24 @@ function emptyText(s: FeedState, moreToScan: boolean): string {
   return s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread.' : 'No alerts yet.';
 }
 
-export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; state: FeedState; feed: FeedPage }) {
+/** Cards or a compact list: a POST that stores the reader's choice and comes back to the feed drawn that way (Post/Redirect/Get). */
+function DensityToggle(props: { density: FeedDensity; csrf: string; back: string }) {
+  const option = (value: FeedDensity, label: string) => (
+    <button type="submit" name="density" value={value} class="segment" aria-pressed={props.density === value ? 'true' : 'false'} data-density={value}>
+      {label}
+    </button>
+  );
+  return (
+    <form method="post" action="/feed/density" class="density-toggle" role="group" aria-label="Feed density">
+      <Csrf token={props.csrf} />
+      <input type="hidden" name="back" value={props.back} />
+      {option('cards', 'Cards')}
+      {option('compact', 'List')}
+    </form>
+  );
+}
+
+export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; state: FeedState; feed: FeedPage; density: FeedDensity; onboarding?: OnboardingProps | undefined }) {
   const total = o.channels.reduce((n, ch) => n + ch._count.alerts, 0);
   const s = o.state;
   const heading = s.scope.kind === 'all' ? 'All channels' : s.scope.kind === 'unread' ? 'Unread' : `${s.scope.channel.icon} ${s.scope.channel.name}`;
@@ -150,30 +137,38 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
         <section class="feed-main" aria-labelledby="feed-heading">
           <div class="feed-head">
             <h1 id="feed-heading">{heading}</h1>
-            {/* Shown by feed-live.js when the browser can still be asked (a permission prompt needs a click). */}
-            <button type="button" class="button ghost small" id="enable-notifications" hidden>
-              Enable browser notifications
-            </button>
-            <form method="post" action="/feed/read-all" class="feed-read-all">
-              <Csrf token={csrf} />
-              {channelId ? <input type="hidden" name="channel" value={channelId} /> : null}
-              <input type="hidden" name="back" value={feedUrl(s)} />
-              <button type="submit" class="button small">
-                {channelId ? 'Mark channel read' : 'Mark all read'}
+            <div class="feed-head-actions">
+              {/* Shown by feed-live.js when the browser can still be asked (a permission prompt needs a click). */}
+              <button type="button" class="button ghost small" id="enable-notifications" hidden>
+                Enable browser notifications
               </button>
-            </form>
+              <DensityToggle density={o.density} csrf={csrf} back={feedUrl(s)} />
+              <form method="post" action="/feed/read-all" class="feed-read-all">
+                <Csrf token={csrf} />
+                {channelId ? <input type="hidden" name="channel" value={channelId} /> : null}
+                <input type="hidden" name="back" value={feedUrl(s)} />
+                <button type="submit" class="button small">
+                  {channelId ? 'Mark channel read' : 'Mark all read'}
+                </button>
+              </form>
+            </div>
           </div>
           {c.req.query('deleted') ? <Notice>Alert deleted.</Notice> : null}
           <Filters state={s} />
           <p id="feed-live" class="visually-hidden" aria-live="polite"></p>
-          {o.feed.items.length === 0 ? (
+          {/* feed-view.js shows it when alerts arrive above a reader who has scrolled down. */}
+          <button type="button" class="new-alerts" id="new-alerts" hidden>
+            <span aria-hidden="true">↑</span> <span class="new-alerts-text"></span>
+          </button>
+          {o.feed.items.length === 0 && !o.onboarding ? (
             <p class="muted feed-empty" data-done-text={emptyText(s, false)}>
               {emptyText(s, o.feed.nextCursor !== null)}
             </p>
           ) : null}
-          <ol class="feed-list" aria-label="Alerts, newest first">
-            <FeedItems feed={o.feed} state={s} csrfToken={csrf} manager={isManager(c.get('workspace')?.role)} />
+          <ol class="feed-list" aria-label="Alerts, newest first" data-density={o.density}>
+            <FeedItems feed={o.feed} state={s} csrfToken={csrf} manager={isManager(c.get('workspace')?.role)} density={o.density} />
           </ol>
+          {o.onboarding ? <Onboarding {...o.onboarding} /> : null}
         </section>
       </div>
       <ShortcutsDialog />

@@ -11,7 +11,7 @@ type Outgoing = { event: string; id?: string | undefined; data: string };
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager, requireSession } from '../http/session.js';
-import { FeedEntry } from '../pages/feed.js';
+import { FeedEntry } from '../pages/feed-entry.js';
 import { sessionPrincipal } from './feed.js';
 
 const EVENT_ID = /^\d{1,15}$/;

@@ -11,7 +11,9 @@ import { alertDeletion } from '../../domain/alert-deletion.js';
 import { audit } from '../http/guards.js';
 import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
 import { deleteAlertPage } from '../pages/feed-delete.js';
-import { FeedEntry, FeedItems, feedPageView, LEVELS, type FeedScope, type FeedState } from '../pages/feed.js';
+import { FeedItems, feedPageView, feedUrl, LEVELS, type FeedScope, type FeedState } from '../pages/feed.js';
+import { FeedEntry } from '../pages/feed-entry.js';
+import { sendTestAlert } from '../../domain/webhook/test-alert.js';
 
 /** Cards per page: a screenful and a half on a desktop, so "revealed" fires once the reader scrolls. */
 export const FEED_PAGE_SIZE = 25;
@@ -64,8 +66,24 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
       limit: FEED_PAGE_SIZE,
     });
     // htmx's "Load older" wants only the next cards, in place of its button.
-    if (c.req.query('fragment') === '1') return c.html(<FeedItems feed={feed} state={state} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
-    return feedPageView(c, { channels, state, feed });
+    const density = await services.userSettings.feedDensity(p.userId);
+    if (c.req.query('fragment') === '1') return c.html(<FeedItems feed={feed} state={state} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} density={density} />);
+    // Nothing at all to show (no filter, no cursor): the first steps instead of "No alerts yet".
+    const empty = feed.items.length === 0 && feed.nextCursor === null && !before && !state.level && !state.unreadOnly && !state.membersOnly;
+    const target = scope.kind === 'channel' ? scope.channel : channels.find((ch) => !ch.chat);
+    const onboarding =
+      empty && scope.kind !== 'unread' && !target?.chat
+        ? {
+            channel: target,
+            publicUrl: services.config.publicUrl,
+            reveal: c.req.query('reveal') === '1',
+            manager: isManager(c.get('workspace')?.role),
+            csrfToken: c.get('csrfToken'),
+            back: feedUrl(state),
+            revealHref: feedUrl(state, { reveal: '1' }),
+          }
+        : undefined;
+    return feedPageView(c, { channels, state, feed, density, onboarding });
   };
 
   r.get('/feed', (c) => show(c, () => ({ kind: 'all' })));
@@ -87,6 +105,26 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
     c.header('HX-Trigger', JSON.stringify({ 'ab-unread': { channelId: channel.id, unread: channel._count.alerts } }));
     return c.html(<FeedEntry alert={alert} channel={channel} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} />);
+  });
+
+  // The reader's density, kept per user: Post/Redirect/Get back to the feed, drawn that way (204 for a script's request).
+  r.post('/feed/density', async (c) => {
+    const form = await formOf(c);
+    await services.userSettings.setFeedDensity(c.get('viewer').id, form.density ?? '');
+    if (c.req.header('hx-request') === 'true') return c.body(null, 204);
+    return c.redirect(backTo(form.back, services.config.publicUrl), 303);
+  });
+
+  // "Send a test alert": a sample through the webhook's own use case, into a channel the reader can see
+  // (anyone who may reveal its webhook URL could post the same with curl). The card arrives by the live stream.
+  r.post('/feed/test-alert', async (c) => {
+    const p = sessionPrincipal(c);
+    const form = await formOf(c);
+    const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === form.channel);
+    if (!channel) throw notFound('channel');
+    await sendTestAlert(services, channel.webhookToken, c.get('viewer').name);
+    if (c.req.header('hx-request') === 'true') return c.body(null, 204);
+    return c.redirect(backTo(form.back, services.config.publicUrl), 303);
   });
 
   r.post('/feed/read-all', async (c) => {

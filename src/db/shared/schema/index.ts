@@ -11,4 +11,4 @@ export * from './push.js';
 export * from './account-mail.js';
 export * from './invitations.js';
 export * from './routes.js';
-export * from './routes.js';
+export * from './settings.js';
