@@ -93,11 +93,16 @@
   };
   showOffline();
   window.addEventListener('offline', showOffline);
-  window.addEventListener('online', function () {
-    // The stored copy is stale and its live stream is gone: load the real page again.
-    if (servedOffline) window.location.reload();
-    else showOffline();
-  });
+  window.addEventListener('online', showOffline);
+  // The stored copy is stale and its live stream is gone: once the server answers again, load the real page.
+  // (Polled: the "online" event only reports a network interface, not that the server is reachable.)
+  if (servedOffline) {
+    setInterval(function () {
+      fetch(window.location.href, { cache: 'no-store', credentials: 'same-origin' }).then(function (r) {
+        if (r.ok) window.location.reload();
+      }, function () { /* still offline */ });
+    }, 5000);
+  }
 
   // "/" focuses the frame's search box (keys typed into a field are left alone).
   var searchBox = document.querySelector('[data-search-box]');
