@@ -37,7 +37,6 @@ async function realisticWorkspace() {
   for (let i = 1; i <= 6; i++) {
     await post(seed.general.webhookToken, { title: `Build #${180 + i} passed`, level: 'SUCCESS', message: `main @ ${(0xabc000 + i * 4099).toString(16)} · 3m ${10 + i}s`, source: 'GitHub Actions' });
   }
-  await run('failed', [{ name: 'build', state: 'done', seconds: 42 }, { name: 'test', state: 'failed', seconds: 71, info: '3 failed' }, { name: 'deploy', state: 'skipped' }], 'FAIL src/checkout.test.ts › applies the coupon once');
   await post(seed.general.webhookToken, {
     title: 'Disk 91% full on db-1',
     level: 'WARNING',
@@ -62,6 +61,8 @@ async function realisticWorkspace() {
     linkText: 'Open deploy',
     actor: { name: 'Jane Doe', email: 'jane@acme.test', company: 'Acme' },
   });
+  // The run after the deploy: it heads the Deploys channel's picture.
+  await run('failed', [{ name: 'build', state: 'done', seconds: 42 }, { name: 'test', state: 'failed', seconds: 71, info: '3 failed' }, { name: 'deploy', state: 'skipped' }], 'FAIL src/checkout.test.ts › applies the coupon once');
   await post(seed.general.webhookToken, {
     title: 'Payment webhook failing',
     level: 'ERROR',
