@@ -29,6 +29,8 @@ async function signIn(page: Page, userId: string) {
 async function phonePage() {
   const opened = await newPage(browser, { width: 390 });
   await opened.page.setViewportSize({ width: 390, height: 844 });
+  // Three page loads per step on a shared two-core machine: more room than the 5 s default.
+  opened.page.setDefaultTimeout(10_000);
   return opened;
 }
 
