@@ -12,6 +12,7 @@ import { CrossSiteRefused, Forbidden, ReauthRequired } from './http/errors.js';
 import { COMPRESSED_PAGES, compressedPage } from './http/compression.js';
 import { applySecurityHeaders } from './http/security-headers.js';
 import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
+import { appShellRoutes } from './routes/app-shell.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
 import { feedRoutes } from './routes/feed.js';
@@ -28,7 +29,7 @@ import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|push|push-sw\.js)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -76,6 +77,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
 
   r.get('/', (c) => c.redirect('/feed', 303));
   r.route('/', assets().routes());
+  r.route('/', appShellRoutes());
   r.route('/', authRoutes(deps));
   r.route('/', feedStreamRoutes(deps));
   r.route('/', feedRoutes(deps));

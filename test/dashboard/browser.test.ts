@@ -117,7 +117,7 @@ describe('dashboard in Chromium', () => {
     await check(owner.page, 'audit');
     await owner.context.close();
 
-    const { context, page } = await newPage(browser, { width: 375 });
+    const { context, page } = await newPage(browser, { width: 390 });
     await page.goto(link);
     await page.getByRole('heading', { name: 'Join Acme' }).waitFor();
     await check(page, 'invitation-accept');
@@ -125,6 +125,8 @@ describe('dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Accept and create your account' }).click();
     await page.getByText('Welcome to Acme!').waitFor();
     await page.getByText('Nina Newbie').first().waitFor();
+    // On a phone the sections are in the bar's menu.
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('link', { name: /General/ }).click();
     expect(await page.getByRole('button', { name: 'Rotate webhook URL' }).count()).toBe(0);
@@ -146,8 +148,10 @@ describe('dashboard in Chromium', () => {
     const general = (JSON.parse(cli.stdout) as { channels: { channelId: string; level: string; isDefault: boolean }[] }).channels.find((c) => c.channelId === seed.general.id);
     expect(general).toMatchObject({ level: 'important', isDefault: false });
 
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('link', { name: 'Profile' }).click();
     await check(page, 'profile');
+    await page.getByRole('button', { name: 'Menu' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.getByRole('heading', { name: 'Sign in to Alertbridge' }).waitFor();
     await page.goto(`${h.config.publicUrl}/tokens`);

@@ -123,7 +123,7 @@ export async function axeViolations(page: Page): Promise<string[]> {
 export const screenshotDir = process.env.SCREENSHOT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-shots-'));
 
 /**
- * The page at desktop (1280) and phone (375) width, in light and dark: four PNGs
+ * The page at desktop (1280×800) and phone (390×844) size, in light and dark: four PNGs
  * named `<name>-<desktop|phone>-<light|dark>.png`. Restores the viewport after.
  * `fullPage: false` keeps the first screenful (a long feed).
  */
@@ -134,8 +134,8 @@ export async function screenshots(page: Page, name: string, opts: { fullPage?: b
   fs.mkdirSync(screenshotDir, { recursive: true });
   const original = page.viewportSize();
   const files: string[] = [];
-  for (const [form, width] of [['desktop', 1280], ['phone', 375]] as const) {
-    await page.setViewportSize({ width, height: form === 'phone' ? 812 : 800 });
+  for (const [form, width, height] of [['desktop', 1280, 800], ['phone', 390, 844]] as const) {
+    await page.setViewportSize({ width, height });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       const file = path.join(screenshotDir, `${name}-${form}-${scheme}.png`);

@@ -197,7 +197,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     },
   },
   {
-    name: 'dashboard: password sign-in (hostile next, a user id as the address), a member revealing a webhook URL, usage',
+    name: 'dashboard: password sign-in (hostile next, a user id as the address), a member revealing a webhook URL, usage, the manifest and icons',
     run: async (c) => {
       const s = c.h.services;
       const password = c.secret('dashboard password', `pw-${randomBytes(12).toString('hex')}`);
@@ -220,6 +220,10 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect(await revealed.text()).toContain(c.seed.general.webhookToken);
       await expectStatus(get(`/sign-in?next=${encodeURIComponent('/\t/evil.example')}`), 303);
       await expectStatus(get('/usage'), 200);
+      // The installable app's files, asked for with the session's cookie as a browser does.
+      await expectStatus(get('/manifest.webmanifest'), 200);
+      await expectStatus(get('/icons/icon-192.png'), 200);
+      await expectStatus(get('/icons/..%2Ficon.svg'), 404);
     },
   },
   {

@@ -46,7 +46,12 @@
   };
   var sync = function () {
     if (!toggle) return;
-    toggle.setAttribute('aria-pressed', isDark() ? 'true' : 'false');
+    var dark = isDark();
+    toggle.setAttribute('aria-pressed', dark ? 'true' : 'false');
+    // The browser's bar (and an installed app's title bar) follows the chosen theme, not only the OS one.
+    document.querySelectorAll('meta[data-theme-color]').forEach(function (m) {
+      if (root.getAttribute('data-theme')) m.setAttribute('media', m.getAttribute('data-theme-color') === (dark ? 'dark' : 'light') ? 'all' : 'not all');
+    });
   };
   if (toggle) {
     toggle.addEventListener('click', function () {
@@ -75,6 +80,29 @@
   document.addEventListener('htmx:afterSwap', fit);
 
   document.querySelectorAll('.js-hide').forEach(function (el) { el.hidden = true; });
+
+  // The service worker keeps the last feed for a reload without a network (push-sw.js); signed-in pages only.
+  if (csrf && 'serviceWorker' in navigator && window.isSecureContext) {
+    navigator.serviceWorker.register('/push-sw.js', { scope: '/' }).catch(function () { /* no offline copy: the page works as before */ });
+  }
+  // "You are offline": a page the worker served from its copy, or a lost connection while reading.
+  var offlineNotice = document.querySelector('[data-offline-notice]');
+  var servedOffline = root.hasAttribute('data-served-offline');
+  var showOffline = function () {
+    if (offlineNotice) offlineNotice.hidden = !(servedOffline || !navigator.onLine);
+  };
+  showOffline();
+  window.addEventListener('offline', showOffline);
+  window.addEventListener('online', showOffline);
+  // The stored copy is stale and its live stream is gone: once the server answers again, load the real page.
+  // (Polled: the "online" event only reports a network interface, not that the server is reachable.)
+  if (servedOffline) {
+    setInterval(function () {
+      fetch(window.location.href, { cache: 'no-store', credentials: 'same-origin' }).then(function (r) {
+        if (r.ok) window.location.reload();
+      }, function () { /* still offline */ });
+    }, 5000);
+  }
 
   // "/" focuses the frame's search box (keys typed into a field are left alone).
   var searchBox = document.querySelector('[data-search-box]');

@@ -1,5 +1,9 @@
 import type { ChannelView } from '../../domain/read-api.js';
+import { Icon } from '../views/layout.js';
 import { asset } from '../views/render.js';
+
+const CHANNELS_ICON = 'M4 6h4M4 12h4M4 18h4M12 6h8M12 12h8M12 18h8';
+const CLOSE_ICON = 'M6 6l12 12M18 6L6 18';
 
 /** Which feed a page shows: every channel, the unread view, or one channel. */
 export type FeedScope = { kind: 'all' } | { kind: 'unread' } | { kind: 'channel'; channel: ChannelView };
@@ -19,8 +23,20 @@ export function Sidebar(props: { channels: ChannelView[]; scope?: FeedScope | un
   const scope = props.scope;
   const current = (k: FeedScope['kind'], id?: string) =>
     scope?.kind === k && (k !== 'channel' || (scope.kind === 'channel' && scope.channel.id === id)) ? 'page' : undefined;
+  // On a phone the list is a drawer (a popover: opens and closes without script, Escape and a tap outside close it);
+  // on a desktop the same element is the column beside the feed (feed.css overrides the popover's hiding).
   return (
-    <nav class="feed-side" aria-label="Feeds">
+    <>
+      <button type="button" class="button small feed-drawer-toggle" popovertarget="feed-side">
+        <Icon d={CHANNELS_ICON} /> Channels
+      </button>
+    <nav class="feed-side" id="feed-side" popover="auto" aria-label="Feeds">
+      <div class="feed-drawer-head">
+        <h2>Feeds</h2>
+        <button type="button" class="top-icon" popovertarget="feed-side" popovertargetaction="hide" aria-label="Close the channel list" title="Close">
+          <Icon d={CLOSE_ICON} />
+        </button>
+      </div>
       <ul>
         <li>
           <a href="/feed" aria-current={current('all')}>
@@ -58,6 +74,7 @@ export function Sidebar(props: { channels: ChannelView[]; scope?: FeedScope | un
         ))}
       </ul>
     </nav>
+    </>
   );
 }
 

@@ -152,7 +152,8 @@ export function SelectField(props: { name: string; label: string; options: { val
  */
 export function DataTable(props: { columns: (string | null)[]; actions?: boolean; caption?: string; children?: Child }) {
   return (
-    <div class="table-wrap">
+    // Focusable: a table that a very long value makes wider than its box scrolls inside it, and the keyboard must reach that.
+    <div class="table-wrap" tabindex={0}>
       <table>
         {props.caption ? <caption class="visually-hidden">{props.caption}</caption> : null}
         <thead>

@@ -3,6 +3,10 @@ import type { Child } from 'hono/jsx';
 import type { Viewer, WorkspaceView } from '../http/env.js';
 import { SearchBox, type SearchBoxState } from './search-box.js';
 
+/** The top bar's colours (app.css --surface), for the browser's own bar and an installed app's window. */
+export const THEME_COLOR = '#ffffff';
+export const DARK_THEME_COLOR = '#171b21';
+
 export type NavKey = 'feed' | 'channels' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
 
 export interface PageChrome {
@@ -59,25 +63,47 @@ function WorkspaceSwitcher(props: { chrome: PageChrome }) {
   );
 }
 
+/** Line icons drawn with the text colour (inline SVG: no request, allowed by the CSP, scales with the font). */
+export function Icon(props: { d: string }) {
+  return (
+    <svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+      <path d={props.d} />
+    </svg>
+  );
+}
+const SEARCH_ICON = 'M11 4a7 7 0 1 0 0 14a7 7 0 1 0 0-14zM21 21l-4.35-4.35';
+const MENU_ICON = 'M4 6h16M4 12h16M4 18h16';
+
 /**
- * The frame of every page: header with the workspace switcher, the theme
- * toggle and sign-out; the section navigation; the main content. The CSRF
- * token also sits in a meta tag, where app.js reads it for htmx requests.
+ * The frame of every page: header with the workspace switcher, the search box,
+ * the theme toggle and sign-out, and the section navigation; the main content.
+ * On a phone the header is one compact bar (name, search icon, menu button) and
+ * the switcher, sections and actions live in the menu: a popover, so it opens,
+ * closes on Escape or a tap outside, and reports its state without any script.
+ * On a desktop the same elements are laid out in the bar (the menu's box is
+ * `display: contents`). The CSRF token also sits in a meta tag, where app.js
+ * reads it for htmx requests.
  */
 export function Layout(props: { chrome: PageChrome; children?: Child }) {
   const c = props.chrome;
   const manager = c.workspace?.role === 'owner' || c.workspace?.role === 'admin';
+  const signedIn = Boolean(c.viewer && c.workspace);
   return (
     <>
       {raw('<!doctype html>')}
       <html lang="en">
         <head>
           <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />
           {c.csrfToken ? <meta name="csrf-token" content={c.csrfToken} /> : null}
           {/* htmx would otherwise inject an inline <style>, which the CSP refuses; app.css styles its indicators. */}
           <meta name="htmx-config" content='{"includeIndicatorStyles":false}' />
           <title>{`${c.title} · Alertbridge`}</title>
+          <link rel="manifest" href="/manifest.webmanifest" />
+          <meta name="theme-color" content={THEME_COLOR} media="(prefers-color-scheme: light)" data-theme-color="light" />
+          <meta name="theme-color" content={DARK_THEME_COLOR} media="(prefers-color-scheme: dark)" data-theme-color="dark" />
+          <link rel="icon" href="/icons/icon-192.png" type="image/png" />
+          <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
           <link rel="stylesheet" href={c.asset('app.css')} />
           {/* Not deferred: it sets the stored theme before the first paint. */}
           <script src={c.asset('theme.js')}></script>
@@ -88,40 +114,55 @@ export function Layout(props: { chrome: PageChrome; children?: Child }) {
           <a class="skip-link" href="#main">
             Skip to content
           </a>
-          <header class="top">
+          <header class={c.search ? 'top searching' : 'top'}>
             <a class="brand" href="/">
               <span aria-hidden="true">🔔</span> Alertbridge
             </a>
-            <WorkspaceSwitcher chrome={c} />
-            {c.viewer && c.workspace ? <SearchBox state={c.search} /> : null}
-            <div class="top-actions">
-              <button type="button" class="button ghost small" id="theme-toggle" aria-pressed="false">
-                Dark theme
+            {signedIn ? <SearchBox state={c.search} /> : null}
+            {signedIn ? (
+              <a class="top-icon phone-only search-link" href="/search" aria-label="Search" title="Search">
+                <Icon d={SEARCH_ICON} />
+              </a>
+            ) : null}
+            {c.viewer ? (
+              <button type="button" class="top-icon phone-only" popovertarget="site-menu" aria-label="Menu" title="Menu">
+                <Icon d={MENU_ICON} />
               </button>
-              {c.viewer ? (
-                <form method="post" action="/sign-out">
-                  <Csrf token={c.csrfToken} />
-                  <button type="submit" class="button ghost small">
-                    Sign out
-                  </button>
-                </form>
+            ) : null}
+            <div class="site-menu" id="site-menu" popover={c.viewer ? 'auto' : undefined}>
+              <WorkspaceSwitcher chrome={c} />
+              {signedIn ? (
+                <nav class="sections" aria-label="Sections">
+                  <ul>
+                    {NAV.filter((n) => !n.managersOnly || manager).map((n) => (
+                      <li>
+                        <a href={n.href} aria-current={c.nav === n.key ? 'page' : undefined}>
+                          {n.label}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </nav>
               ) : null}
+              <div class="top-actions">
+                <button type="button" class="button ghost small" id="theme-toggle" aria-pressed="false">
+                  Dark theme
+                </button>
+                {c.viewer ? (
+                  <form method="post" action="/sign-out">
+                    <Csrf token={c.csrfToken} />
+                    <button type="submit" class="button ghost small">
+                      Sign out
+                    </button>
+                  </form>
+                ) : null}
+              </div>
             </div>
           </header>
-          {c.viewer && c.workspace ? (
-            <nav class="sections" aria-label="Sections">
-              <ul>
-                {NAV.filter((n) => !n.managersOnly || manager).map((n) => (
-                  <li>
-                    <a href={n.href} aria-current={c.nav === n.key ? 'page' : undefined}>
-                      {n.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          ) : null}
           <main id="main" tabindex={-1}>
+            <p class="notice warn offline-notice" role="status" hidden data-offline-notice>
+              You are offline. This page shows what was last loaded; it updates when the connection is back.
+            </p>
             {c.viewer && c.pendingInvitations && c.nav !== 'profile' ? (
               <div class="notice warn" role="status">
                 You have {c.pendingInvitations === 1 ? 'a pending invitation' : `${c.pendingInvitations} pending invitations`} to join a workspace.{' '}

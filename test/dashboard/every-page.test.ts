@@ -1,0 +1,128 @@
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { axeViolations, cspViolations, newPage } from '../helpers/browser.js';
+import { seedWorkspace } from '../helpers/harness.js';
+import { browserSuite, type DashHarness } from './helpers.js';
+
+/**
+ * Every dashboard page in a real Chromium, filled with hostile data (a
+ * 100-character unbroken channel name, 3,000-character messages, 40 channels,
+ * long token, member and audit entries): nothing scrolls sideways at phone
+ * width (390 px) or on a desktop, and axe finds no serious or critical
+ * violation in either theme at either width.
+ */
+let browser: Browser;
+let h: DashHarness;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+
+browserSuite((s) => ({ browser, h, seed } = s));
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+const LONG = 'x'.repeat(100);
+const WORDS = Array.from({ length: 500 }, (_, i) => `word${i}`).join(' ');
+
+async function post(webhookToken: string, payload: unknown): Promise<string> {
+  const res = await fetch(`${h.config.publicUrl}/api/webhook/${webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { alertId: string }).alertId;
+}
+
+/** The hostile workspace: what a real one reaches after a year, and what a careless sender posts. */
+async function hostileData() {
+  const a = h.services.accounts;
+  const wide = await a.createChannel({ workspaceId: seed.ws.id, name: `Channel${LONG}`.slice(0, 100), slug: 'wide', icon: '📛' });
+  for (let i = 1; i <= 38; i++) await a.createChannel({ workspaceId: seed.ws.id, name: `Service ${i} ${'production-eu-west'.repeat(i % 3)}`, icon: '🧪' });
+  const longUser = await a.createUser(`${'y'.repeat(60)}@${'z'.repeat(40)}.test`, `Person${LONG}`.slice(0, 100));
+  await a.addMember(seed.ws.id, longUser.id, 'member');
+  await a.createToken(seed.ws.id, seed.owner.id, `Token${LONG}`.slice(0, 100));
+  await h.services.accountAuth.invitations.invite({ workspaceId: seed.ws.id, email: `${'w'.repeat(60)}@${'v'.repeat(40)}.test`, role: 'member', invitedBy: seed.owner.id });
+  await h.services.accountAuth.audit.record(seed.ws.id, longUser.id, 'channel.renamed', `${LONG}${LONG}`, '2001:db8:85a3:0000:0000:8a2e:0370:7334');
+  const alertId = await post(wide.webhookToken, {
+    title: `Title${LONG}`,
+    level: 'ERROR',
+    message: `${'m'.repeat(3000)}`,
+    source: `Source${LONG}`,
+    fields: [
+      { name: `Field${LONG}`.slice(0, 100), value: `Value${LONG}`, inline: true },
+      { name: 'url', value: `https://example.test/${LONG}${LONG}` },
+    ],
+    linkUrl: `https://example.test/${LONG}`,
+    linkText: `Open${LONG}`.slice(0, 100),
+    actor: { name: `Actor${LONG}`, email: `${'a'.repeat(60)}@example.test` },
+  });
+  await post(wide.webhookToken, { title: 'A long message with words', level: 'INFO', message: WORDS.slice(0, 3000) });
+  await post(seed.general.webhookToken, { title: 'Deploy api v1.42', level: 'SUCCESS', emoji: 'rocket' });
+  return { wide, alertId };
+}
+
+async function signIn(page: Page, userId: string) {
+  await page.goto(await h.link(userId));
+  await page.getByRole('button', { name: /^Sign in as / }).click();
+  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
+}
+
+/** How far the page scrolls sideways (0 when it does not), and what sticks out when it does. */
+async function sideways(page: Page): Promise<{ overflow: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const root = document.documentElement;
+    const overflow = root.scrollWidth - root.clientWidth;
+    const culprits = overflow > 0
+      ? [...document.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1 && !el.closest('[popover]:not(:popover-open)'))
+          .slice(0, 5)
+          .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(el.getBoundingClientRect().right)}`)
+      : [];
+    return { overflow, culprits };
+  });
+}
+
+describe('every dashboard page', () => {
+  // 16 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
+  it('fits a 390 px phone with hostile data and passes axe in both themes at both widths', { timeout: 600_000 }, async () => {
+    const { wide, alertId } = await hostileData();
+    const invite = await h.services.accountAuth.invitations.invite({ workspaceId: seed.ws.id, email: 'newcomer@acme.test', role: 'member', invitedBy: seed.owner.id });
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.owner.id);
+    const signedIn = [
+      '/feed',
+      '/feed/unread',
+      '/feed/c/wide',
+      '/search?q=word42',
+      '/channels',
+      `/channels/${wide.id}`,
+      `/channels/${wide.id}/webhook`,
+      '/tokens',
+      '/members',
+      '/usage',
+      '/audit',
+      '/profile',
+      `/feed/delete/${alertId}`,
+      '/no-such-page',
+    ];
+    const problems: string[] = [];
+    const walk = async (p: Page, paths: string[]) => {
+      for (const path of paths) {
+        await p.goto(`${h.config.publicUrl}${path}`);
+        for (const viewport of [PHONE, DESKTOP]) {
+          await p.setViewportSize(viewport);
+          const { overflow, culprits } = await sideways(p);
+          if (overflow > 0) problems.push(`${path} at ${viewport.width}px scrolls ${overflow}px sideways: ${culprits.join('; ')}`);
+          for (const scheme of ['light', 'dark'] as const) {
+            await p.emulateMedia({ colorScheme: scheme });
+            for (const v of await axeViolations(p)) problems.push(`${path} ${viewport.width}px ${scheme}: ${v}`);
+          }
+        }
+      }
+    };
+    await walk(page, signedIn);
+    expect(cspViolations(page)).toEqual([]);
+    await context.close();
+
+    // Signed out: the sign-in page and an invitation.
+    const anon = await newPage(browser);
+    await walk(anon.page, ['/sign-in', `/invite?t=${invite.secret}`]);
+    await anon.context.close();
+    expect(problems).toEqual([]);
+  });
+});
