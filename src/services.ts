@@ -33,6 +33,8 @@ import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { AccountMail } from './domain/auth/account-mail.js';
 import { AuditLog } from './domain/auth/audit.js';
 import { Invitations } from './domain/auth/invitations.js';
+import { Flashes } from './domain/auth/flashes.js';
+import { SqlFlashRows } from './db/shared/flash-rows.js';
 import { Passwords, type ScryptParams } from './domain/auth/passwords.js';
 import { Sessions } from './domain/auth/sessions.js';
 import { SignInLinks } from './domain/auth/sign-in-links.js';
@@ -54,6 +56,8 @@ export interface AccountAuth {
   passwords: Passwords;
   audit: AuditLog;
   invitations: Invitations;
+  /** One-time results of the dashboard's forms, sealed per session (src/domain/auth/flashes.ts). */
+  flashes: Flashes;
 }
 
 const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
@@ -169,13 +173,15 @@ export function sqliteServicesOf(services: Services): SqliteServices {
   return services as SqliteServices;
 }
 
-function accountAuth(rows: AuthRows, accounts: Accounts, ids: IdGenerator, clock: Clock, config: Config, scrypt?: ScryptParams): AccountAuth {
+function accountAuth(parts: EngineParts, accounts: Accounts, ids: IdGenerator, clock: Clock, config: Config, scrypt?: ScryptParams): AccountAuth {
+  const rows: AuthRows = parts.authRows;
   return {
     sessions: new Sessions(rows.sessions, clock),
     signInLinks: new SignInLinks(rows.links, clock),
     passwords: new Passwords(rows.passwords, clock, scrypt),
     audit: new AuditLog(rows.audit, clock),
     invitations: new Invitations(rows.invitations, (email) => accounts.findUserByVerifiedEmail(email), ids, clock, config.invitationTtlMs),
+    flashes: new Flashes(new SqlFlashRows(parts.database), clock),
   };
 }
 
@@ -263,7 +269,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       perEmail: parts.limiter('sign-in-email', SIGN_IN_PER_EMAIL_PER_MINUTE),
       perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),
     },
-    accountAuth: accountAuth(parts.authRows, accounts, ids, clock, config, overrides.scrypt),
+    accountAuth: accountAuth(parts, accounts, ids, clock, config, overrides.scrypt),
     accountMail: new AccountMail(parts.accountMailRows, parts.appSecrets, ids, clock, bus),
     releaseMedia,
     mediaOrphans: orphans,

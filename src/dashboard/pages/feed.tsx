@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { ChannelSettingsLink, EmailBanner } from '../views/feed-extras.js';
 import type { AlertLevel } from '../../domain/alert-store.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { FeedPage } from '../feed/feed-query.js';
@@ -154,6 +155,7 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
             <button type="button" class="button ghost small" id="enable-notifications" hidden>
               Enable browser notifications
             </button>
+            <ChannelSettingsLink c={c} channelId={channelId} channelName={s.scope.kind === 'channel' ? s.scope.channel.name : undefined} />
             <form method="post" action="/feed/read-all" class="feed-read-all">
               <Csrf token={csrf} />
               {channelId ? <input type="hidden" name="channel" value={channelId} /> : null}
@@ -164,6 +166,7 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
             </form>
           </div>
           {c.req.query('deleted') ? <Notice>Alert deleted.</Notice> : null}
+          <EmailBanner c={c} />
           <Filters state={s} />
           <p id="feed-live" class="visually-hidden" aria-live="polite"></p>
           {o.feed.items.length === 0 ? (

@@ -67,3 +67,12 @@ export const appSecrets = pgTable('app_secrets', {
   value: text('value').notNull(),
   createdAt: bigint('created_at', { mode: 'number' }).notNull(),
 });
+
+export const flashes = pgTable('flashes', {
+  id: text('id').primaryKey(),
+  sessionHash: text('session_hash')
+    .notNull()
+    .references(() => sessions.idHash, { onDelete: 'cascade' }),
+  sealed: text('sealed').notNull(),
+  expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+});
