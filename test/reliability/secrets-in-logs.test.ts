@@ -275,7 +275,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       await owner.signInWithLink(c.seed.owner.id);
       for (const [name, value] of owner.cookies) c.secret(`session cookie ${name} (inviter)`, value);
       const before = c.sink.messages.length;
-      expect((await owner.submit('/members/invite', { email: 'invitee@acme.test', role: 'member' })).res.status).toBe(303);
+      expect((await owner.submit('/members/invite', { email: 'invitee@acme.test', role: 'member' })).posted.status).toBe(303);
       await c.sink.waitFor(before + 1, 10_000);
       const mailed = c.secret('invitation secret (e-mailed)', /\/invite\?t=([A-Za-z0-9_-]{43})/.exec(c.sink.to('invitee@acme.test')[0]!.text)![1]!);
       const invitee = new DashClient(dash as unknown as DashHarness);
