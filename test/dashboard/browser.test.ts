@@ -127,7 +127,7 @@ describe('dashboard in Chromium', () => {
     await page.getByLabel('Your name').fill('Nina Newbie');
     await page.getByRole('button', { name: 'Accept and create your account' }).click();
     await page.getByText('Welcome to Acme!').waitFor();
-    await page.getByText('Nina Newbie').first().waitFor();
+    await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Channels' }).click();
     await page.getByRole('link', { name: /General/ }).click();
     expect(await page.getByRole('button', { name: 'Rotate webhook URL' }).count()).toBe(0);
