@@ -32,7 +32,7 @@ const deliver = (signature?: string) =>
   }).then((r) => r.status);
 
 describe('channel settings: GitHub signing secret', () => {
-  it('an owner sets, replaces and removes it; it is never shown back; /github enforces it', async () => {
+  it('an owner sets, replaces and removes it; it is never shown back; /github enforces it', { timeout: 90_000 }, async () => {
     const { context, page } = await newPage(browser);
     await signInTo(page, seed.owner.id, `/channels/${seed.deploys.id}`);
     const section = page.getByRole('region', { name: 'GitHub signing secret' });
