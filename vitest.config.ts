@@ -24,7 +24,7 @@ import { defineConfig } from 'vitest/config';
 const ON_POSTGRES = [
   'test/read-api/{alerts,auth,search,unread-counts}.test.ts',
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow}.test.ts',
-  'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete,unsubscribe,verified-addresses,sign-in-link-outbox,invitations,invitations-admin,redirect,sign-in-limit,usage-visibility,webhook-reveal,feed-first-alert}.test.ts',
+  'test/dashboard/{auth,roles,usage,search-server,push,profile,feed-server,feed-merge,feed-live,compression,channel-delete,unsubscribe,verified-addresses,sign-in-link-outbox,invitations,invitations-admin,redirect,sign-in-limit,usage-visibility,webhook-reveal,feed-first-alert,flash}.test.ts',
   'test/http/{hostile-names,error-mapping}.test.ts',
   'test/routes/{routes-cli,route-delivery,route-kinds}.test.ts',
   'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified}.test.ts',

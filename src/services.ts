@@ -35,6 +35,8 @@ import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { AccountMail } from './domain/auth/account-mail.js';
 import { AuditLog } from './domain/auth/audit.js';
 import { Invitations } from './domain/auth/invitations.js';
+import { Flashes } from './domain/auth/flashes.js';
+import { SqlFlashRows } from './db/shared/flash-rows.js';
 import { Passwords, type ScryptParams } from './domain/auth/passwords.js';
 import { Sessions } from './domain/auth/sessions.js';
 import { SignInLinks } from './domain/auth/sign-in-links.js';
@@ -53,6 +55,7 @@ import { sendRouteTest } from './notify/routes/route-sender.js';
 import { createRouteTransport, type RouteTransport } from './notify/routes/transport.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { sharedRows } from './services/shared-rows.js';
+import type { SqlExecutor } from './db/shared/executor.js';
 import { sqliteParts, type SqliteParts } from './services/sqlite.js';
 import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
 
@@ -65,6 +68,8 @@ export interface AccountAuth {
   passwords: Passwords;
   audit: AuditLog;
   invitations: Invitations;
+  /** One-time results of the dashboard's forms, sealed per session (src/domain/auth/flashes.ts). */
+  flashes: Flashes;
 }
 
 const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
@@ -188,13 +193,14 @@ export function sqliteServicesOf(services: Services): SqliteServices {
   return services as SqliteServices;
 }
 
-function accountAuth(rows: AuthRows, accounts: Accounts, ids: IdGenerator, clock: Clock, config: Config, scrypt?: ScryptParams): AccountAuth {
+function accountAuth(rows: AuthRows, database: SqlExecutor, accounts: Accounts, ids: IdGenerator, clock: Clock, config: Config, scrypt?: ScryptParams): AccountAuth {
   return {
     sessions: new Sessions(rows.sessions, clock),
     signInLinks: new SignInLinks(rows.links, clock),
     passwords: new Passwords(rows.passwords, clock, scrypt),
     audit: new AuditLog(rows.audit, clock),
     invitations: new Invitations(rows.invitations, (email) => accounts.findUserByVerifiedEmail(email), ids, clock, config.invitationTtlMs),
+    flashes: new Flashes(new SqlFlashRows(database), clock),
   };
 }
 
@@ -298,7 +304,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       perEmail: parts.limiter('sign-in-email', SIGN_IN_PER_EMAIL_PER_MINUTE),
       perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),
     },
-    accountAuth: accountAuth(rows.authRows, accounts, ids, clock, config, overrides.scrypt),
+    accountAuth: accountAuth(rows.authRows, parts.database, accounts, ids, clock, config, overrides.scrypt),
     accountMail: new AccountMail(rows.accountMailRows, parts.appSecrets, ids, clock, bus),
     releaseMedia,
     mediaOrphans: orphans,

@@ -31,6 +31,8 @@ export function accountsAdapter(services: Pick<DashboardServices, 'accounts' | '
     },
     rotateWebhook: (id) => accounts.rotateWebhook(id),
     channelMembers: (id) => accounts.channelMembers(id),
+    slugTaken: (ws, slug) => accounts.slugTaken(ws, slug),
+    setChannelPrivacy: (id, change) => accounts.setChannelPrivacy(id, change),
     addChannelMember: async (ch, user) => void (await accounts.addChannelMember(ch, user)),
     removeChannelMember: async (ch, user) => void (await accounts.removeChannelMember(ch, user)),
     discordStatus: async (id) => {

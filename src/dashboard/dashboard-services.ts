@@ -4,6 +4,7 @@ import type { AlertStore } from '../domain/alert-store.js';
 import type { AccountMail } from '../domain/auth/account-mail.js';
 import type { AuditLog } from '../domain/auth/audit.js';
 import type { Invitations } from '../domain/auth/invitations.js';
+import type { Flashes } from '../domain/auth/flashes.js';
 import type { Passwords } from '../domain/auth/passwords.js';
 import type { Sessions } from '../domain/auth/sessions.js';
 import type { SignInLinks } from '../domain/auth/sign-in-links.js';
@@ -38,7 +39,7 @@ export interface DashboardServices {
   accounts: Accounts;
   discordLinks: DiscordLinks;
   /** Sessions, sign-in links, passwords, audit log and invitations (built once, shared with first start and the CLI). */
-  accountAuth: { sessions: Sessions; signInLinks: SignInLinks; passwords: Passwords; audit: AuditLog; invitations: Invitations };
+  accountAuth: { sessions: Sessions; signInLinks: SignInLinks; passwords: Passwords; audit: AuditLog; invitations: Invitations; flashes: Flashes };
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
   accountMail: AccountMail;
   unsubscribe: UnsubscribeLinks;

@@ -1,5 +1,6 @@
 import type { AuditLog } from '../domain/auth/audit.js';
 import type { Invitations } from '../domain/auth/invitations.js';
+import type { Flashes } from '../domain/auth/flashes.js';
 import type { Passwords } from '../domain/auth/passwords.js';
 import type { Sessions } from '../domain/auth/sessions.js';
 import type { SignInLinks } from '../domain/auth/sign-in-links.js';
@@ -24,6 +25,8 @@ export interface DashboardDeps {
   passwords: Passwords;
   audit: AuditLog;
   invitations: Invitations;
+  /** One-time results of forms, shown once on the page a POST redirects to. */
+  flashes: Flashes;
   unsubscribe: UnsubscribeLinks;
   mailer: Mailer | null;
   signInPerEmail: Limiter;
@@ -47,6 +50,7 @@ export function createDashboardDeps(services: DashboardServices, opts: Dashboard
     passwords: auth.passwords,
     audit: auth.audit,
     invitations: auth.invitations,
+    flashes: auth.flashes,
     unsubscribe: services.unsubscribe,
     mailer: opts.mailer !== undefined ? opts.mailer : config.smtpUrl ? new SmtpMailer(config.smtpUrl, config.mailFrom) : null,
     // Built with the services: shared by the nodes on PostgreSQL, like the API's.

@@ -11,6 +11,7 @@ import type { DashEnv } from './http/env.js';
 import { CrossSiteRefused, Forbidden, ReauthRequired } from './http/errors.js';
 import { COMPRESSED_PAGES, compressedPage } from './http/compression.js';
 import { applySecurityHeaders } from './http/security-headers.js';
+import { localRedirect } from './http/local-redirect.js';
 import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
 import { appShellRoutes } from './routes/app-shell.js';
 import { authRoutes } from './routes/auth.js';
@@ -60,8 +61,10 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
       const v = c.get('viewer');
       return reauthPage(c, err.fields, c.get('csrfToken'), v ? await deps.passwords.hasPassword(v.id) : false, err.wrongPassword);
     }
-    if (err instanceof Forbidden) return errorPage(c, 403, 'Not allowed', err.reason);
-    if (err instanceof CrossSiteRefused) return errorPage(c, 403, 'Request refused', `${err.why}. Reload the page and try again.`);
+    // A 403 links back to the page the refused request came from (a same-origin Referer only).
+    const back = localRedirect(c.req.header('referer'), services.config.publicUrl);
+    if (err instanceof Forbidden) return errorPage(c, 403, 'Not allowed', err.reason, back);
+    if (err instanceof CrossSiteRefused) return errorPage(c, 403, 'Request refused', `${err.why}. Reload the page and try again.`, back);
     if (err instanceof AppError) {
       if (!wantsHtml(c) || err.code === 'rate-limited') {
         // The same problem document (and Retry-After) as the API.

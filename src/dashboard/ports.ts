@@ -64,6 +64,10 @@ export interface DashboardAccounts {
   deleteChannel(channelId: string): Promise<void>;
   rotateWebhook(channelId: string): Promise<{ webhookToken: string }>;
   channelMembers(channelId: string): Promise<UserRef[]>;
+  /** Whether a channel of the workspace holds this slug (private ones included). */
+  slugTaken(workspaceId: string, slug: string): Promise<boolean>;
+  /** Private with exactly `keep` as members, or public. */
+  setChannelPrivacy(channelId: string, change: { isPrivate: true; keep: string[] } | { isPrivate: false }): Promise<void>;
   addChannelMember(channelId: string, userId: string): Promise<void>;
   removeChannelMember(channelId: string, userId: string): Promise<void>;
   discordStatus(channelId: string): Promise<DiscordStatus>;

@@ -79,6 +79,8 @@ export interface AccountRows {
   hasSigningSecret(channelId: string): Promise<boolean>;
   updateChannel(channelId: string, change: { name?: string; icon?: string; webhookToken?: string; signingSecret?: string | null }): Promise<void>;
 
+  /** Public or private; with `members`, the channel's member list becomes exactly those users, in the same transaction. */
+  setChannelPrivacy(channelId: string, change: { isPrivate: boolean; members?: string[]; now: number }): Promise<void>;
   addChannelMember(row: { channelId: string; userId: string; createdAt: number }): Promise<void>;
   /** False when the user was not a member. */
   removeChannelMember(channelId: string, userId: string): Promise<boolean>;

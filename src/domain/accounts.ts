@@ -217,6 +217,26 @@ export class Accounts {
     await this.rows.updateChannel(channelId, { name: change.name === undefined ? undefined : channelName(change.name), icon: change.icon });
   }
 
+  /** Whether a channel of the workspace holds this slug (to offer a free one). */
+  async slugTaken(workspaceId: string, slug: string): Promise<boolean> {
+    return (await this.rows.channelIdBySlug(workspaceId, slug)) !== undefined;
+  }
+
+  /**
+   * Makes a channel private, keeping exactly `keep` (workspace members) as its members, or public
+   * (its member list stays, unused, for a later switch back). Streams and caches re-read visibility.
+   */
+  async setChannelPrivacy(channelId: string, change: { isPrivate: true; keep: string[] } | { isPrivate: false }): Promise<void> {
+    const ch = await this.requireChannel(channelId);
+    let members: string[] | undefined;
+    if (change.isPrivate) {
+      const inWorkspace = new Set((await this.rows.members(ch.workspaceId)).map((m) => m.id));
+      members = [...new Set(change.keep)].filter((id) => inWorkspace.has(id));
+    }
+    await this.rows.setChannelPrivacy(ch.id, { isPrivate: change.isPrivate, members, now: this.clock.now() });
+    this.channelsChanged();
+  }
+
   async channelMembers(channelId: string) {
     return await this.rows.channelMembers(channelId);
   }

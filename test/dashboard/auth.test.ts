@@ -44,7 +44,7 @@ describe('pages and headers', () => {
     const { h } = await setup();
     const html = await (await h.app.request('/sign-in')).text();
     const scripts = [...html.matchAll(/<script([^>]*)>([^<]*)<\/script>/g)];
-    expect(scripts.length).toBe(3);
+    expect(scripts.length).toBe(4);
     for (const [, attrs, body] of scripts) {
       expect(attrs).toMatch(/src="\/assets\/[a-z]+\.[0-9a-f]{12}\.js"/);
       expect(body).toBe('');
@@ -308,7 +308,7 @@ describe('logs', () => {
     await c.get(link.pathname + link.search);
     await c.post('/auth/link', { t: link.searchParams.get('t')! });
     await c.get('/tokens');
-    const created = await c.post('/tokens', { name: 'ci' });
+    const created = await c.submit('/tokens', { name: 'ci' });
     const token = /value="(ab_[0-9a-f]{48})"/.exec(created.html)![1]!;
     await c.post('/channels', { name: 'Logged' });
     await c.post('/sign-out');

@@ -150,6 +150,18 @@ export class DashClient {
     return { res, html: await res.text() };
   }
 
+  /**
+   * Posts a form as a browser does and follows its Post/Redirect/Get: the 303's Location is loaded
+   * with GET (where a flash shows once). `posted` is the POST's own answer; `res`/`html` the page shown.
+   */
+  async submit(path: string, form: Record<string, string> = {}, o: Parameters<DashClient['post']>[2] = {}): Promise<{ res: Response; html: string; posted: Response; location: string | null }> {
+    const posted = await this.post(path, form, o);
+    const location = posted.res.headers.get('location');
+    if (posted.res.status !== 303 || !location) return { ...posted, posted: posted.res, location: null };
+    const shown = await this.get(location);
+    return { ...shown, posted: posted.res, location };
+  }
+
   /** Signs in with a one-time link, pressing the confirmation button as a person would. */
   async signInWithLink(userId: string): Promise<void> {
     const url = new URL(await this.h.link(userId));

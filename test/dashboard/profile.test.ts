@@ -27,11 +27,16 @@ describe('first run', () => {
     expect(await h.services.accounts.findUserByVerifiedEmail(BOOTSTRAP_PLACEHOLDER_EMAIL)).toBeUndefined();
     const c = new DashClient(h);
     const signIn = await c.post('/auth/link', { t: linkSecret(url) });
-    expect(signIn.res.headers.get('location')).toBe('/profile?welcome=1');
-    const page = await c.get('/profile?welcome=1');
-    expect(page.html).toContain('Set your real e-mail address first');
+    // The first sign-in lands on the feed: the placeholder address is a banner there, not a gate.
+    expect(signIn.res.headers.get('location')).toBe('/');
+    const feed = await c.get('/feed');
+    expect(feed.html).toContain('Add your e-mail address</a> to get notifications');
+    // Dismissed, it stays away on this browser.
+    const dismissed = await c.submit('/profile/email-banner/dismiss');
+    expect(dismissed.location).toBe('/feed');
+    expect(dismissed.html).not.toContain('Add your e-mail address');
     // Without mail there is no mailbox to prove: the change is immediate, and the address unverified.
-    expect((await c.post('/profile/email', { email: 'boss@example.com' })).res.headers.get('location')).toBe('/profile?email=unverified');
+    expect((await c.submit('/profile/email', { email: 'boss@example.com' })).location).toBe('/profile?email=unverified');
     expect(await h.services.accounts.findUser(boot.user.id)).toMatchObject({ email: 'boss@example.com', emailVerified: false });
     expect((await c.get('/profile?email=unverified')).html).toContain('It is not verified');
   });
@@ -54,7 +59,7 @@ describe('profile', () => {
     const c = new DashClient(h);
     await c.signInWithLink(seed.member.id);
     await c.get('/profile');
-    const asked = await c.post('/profile/email', { email: 'max@new.example' });
+    const asked = await c.submit('/profile/email', { email: 'max@new.example' });
     expect(asked.html).toContain('We sent a confirmation link to max@new.example');
     expect((await h.services.accounts.findUser(seed.member.id))!.email).toBe('member@acme.test');
     await sink.waitFor(1);

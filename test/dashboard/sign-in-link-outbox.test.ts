@@ -54,8 +54,8 @@ describe('POST /sign-in/link (item 4)', () => {
     h = await startDashboard({ serve: false, mailer: mailerFor(sink) });
     await seedWorkspace(h.services);
     const c = new DashClient(h);
-    const known = await within(1500, c.post('/sign-in/link', { email: 'owner@acme.test' }));
-    const unknown = await within(1500, c.post('/sign-in/link', { email: 'ghost@acme.test' }));
+    const known = await within(1500, c.submit('/sign-in/link', { email: 'owner@acme.test' }));
+    const unknown = await within(1500, c.submit('/sign-in/link', { email: 'ghost@acme.test' }));
     if (known === 'still waiting' || unknown === 'still waiting') throw new Error(`the request waited for SMTP (known: ${typeof known}, unknown: ${typeof unknown})`);
     expect(known.res.status).toBe(200);
     expect(unknown.res.status).toBe(200);
@@ -87,7 +87,7 @@ describe('POST /sign-in/link (item 4)', () => {
     h = await startDashboard({ serve: false, mailer: mailerFor(sink) });
     await seedWorkspace(h.services);
     await h.accountMailer!.stop();
-    await new DashClient(h).post('/sign-in/link', { email: 'member@acme.test' });
+    await new DashClient(h).submit('/sign-in/link', { email: 'member@acme.test' });
     expect(await rows(h)).toMatchObject([{ state: 'pending', attempts: 0, to: 'member@acme.test' }]);
     expect(sink.attempts).toBe(0);
     sink.rejectNext(1, 451);
@@ -100,7 +100,7 @@ describe('POST /sign-in/link (item 4)', () => {
       expect(sink.messages[0]!.rcpt).toEqual(['member@acme.test']);
       // A permanent refusal ends the row at once, its link blanked.
       sink.rejectNext(1, 550, 'No such mailbox');
-      await new DashClient(h).post('/sign-in/link', { email: 'owner@acme.test' });
+      await new DashClient(h).submit('/sign-in/link', { email: 'owner@acme.test' });
       await eventually(async () => (await rows(h!))[1]?.state === 'failed', 'the refused row given up');
       expect((await rows(h))[1]).toEqual({ state: 'failed', sealed: null, attempts: 1, to: 'owner@acme.test' });
     } finally {

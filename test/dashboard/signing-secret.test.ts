@@ -32,7 +32,7 @@ const deliver = (signature?: string) =>
   }).then((r) => r.status);
 
 describe('channel settings: GitHub signing secret', () => {
-  it('an owner sets, replaces and removes it; it is never shown back; /github enforces it', async () => {
+  it('an owner sets, replaces and removes it; it is never shown back; /github enforces it', { timeout: 90_000 }, async () => {
     const { context, page } = await newPage(browser);
     await signInTo(page, seed.owner.id, `/channels/${seed.deploys.id}`);
     const section = page.getByRole('region', { name: 'GitHub signing secret' });
@@ -49,7 +49,7 @@ describe('channel settings: GitHub signing secret', () => {
     const first = 'first-secret-0123456789';
     await page.getByRole('region', { name: 'GitHub signing secret' }).getByLabel('Signing secret', { exact: true }).fill(first);
     await page.getByRole('button', { name: 'Set signing secret' }).click();
-    await page.getByText('Signing secret saved.').waitFor();
+    await page.getByText('Signing secret of “Deploys” saved.').waitFor();
     expect(await page.getByText('Signing secret: set').isVisible()).toBe(true);
     expect(await page.content()).not.toContain(first);
     expect(await axeViolations(page)).toEqual([]);
@@ -60,14 +60,17 @@ describe('channel settings: GitHub signing secret', () => {
     const second = 'second-secret-9876543210';
     await page.getByLabel('New signing secret').fill(second);
     await page.getByRole('button', { name: 'Replace signing secret' }).click();
-    await page.getByText('Signing secret saved.').waitFor();
+    await page.getByText('Signing secret of “Deploys” replaced.').waitFor();
     expect(await page.content()).not.toContain(second);
     expect([await deliver(githubSignature(BODY, first)), await deliver(githubSignature(BODY, second))]).toEqual([401, 200]);
     // Stored as the CLI stores it.
     expect(sqliteOf(h).db.sqlite.prepare('SELECT signing_secret FROM channels WHERE id = ?').pluck().get(seed.deploys.id)).toBe(second);
 
     await page.getByRole('button', { name: 'Remove signing secret' }).click();
-    await page.getByText('Signing secret removed.').waitFor();
+    // Asked first, naming the channel.
+    const ask = page.getByRole('dialog', { name: 'Remove the signing secret of “Deploys”?' });
+    await ask.getByRole('button', { name: 'Remove signing secret' }).click();
+    await page.getByText('Signing secret of “Deploys” removed.').waitFor();
     expect(await page.getByText('Signing secret: not set').isVisible()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     expect(await deliver()).toBe(200);

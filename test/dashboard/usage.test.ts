@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 describe('usage page', () => {
-  it('shows this month’s billable events and draws alerts per day per visible channel over 30 days', async () => {
+  it('shows this month’s alerts (the billable counter) and draws alerts per day per visible channel over 30 days', async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
     h = await startDashboard({ serve: false, overrides: { clock } });
     const seed = await seedWorkspace(h.services);
@@ -39,8 +39,9 @@ describe('usage page', () => {
     expect(page).not.toContain('2026-10-01');
     expect(page).toMatch(/<td>2026-10<\/td><td class="num">1<\/td>/);
     // 30 day slots, the last one today.
-    expect(page).toContain('>11-20</text>');
-    expect(page).toContain('>10-23</text>'); // ticks every 7 days back from today
+    // Day labels in HTML under the chart (legible at phone width), every 7 days back from today.
+    expect(page).toContain('<li>11-20</li>');
+    expect(page).toContain('<li>10-23</li>');
     expect(page.match(/<rect /g)).toHaveLength(2);
   });
 });

@@ -44,7 +44,7 @@ const email = fc.oneof(
   fc.string({ maxLength: 200 }),
 );
 const secret = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), fc.string({ maxLength: 100 }), nasty, fc.constant('x'.repeat(5000)));
-const field = fc.record({ email, t: secret, next: fc.oneof(fc.constant('/'), fc.string({ maxLength: 40 })) }, { requiredKeys: [] });
+const field = fc.record({ email, t: secret, next: fc.oneof(fc.constant('/'), fc.string({ maxLength: 40 })), flash: secret, privacy: fc.constantFrom('public', 'private', '', 'x') }, { requiredKeys: [] });
 const probe = fc.record({
   route: fc.constantFrom(
     { method: 'POST', path: '/sign-in/link' },
@@ -53,6 +53,11 @@ const probe = fc.record({
     { method: 'GET', path: '/profile/email/confirm' },
     { method: 'POST', path: '/auth/link' },
     { method: 'GET', path: '/auth/link' },
+    // Issue 25: the banner's dismissal, a flash named by a hostile id, a channel's privacy (a member: refused).
+    { method: 'POST', path: '/profile/email-banner/dismiss' },
+    { method: 'GET', path: '/tokens' },
+    { method: 'GET', path: '/members' },
+    { method: 'POST', path: '/channels/ch_unknown/privacy' },
   ),
   type: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'text/plain', 'application/json', ''),
   csrf: fc.constantFrom('good', 'good', 'good', 'none', 'wrong'),

@@ -1,6 +1,7 @@
 import type { Session } from '../../domain/auth/sessions.js';
 import type { Role } from '../ports.js';
 import type { DashboardDeps } from '../deps.js';
+import type { Flash } from './flash.js';
 
 export interface Viewer {
   id: string;
@@ -31,5 +32,7 @@ export interface DashEnv {
     clientAddress: string | null;
     /** Open invitations the viewer may accept (set for page loads; the frame points to them). */
     pendingInvitations: number;
+    /** The one-time result this page was redirected to show (src/dashboard/http/flash.ts), read and deleted. */
+    flash: Flash | undefined;
   };
 }

@@ -8,6 +8,7 @@ import { clientAddress } from './client-address.js';
 import { CSRF_FIELD, CSRF_HEADER, csrfTokenFor, isStateChanging, maskToken, sameOrigin, tokenMatches } from './csrf.js';
 import type { DashEnv } from './env.js';
 import { CrossSiteRefused, Forbidden } from './errors.js';
+import { loadFlash } from './flash.js';
 
 export function setSessionCookie(c: Context, deps: DashboardDeps, secret: string): void {
   setCookie(c, deps.cookieName, secret, {
@@ -91,6 +92,7 @@ export function requireSession(deps: DashboardDeps): MiddlewareHandler<DashEnv> 
     // Only for whole pages: the frame shows them; fragments and streams have no frame.
     const wholePage = c.req.method === 'GET' && !c.req.header('hx-request') && (c.req.header('accept') ?? '').includes('text/html');
     c.set('pendingInvitations', wholePage ? (await deps.invitations.pendingFor(user)).length : 0);
+    await loadFlash(c, deps, secret);
     await next();
   };
 }

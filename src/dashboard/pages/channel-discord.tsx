@@ -1,5 +1,5 @@
 import type { DiscordStatus } from '../ports.js';
-import { Card, Field, PostForm } from '../views/components.js';
+import { Card, confirmAttributes, Field, PostForm } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 
 /**
@@ -14,7 +14,7 @@ export function botInviteUrl(discordToken: string | undefined): string | undefin
   return /^\d{17,20}$/.test(id) ? `https://discord.com/oauth2/authorize?client_id=${id}&scope=bot&permissions=66560` : undefined;
 }
 
-export function DiscordSection(props: { channelId: string; status: DiscordStatus; manager: boolean; csrf: string; inviteUrl?: string; botRunning: boolean; error?: string }) {
+export function DiscordSection(props: { channelId: string; channelName: string; status: DiscordStatus; manager: boolean; csrf: string; inviteUrl?: string; botRunning: boolean; error?: string }) {
   const st = props.status;
   return (
     <Card id="discord-title" title="Discord connection">
@@ -27,7 +27,15 @@ export function DiscordSection(props: { channelId: string; status: DiscordStatus
             {st.channelName ? '' : ' Names appear once the bot has seen the channel.'}
           </p>
           {props.manager ? (
-            <form method="post" action={`/channels/${props.channelId}/discord/disconnect`}>
+            <form
+              method="post"
+              action={`/channels/${props.channelId}/discord/disconnect`}
+              {...confirmAttributes({
+                question: `Disconnect “${props.channelName}” from Discord${st.channelName ? ` #${st.channelName}` : ''}?`,
+                detail: 'New Discord messages stop arriving. Stored messages stay readable.',
+                action: 'Disconnect',
+              })}
+            >
               <Csrf token={props.csrf} />
               <button type="submit" class="button danger">
                 Disconnect from Discord

@@ -1,5 +1,5 @@
 import { SIGNING_SECRET_MAX_CHARS, SIGNING_SECRET_MIN_CHARS } from '../../domain/formats/github-body.js';
-import { Card, Field, PostForm } from '../views/components.js';
+import { Card, confirmAttributes, Field, PostForm } from '../views/components.js';
 import { Csrf } from '../views/layout.js';
 
 /**
@@ -7,7 +7,7 @@ import { Csrf } from '../views/layout.js';
  * replace or clear it. The page only ever says whether one is set: the secret
  * is never rendered back, not even into the field after a refused attempt.
  */
-export function SigningSecretSection(props: { channelId: string; set: boolean; csrf: string; error?: string }) {
+export function SigningSecretSection(props: { channelId: string; channelName: string; set: boolean; csrf: string; error?: string }) {
   return (
     <Card id="signing-title" title="GitHub signing secret">
       <p>
@@ -36,7 +36,15 @@ export function SigningSecretSection(props: { channelId: string; set: boolean; c
         />
       </PostForm>
       {props.set ? (
-        <form method="post" action={`/channels/${props.channelId}/signing-secret/clear`}>
+        <form
+          method="post"
+          action={`/channels/${props.channelId}/signing-secret/clear`}
+          {...confirmAttributes({
+            question: `Remove the signing secret of “${props.channelName}”?`,
+            detail: 'GitHub deliveries to this channel are then accepted unsigned.',
+            action: 'Remove signing secret',
+          })}
+        >
           <Csrf token={props.csrf} />
           <button type="submit" class="button danger">
             Remove signing secret

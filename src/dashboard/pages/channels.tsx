@@ -8,6 +8,8 @@ import { DiscordSection } from './channel-discord.js';
 import { SigningSecretSection } from './channel-signing.js';
 import { Card, CopyBox, Field, Notice, PostForm, SelectField } from '../views/components.js';
 import { page } from '../views/render.js';
+import { flashOf } from '../http/flash.js';
+import { NotificationsSection, PrivacySection } from './channel-privacy.js';
 
 export type FieldErrors = Record<string, string | undefined>;
 
@@ -70,16 +72,11 @@ export interface SettingsExtra {
   /** Whether the channel has a GitHub signing secret (shown to managers only). */
   signingSecretSet?: boolean;
   reveal?: boolean;
-  notice?: string;
+  /** Whether this server sends e-mail (SMTP_URL): without it, the notification levels would do nothing. */
+  mailEnabled?: boolean;
   errors?: FieldErrors;
   values?: Record<string, string>;
 }
-
-const LEVELS: { value: NotifyLevel; label: string; hint: string }[] = [
-  { value: 'all', label: 'All alerts', hint: 'Every alert of this channel' },
-  { value: 'important', label: 'Important only', hint: 'Warnings and errors' },
-  { value: 'none', label: 'None', hint: 'No e-mail from this channel' },
-];
 
 export function channelSettingsPage(
   c: Context<DashEnv>,
@@ -107,15 +104,13 @@ export function channelSettingsPage(
         <span aria-hidden="true">{ch.icon}</span> {ch.name} <span class="muted">#{ch.slug}</span>
         {ch.isPrivate ? <span class="badge">private</span> : null}
       </h1>
-      {o.notice ? <Notice>{o.notice}</Notice> : null}
-      {c.req.query('saved') ? <Notice>Channel saved.</Notice> : null}
-      {c.req.query('notifications') ? <Notice>Notification level saved.</Notice> : null}
-      {c.req.query('signing') === 'set' ? <Notice>Signing secret saved.</Notice> : null}
-      {c.req.query('signing') === 'cleared' ? <Notice>Signing secret removed.</Notice> : null}
+      <p class="page-links">
+        <a href={`/feed/c/${ch.slug}`}>Open the feed of {ch.name}</a>
+      </p>
 
       <Card id="webhook-title" title="Webhook">
         <p>Senders POST alerts to this URL. Treat it like a password.</p>
-        {o.reveal ? (
+        {o.reveal || flashOf(c)?.revealWebhook ? (
           <div id="webhook-box">
             <CopyBox id="webhook-url" label="Webhook URL" value={url} copyLabel="Copy webhook URL" />
             <CopyBox id="webhook-curl" label="Send a test alert with curl" value={curl} copyLabel="Copy curl command" multiline />
@@ -147,29 +142,21 @@ export function channelSettingsPage(
         ) : null}
       </Card>
 
-      <Card id="notify-title" title="Your e-mail notifications">
-        <PostForm action={`/channels/${ch.id}/notifications`} csrf={csrf} submit="Save notification level">
-          <fieldset>
-            <legend>Send me e-mail for</legend>
-            {LEVELS.map((l) => (
-              <div class="field radio">
-                <input type="radio" id={`level-${l.value}`} name="level" value={l.value} checked={o.level === l.value} />
-                <label for={`level-${l.value}`}>
-                  {l.label} <span class="muted">— {l.hint}</span>
-                </label>
-              </div>
-            ))}
-            {e.level ? <p class="error">{e.level}</p> : null}
-          </fieldset>
-        </PostForm>
-      </Card>
+      <NotificationsSection
+        channel={ch}
+        csrf={csrf}
+        level={o.level}
+        mailEnabled={o.mailEnabled ?? true}
+        chatConnected={o.discord?.status.connected ?? false}
+        error={e.level}
+      />
 
       {o.discord ? (
-        <DiscordSection channelId={ch.id} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
+        <DiscordSection channelId={ch.id} channelName={ch.name} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
       ) : null}
 
       {manager && o.signingSecretSet !== undefined ? (
-        <SigningSecretSection channelId={ch.id} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
+        <SigningSecretSection channelId={ch.id} channelName={ch.name} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
       ) : null}
 
       {manager ? (
@@ -181,6 +168,8 @@ export function channelSettingsPage(
         </Card>
       ) : null}
 
+      {manager ? <PrivacySection channel={ch} csrf={csrf} me={c.get('viewer').id} workspaceMembers={o.workspaceMembers} error={e.privacy} /> : null}
+
       {manager && ch.isPrivate ? (
         <Card id="members-title" title="Who can see this private channel">
           <ul class="plain">
@@ -189,7 +178,14 @@ export function channelSettingsPage(
                 <span>
                   {m.name} <span class="muted">{m.email}</span>
                 </span>
-                <PostForm action={`/channels/${ch.id}/members`} csrf={csrf} button="small" label={`Remove ${m.name} from ${ch.name}`} submit="Remove">
+                <PostForm
+                  action={`/channels/${ch.id}/members`}
+                  csrf={csrf}
+                  button="small"
+                  label={`Remove ${m.name} from ${ch.name}`}
+                  submit="Remove"
+                  confirm={{ question: `Remove ${m.name} from “${ch.name}”?`, detail: 'They stop seeing this private channel and its alerts at once.', action: 'Remove' }}
+                >
                   <input type="hidden" name="user" value={m.id} />
                   <input type="hidden" name="action" value="remove" />
                 </PostForm>

@@ -3,14 +3,24 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { Csrf } from '../views/layout.js';
 import { publicPage } from '../views/render.js';
 
-export function errorPage(c: Context, status: ContentfulStatusCode, title: string, message: string) {
+/**
+ * An error page. `back`: where the user came from (a same-origin Referer, src/dashboard/http/local-redirect.ts),
+ * linked first, so a refused action is never a dead end.
+ */
+export function errorPage(c: Context, status: ContentfulStatusCode, title: string, message: string, back?: string) {
   return publicPage(
     c,
     title,
     <section class="card narrow">
       <h1>{title}</h1>
       <p>{message}</p>
-      <p>
+      <p class="error-links">
+        {back ? (
+          <>
+            <a href={back}>Back to where you were</a>
+            {' · '}
+          </>
+        ) : null}
         <a href="/">Back to the dashboard</a>
       </p>
     </section>,

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { ChannelSettingsLink, EmailBanner } from '../views/feed-extras.js';
 import type { AlertLevel } from '../../domain/alert-store.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { FeedPage } from '../feed/feed-query.js';
@@ -142,6 +143,7 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
               <button type="button" class="button ghost small" id="enable-notifications" hidden>
                 Enable browser notifications
               </button>
+              <ChannelSettingsLink c={c} channelId={channelId} channelName={s.scope.kind === 'channel' ? s.scope.channel.name : undefined} />
               <DensityToggle density={o.density} csrf={csrf} back={feedUrl(s)} />
               <form method="post" action="/feed/read-all" class="feed-read-all">
                 <Csrf token={csrf} />
@@ -154,6 +156,7 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
             </div>
           </div>
           {c.req.query('deleted') ? <Notice>Alert deleted.</Notice> : null}
+          <EmailBanner c={c} />
           <Filters state={s} />
           <p id="feed-live" class="visually-hidden" aria-live="polite"></p>
           {/* feed-view.js shows it when alerts arrive above a reader who has scrolled down. */}

@@ -8,6 +8,7 @@ import { isManager } from '../http/session.js';
 import type { UserRef } from '../ports.js';
 import { Card, CopyBox, DataTable, Field, Notice, PostForm, RowAction, SelectField, Time, TimeCell } from '../views/components.js';
 import { page } from '../views/render.js';
+import { flashOf } from '../http/flash.js';
 
 export function membersPage(
   c: Context<DashEnv>,
@@ -20,8 +21,6 @@ export function membersPage(
     mailEnabled: boolean;
     errors?: Record<string, string | undefined>;
     values?: Record<string, string>;
-    /** An invitation link that was not e-mailed: shown once, here. */
-    shown?: { email: string; url: string; expiresAt: number };
   },
   status: ContentfulStatusCode = 200,
 ) {
@@ -30,24 +29,24 @@ export function membersPage(
   const csrf = c.get('csrfToken');
   const me = c.get('viewer').id;
   const e = o.errors ?? {};
+  // An invitation link that was not e-mailed comes through the flash of the POST: shown once, here.
+  const shown = flashOf(c)?.invitation;
+  const spent = !shown && c.req.query('link') !== undefined;
+  const owners = o.members.filter((m) => m.role === 'owner').length;
   return page(
     c,
     'Members',
     'members',
     <>
       <h1>Members</h1>
-      {c.req.query('changed') ? <Notice>Role changed.</Notice> : null}
-      {c.req.query('removed') ? <Notice>Member removed. Their tokens stop working at once.</Notice> : null}
-      {c.req.query('invited') ? <Notice>Invitation e-mailed. They join when they accept it.</Notice> : null}
-      {c.req.query('reissued') ? <Notice>Invitation re-issued and e-mailed. The earlier link no longer works.</Notice> : null}
-      {c.req.query('withdrawn') ? <Notice>Invitation withdrawn. Its link no longer works.</Notice> : null}
-      {o.shown ? (
+      {spent ? <Notice kind="warn">An invitation link is shown only once, and this page has been shown already. Re-issue the invitation for a new link.</Notice> : null}
+      {shown ? (
         <section class="card created">
           <Notice>
-            {o.mailEnabled ? `The e-mail to ${o.shown.email} could not be sent. ` : ''}Send {o.shown.email} this invitation link. It works once, until{' '}
-            <Time iso={new Date(o.shown.expiresAt).toISOString()} />; it never signs anyone in to an account that already exists.
+            {shown.mailFailed ? `The e-mail to ${shown.email} could not be sent. ` : ''}Send {shown.email} this invitation link. It works once, until{' '}
+            <Time iso={new Date(shown.expiresAt).toISOString()} />; it never signs anyone in to an account that already exists. It is shown only this once.
           </Notice>
-          <CopyBox id="invite-link" label="Invitation link" value={o.shown.url} copyLabel="Copy invitation link" />
+          <CopyBox id="invite-link" label="Invitation link" value={shown.url} copyLabel="Copy invitation link" />
         </section>
       ) : null}
       <DataTable columns={['Name', 'E-mail', 'Role']} actions={manager}>
@@ -60,26 +59,28 @@ export function membersPage(
             <td data-label="E-mail">{m.email}</td>
             <td data-label="Role">
               {manager ? (
-                <PostForm action={`/members/${m.id}/role`} csrf={csrf} class="row-form" button="small" label={`Change role of ${m.name}`} submit="Change">
-                  <label for={`role-${m.id}`} class="visually-hidden">
-                    Role of {m.name}
-                  </label>
-                  <select id={`role-${m.id}`} name="role">
-                    {ROLES.map((r) => (
-                      <option value={r} selected={r === m.role}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </PostForm>
+                <RoleForm member={m} csrf={csrf} lastOwner={m.role === 'owner' && owners === 1} />
               ) : (
                 m.role
               )}
             </td>
             {manager ? (
-              <RowAction action={`/members/${m.id}/remove`} csrf={csrf} label={`Remove ${m.name} from the workspace`}>
-                Remove
-              </RowAction>
+              m.role === 'owner' && owners === 1 ? (
+                <td class="actions">
+                  <button type="button" class="button danger small" disabled aria-label={`Remove ${m.name} from the workspace`} aria-describedby={`last-owner-${m.id}`}>
+                    Remove
+                  </button>
+                </td>
+              ) : (
+                <RowAction
+                  action={`/members/${m.id}/remove`}
+                  csrf={csrf}
+                  label={`Remove ${m.name} from the workspace`}
+                  confirm={{ question: `Remove ${m.name} from the workspace?`, detail: `${m.email} loses access at once, and their API tokens stop working.`, action: 'Remove member' }}
+                >
+                  Remove
+                </RowAction>
+              )
             ) : null}
           </tr>
         ))}
@@ -104,6 +105,33 @@ export function membersPage(
   );
 }
 
+/**
+ * A member's role. The last owner's is fixed, with the reason next to it: a workspace without an
+ * owner could not be administered (make someone else owner first).
+ */
+function RoleForm(props: { member: UserRef & { role: Role }; csrf: string | undefined; lastOwner: boolean }) {
+  const m = props.member;
+  return (
+    <PostForm action={`/members/${m.id}/role`} csrf={props.csrf} class="row-form" button="small" label={`Change role of ${m.name}`} submit="Change" disabled={props.lastOwner}>
+      <label for={`role-${m.id}`} class="visually-hidden">
+        Role of {m.name}
+      </label>
+      <select id={`role-${m.id}`} name="role" disabled={props.lastOwner} aria-describedby={props.lastOwner ? `last-owner-${m.id}` : undefined}>
+        {ROLES.map((r) => (
+          <option value={r} selected={r === m.role}>
+            {r}
+          </option>
+        ))}
+      </select>
+      {props.lastOwner ? (
+        <span class="muted disabled-reason" id={`last-owner-${m.id}`}>
+          The last owner: make someone else owner first.
+        </span>
+      ) : null}
+    </PostForm>
+  );
+}
+
 /** An invitation's state for the list: its expiry, or that it has expired (re-issue it). */
 function expiry(i: InvitationRecord, now: number) {
   return i.expiresAt <= now ? <strong>expired</strong> : <Time iso={new Date(i.expiresAt).toISOString()} />;
@@ -124,8 +152,22 @@ function PendingInvitationsTable(props: { invitations: InvitationRecord[]; now: 
             </td>
             <td data-label="Expires">{expiry(i, now)}</td>
             <td class="actions">
-              <PostForm action={`/members/invitations/${i.id}/reissue`} csrf={props.csrf} button="small" label={`Re-issue the invitation of ${i.email}`} submit="Re-issue" />
-              <PostForm action={`/members/invitations/${i.id}/withdraw`} csrf={props.csrf} button="danger small" label={`Withdraw the invitation of ${i.email}`} submit="Withdraw" />
+              <PostForm
+                action={`/members/invitations/${i.id}/reissue`}
+                csrf={props.csrf}
+                button="small"
+                label={`Re-issue the invitation of ${i.email}`}
+                submit="Re-issue"
+                confirm={{ question: `Re-issue the invitation of ${i.email}?`, detail: 'A new link goes out; the current one stops working.', action: 'Re-issue' }}
+              />
+              <PostForm
+                action={`/members/invitations/${i.id}/withdraw`}
+                csrf={props.csrf}
+                button="danger small"
+                label={`Withdraw the invitation of ${i.email}`}
+                submit="Withdraw"
+                confirm={{ question: `Withdraw the invitation of ${i.email}?`, detail: 'Its link stops working. You can invite them again later.', action: 'Withdraw invitation' }}
+              />
             </td>
           </tr>
         ))}

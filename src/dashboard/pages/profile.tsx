@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions.js';
-import { EMAIL_CONFIRMATION_TTL_MS } from '../../domain/auth/sign-in-links.js';
 import type { InvitationRecord } from '../../domain/auth/invitations.js';
 import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashEnv } from '../http/env.js';
@@ -12,7 +11,6 @@ import { PushDevicesSection, type PushSettings } from '../views/push-devices.js'
 import { page } from '../views/render.js';
 
 const DAY = 86_400_000;
-const HOUR = 3_600_000;
 
 export function profilePage(
   c: Context<DashEnv>,
@@ -24,9 +22,10 @@ export function profilePage(
     emailError?: string;
     nameError?: string;
     emailValue?: string;
-    emailSentTo?: string;
     levels: { channelId: string; name: string; level: NotifyLevel; isDefault: boolean }[];
     push: PushSettings;
+    /** Whether this server sends e-mail: without it, the levels below would do nothing. */
+    mailEnabled: boolean;
   },
   status: ContentfulStatusCode = 200,
 ) {
@@ -49,14 +48,9 @@ export function profilePage(
       {c.req.query('invited') ? (
         <Notice kind="warn">Welcome to {c.get('workspace')?.name ?? 'Alertbridge'}! Your account is ready: your name, password and notifications are here.</Notice>
       ) : null}
-      {c.req.query('welcome') ? <Notice kind="warn">Welcome! Set your real e-mail address first: sign-in links and notifications go there.</Notice> : null}
+      {c.req.query('welcome') ? <Notice kind="warn">Set your real e-mail address here: sign-in links and notifications go there.</Notice> : null}
       <InvitationOutcome c={c} workspaceName={c.get('workspace')?.name} />
       <PendingInvitations invitations={o.invitations} csrf={csrf} />
-      {o.emailSentTo ? (
-        <Notice>
-          We sent a confirmation link to {o.emailSentTo}. Your address changes when you open it while signed in here (within {EMAIL_CONFIRMATION_TTL_MS / HOUR} hours).
-        </Notice>
-      ) : null}
       <section class="card">
         <h2>You</h2>
         <dl class="facts">
@@ -98,7 +92,12 @@ export function profilePage(
         </PostForm>
       </Card>
       <Card id="notify-title" title="E-mail notifications">
-        {o.levels.length === 0 ? (
+        {!o.mailEnabled ? (
+          <p>
+            <strong>E-mail is off on this server</strong>, so no alert is e-mailed. An operator turns it on by setting <code>SMTP_URL</code> (and <code>MAIL_FROM</code>)
+            and restarting. Browser notifications and push below still work.
+          </p>
+        ) : o.levels.length === 0 ? (
           <p class="muted">You see no channels in this workspace.</p>
         ) : (
           <ul class="plain">

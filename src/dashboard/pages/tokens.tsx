@@ -5,15 +5,19 @@ import { isManager } from '../http/session.js';
 import type { TokenRow } from '../ports.js';
 import { Card, CopyBox, DataTable, Field, Notice, PostForm, RowAction, TimeCell } from '../views/components.js';
 import { page } from '../views/render.js';
+import { flashOf } from '../http/flash.js';
 
 export function tokensPage(
   c: Context<DashEnv>,
-  o: { tokens: (TokenRow & { ownerName: string })[]; publicUrl: string; created?: { name: string; token: string }; nameError?: string; name?: string },
+  o: { tokens: (TokenRow & { ownerName: string })[]; publicUrl: string; nameError?: string; name?: string },
   status: ContentfulStatusCode = 200,
 ) {
   const csrf = c.get('csrfToken');
   const manager = isManager(c.get('workspace')?.role);
   const live = o.tokens.filter((t) => !t.revokedAt);
+  // The new token comes through the flash of the POST that made it: shown on this one page load only.
+  const created = flashOf(c)?.token;
+  const spent = !created && c.req.query('created') !== undefined;
   return page(
     c,
     'API tokens',
@@ -21,16 +25,16 @@ export function tokensPage(
     <>
       <h1>API tokens</h1>
       <p class="lead">Tokens let scripts read alerts through the API as you. {manager ? 'As an owner or admin you see every member’s tokens.' : ''}</p>
-      {c.req.query('revoked') ? <Notice>Token revoked. The API refuses it from now on.</Notice> : null}
-      {o.created ? (
+      {spent ? <Notice kind="warn">A new token is shown only once, and this page has been shown already. If you did not copy it, revoke it and create another.</Notice> : null}
+      {created ? (
         <section class="card created" aria-labelledby="created-title">
-          <h2 id="created-title">Token “{o.created.name}” created</h2>
+          <h2 id="created-title">Token “{created.name}” created</h2>
           <Notice kind="warn">Copy it now: it is shown only this once.</Notice>
-          <CopyBox id="new-token" label="Token" value={o.created.token} copyLabel="Copy token" />
+          <CopyBox id="new-token" label="Token" value={created.token} copyLabel="Copy token" />
           <CopyBox
             id="new-token-curl"
             label="Try it with curl"
-            value={`curl -H "Authorization: Bearer ${o.created.token}" ${o.publicUrl}/api/channels`}
+            value={`curl -H "Authorization: Bearer ${created.token}" ${o.publicUrl}/api/channels`}
             copyLabel="Copy curl command"
             multiline
           />
@@ -56,7 +60,12 @@ export function tokensPage(
                 </td>
                 <TimeCell label="Created" iso={t.createdAt} />
                 <TimeCell label="Last used" iso={t.lastUsedAt} />
-                <RowAction action={`/tokens/${t.id}/revoke`} csrf={csrf} label={`Revoke token ${t.name}`}>
+                <RowAction
+                  action={`/tokens/${t.id}/revoke`}
+                  csrf={csrf}
+                  label={`Revoke token ${t.name}`}
+                  confirm={{ question: `Revoke token “${t.name}”?`, detail: 'Scripts using it stop working at once. This cannot be undone.', action: 'Revoke token' }}
+                >
                   Revoke
                 </RowAction>
               </tr>

@@ -10,7 +10,7 @@ interface ChartInput {
 
 const W = 720;
 const H = 220;
-const PAD = { left: 36, right: 8, top: 10, bottom: 28 };
+const PAD = { left: 8, right: 8, top: 10, bottom: 4 };
 /** Colours live in the stylesheet (.series-N), so both themes and the CSP stay simple. */
 const SERIES = 8;
 
@@ -37,12 +37,6 @@ export function AlertsChart(props: ChartInput) {
           {total} alerts in all, at most {max} on one day.
         </desc>
         <line class="axis" x1={PAD.left} y1={PAD.top + plotH} x2={W - PAD.right} y2={PAD.top + plotH} />
-        <text class="tick" x={PAD.left - 6} y={PAD.top + 8} text-anchor="end">
-          {max}
-        </text>
-        <text class="tick" x={PAD.left - 6} y={PAD.top + plotH} text-anchor="end">
-          0
-        </text>
         {props.days.map((d, i) => {
           let y = PAD.top + plotH;
           const x = PAD.left + i * slot + (slot - barW) / 2;
@@ -59,15 +53,17 @@ export function AlertsChart(props: ChartInput) {
                   </rect>
                 );
               })}
-              {(props.days.length - 1 - i) % 7 === 0 ? (
-                <text class="tick" x={(x + barW / 2).toFixed(1)} y={H - 8} text-anchor="middle">
-                  {d.slice(5)}
-                </text>
-              ) : null}
             </g>
           );
         })}
       </svg>
+      {/* Labels in HTML, not in the stretched SVG: text keeps its size and shape at phone width. */}
+      <ol class="chart-days" aria-hidden="true">
+        {props.days.filter((_, i) => (props.days.length - 1 - i) % 7 === 0).map((d) => (
+          <li>{d.slice(5)}</li>
+        ))}
+      </ol>
+      <p class="hint chart-scale">Tallest bar: {max} {max === 1 ? 'alert' : 'alerts'} in a day.</p>
       <figcaption>
         <ul class="legend">
           {props.channels.map((ch, ci) => (
@@ -82,11 +78,11 @@ export function AlertsChart(props: ChartInput) {
   );
 }
 
-/** `workspace`: billable events of the whole workspace (owners, admins); `visible`: alerts of the channels the viewer can see. */
+/** `workspace`: the whole workspace's billable counter, shown as alerts (owners, admins); `visible`: alerts of the channels the viewer can see. */
 export type UsageScope = 'workspace' | 'visible';
 
 export function usagePage(c: Context<DashEnv>, o: ChartInput & { months: { month: string; events: number }[]; thisMonth: number; scope: UsageScope }) {
-  const unit = `${o.scope === 'workspace' ? 'billable event' : 'alert'}${o.thisMonth === 1 ? '' : 's'}`;
+  const unit = o.thisMonth === 1 ? 'alert' : 'alerts';
   return page(
     c,
     'Usage',
@@ -99,9 +95,9 @@ export function usagePage(c: Context<DashEnv>, o: ChartInput & { months: { month
           {o.thisMonth} <span class="muted">{unit}</span>
         </p>
         {o.scope === 'workspace' ? (
-          <p class="hint">One per alert and one per workflow run, the same counter as the CLI's usage report.</p>
+          <p class="hint">Each alert and each workflow run counts once: the same counter the API and the CLI's usage report call billable events.</p>
         ) : (
-          <p class="hint">Alerts kept in the channels you can see. Owners and admins see the workspace's billable events.</p>
+          <p class="hint">Alerts kept in the channels you can see. Owners and admins see the whole workspace’s alerts.</p>
         )}
       </section>
       <section class="card" aria-labelledby="chart-h">
@@ -111,14 +107,14 @@ export function usagePage(c: Context<DashEnv>, o: ChartInput & { months: { month
       <section class="card">
         <h2>Per month</h2>
         {o.months.length === 0 ? (
-          <p class="muted">No events yet.</p>
+          <p class="muted">No alerts yet.</p>
         ) : (
           <table>
             <thead>
               <tr>
                 <th scope="col">Month</th>
                 <th scope="col" class="num">
-                  {o.scope === 'workspace' ? 'Events' : 'Alerts'}
+                  Alerts
                 </th>
               </tr>
             </thead>

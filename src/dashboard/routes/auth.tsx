@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { BOOTSTRAP_PLACEHOLDER_EMAIL } from '../../bootstrap.js';
 import { enforceRateLimit } from '../../http/rate-limit.js';
 import type { DashboardDeps } from '../deps.js';
 import { clientAddress } from '../http/client-address.js';
@@ -17,7 +16,8 @@ export function safeNext(raw: string | undefined, publicUrl: string): string {
 }
 
 /** A new session (new id at every sign-in) for a proven user; records a sign-in from a new device. */
-export async function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link' | 'invitation'): Promise<void> {
+/** Returns the new session's cookie secret (a flash for the first page is sealed with it). */
+export async function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link' | 'invitation'): Promise<string> {
   const from = clientAddress(c, deps.services.config.trustProxy);
   const workspaces = await deps.accounts.workspacesOf(userId);
   // A session the browser already had is ended: one browser, one session.
@@ -29,6 +29,7 @@ export async function startSession(c: Context, deps: DashboardDeps, userId: stri
   await deps.sessions.prune();
   await deps.links.prune();
   if (newDevice) for (const w of workspaces) await deps.audit.record(w.id, userId, 'sign-in.new-device', `by ${how}`, from);
+  return secret;
 }
 
 const SIGN_IN_LIMITED = () => 'Too many sign-in attempts. Wait a minute and try again.';
@@ -59,7 +60,13 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.get('/sign-in', async (c) => {
     const secret = getCookie(c, deps.cookieName);
     if (secret && (await deps.sessions.resolve(secret))) return c.redirect(safeNext(c.req.query('next'), deps.services.config.publicUrl), 303);
-    return signInPage(c, { next: safeNext(c.req.query('next'), deps.services.config.publicUrl), mailEnabled, ended: c.req.query('ended') === '1', invitation: c.req.query('invitation') === '1' });
+    return signInPage(c, {
+      next: safeNext(c.req.query('next'), deps.services.config.publicUrl),
+      mailEnabled,
+      ended: c.req.query('ended') === '1',
+      invitation: c.req.query('invitation') === '1',
+      linkSent: c.req.query('link') === 'sent',
+    });
   });
 
   r.post('/sign-in', guard, async (c) => {
@@ -89,7 +96,8 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
       const { secret, expiresAt } = await deps.links.issue(user.id);
       await deps.services.accountMail.enqueue({ to: user.email, kind: 'sign-in', link: signInUrl(deps.services.config.publicUrl, secret), linkExpiresAt: expiresAt });
     }
-    return signInPage(c, { next: '/', email, mailEnabled, linkSent: true });
+    // Post/Redirect/Get: a reload must not queue a second e-mail. The address is not echoed back.
+    return c.redirect('/sign-in?link=sent', 303);
   });
 
   // GET never signs in: mail scanners prefetch links. The page's button POSTs.
@@ -103,10 +111,9 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const link = f.t ? await deps.links.consume(f.t) : undefined;
     if (!link) return linkPage(c, '', undefined);
     await startSession(c, deps, link.userId, 'link');
-    if (link.invite) return c.redirect('/profile?invited=1', 303);
-    // The first-run owner without BOOTSTRAP_OWNER_EMAIL is asked for a real address first.
-    const user = await deps.accounts.findUser(link.userId);
-    return c.redirect(user?.email === BOOTSTRAP_PLACEHOLDER_EMAIL ? '/profile?welcome=1' : '/', 303);
+    // Every first sign-in lands on the feed, where the first alert shows (the first-run owner's
+    // placeholder address is a banner there, not a gate).
+    return c.redirect(link.invite ? '/feed' : '/', 303);
   });
 
   r.post('/sign-out', signedIn, async (c) => {

@@ -1,6 +1,6 @@
 import { type Context, Hono } from 'hono';
 import { z } from 'zod';
-import { isChannelSlug } from '../../domain/channel-slug.js';
+import { isChannelSlug, slugify } from '../../domain/channel-slug.js';
 import { AppError } from '../../domain/errors.js';
 import { NOTIFY_LEVELS, type NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashboardDeps } from '../deps.js';
@@ -11,6 +11,9 @@ import { SIGNING_SECRET_MAX_CHARS, SIGNING_SECRET_MIN_CHARS } from '../../domain
 import { channelSettingsPage, channelsPage, type FieldErrors, type SettingsExtra } from '../pages/channels.js';
 import type { ChannelRecord } from '../ports.js';
 import { botInviteUrl } from '../pages/channel-discord.js';
+import { redirectWithFlash } from '../http/flash.js';
+import { freeSlug } from '../http/suggest.js';
+import { channelPrivacyRoutes } from './channel-privacy.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 
@@ -31,6 +34,8 @@ export const channelFormSchema = z.object({
   isPrivate: z.boolean(),
 });
 
+const LEVEL_WORDS: Record<NotifyLevel, string> = { all: 'every alert', important: 'warnings and errors only', none: 'none' };
+
 const errorsOf = (e: z.ZodError): FieldErrors => Object.fromEntries(e.issues.map((i) => [String(i.path[0]), i.message]));
 
 export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
@@ -47,6 +52,16 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     return (await list(c)).find((ch) => ch.id === id);
   };
 
+  /** The first of `slug-2`, `slug-3`, … no channel of the workspace uses (private ones included: the slug index is the workspace's). */
+  const freeChannelSlug = async (workspaceId: string, slug: string) => {
+    const taken: string[] = [slug];
+    for (;;) {
+      const candidate = freeSlug(slug, taken);
+      if (!(await deps.accounts.slugTaken(workspaceId, candidate))) return candidate;
+      taken.push(candidate);
+    }
+  };
+
   const settings = async (c: Context<DashEnv>, ch: ChannelRecord, extra: SettingsExtra = {}) => {
     const ws = requireRole(c);
     const level = (await deps.services.notifyPrefs.recipient(ch.id, c.get('viewer').id))?.level ?? 'none';
@@ -58,6 +73,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       workspaceMembers: await deps.accounts.listMembers(ws.id),
       discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
       signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
+      mailEnabled: deps.mailer !== null,
       ...extra,
     }, extra.errors ? 400 : 200);
   };
@@ -73,15 +89,19 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     try {
       ch = await deps.accounts.createChannel({ workspaceId: ws.id, ...parsed.data });
     } catch (err) {
-      if (err instanceof AppError && err.code === 'invalid-body' && /slug/.test(err.detail ?? '')) {
-        return channelsPage(c, { channels: await list(c), errors: { slug: 'Another channel already uses this slug' }, values: form }, 400);
+      // A taken slug is the form's error with a free one offered, never the other channel's id.
+      if (err instanceof AppError && err.code === 'slug-taken') {
+        const slug = parsed.data.slug ?? slugify(parsed.data.name);
+        const suggestion = await freeChannelSlug(ws.id, slug);
+        const error = `Another channel uses “${slug}”. Try “${suggestion}”${parsed.data.slug ? '' : ', or change the name'}.`;
+        return channelsPage(c, { channels: await list(c), errors: { slug: error }, values: { ...form, slug: form.slug || suggestion } }, 409);
       }
       throw err;
     }
     // The creator of a private channel is its first member, or they would lock themselves out.
     if (ch.isPrivate) await deps.accounts.addChannelMember(ch.id, c.get('viewer').id);
     await audit(c, deps, 'channel.created', `${ch.name} (${ch.id})`);
-    return c.redirect(`/channels/${ch.id}`, 303);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `Channel “${ch.name}” created. Post alerts to its webhook URL below.` });
   });
 
   r.get('/channels/:id', async (c) => {
@@ -108,7 +128,8 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     await requireRecentSignIn(c, deps, form);
     await deps.accounts.rotateWebhook(ch.id);
     await audit(c, deps, 'channel.webhook-rotated', `${ch.name} (${ch.id})`);
-    return settings(c, { ...ch, ...(await deps.accounts.channel(ch.workspaceId, ch.id)) }, { reveal: true, notice: 'Webhook URL rotated. The old URL now answers 404.' });
+    // Post/Redirect/Get: a reload of the page shows the new URL's settings, it never rotates again.
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `Webhook URL of “${ch.name}” rotated. The old URL now answers 404.`, revealWebhook: true });
   });
 
   r.post('/channels/:id/settings', async (c) => {
@@ -120,7 +141,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (!parsed.success) return settings(c, ch, { errors: errorsOf(parsed.error), values: form });
     await deps.accounts.updateChannel(ch.id, parsed.data);
     await audit(c, deps, 'channel.changed', `${parsed.data.name} (${ch.id})`);
-    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `Channel “${parsed.data.name}” saved.` });
   });
 
   r.post('/channels/:id/notifications', async (c) => {
@@ -129,7 +150,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const level = (await formOf(c)).level as NotifyLevel;
     if (!NOTIFY_LEVELS.includes(level)) return settings(c, ch, { errors: { level: 'Choose all, important or none' } });
     await deps.services.notifyPrefs.set(c.get('viewer').id, ch.id, level);
-    return c.redirect(`/channels/${ch.id}?notifications=1`, 303);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `E-mail for “${ch.name}”: ${LEVEL_WORDS[level]}.` });
   });
 
   r.post('/channels/:id/members', async (c) => {
@@ -143,11 +164,11 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (form.action === 'remove') {
       await deps.accounts.removeChannelMember(ch.id, user.id);
       await audit(c, deps, 'channel.member-removed', `${user.email} from ${ch.name}`);
-    } else {
-      await deps.accounts.addChannelMember(ch.id, user.id);
-      await audit(c, deps, 'channel.member-added', `${user.email} to ${ch.name}`);
+      return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `${user.name} removed from “${ch.name}”.` });
     }
-    return c.redirect(`/channels/${ch.id}`, 303);
+    await deps.accounts.addChannelMember(ch.id, user.id);
+    await audit(c, deps, 'channel.member-added', `${user.email} to ${ch.name}`);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `${user.name} added to “${ch.name}”.` });
   });
 
   r.post('/channels/:id/discord', async (c) => {
@@ -163,7 +184,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       throw err;
     }
     await audit(c, deps, 'channel.discord-connected', `${ch.name} ← Discord ${id.trim()}`);
-    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `“${ch.name}” now mirrors Discord channel ${id.trim()}.` });
   });
 
   r.post('/channels/:id/discord/disconnect', async (c) => {
@@ -172,7 +193,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (!ch) return c.notFound();
     await deps.accounts.disconnectDiscord(ch.id);
     await audit(c, deps, 'channel.discord-disconnected', ch.name);
-    return c.redirect(`/channels/${ch.id}?saved=1`, 303);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `“${ch.name}” disconnected from Discord. Its stored messages stay readable.` });
   });
 
   // GitHub's signing secret: set or replaced here (never shown back), removed below; the CLI stores it the same way.
@@ -187,7 +208,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const replaced = await deps.accounts.hasSigningSecret(ch.id);
     await deps.accounts.setSigningSecret(ch.id, secret);
     await audit(c, deps, replaced ? 'channel.signing-secret-replaced' : 'channel.signing-secret-set', `${ch.name} (${ch.id})`);
-    return c.redirect(`/channels/${ch.id}?signing=set`, 303);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `Signing secret of “${ch.name}” ${replaced ? 'replaced' : 'saved'}.` });
   });
 
   r.post('/channels/:id/signing-secret/clear', async (c) => {
@@ -198,7 +219,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     await requireRecentSignIn(c, deps, await formOf(c));
     await deps.accounts.setSigningSecret(ch.id, null);
     await audit(c, deps, 'channel.signing-secret-cleared', `${ch.name} (${ch.id})`);
-    return c.redirect(`/channels/${ch.id}?signing=cleared`, 303);
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `Signing secret of “${ch.name}” removed. GitHub deliveries are accepted unsigned.` });
   });
 
   r.post('/channels/:id/delete', async (c) => {
@@ -211,8 +232,9 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
     await deps.accounts.deleteChannel(ch.id);
     await audit(c, deps, 'channel.deleted', `${ch.name} (${ch.id})`);
-    return c.redirect('/channels?deleted=1', 303);
+    return redirectWithFlash(c, '/channels', { notice: `Channel “${ch.name}” deleted, with its alerts.` });
   });
 
+  r.route('/', channelPrivacyRoutes(deps, { visibleChannel, settings }));
   return r;
 }

@@ -8,6 +8,7 @@ import type { DashEnv } from '../http/env.js';
 import { formOf, originGuard, requireSession } from '../http/session.js';
 import { acceptInvitationPage, invitationForAnotherAccountPage, invitationGonePage } from '../pages/invitations.js';
 import { startSession } from './auth.js';
+import { redirectWithFlash, redirectWithFlashFor } from '../http/flash.js';
 
 const nameSchema = z.string().trim().min(1, 'Enter your name').max(100, 'At most 100 characters');
 /** An existing account accepts only after signing in as itself; its pending invitations wait on its profile. */
@@ -60,8 +61,12 @@ export function invitationRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const { invitation: inv, userId } = result;
     if (password) await deps.passwords.set(userId, password);
     await deps.audit.record(inv.workspaceId, userId, 'member.invitation-accepted', `${inv.email} as ${inv.role} (new account)`, clientAddress(c, deps.services.config.trustProxy));
-    await startSession(c, deps, userId, 'invitation');
-    return c.redirect('/profile?invited=1', 303);
+    const session = await startSession(c, deps, userId, 'invitation');
+    // The first sign-in lands on the feed, welcomed; name, password and notifications wait on the profile.
+    const ws = (await deps.accounts.workspacesOf(userId)).find((w) => w.id === inv.workspaceId);
+    return redirectWithFlashFor(c, deps, session, '/feed', {
+      notice: `Welcome to ${ws?.name ?? 'Alertbridge'}! You joined as ${inv.role}. Your password and e-mail settings are on your profile.`,
+    });
   });
 
   for (const p of ['/invitations', '/invitations/*']) r.use(p, requireSession(deps));
@@ -72,7 +77,8 @@ export function invitationRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (!inv) return c.notFound();
     await deps.audit.record(inv.workspaceId, viewer.id, 'member.invitation-accepted', `${inv.email} as ${inv.role}`, c.get('clientAddress'));
     await deps.sessions.switchWorkspace(c.get('session'), inv.workspaceId);
-    return c.redirect('/profile?joined=1', 303);
+    const ws = (await deps.accounts.workspacesOf(viewer.id)).find((w) => w.id === inv.workspaceId);
+    return redirectWithFlash(c, '/feed', { notice: `Invitation accepted: you are now ${inv.role === 'admin' ? 'an' : 'a'} ${inv.role} of ${ws?.name ?? 'the workspace'}.` });
   });
 
   r.post('/invitations/:id/decline', async (c) => {

@@ -10,6 +10,7 @@ import { audit, requireRecentSignIn } from '../http/guards.js';
 import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
 import { auditPage, membersPage } from '../pages/members.js';
 import { invitationUrl, mailInvitation } from '../invitation-mail.js';
+import { redirectWithFlash } from '../http/flash.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 const inviteSchema = z.object({
@@ -31,13 +32,21 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.get('/members', async (c) => membersPage(c, await view(c, requireRole(c))));
 
   /**
-   * Mailed: back to the list (Post/Redirect/Get). Not mailed (mail off, or the send failed): the
-   * link is rendered, not redirected to, as this response is the only place it ever appears.
+   * Back to the list either way (Post/Redirect/Get). Mailed: a notice naming who was invited. Not
+   * mailed (mail off, or the send failed): the link rides in the flash, so the page it lands on is the
+   * only place it ever appears, once.
    */
-  const deliver = async (c: Context<DashEnv>, ws: { id: string }, sent: { invitation: InvitationRecord; secret: string }, done: string) => {
-    if (await mailInvitation(deps, sent.invitation, sent.secret, c.get('viewer').name)) return c.redirect(`/members?${done}=1`, 303);
+  const deliver = async (c: Context<DashEnv>, sent: { invitation: InvitationRecord; secret: string }, verb: 'invited' | 're-issued') => {
+    const inv = sent.invitation;
+    const again = verb === 're-issued' ? ' The earlier link no longer works.' : '';
+    if (await mailInvitation(deps, inv, sent.secret, c.get('viewer').name)) {
+      return redirectWithFlash(c, '/members', { notice: `Invitation ${verb === 'invited' ? 'e-mailed to' : 're-issued and e-mailed to'} ${inv.email} as ${inv.role}.${again}` });
+    }
     const url = invitationUrl(deps.services.config.publicUrl, sent.secret);
-    return membersPage(c, { ...(await view(c, ws)), shown: { email: sent.invitation.email, url, expiresAt: sent.invitation.expiresAt } }, 201);
+    return redirectWithFlash(c, '/members?link=1', {
+      notice: `${inv.email} ${verb === 'invited' ? 'invited' : 're-invited'} as ${inv.role}.${again}`,
+      invitation: { email: inv.email, url, expiresAt: inv.expiresAt, mailFailed: deps.mailer !== null },
+    });
   };
 
   r.post('/members/invite', async (c) => {
@@ -52,13 +61,13 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     // Only an owner may make owners: an admin must not be able to promote past themselves.
     if (role === 'owner' && ws.role !== 'owner') throw new Forbidden('only owners can invite owners');
     if ((await deps.accounts.listMembers(ws.id)).some((m) => m.email.toLowerCase() === email.toLowerCase())) {
-      return membersPage(c, { ...(await view(c, ws)), errors: { email: 'Already a member' }, values: form }, 400);
+      return membersPage(c, { ...(await view(c, ws)), errors: { email: `${email} is already a member of this workspace. Change their role in the list above.` }, values: form }, 409);
     }
     await requireRecentSignIn(c, deps, form);
     // No account is looked up or made here: whether one exists is decided when the invitation is accepted.
     const sent = await deps.invitations.invite({ workspaceId: ws.id, email, role, invitedBy: c.get('viewer').id });
     await audit(c, deps, sent.reissued ? 'member.invitation-reissued' : 'member.invited', `${sent.invitation.email} as ${role}`);
-    return deliver(c, ws, sent, 'invited');
+    return deliver(c, sent, sent.reissued ? 're-issued' : 'invited');
   });
 
   r.post('/members/invitations/:id/reissue', async (c) => {
@@ -70,7 +79,7 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const sent = await deps.invitations.reissue(ws.id, pending.id, c.get('viewer').id);
     if (!sent) return c.notFound();
     await audit(c, deps, 'member.invitation-reissued', `${sent.invitation.email} as ${sent.invitation.role}`);
-    return deliver(c, ws, sent, 'reissued');
+    return deliver(c, sent, 're-issued');
   });
 
   r.post('/members/invitations/:id/withdraw', async (c) => {
@@ -81,7 +90,7 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const gone = await deps.invitations.withdraw(ws.id, pending.id);
     if (!gone) return c.notFound();
     await audit(c, deps, 'member.invitation-withdrawn', `${gone.email} as ${gone.role}`);
-    return c.redirect('/members?withdrawn=1', 303);
+    return redirectWithFlash(c, '/members', { notice: `Invitation of ${gone.email} withdrawn. Its link no longer works.` });
   });
 
   /** Role changes and removals: managers only, never leaving the workspace without an owner. */
@@ -104,7 +113,7 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     await requireRecentSignIn(c, deps, form);
     await deps.accounts.addMember(ws.id, m.id, role);
     await audit(c, deps, 'member.role-changed', `${m.email}: ${m.role} → ${role}`);
-    return c.redirect('/members?changed=1', 303);
+    return redirectWithFlash(c, '/members', { notice: role === m.role ? `${m.name} stays ${role}.` : `${m.name} is now ${role === 'admin' ? 'an' : 'a'} ${role} (was ${m.role}).` });
   });
 
   r.post('/members/:id/remove', async (c) => {
@@ -115,7 +124,7 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
     await requireRecentSignIn(c, deps, await formOf(c));
     await deps.accounts.removeMember(ws.id, m.id);
     await audit(c, deps, 'member.removed', m.email);
-    return c.redirect('/members?removed=1', 303);
+    return redirectWithFlash(c, '/members', { notice: `${m.name} (${m.email}) removed from the workspace. Their tokens stop working at once.` });
   });
 
   r.get('/audit', async (c) => auditPage(c, await deps.audit.list(requireRole(c, MANAGERS).id)));

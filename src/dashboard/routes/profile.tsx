@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { EMAIL_BANNER_COOKIE } from '../views/feed-extras.js';
 import { z } from 'zod';
 import { AppError } from '../../domain/errors.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
@@ -10,6 +12,8 @@ import { profilePage } from '../pages/profile.js';
 import { errorPage } from '../pages/errors.js';
 import { emailConfirmPage } from '../pages/email-confirm.js';
 import { emailConfirmUrl } from '../sign-in-link.js';
+import { redirectWithFlash } from '../http/flash.js';
+import { EMAIL_CONFIRMATION_TTL_MS } from '../../domain/auth/sign-in-links.js';
 
 export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
@@ -20,6 +24,7 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     invitations: await deps.invitations.pendingFor(c.get('viewer')),
     levels: (await deps.services.notifyPrefs.list(c.get('viewer').id)).filter((l) => l.workspace.id === c.get('workspace')?.id),
     push: { publicKey: deps.services.push.vapid.publicKey, devices: await deps.services.push.subscriptions.list(c.get('viewer').id) },
+    mailEnabled: deps.mailer !== null,
   });
 
   r.get('/profile', async (c) => profilePage(c, await view(c)));
@@ -43,6 +48,12 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
       throw err;
     }
     return c.redirect('/profile?password=1', 303);
+  });
+
+  // Per browser, like a closed hint: the address can still be set from the profile at any time.
+  r.post('/profile/email-banner/dismiss', (c) => {
+    setCookie(c, EMAIL_BANNER_COOKIE, 'dismissed', { path: '/', httpOnly: true, sameSite: 'Lax', secure: deps.secureCookies, maxAge: 365 * 86_400 });
+    return c.redirect('/feed', 303);
   });
 
   r.post('/profile/name', async (c) => {
@@ -75,7 +86,10 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
     const { secret, expiresAt } = await deps.links.issueEmailConfirmation(viewer.id, email);
     await deps.services.accountMail.enqueue({ to: email, kind: 'confirm-email', link: emailConfirmUrl(deps.services.config.publicUrl, secret), linkExpiresAt: expiresAt });
-    return profilePage(c, { ...(await view(c)), emailSentTo: email });
+    // Post/Redirect/Get: a reload shows the page again, it never sends a second link.
+    return redirectWithFlash(c, '/profile', {
+      notice: `We sent a confirmation link to ${email}. Your address changes when you open it while signed in here (within ${EMAIL_CONFIRMATION_TTL_MS / 3_600_000} hours).`,
+    });
   });
 
   // GET changes nothing (mail scanners open links): the page's button POSTs.

@@ -6,6 +6,8 @@ import { Forbidden } from '../http/errors.js';
 import { audit, requireRecentSignIn } from '../http/guards.js';
 import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
 import { tokensPage } from '../pages/tokens.js';
+import { redirectWithFlash } from '../http/flash.js';
+import { freeName } from '../http/suggest.js';
 
 /** The same bound the CLI's token names live with (a label in lists). */
 export const tokenNameSchema = z.string().trim().min(1, 'Give the token a name').max(100, 'At most 100 characters');
@@ -34,11 +36,17 @@ export function tokenRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (!name.success) {
       return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, nameError: name.error.issues[0]?.message, name: form.name }, 400);
     }
+    // Two live tokens of one person with one name could not be told apart in the list (or revoked rightly).
+    const mine = (await deps.accounts.listTokens(ws.id)).filter((t) => !t.revokedAt && t.userId === c.get('viewer').id).map((t) => t.name);
+    if (mine.some((n) => n.toLowerCase() === name.data.toLowerCase())) {
+      const nameError = `You already have a token named “${name.data}”. Try “${freeName(name.data, mine)}”, or revoke the old one first.`;
+      return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, nameError, name: form.name }, 409);
+    }
     await requireRecentSignIn(c, deps, form);
     const created = await deps.accounts.createToken(ws.id, c.get('viewer').id, name.data);
     await audit(c, deps, 'token.created', `${name.data} (${created.id})`);
-    // Rendered, not redirected: this response is the only place the token ever appears.
-    return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, created: { name: name.data, token: created.token } }, 201);
+    // The token's only appearance is the page this redirects to, through a flash sealed to this session.
+    return redirectWithFlash(c, '/tokens?created=1', { token: { name: name.data, token: created.token } });
   });
 
   r.post('/tokens/:id/revoke', async (c) => {
@@ -48,7 +56,7 @@ export function tokenRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (token.userId !== c.get('viewer').id && !isManager(ws.role)) throw new Forbidden("only owners and admins may revoke another member's token");
     await deps.accounts.revokeToken(token.id);
     await audit(c, deps, 'token.revoked', `${token.name} (${token.id})`);
-    return c.redirect('/tokens?revoked=1', 303);
+    return redirectWithFlash(c, '/tokens', { notice: `Token “${token.name}” revoked. The API refuses it from now on.` });
   });
 
   return r;

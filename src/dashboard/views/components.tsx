@@ -116,16 +116,41 @@ export function Card(props: { id: string; title: Child; class?: string; children
  * button (`button` adds classes such as `primary` or `danger small`; `label`
  * names it for screen readers where its text alone is ambiguous).
  */
-export function PostForm(props: { action: string; csrf: string | undefined; class?: string; submit: Child; button?: string; label?: string; children?: Child }) {
+export function PostForm(props: {
+  action: string;
+  csrf: string | undefined;
+  class?: string;
+  submit: Child;
+  button?: string;
+  label?: string;
+  /** A destructive action: asked first in a dialog naming its object (assets/confirm.js; without script the form posts as it is). */
+  confirm?: Confirmation;
+  disabled?: boolean;
+  children?: Child;
+}) {
   return (
-    <form method="post" action={props.action} class={props.class}>
+    <form method="post" action={props.action} class={props.class} {...confirmAttributes(props.confirm)}>
       <Csrf token={props.csrf} />
       {props.children}
-      <button type="submit" class={props.button ? `button ${props.button}` : 'button'} aria-label={props.label}>
+      <button type="submit" class={props.button ? `button ${props.button}` : 'button'} aria-label={props.label} disabled={props.disabled}>
         {props.submit}
       </button>
     </form>
   );
+}
+
+/** The question a destructive action asks, naming its object: "Revoke token “CI deploy script”?". */
+export interface Confirmation {
+  question: string;
+  /** What follows, in a sentence: "Scripts using it stop working at once." */
+  detail?: string;
+  /** The dialog's button; the form's own button text otherwise. */
+  action: string;
+}
+
+export function confirmAttributes(c: Confirmation | undefined): Record<string, string> {
+  if (!c) return {};
+  return { 'data-confirm': c.question, 'data-confirm-action': c.action, ...(c.detail ? { 'data-confirm-detail': c.detail } : {}) };
 }
 
 /** A labelled select (id `f-<name>`, like Field) with its error below it. */
@@ -178,10 +203,10 @@ export function TimeCell(props: { label: string; iso: string | null }) {
 }
 
 /** A row's destructive action: one small danger button in the actions cell, named for its row. */
-export function RowAction(props: { action: string; csrf: string | undefined; label: string; children?: Child }) {
+export function RowAction(props: { action: string; csrf: string | undefined; label: string; confirm?: Confirmation; children?: Child }) {
   return (
     <td class="actions">
-      <PostForm action={props.action} csrf={props.csrf} button="danger small" label={props.label} submit={props.children} />
+      <PostForm action={props.action} csrf={props.csrf} button="danger small" label={props.label} submit={props.children} confirm={props.confirm} />
     </td>
   );
 }

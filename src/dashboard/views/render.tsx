@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { Assets } from '../http/assets.js';
 import type { DashEnv } from '../http/env.js';
+import { Notice } from './components.js';
 import { Layout, type NavKey, type PageChrome } from './layout.js';
 
 let table: Assets | undefined;
@@ -25,7 +26,16 @@ export function page(c: Context<DashEnv>, title: string, nav: NavKey, body: Chil
     pendingInvitations: c.get('pendingInvitations'),
     ...extra,
   };
-  return c.html(<Layout chrome={chrome}>{body}</Layout>, status);
+  const flash = c.get('flash');
+  // What a form just did, named (the flash of its Post/Redirect/Get), above the page it lands on.
+  const notice = flash?.notice ? <Notice kind={flash.tone ?? 'ok'}>{flash.notice}</Notice> : null;
+  return c.html(
+    <Layout chrome={chrome}>
+      {notice}
+      {body}
+    </Layout>,
+    status,
+  );
 }
 
 /** A page outside a session (sign-in, link confirmation, errors for anonymous visitors). */

@@ -104,6 +104,8 @@ const UPDATE_CHANNEL = statement<{
 const ADD_CHANNEL_MEMBER = statement<{ channelId: string; userId: string; createdAt: number }>(
   'INSERT INTO channel_members (channel_id, user_id, created_at) VALUES (:channelId, :userId, :createdAt) ON CONFLICT DO NOTHING',
 );
+const SET_PRIVATE = statement<{ channelId: string; isPrivate: boolean }>('UPDATE channels SET is_private = :isPrivate WHERE id = :channelId');
+const CLEAR_CHANNEL_MEMBERS = statement<{ channelId: string }>('DELETE FROM channel_members WHERE channel_id = :channelId');
 const REMOVE_CHANNEL_MEMBER = statement<{ channelId: string; userId: string }>('DELETE FROM channel_members WHERE channel_id = :channelId AND user_id = :userId');
 const CHANNEL_MEMBERS = statement<{ channelId: string }, UserRecord>(
   'SELECT u.id, u.email, u.name FROM channel_members cm JOIN users u ON u.id = cm.user_id WHERE cm.channel_id = :channelId ORDER BY cm.created_at',
@@ -191,6 +193,16 @@ export class SqlAccountRows implements AccountRows {
       if ((yield* tx.run(REMOVE_MEMBERSHIP, { workspaceId, userId })) === 0) return false;
       yield* tx.run(DROP_PRIVATE_MEMBERSHIPS, { workspaceId, userId });
       return true;
+    });
+  }
+
+  setChannelPrivacy(channelId: string, change: { isPrivate: boolean; members?: string[]; now: number }): Promise<void> {
+    // One transaction: between the flag and the member list nobody may see the channel who should not.
+    return this.database.transaction(function* (tx) {
+      yield* tx.run(SET_PRIVATE, { channelId, isPrivate: change.isPrivate });
+      if (change.members === undefined) return;
+      yield* tx.run(CLEAR_CHANNEL_MEMBERS, { channelId });
+      for (const userId of change.members) yield* tx.run(ADD_CHANNEL_MEMBER, { channelId, userId, createdAt: change.now });
     });
   }
 

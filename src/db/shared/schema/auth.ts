@@ -85,3 +85,16 @@ export const [appSecrets, pgAppSecrets] = table('app_secrets', {
   value: text('value').notNull(),
   createdAt: bigint('created_at').notNull(),
 });
+
+/**
+ * One-time results carried across a Post/Redirect/Get (src/domain/auth/flashes.ts): sealed with a key
+ * derived from the session's cookie secret, which the database never holds; read once, five minutes.
+ */
+export const [flashes, pgFlashes] = table('flashes', {
+  id: text('id').primaryKey(),
+  sessionHash: text('session_hash')
+    .notNull()
+    .references(() => sessions.idHash, { onDelete: 'cascade' }),
+  sealed: text('sealed').notNull(),
+  expiresAt: bigint('expires_at').notNull(),
+});
