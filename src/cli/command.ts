@@ -7,13 +7,21 @@ export class UsageError extends Error {}
 /** One flag: `--name value` (string) or bare `--name` (boolean). */
 export type FlagSpec =
   | { type: 'string'; required?: boolean; /** shown in the usage line, e.g. "W" for --workspace W */ value: string }
+  /** Given any number of times (`--field a=1 --field b=2`): every value, in order. */
+  | { type: 'string'; multiple: true; value: string }
   | { type: 'boolean' };
 
 export type FlagSpecs = Record<string, FlagSpec>;
 
 /** What `run` receives: required strings are strings, optional ones may be undefined, booleans are booleans. */
 export type FlagValues<F extends FlagSpecs> = {
-  [K in keyof F]: F[K] extends { type: 'boolean' } ? boolean : F[K] extends { required: true } ? string : string | undefined;
+  [K in keyof F]: F[K] extends { type: 'boolean' }
+    ? boolean
+    : F[K] extends { multiple: true }
+      ? string[]
+      : F[K] extends { required: true }
+        ? string
+        : string | undefined;
 };
 
 /** One admin command: `admin <group> <action> [--flag value]...`. */
@@ -67,7 +75,8 @@ function usageOf(flags: FlagSpecs): string {
   return Object.entries(flags)
     .map(([name, spec]) => {
       const text = spec.type === 'string' ? `--${name} ${spec.value}` : `--${name}`;
-      return spec.type === 'string' && spec.required ? text : `[${text}]`;
+      if ('multiple' in spec) return `[${text}]...`;
+      return spec.type === 'string' && 'required' in spec && spec.required ? text : `[${text}]`;
     })
     .join(' ');
 }
@@ -79,17 +88,17 @@ function usageOf(flags: FlagSpecs): string {
  */
 export function parseFlags<F extends FlagSpecs>(specs: F, args: string[]): FlagValues<F> {
   const options: NonNullable<ParseArgsConfig['options']> = {};
-  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.type };
-  // No flag is declared `multiple`, so no value is an array.
-  let values: Record<string, string | boolean | undefined>;
+  for (const [name, spec] of Object.entries(specs)) options[name] = { type: spec.type, multiple: 'multiple' in spec };
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
-    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+    values = parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | string[] | undefined>;
   } catch (err) {
     throw new UsageError(describeParseError(err, args, options));
   }
   for (const [name, spec] of Object.entries(specs)) {
     const v = values[name];
     if (spec.type === 'boolean') values[name] = v === true;
+    else if ('multiple' in spec) values[name] = v ?? [];
     else if (spec.required && (v === undefined || v === '')) throw new UsageError(`missing --${name}`);
   }
   // parseArgs checked every value against `specs`, which FlagValues<F> is computed from.

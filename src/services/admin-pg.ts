@@ -12,6 +12,7 @@ import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlAuditRows, SqlSignInLinkRows } from '../db/shared/auth-rows.js';
 import { MEDIA_REFERENCED } from '../db/shared/store-lookups.js';
 import { SqlUsageRows } from '../db/shared/usage-rows.js';
+import { SqlSilenceRows } from '../db/shared/silence-rows.js';
 import type { AdminRows } from './admin-rows.js';
 
 /**
@@ -30,6 +31,7 @@ export async function openPgAdminRows(url: string): Promise<AdminRows> {
     preferences: new SqlPreferenceRows(database),
     links: new SqlSignInLinkRows(database),
     audit: new SqlAuditRows(database),
+    silences: new SqlSilenceRows(database),
     alerts: {
       reads: new SqlAlertReads(database),
       removal: new SqlAlertRemoval(new PgWriteUnits(pool)),

@@ -9,6 +9,7 @@ import type { MediaOrphanRows } from '../domain/media-orphan-rows.js';
 import type { PreferenceRows } from '../domain/notification-preferences.js';
 import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { UsageRows } from '../domain/usage.js';
+import type { SilenceRows } from '../domain/silences.js';
 
 /** The rows the admin commands use, on the engine the service runs on (src/services/admin.ts builds them). */
 export interface AdminRows {
@@ -20,6 +21,7 @@ export interface AdminRows {
   preferences: PreferenceRows;
   links: SignInLinkRows;
   audit: AuditRows;
+  silences: SilenceRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }

@@ -10,6 +10,8 @@ import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlUsageRows } from '../db/shared/usage-rows.js';
+import { SqlSilenceRows } from '../db/shared/silence-rows.js';
+import { Silences } from '../domain/silences.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -86,6 +88,7 @@ export class AdminServices {
     const preferences = once(() => new SqlPreferenceRows(database));
     const links = once(() => new SqlSignInLinkRows(database));
     const audit = once(() => new SqlAuditRows(database));
+    const silences = once(() => new SqlSilenceRows(database));
     const alerts = once(() => {
       // The CLI's one alert write (a delete) goes through the store's own unit, flushed at once.
       const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
@@ -100,6 +103,7 @@ export class AdminServices {
       get preferences() { return preferences(); },
       get links() { return links(); },
       get audit() { return audit(); },
+      get silences() { return silences(); },
       get alerts() { return alerts(); },
       close: () => db.close(),
     };
@@ -124,6 +128,10 @@ export class AdminServices {
 
   async discordLinks(): Promise<DiscordLinks> {
     return new DiscordLinks((await this.rows()).discordLinks, await this.accounts(), this.clock);
+  }
+
+  async silences(): Promise<Silences> {
+    return new Silences((await this.rows()).silences, await this.accounts(), new IdGenerator(() => this.clock.now()), this.clock);
   }
 
   async retentionSettings(): Promise<RetentionSettings> {

@@ -61,6 +61,7 @@ export const apiTokens = pgTable(
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     lastUsedAt: bigint('last_used_at', { mode: 'number' }),
     revokedAt: bigint('revoked_at', { mode: 'number' }),
+    readOnly: boolean('read_only').notNull().default(false),
   },
   (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_ws_idx').on(t.workspaceId)],
 );

@@ -37,6 +37,8 @@ export const alerts = pgTable(
     externalId: text('external_id'),
     authorJson: text('author_json'),
     replyToJson: text('reply_to_json'),
+    silencedBy: text('silenced_by'),
+    silenceComment: text('silence_comment'),
     activityKey: text('activity_key').notNull(),
     /** Position in the channel's read order (docs/read-api.md "Read state"); 0 only until the insert trigger assigns it. */
     seq: bigint('seq', { mode: 'number' }).notNull().default(0),

@@ -64,6 +64,8 @@ export const apiTokens = sqliteTable(
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
+    /** A read-only token reads (and marks read) but may not change an alert's status or delete one. */
+    readOnly: integer('read_only', { mode: 'boolean' }).notNull().default(false),
   },
   (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_ws_idx').on(t.workspaceId)],
 );

@@ -8,3 +8,4 @@ export * from './alert-groups.js';
 export * from './push.js';
 export * from './account-mail.js';
 export * from './invitations.js';
+export * from './silences.js';

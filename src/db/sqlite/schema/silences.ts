@@ -1,0 +1,52 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { users, workspaces } from './accounts.js';
+import { channels } from './channels.js';
+
+/**
+ * Silences and maintenance windows (src/domain/silences.ts): matchers (channel or the whole
+ * workspace, level, source, a title substring, field pairs) and when they hold, either a time range
+ * (`starts_at` to `ends_at`) or a weekly window (`weekly_days` a bit per weekday, Sunday = bit 0,
+ * minutes of the day in `time_zone`). `expired_at` ends one early; rows are kept, so an alert's
+ * `silenced_by` keeps naming the silence that muted it.
+ */
+export const silences = sqliteTable(
+  'silences',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    channelId: text('channel_id').references(() => channels.id, { onDelete: 'cascade' }),
+    level: text('level', { enum: ['INFO', 'SUCCESS', 'WARNING', 'ERROR'] }),
+    source: text('source'),
+    titleContains: text('title_contains'),
+    fieldsJson: text('fields_json'),
+    startsAt: integer('starts_at').notNull(),
+    endsAt: integer('ends_at'),
+    weeklyDays: integer('weekly_days'),
+    weeklyStart: integer('weekly_start'),
+    weeklyEnd: integer('weekly_end'),
+    timeZone: text('time_zone'),
+    comment: text('comment').notNull(),
+    createdBy: text('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: integer('created_at').notNull(),
+    expiredAt: integer('expired_at'),
+  },
+  (t) => [index('silences_workspace_idx').on(t.workspaceId, t.createdAt)],
+);
+
+/**
+ * Quiet hours per user (src/domain/quiet-hours.ts): a daily window in a time zone, in minutes of
+ * the day (`start_minute` > `end_minute` crosses midnight); inside it only alerts at or above
+ * `min_level` notify the user, the rest wait for one digest when it ends.
+ */
+export const quietHours = sqliteTable('quiet_hours', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  timeZone: text('time_zone').notNull(),
+  startMinute: integer('start_minute').notNull(),
+  endMinute: integer('end_minute').notNull(),
+  minLevel: text('min_level', { enum: ['INFO', 'SUCCESS', 'WARNING', 'ERROR'] }).notNull(),
+  updatedAt: integer('updated_at').notNull(),
+});
