@@ -13,6 +13,8 @@ export interface OutboxJob {
   alertId: string;
   channelId: string;
   kind: NotificationKind;
+  /** When the change that owes the notification was stored: what silences are checked against, however late the fan-out runs. */
+  createdAt: number;
 }
 
 /** What fanning a job out does: the recipients' delivery rows, and the note the job is closed with. */
@@ -109,7 +111,7 @@ export interface Outbox {
   recoverInterrupted(reason: string, now: number): Promise<number>;
   dueJobs(now: number, limit: number): Promise<number[]>;
   /** The job's delivery rows and its `done`, in one transaction; nothing when the job is no longer pending. */
-  /** `silences`: those of the alert's workspace that may hold at `now` (read in the same transaction). */
+  /** `silences`: those of the alert's workspace that may hold at the job's `createdAt` (read in the same transaction). */
   fanOut(jobId: number, now: number, plan: (job: OutboxJob, alert: FanOutSubject | undefined, silences: Silence[]) => FanOutPlan): Promise<void>;
   /** Records a failed fan-out; `retry` gets the attempts so far (this one included). */
   retryJob(jobId: number, retry: (attempts: number) => JobRetry): Promise<{ attempts: number; giveUp: boolean } | undefined>;

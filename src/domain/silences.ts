@@ -95,8 +95,9 @@ export function parseWeekly(s: string, timeZone: string): LocalWindow | null {
   if (!m) return null;
   let days = 0;
   for (const part of m[1]!.split(',')) {
-    const [from, to = from] = part.split('-').map((d) => WEEKDAYS.findIndex((w) => w.toLowerCase() === d.toLowerCase()));
-    if (from === undefined || from < 0 || to < 0 || part.split('-').length > 2) return null;
+    const names = part.split('-');
+    const [from = -1, to = from] = names.map((d) => WEEKDAYS.findIndex((w) => w.toLowerCase() === d.toLowerCase()));
+    if (from < 0 || to < 0 || names.length > 2) return null;
     for (let d = from; ; d = (d + 1) % 7) {
       days |= 1 << d;
       if (d === to) break;

@@ -11,14 +11,6 @@ export { Actor, ChatAlert, StandardAlert, WorkflowStep } from '../domain/alert-s
 /** Page size of the alert list (spec: 1 to 100, default 50). */
 export const LIST_PAGE_SIZE = { min: 1, max: 100, default: 50 } as const;
 
-/** A read-only token asked to change an alert for everyone (status, snooze) or delete one. */
-export const readOnlyResponse = {
-  403: {
-    description: 'The token is read-only (problem type `read-only-token`): it may mark alerts read, nothing more',
-    content: { 'application/problem+json': { schema: Problem } },
-  },
-} as const;
-
 const LEVELS = ['info', 'success', 'warning', 'error'] as const;
 
 /** `limit` of every paginated list (the channel's alerts, search): one rule, one message. */
@@ -99,4 +91,12 @@ export const problemResponses = {
   401: { description: 'Missing or invalid Bearer token', content: { 'application/json': { schema: AuthFailure } } },
   404: { description: 'Not found or not visible to the token', content: { 'application/problem+json': { schema: Problem } } },
   429: { description: 'Rate limited; see Retry-After', content: { 'application/problem+json': { schema: Problem } } },
+} as const;
+
+/** A read-only token asked to change an alert for everyone (status, snooze) or delete one. */
+export const readOnlyResponse = {
+  403: {
+    description: 'The token is read-only (problem type `read-only-token`): it may mark alerts read, nothing more',
+    content: { 'application/problem+json': { schema: Problem } },
+  },
 } as const;

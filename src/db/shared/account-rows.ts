@@ -257,8 +257,8 @@ export class SqlAccountRows implements AccountRows {
   }
 
   async insertToken(row: Omit<TokenRecord, 'lastUsedAt' | 'revokedAt'> & { tokenHash: string }): Promise<void> {
-    const { id, workspaceId, userId, name, tokenHash, hint, createdAt } = row;
-    await this.database.run(INSERT_TOKEN, { id, workspaceId, userId, name, tokenHash, hint, createdAt });
+    const { id, workspaceId, userId, name, tokenHash, hint, createdAt, readOnly } = row;
+    await this.database.run(INSERT_TOKEN, { id, workspaceId, userId, name, tokenHash, hint, createdAt, readOnly });
   }
 
   tokens(workspaceId: string): Promise<TokenRecord[]> {

@@ -14,7 +14,8 @@ type Delivery = { jobId: number; userId: string };
 export const DUE_JOBS = statement<{ now: number; limit: number }, { id: number }>(
   `SELECT id FROM notification_jobs WHERE state = 'pending' AND next_attempt_at <= :now ORDER BY id LIMIT :limit`,
 );
-const PENDING_JOB_SQL = `SELECT id, alert_id AS "alertId", channel_id AS "channelId", kind, attempts FROM notification_jobs WHERE id = :jobId AND state = 'pending'`;
+const PENDING_JOB_SQL = `SELECT id, alert_id AS "alertId", channel_id AS "channelId", kind, created_at AS "createdAt", attempts
+   FROM notification_jobs WHERE id = :jobId AND state = 'pending'`;
 /** PostgreSQL: a job another node is fanning out right now is left to it. */
 export const PENDING_JOB = perEngine<{ jobId: number }, OutboxJob & { attempts: number }>({
   sqlite: PENDING_JOB_SQL,

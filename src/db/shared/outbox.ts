@@ -141,7 +141,7 @@ export class SqlOutbox implements Outbox {
     const job = yield* tx.get(PENDING_JOB, { jobId });
     if (!job) return;
     const alert = yield* tx.get(ALERT_SUBJECT, { alertId: job.alertId });
-    const silences = alert ? yield* candidateSilences(tx, job.channelId, now) : [];
+    const silences = alert ? yield* candidateSilences(tx, job.channelId, job.createdAt) : [];
     const { deliverTo, note, pushTo = [], silencedBy } = yield* this.decided(tx, job.channelId, null, () => plan(job, alert, silences));
     if (alert && silencedBy !== undefined && (silencedBy?.id ?? null) !== alert.silencedBy) {
       yield* tx.run(SET_SILENCED_BY, { alertId: job.alertId, silenceId: silencedBy?.id ?? null, comment: silencedBy?.comment ?? null });

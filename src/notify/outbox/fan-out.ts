@@ -40,7 +40,8 @@ export class FanOut {
         await this.deps.outbox.fanOut(id, now, (job, alert, silences) => {
           if (!alert) return { deliverTo: [], note: 'alert deleted before delivery' };
           // The one place notifications are decided: a silenced alert is told to nobody, on any path.
-          const silence = isSilenced(silences, alert, now);
+          // Checked at the moment the alert arrived: a backlog sent after a maintenance window stays silent.
+          const silence = isSilenced(silences, alert, job.createdAt);
           if (silence) return { deliverTo: [], pushTo: [], note: `silenced by ${silence.id}`, silencedBy: { id: silence.id, comment: silence.comment } };
           const level = effectiveLevel(job.kind, alert.level);
           const recipients = this.deps.prefs
