@@ -35,8 +35,9 @@ export function tokenRoutes(deps: DashboardDeps): Hono<DashEnv> {
       return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, nameError: name.error.issues[0]?.message, name: form.name }, 400);
     }
     await requireRecentSignIn(c, deps, form);
-    const created = await deps.accounts.createToken(ws.id, c.get('viewer').id, name.data);
-    await audit(c, deps, 'token.created', `${name.data} (${created.id})`);
+    const readOnly = form['read-only'] === 'on';
+    const created = await deps.accounts.createToken(ws.id, c.get('viewer').id, name.data, { readOnly });
+    await audit(c, deps, 'token.created', `${name.data} (${created.id})${readOnly ? ', read-only' : ''}`);
     // Rendered, not redirected: this response is the only place the token ever appears.
     return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, created: { name: name.data, token: created.token } }, 201);
   });
