@@ -1,12 +1,3 @@
-CREATE TABLE "quiet_hours" (
-	"user_id" text COLLATE "C" PRIMARY KEY NOT NULL,
-	"time_zone" text COLLATE "C" NOT NULL,
-	"start_minute" integer NOT NULL,
-	"end_minute" integer NOT NULL,
-	"min_level" text COLLATE "C" NOT NULL,
-	"updated_at" bigint NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "silences" (
 	"id" text COLLATE "C" PRIMARY KEY NOT NULL,
 	"workspace_id" text COLLATE "C" NOT NULL,
@@ -30,7 +21,6 @@ CREATE TABLE "silences" (
 ALTER TABLE "api_tokens" ADD COLUMN "read_only" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "alerts" ADD COLUMN "silenced_by" text COLLATE "C";--> statement-breakpoint
 ALTER TABLE "alerts" ADD COLUMN "silence_comment" text COLLATE "C";--> statement-breakpoint
-ALTER TABLE "quiet_hours" ADD CONSTRAINT "quiet_hours_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "silences" ADD CONSTRAINT "silences_workspace_id_workspaces_id_fk" FOREIGN KEY ("workspace_id") REFERENCES "public"."workspaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "silences" ADD CONSTRAINT "silences_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "silences" ADD CONSTRAINT "silences_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

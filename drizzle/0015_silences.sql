@@ -1,13 +1,3 @@
-CREATE TABLE `quiet_hours` (
-	`user_id` text PRIMARY KEY NOT NULL,
-	`time_zone` text NOT NULL,
-	`start_minute` integer NOT NULL,
-	`end_minute` integer NOT NULL,
-	`min_level` text NOT NULL,
-	`updated_at` integer NOT NULL,
-	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
-);
---> statement-breakpoint
 CREATE TABLE `silences` (
 	`id` text PRIMARY KEY NOT NULL,
 	`workspace_id` text NOT NULL,

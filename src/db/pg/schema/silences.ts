@@ -29,14 +29,3 @@ export const silences = pgTable(
   },
   (t) => [index('silences_workspace_idx').on(t.workspaceId, t.createdAt)],
 );
-
-export const quietHours = pgTable('quiet_hours', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  timeZone: text('time_zone').notNull(),
-  startMinute: integer('start_minute').notNull(),
-  endMinute: integer('end_minute').notNull(),
-  minLevel: text('min_level', { enum: ['INFO', 'SUCCESS', 'WARNING', 'ERROR'] }).notNull(),
-  updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
-});

@@ -34,19 +34,3 @@ export const silences = sqliteTable(
   },
   (t) => [index('silences_workspace_idx').on(t.workspaceId, t.createdAt)],
 );
-
-/**
- * Quiet hours per user (src/domain/quiet-hours.ts): a daily window in a time zone, in minutes of
- * the day (`start_minute` > `end_minute` crosses midnight); inside it only alerts at or above
- * `min_level` notify the user, the rest wait for one digest when it ends.
- */
-export const quietHours = sqliteTable('quiet_hours', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  timeZone: text('time_zone').notNull(),
-  startMinute: integer('start_minute').notNull(),
-  endMinute: integer('end_minute').notNull(),
-  minLevel: text('min_level', { enum: ['INFO', 'SUCCESS', 'WARNING', 'ERROR'] }).notNull(),
-  updatedAt: integer('updated_at').notNull(),
-});
