@@ -16,6 +16,7 @@ import type { Limiter } from '../domain/rate-limiter.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
 import type { Usage } from '../domain/usage.js';
+import type { Silences } from '../domain/silences.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveStreams } from '../notify/live-stream.js';
@@ -45,6 +46,7 @@ export interface DashboardServices {
   search: SearchAlerts;
   live: LiveStreams;
   usage: Usage;
+  silences: Silences;
   /** The feed's rows, alert and channel deletion, the usage chart's counts. */
   store: Pick<AlertStore, 'reads' | 'removal' | 'reports' | 'channels'>;
   /** Marks a deleted alert's or channel's files as orphaned once nothing else uses them. */

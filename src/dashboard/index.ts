@@ -22,6 +22,7 @@ import { profileRoutes } from './routes/profile.js';
 import { pushRoutes } from './routes/push.js';
 import { searchRoutes } from './routes/search.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { silenceRoutes } from './routes/silences.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { usageRoutes } from './routes/usage.js';
 import { dashboardStartupWarnings } from './startup-warnings.js';
@@ -81,6 +82,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   r.route('/', feedRoutes(deps));
   r.route('/', searchRoutes(deps));
   r.route('/', channelRoutes(deps));
+  r.route('/', silenceRoutes(deps));
   r.route('/', tokenRoutes(deps));
   r.route('/', memberRoutes(deps));
   r.route('/', invitationRoutes(deps));

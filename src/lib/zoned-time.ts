@@ -58,21 +58,6 @@ export function insideWindow(w: LocalWindow, instant: number): boolean {
   return (on(weekday) && minute >= w.start) || (on(weekday - 1) && minute < w.end);
 }
 
-/**
- * The first instant at or after `instant` that is outside the window: when a window the clock is
- * in ends. Jumps by the minutes left on the wall clock, then corrects for a daylight-saving change
- * in between (at most a few steps); whole minutes, so the window's last minute is inside it.
- */
-export function windowEndAfter(w: LocalWindow, instant: number): number {
-  let t = instant - (instant % 60_000);
-  for (let step = 0; step < 48 && insideWindow(w, t); step++) {
-    const { minute } = localTime(t, w.timeZone);
-    const left = (w.end - minute + 1440) % 1440;
-    t += Math.max(1, left) * 60_000;
-  }
-  return Math.max(t, instant);
-}
-
 /** `HH:MM` (24-hour) as minutes of the day, or null. */
 export function parseClock(s: string): number | null {
   const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(s);

@@ -3,7 +3,7 @@ import type { Child } from 'hono/jsx';
 import type { Viewer, WorkspaceView } from '../http/env.js';
 import { SearchBox, type SearchBoxState } from './search-box.js';
 
-export type NavKey = 'feed' | 'channels' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
+export type NavKey = 'feed' | 'channels' | 'silences' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
 
 export interface PageChrome {
   title: string;
@@ -23,6 +23,7 @@ export interface PageChrome {
 const NAV: { key: NavKey; href: string; label: string; managersOnly?: boolean }[] = [
   { key: 'feed', href: '/feed', label: 'Feed' },
   { key: 'channels', href: '/channels', label: 'Channels' },
+  { key: 'silences', href: '/silences', label: 'Silences' },
   { key: 'tokens', href: '/tokens', label: 'API tokens' },
   { key: 'members', href: '/members', label: 'Members' },
   { key: 'usage', href: '/usage', label: 'Usage' },
