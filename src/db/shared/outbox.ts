@@ -1,4 +1,4 @@
-import type { AlertRow, AttachmentRow } from '../../domain/alert-rows.js';
+import type { AttachmentRow } from '../../domain/alert-rows.js';
 import type {
   DeliveryDecide, DigestDecide, FanOutPlan, FanOutSubject, FloodStep, FloodWindow, JobRetry, Outbox, OutboxDigest, OutboxJob, OutboxTarget,
 } from '../../domain/outbox-store.js';
