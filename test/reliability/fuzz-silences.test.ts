@@ -58,12 +58,15 @@ const form = fc.record(
   { requiredKeys: [] },
 );
 const probe = fc.oneof(
-  fc.record({ kind: fc.constant('create' as const), form, csrf: fc.constantFrom('good', 'good', 'good', 'none', 'wrong'), raw: fc.option(fc.oneof(text(200), fc.constant('comment=' + 'x'.repeat(70 * 1024))), { freq: 6 }) }),
+  fc.record({ kind: fc.constant('create' as const), form: fc.oneof(form, fc.constant({ for: '2h', comment: 'maintenance', timeZone: 'UTC' })), csrf: fc.constantFrom('good', 'good', 'good', 'none', 'wrong'), raw: fc.option(fc.oneof(text(200), fc.constant('comment=' + 'x'.repeat(70 * 1024))), { freq: 6 }) }),
   fc.record({ kind: fc.constant('expire' as const), id: fc.oneof(fc.constantFrom('sil_01M8EQ72VMBWJGBE7XN4F26218', '..%2f', '%00'), text(30)) }),
   fc.record({ kind: fc.constant('prefill' as const), alert: fc.oneof(fc.constant('real'), fc.constantFrom('alt_00000000000000000000000000', '%ff', ''), text(40)) }),
   fc.record({ kind: fc.constant('patch' as const), body: fc.oneof(fc.json(), fc.constantFrom('{"isRead":true,"status":"resolved"}', '{"status":null}', '{"isRead":"yes"}', '{"__proto__":{"status":1}}'), text(50)) }),
 );
 type Probe = typeof probe extends fc.Arbitrary<infer T> ? T : never;
+
+/** Percent-encoded, a lone surrogate as U+FFFD (what a browser sends for one). */
+const pathPart = (s: string) => encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
 
 async function send(p: Probe) {
   const base = h.config.publicUrl;
@@ -78,9 +81,9 @@ async function send(p: Probe) {
     if (res.status === 303) created++;
   } else if (p.kind === 'expire') {
     const body = new URLSearchParams({ _csrf: client.csrf! });
-    res = await fetch(`${base}/silences/${encodeURIComponent(p.id)}/expire`, { method: 'POST', headers: { ...html, 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString(), redirect: 'manual' });
+    res = await fetch(`${base}/silences/${pathPart(p.id)}/expire`, { method: 'POST', headers: { ...html, 'content-type': 'application/x-www-form-urlencoded' }, body: body.toString(), redirect: 'manual' });
   } else if (p.kind === 'prefill') {
-    res = await fetch(`${base}/silences/new?alert=${encodeURIComponent(p.alert === 'real' ? alertId : p.alert)}`, { headers: html, redirect: 'manual' });
+    res = await fetch(`${base}/silences/new?alert=${pathPart(p.alert === 'real' ? alertId : p.alert)}`, { headers: html, redirect: 'manual' });
   } else {
     res = await fetch(`${base}/api/alerts/${alertId}`, { method: 'PATCH', headers: { authorization: `Bearer ${readOnly}`, 'content-type': 'application/json' }, body: p.body });
   }
