@@ -2,6 +2,8 @@ import type { Config } from './config.js';
 import type { WebhookChannels } from './domain/webhook/webhook-channels.js';
 import type { WebhookFiles } from './domain/webhook/request-files.js';
 import { Accounts } from './domain/accounts.js';
+import { Silences } from './domain/silences.js';
+import { SqlSilenceRows } from './db/shared/silence-rows.js';
 import type { FirstStartUnit } from './domain/account-rows.js';
 import type { AlertGroupWrites } from './domain/alert-groups.js';
 import type { AlertStore } from './domain/alert-store.js';
@@ -135,6 +137,8 @@ export interface Services {
   mediaOrphans: MediaOrphans;
   /** One-click unsubscribe links (RFC 8058) and the dashboard links notification e-mails carry. */
   unsubscribe: UnsubscribeLinks;
+  /** Silences and maintenance windows (the fan-out reads them itself, in its own transaction). */
+  silences: Silences;
   /** Retention settings per channel and workspace (the admin CLI) and the pruner the background part runs. */
   retentionSettings: RetentionSettings;
   retention: RetentionPruner;
@@ -319,6 +323,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
     userSettings: new UserSettings(new SqlUserSettingsRows(parts.database), clock),
+    silences: new Silences(new SqlSilenceRows(parts.database), accounts, ids, clock),
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,

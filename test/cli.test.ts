@@ -98,7 +98,7 @@ describe('admin CLI', () => {
     expect(ch).toEqual({ id: expect.stringMatching(/^ch_/), name: 'Ops Alerts', slug: 'ops-alerts', icon: '🚨', isPrivate: true, webhookToken: expect.stringMatching(/^whk_/) });
     expect(await admin('channel', 'add-member', '--channel', ch.id, '--user', user.id)).toEqual({ channelId: ch.id, userId: user.id });
     const tok = await admin<{ id: string; token: string }>('token', 'create', '--workspace', ws.id, '--user', user.id, '--name', 'ci');
-    expect(tok).toEqual({ id: expect.stringMatching(/^tok_/), token: expect.stringMatching(/^ab_[0-9a-f]{48}$/) });
+    expect(tok).toEqual({ readOnly: false, id: expect.stringMatching(/^tok_/), token: expect.stringMatching(/^ab_[0-9a-f]{48}$/) });
     const list = await admin<{ tokens: Record<string, string | null>[] }>('token', 'list', '--workspace', ws.id);
     expect(JSON.stringify(list)).not.toContain(tok.token);
     expect(list.tokens[0]).toMatchObject({ id: tok.id, name: 'ci', hint: `…${tok.token.slice(-4)}`, revokedAt: null });

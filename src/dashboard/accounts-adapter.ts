@@ -45,7 +45,7 @@ export function accountsAdapter(services: Pick<DashboardServices, 'accounts' | '
     setSigningSecret: async (id, secret) => void (await accounts.setSigningSecret(id, secret)),
     connectDiscord: async (id, discordChannelId) => void (await discord.connect(id, discordChannelId)),
     disconnectDiscord: async (id) => void (await discord.disconnect(id)),
-    createToken: (ws, user, name) => accounts.createToken(ws, user, name),
+    createToken: (ws, user, name, opts) => accounts.createToken(ws, user, name, opts),
     listTokens: (ws) => accounts.listTokens(ws),
     revokeToken: async (id) => void (await accounts.revokeToken(id)),
     alertsPerDay: (ws, since) => services.store.reports.alertsPerDay(ws, since),

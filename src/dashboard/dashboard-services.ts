@@ -20,6 +20,7 @@ import type { Usage } from '../domain/usage.js';
 import type { UserSettings } from '../domain/user-settings.js';
 import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
 import type { WebhookFiles } from '../domain/webhook/request-files.js';
+import type { Silences } from '../domain/silences.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveStreams } from '../notify/live-stream.js';
@@ -53,6 +54,7 @@ export interface DashboardServices {
   search: SearchAlerts;
   live: LiveStreams;
   usage: Usage;
+  silences: Silences;
   /** The feed's rows, alert and channel deletion, the usage chart's counts. */
   store: Pick<AlertStore, 'reads' | 'removal' | 'reports' | 'channels'>;
   /** Marks a deleted alert's or channel's files as orphaned once nothing else uses them. */

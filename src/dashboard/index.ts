@@ -24,13 +24,14 @@ import { profileRoutes } from './routes/profile.js';
 import { pushRoutes } from './routes/push.js';
 import { searchRoutes } from './routes/search.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { silenceRoutes } from './routes/silences.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { usageRoutes } from './routes/usage.js';
 import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|silences|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -86,6 +87,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   r.route('/', feedRoutes(deps));
   r.route('/', searchRoutes(deps));
   r.route('/', channelRoutes(deps));
+  r.route('/', silenceRoutes(deps));
   r.route('/', tokenRoutes(deps));
   r.route('/', memberRoutes(deps));
   r.route('/', invitationRoutes(deps));

@@ -21,6 +21,8 @@ export interface TokenRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** Reads and marks read only: no status changes or deletes. */
+  readOnly: boolean;
 }
 
 export interface DiscordStatus {
@@ -77,7 +79,7 @@ export interface DashboardAccounts {
   setSigningSecret(channelId: string, secret: string | null): Promise<void>;
   connectDiscord(channelId: string, discordChannelId: string): Promise<void>;
   disconnectDiscord(channelId: string): Promise<void>;
-  createToken(workspaceId: string, userId: string, name: string): Promise<{ id: string; token: string }>;
+  createToken(workspaceId: string, userId: string, name: string, opts?: { readOnly?: boolean }): Promise<{ id: string; token: string }>;
   listTokens(workspaceId: string): Promise<TokenRow[]>;
   revokeToken(tokenId: string): Promise<void>;
   /** Alerts per UTC day per channel since `sinceMs`, for the usage chart. */

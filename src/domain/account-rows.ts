@@ -38,6 +38,8 @@ export interface TokenRecord {
   hint: string;
   createdAt: number;
   lastUsedAt: number | null;
+  /** Reads and read state only (src/domain/tokens.ts, requireWriter). */
+  readOnly: boolean;
   revokedAt: number | null;
 }
 

@@ -280,7 +280,7 @@ export class Accounts {
   }
 
   /** The only moment the token exists in clear: it is returned once and only its SHA-256 is kept. */
-  async createToken(workspaceId: string, userIdOrEmail: string, name?: string) {
+  async createToken(workspaceId: string, userIdOrEmail: string, name?: string, opts: { readOnly?: boolean } = {}) {
     await this.requireWorkspace(workspaceId);
     const user = await this.requireUser(userIdOrEmail);
     await this.requireMembership(workspaceId, user.id);
@@ -293,9 +293,10 @@ export class Accounts {
       tokenHash: hashToken(token),
       hint: token.slice(-4),
       createdAt: this.clock.now(),
+      readOnly: opts.readOnly === true,
     };
     await this.rows.insertToken(row);
-    return { id: row.id, token, name: row.name, userId: user.id, workspaceId };
+    return { id: row.id, token, name: row.name, userId: user.id, workspaceId, readOnly: row.readOnly };
   }
 
   async listTokens(workspaceId: string) {
@@ -305,6 +306,7 @@ export class Accounts {
       name: r.name,
       userId: r.userId,
       hint: `…${r.hint}`,
+      readOnly: r.readOnly,
       createdAt: new Date(r.createdAt).toISOString(),
       lastUsedAt: r.lastUsedAt ? new Date(r.lastUsedAt).toISOString() : null,
       revokedAt: r.revokedAt ? new Date(r.revokedAt).toISOString() : null,

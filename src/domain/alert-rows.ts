@@ -30,6 +30,9 @@ export interface AlertRow {
   externalId: string | null;
   authorJson: string | null;
   replyToJson: string | null;
+  /** The silence that muted the alert's latest notification, and its comment (src/domain/silences.ts). */
+  silencedBy: string | null;
+  silenceComment: string | null;
   activityKey: string;
   seq: number;
   createdAt: number;

@@ -35,6 +35,12 @@ export const WorkflowStep = z.object({
   info: z.string().optional(),
 });
 
+/** The silence that muted the alert's latest notification (docs/silences.md), or null. */
+export const SilencedBy = z
+  .object({ id: z.string(), comment: z.string() })
+  .nullable()
+  .openapi({ description: 'The silence that kept this alert from notifying anyone (docs/silences.md), or null.' });
+
 export const StandardAlert = z
   .object({
     id: z.string(),
@@ -57,6 +63,7 @@ export const StandardAlert = z
     isRead: z.boolean(),
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
+    silencedBy: SilencedBy,
   })
   .openapi('Alert');
 
@@ -71,5 +78,6 @@ export const ChatAlert = z
     replyTo: z.object({ messageId: z.string(), author: z.string(), excerpt: z.string() }).nullable(),
     attachments: z.array(z.object({ url: z.string(), mime: z.string() })),
     isRead: z.boolean(),
+    silencedBy: SilencedBy,
   })
   .openapi('ChatAlert');

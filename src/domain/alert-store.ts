@@ -145,7 +145,8 @@ export interface ChangeLog {
  */
 export type AlertContent = Omit<
   AlertRow,
-  'id' | 'channelId' | 'kind' | 'externalId' | 'authorJson' | 'replyToJson' | 'activityKey' | 'seq' | 'createdAt' | 'updatedAt'
+  | 'id' | 'channelId' | 'kind' | 'externalId' | 'authorJson' | 'replyToJson' | 'silencedBy' | 'silenceComment' | 'activityKey' | 'seq'
+  | 'createdAt' | 'updatedAt'
 > & { metadataJson: string | null };
 
 export interface NewStandardAlert {

@@ -164,6 +164,11 @@ const attachmentUrl = text<AttachmentRow, string>((a, context) => context.mediaU
 const attachmentsOf = (_row: AlertRow, context: RenderContext) => context.attachments;
 const isReadOf = (_row: AlertRow, context: RenderContext) => context.isRead;
 
+const silence = object<AlertRow, NonNullable<StandardAlert['silencedBy']>>({
+  id: text((r) => r.silencedBy!),
+  comment: text((r) => r.silenceComment ?? ''),
+});
+
 const STANDARD_ALERT = object<AlertRow, StandardAlert>({
   id: text((r) => r.id),
   channelId: text((r) => r.channelId),
@@ -198,6 +203,7 @@ const STANDARD_ALERT = object<AlertRow, StandardAlert>({
   isRead: flag(isReadOf),
   createdAt: time((r) => r.createdAt),
   updatedAt: time((r) => r.updatedAt),
+  silencedBy: orNull((r) => r.silencedBy !== null, silence),
 });
 
 const UNKNOWN_AUTHOR = '{"id":"","name":"unknown","bot":false,"role":"member"}';
@@ -212,4 +218,5 @@ const CHAT_ALERT = object<AlertRow, ChatAlert>({
   replyTo: storedJson((r) => r.replyToJson, 'null'),
   attachments: list(attachmentsOf, object<AttachmentRow, ChatAttachment>({ url: attachmentUrl, mime: text((a) => a.mime) })),
   isRead: flag(isReadOf),
+  silencedBy: orNull((r) => r.silencedBy !== null, silence),
 });

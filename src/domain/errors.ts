@@ -16,6 +16,8 @@ export type ErrorCode =
   | 'invalid-query'
   | 'invalid-body'
   | 'not-found'
+  | 'forbidden'
+  | 'read-only-token'
   | 'slug-taken'
   | 'email-taken'
   | 'discord-link-taken'

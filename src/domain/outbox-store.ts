@@ -1,4 +1,5 @@
 import type { AlertRow, AttachmentRow, NotificationKind } from './alert-rows.js';
+import type { Silence } from './silences.js';
 
 /**
  * The outbox side of the alert store (`notification_jobs`, deliveries, digests,
@@ -12,6 +13,8 @@ export interface OutboxJob {
   alertId: string;
   channelId: string;
   kind: NotificationKind;
+  /** When the change that owes the notification was stored: what silences are checked against, however late the fan-out runs. */
+  createdAt: number;
 }
 
 /** What fanning a job out does: the recipients' delivery rows, and the note the job is closed with. */
@@ -20,7 +23,12 @@ export interface FanOutPlan {
   note: string | null;
   /** Users whose Web Push subscriptions each get a push delivery row (src/notify/push/). */
   pushTo?: string[];
+  /** The silence that muted this notification (stored on the alert), null for none; absent leaves the alert as it is. */
+  silencedBy?: { id: string; comment: string } | null;
 }
+
+/** The alert as the fan-out reads it: its level, what silences match on, and the silence it names now. */
+export type FanOutSubject = Pick<AlertRow, 'channelId' | 'level' | 'title' | 'source' | 'fieldsJson' | 'silencedBy'>;
 
 /** A failed job attempt: back to pending at `at`, or failed for good. */
 export interface JobRetry {
@@ -103,7 +111,8 @@ export interface Outbox {
   recoverInterrupted(reason: string, now: number): Promise<number>;
   dueJobs(now: number, limit: number): Promise<number[]>;
   /** The job's delivery rows and its `done`, in one transaction; nothing when the job is no longer pending. */
-  fanOut(jobId: number, now: number, plan: (job: OutboxJob, alert: Pick<AlertRow, 'level'> | undefined) => FanOutPlan): Promise<void>;
+  /** `silences`: those of the alert's workspace that may hold at the job's `createdAt` (read in the same transaction). */
+  fanOut(jobId: number, now: number, plan: (job: OutboxJob, alert: FanOutSubject | undefined, silences: Silence[]) => FanOutPlan): Promise<void>;
   /** Records a failed fan-out; `retry` gets the attempts so far (this one included). */
   retryJob(jobId: number, retry: (attempts: number) => JobRetry): Promise<{ attempts: number; giveUp: boolean } | undefined>;
   dueDeliveries(now: number, limit: number): Promise<{ jobId: number; userId: string }[]>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
-import { AuthError } from './errors.js';
+import { AppError, AuthError } from './errors.js';
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -11,6 +11,17 @@ export interface Principal {
   tokenId: string;
   userId: string;
   workspaceId: string;
+  /** A read-only token: reads and read state only (requireWriter refuses the rest). */
+  readOnly?: boolean;
+}
+
+/**
+ * Refuses a read-only token (403 `read-only-token`): called by every API operation that changes
+ * an alert for everyone (status, snooze, delete) and, later, by write tools over other transports.
+ * Read state is each person's own and stays allowed.
+ */
+export function requireWriter(p: Principal): void {
+  if (p.readOnly) throw new AppError('read-only-token', 'this token is read-only: it may read alerts and mark them read, nothing more');
 }
 
 /** An API token is `<prefix>_` and this many hexadecimal characters (24 random bytes). */
@@ -22,6 +33,7 @@ export interface TokenRow {
   userId: string;
   workspaceId: string;
   revokedAt: number | null;
+  readOnly: boolean;
   /** 1 when the user is still a member of the token's workspace. */
   member: number;
 }
@@ -84,6 +96,6 @@ export class TokenAuthenticator {
         this.lastTouched.delete(row.id);
       }
     }
-    return { tokenId: row.id, userId: row.userId, workspaceId: row.workspaceId };
+    return { tokenId: row.id, userId: row.userId, workspaceId: row.workspaceId, readOnly: row.readOnly };
   }
 }

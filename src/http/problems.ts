@@ -96,6 +96,17 @@ export const PROBLEM_TYPES: Record<ErrorCode, ProblemType> = {
     title: 'not found',
     description: 'Nothing exists at this address that your token can see.',
   },
+  forbidden: {
+    status: 403,
+    title: 'forbidden',
+    description: 'Only owners and admins of the workspace may do this.',
+  },
+  'read-only-token': {
+    status: 403,
+    title: 'token is read-only',
+    description:
+      'This API token was created read-only: it reads alerts and marks them read, but may not change their status or delete them. Create a token without "read only" for that.',
+  },
   'slug-taken': {
     status: 409,
     title: 'slug already taken',

@@ -92,3 +92,11 @@ export const problemResponses = {
   404: { description: 'Not found or not visible to the token', content: { 'application/problem+json': { schema: Problem } } },
   429: { description: 'Rate limited; see Retry-After', content: { 'application/problem+json': { schema: Problem } } },
 } as const;
+
+/** A read-only token asked to change an alert for everyone (status, snooze) or delete one. */
+export const readOnlyResponse = {
+  403: {
+    description: 'The token is read-only (problem type `read-only-token`): it may mark alerts read, nothing more',
+    content: { 'application/problem+json': { schema: Problem } },
+  },
+} as const;

@@ -7,6 +7,7 @@ import { SqlPreferenceRows } from '../db/shared/preference-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlUsageRows } from '../db/shared/usage-rows.js';
 import { SqlRouteRows } from '../db/shared/route-rows.js';
+import { SqlSilenceRows } from '../db/shared/silence-rows.js';
 import type { AccountRows } from '../domain/account-rows.js';
 import type { AlertReports } from '../domain/alert-reports.js';
 import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
@@ -19,6 +20,7 @@ import type { PreferenceRows } from '../domain/notification-preferences.js';
 import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { UsageRows } from '../domain/usage.js';
 import type { RouteRowStore } from '../domain/routes/route-rows.js';
+import type { SilenceRows } from '../domain/silences.js';
 
 /** The rows the admin commands use, on the engine the service runs on (src/services/admin.ts builds them). */
 export interface AdminRows {
@@ -31,6 +33,7 @@ export interface AdminRows {
   links: SignInLinkRows;
   audit: AuditRows;
   routes: RouteRowStore;
+  silences: SilenceRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
@@ -53,6 +56,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const links = once(() => new SqlSignInLinkRows(database));
   const audit = once(() => new SqlAuditRows(database));
   const routes = once(() => new SqlRouteRows(database));
+  const silences = once(() => new SqlSilenceRows(database));
   const alertRows = once(alerts);
   return {
     get accounts() { return accounts(); },
@@ -64,6 +68,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
     get links() { return links(); },
     get audit() { return audit(); },
     get routes() { return routes(); },
+    get silences() { return silences(); },
     get alerts() { return alertRows(); },
     close,
   };

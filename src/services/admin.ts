@@ -7,6 +7,7 @@ import { Routes } from '../domain/routes/routes.js';
 import { loadSecretBox } from '../lib/secret-box.js';
 import { sendRouteTest } from '../notify/routes/route-sender.js';
 import { createRouteTransport, type RouteTransport } from '../notify/routes/transport.js';
+import { Silences } from '../domain/silences.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -102,6 +103,10 @@ export class AdminServices {
 
   async discordLinks(): Promise<DiscordLinks> {
     return new DiscordLinks((await this.rows()).discordLinks, await this.accounts(), this.clock);
+  }
+
+  async silences(): Promise<Silences> {
+    return new Silences((await this.rows()).silences, await this.accounts(), new IdGenerator(() => this.clock.now()), this.clock);
   }
 
   async retentionSettings(): Promise<RetentionSettings> {

@@ -78,7 +78,12 @@ function contract(open: () => Promise<OutboxEngine>) {
   it('fans a job out once: delivery rows, a push row per subscription, the job done with its note', async () => {
     const seen: unknown[] = [];
     await e.outbox.fanOut(1, T0 + 5, plan({ deliverTo: ['u1', 'u2', 'u2'], note: 'two recipients', pushTo: ['u1'] }, seen));
-    expect(seen).toEqual([{ job: { id: 1, alertId: 'a1', channelId: 'ch1', kind: 'alert.created', attempts: 0 }, alert: { level: 'INFO' } }]);
+    expect(seen).toEqual([
+      {
+        job: { id: 1, alertId: 'a1', channelId: 'ch1', kind: 'alert.created', createdAt: T0, attempts: 0 },
+        alert: { channelId: 'ch1', level: 'INFO', title: expect.any(String) as string, source: null, fieldsJson: null, silencedBy: null },
+      },
+    ]);
     expect(await e.query('SELECT job_id AS j, user_id AS u, alert_id AS a, state, attempts, next_attempt_at AS n FROM notification_deliveries WHERE job_id = 1 ORDER BY user_id'))
       .toEqual(['u1', 'u2'].map((u) => ({ j: 1, u, a: 'a1', state: 'pending', attempts: 0, n: T0 + 5 })));
     expect(await e.query('SELECT subscription_id AS s, user_id AS u, kind, state FROM push_deliveries WHERE job_id = 1 ORDER BY subscription_id'))

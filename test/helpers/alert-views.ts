@@ -18,6 +18,7 @@ export const standardAlertView: StandardAlert = {
   isRead: false,
   createdAt: '2026-01-01T12:00:00.000Z',
   updatedAt: '2026-01-01T12:00:00.000Z',
+  silencedBy: null,
 };
 
 /** A chat message by Ana, as the read API shows it. */
@@ -32,6 +33,7 @@ export function chatAlertView(overrides: Partial<ChatAlert> = {}): ChatAlert {
     replyTo: null,
     attachments: [],
     isRead: false,
+    silencedBy: null,
     ...overrides,
   };
 }

@@ -24,6 +24,8 @@ const base: AlertRow = {
   externalId: null,
   authorJson: null,
   replyToJson: null,
+  silencedBy: null,
+  silenceComment: null,
   activityKey: 'alt_01M81KVKGV286JF2MCBJ8HQRZ5',
   seq: 1,
   createdAt: Date.UTC(2026, 10, 22, 12, 0, 0, 123),
@@ -43,6 +45,8 @@ describe('pushAlertJson', () => {
     ['a chat message', { ...base, kind: 'chat', title: '', message: null, authorJson: JSON.stringify({ id: '1', name: 'Alice', bot: false, role: 'member' }), replyToJson: JSON.stringify({ messageId: 'alt_x', author: 'Bob', excerpt: 'hi…' }) }, atts, true],
     ['strings that need escaping or hold surrogates', { ...base, title: 'a\\b \u0001 \ud83d\ude80 lone \ud800 end', message: 'tab\there \udc00', source: '\u007f\u2029', linkText: '"' }, [{ ...atts[0]!, name: 'n\ud800', mime: 'image/png' }], false],
     ['a workflow run with a quoted id and state', { ...base, workflowRunId: 'run "1"\\', workflowState: 'running', workflowStepsJson: null, workflowError: null }, [], true],
+    ['a silenced alert', { ...base, silencedBy: 'sil_1', silenceComment: 'maintenance "db" \n' }, [], false],
+    ['a silenced chat message', { ...base, kind: 'chat', silencedBy: 'sil_2', silenceComment: '' }, [], false],
     ['an edited chat message', { ...base, kind: 'chat', message: 'edited', authorJson: null, updatedAt: base.createdAt + 1 }, [], false],
   ] as [string, AlertRow, AttachmentRow[], boolean][])('renders %s exactly like toAlertView', (_name, row, a, isRead) => {
     const out: string[] = [];
@@ -78,6 +82,8 @@ const row: fc.Arbitrary<AlertRow> = fc.record({
   externalId: nullableText,
   authorJson: storedJson(fc.record({ id: anyText, name: anyText, bot: fc.boolean(), role: fc.constantFrom('owner', 'bot', 'member') })),
   replyToJson: storedJson(fc.record({ messageId: anyText, author: anyText, excerpt: anyText })),
+  silencedBy: nullableText,
+  silenceComment: nullableText,
   activityKey: anyText,
   seq: fc.nat(),
   createdAt: time,

@@ -132,6 +132,24 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     },
   },
   {
+    name: 'read-only token (CLI --read-only) refused a status change; silences created, listed and expired by the CLI; a silenced alert',
+    run: async (c) => {
+      const res = await runAdmin(['token', 'create', '--workspace', c.seed.ws.id, '--user', c.seed.member.id, '--name', 'wallboard', '--read-only'], cliEnv(c.h));
+      expect(res.code).toBe(0);
+      const token = c.secret('read-only API token', (JSON.parse(res.stdout) as { token: string }).token);
+      const list = await c.fetch('/api/channels/general/alerts', { token });
+      const id = ((await list.json()) as { alerts: { id: string }[] }).alerts[0]!.id;
+      const patch = (body: string) => c.fetch(`/api/alerts/${id}`, { token, method: 'PATCH', headers: { 'content-type': 'application/json' }, body });
+      await expectStatus(patch('{"isRead":true,"status":"resolved"}'), 403);
+      await expectStatus(patch('{"isRead":false}'), 200);
+      const created = await runAdmin(['silence', 'create', '--channel', 'general', '--for', '1h', '--comment', 'quiet please', '--as', 'owner@acme.test'], cliEnv(c.h));
+      expect(created.code, created.stderr).toBe(0);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'silenced during the step' })), 201);
+      expect((await runAdmin(['silence', 'list', '--workspace', c.seed.ws.id], cliEnv(c.h))).code).toBe(0);
+      expect((await runAdmin(['silence', 'expire', '--id', (JSON.parse(created.stdout) as { id: string }).id], cliEnv(c.h))).code).toBe(0);
+    },
+  },
+  {
     name: 'drop-in formats: the signing secret set by the CLI; GitHub signed, wrongly signed and unsigned; the other four paths',
     run: async (c) => {
       const secret = c.secret('GitHub signing secret', `gh-${randomBytes(16).toString('hex')}`);

@@ -87,10 +87,11 @@ export const coreCommands: Command[] = [
       workspace: { type: 'string', value: 'W', required: true },
       user: { type: 'string', value: 'U', required: true },
       name: { type: 'string', value: 'L' },
+      'read-only': { type: 'boolean' },
     },
     run: async (ctx, f) => {
-      const t = await (await ctx.accounts()).createToken(f.workspace, f.user, f.name);
-      return { id: t.id, token: t.token };
+      const t = await (await ctx.accounts()).createToken(f.workspace, f.user, f.name, { readOnly: f['read-only'] });
+      return { id: t.id, token: t.token, readOnly: t.readOnly };
     },
   }),
   defineCommand({

@@ -43,6 +43,10 @@ export function tokensPage(
       <Card id="create-title" title="Create a token">
         <PostForm action="/tokens" csrf={csrf} class="inline-form" button="primary" submit="Create token">
           <Field name="name" label="Token name" value={o.name} error={o.nameError} hint="Where it will be used, e.g. “CI deploy script”." maxlength={100} required />
+          <div class="field checkbox">
+            <input type="checkbox" id="f-read-only" name="read-only" />
+            <label for="f-read-only">Read only: may read alerts and mark them read, but not change their status or delete them</label>
+          </div>
         </PostForm>
       </Card>
       <section aria-labelledby="list-title">
@@ -50,11 +54,12 @@ export function tokensPage(
         {live.length === 0 ? (
           <p class="muted">No active tokens.</p>
         ) : (
-          <DataTable columns={['Name', manager ? 'Member' : null, 'Last four', 'Created', 'Last used']} actions>
+          <DataTable columns={['Name', manager ? 'Member' : null, 'Access', 'Last four', 'Created', 'Last used']} actions>
             {live.map((t) => (
               <tr>
                 <th scope="row">{t.name}</th>
                 {manager ? <td data-label="Member">{t.ownerName}</td> : null}
+                <td data-label="Access">{t.readOnly ? 'Read only' : 'Full'}</td>
                 <td data-label="Last four">
                   <code>{t.hint}</code>
                 </td>

@@ -43,8 +43,9 @@ export function tokenRoutes(deps: DashboardDeps): Hono<DashEnv> {
       return tokensPage(c, { tokens: await visibleTokens(c), publicUrl: deps.services.config.publicUrl, nameError, name: form.name }, 409);
     }
     await requireRecentSignIn(c, deps, form);
-    const created = await deps.accounts.createToken(ws.id, c.get('viewer').id, name.data);
-    await audit(c, deps, 'token.created', `${name.data} (${created.id})`);
+    const readOnly = form['read-only'] === 'on';
+    const created = await deps.accounts.createToken(ws.id, c.get('viewer').id, name.data, { readOnly });
+    await audit(c, deps, 'token.created', `${name.data} (${created.id})${readOnly ? ', read-only' : ''}`);
     // The token's only appearance is the page this redirects to, through a flash sealed to this session.
     return redirectWithFlash(c, '/tokens?created=1', { token: { name: name.data, token: created.token } });
   });

@@ -11,7 +11,7 @@ const CHANNEL_SLUG_COLUMNS = 'channels.workspace_id, channels.slug';
 const USER_COLUMNS = 'id, email, name, email_verified AS "emailVerified"';
 const CHANNEL_COLUMNS = `c.id, c.workspace_id AS "workspaceId", c.name, c.slug, c.icon, c.is_private AS "isPrivate", c.webhook_token AS "webhookToken"`;
 /** Every token column but the hash: nothing reads the hash back but the token look-up (src/db/shared/token-rows.ts). */
-const TOKEN_COLUMNS = `id, workspace_id AS "workspaceId", user_id AS "userId", name, hint, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"`;
+const TOKEN_COLUMNS = `id, workspace_id AS "workspaceId", user_id AS "userId", name, hint, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt", read_only AS "readOnly"`;
 
 type WorkspaceRow = { id: string; name: string };
 type MembershipRow = { workspaceId: string; userId: string; role: Role; createdAt: number };
@@ -112,11 +112,14 @@ const CHANNEL_MEMBERS = statement<{ channelId: string }, UserRecord>(
 );
 
 const INSERT_TOKEN = statement<Omit<TokenRecord, 'lastUsedAt' | 'revokedAt'> & { tokenHash: string }>(
-  `INSERT INTO api_tokens (id, workspace_id, user_id, name, token_hash, hint, created_at)
-   VALUES (:id, :workspaceId, :userId, :name, :tokenHash, :hint, :createdAt)`,
+  `INSERT INTO api_tokens (id, workspace_id, user_id, name, token_hash, hint, created_at, read_only)
+   VALUES (:id, :workspaceId, :userId, :name, :tokenHash, :hint, :createdAt, :readOnly)`,
 );
-const TOKENS = statement<{ workspaceId: string }, TokenRecord>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE workspace_id = :workspaceId ORDER BY created_at`);
-const TOKEN = statement<{ id: string }, TokenRecord>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE id = :id`);
+const TOKENS = statement<{ workspaceId: string }, TokenRecord>(
+  `SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE workspace_id = :workspaceId ORDER BY created_at`,
+  { booleans: ['readOnly'] },
+);
+const TOKEN = statement<{ id: string }, TokenRecord>(`SELECT ${TOKEN_COLUMNS} FROM api_tokens WHERE id = :id`, { booleans: ['readOnly'] });
 const REVOKE_TOKEN = statement<{ id: string; revokedAt: number }>('UPDATE api_tokens SET revoked_at = :revokedAt WHERE id = :id');
 
 /** Runs an insert whose only expected refusal is the unique index named (a name or address in use): that one answers 'taken'. */
@@ -266,8 +269,8 @@ export class SqlAccountRows implements AccountRows {
   }
 
   async insertToken(row: Omit<TokenRecord, 'lastUsedAt' | 'revokedAt'> & { tokenHash: string }): Promise<void> {
-    const { id, workspaceId, userId, name, tokenHash, hint, createdAt } = row;
-    await this.database.run(INSERT_TOKEN, { id, workspaceId, userId, name, tokenHash, hint, createdAt });
+    const { id, workspaceId, userId, name, tokenHash, hint, createdAt, readOnly } = row;
+    await this.database.run(INSERT_TOKEN, { id, workspaceId, userId, name, tokenHash, hint, createdAt, readOnly });
   }
 
   tokens(workspaceId: string): Promise<TokenRecord[]> {

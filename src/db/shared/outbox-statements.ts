@@ -1,5 +1,5 @@
 import type { AlertRow, AttachmentRow } from '../../domain/alert-rows.js';
-import type { FloodWindow, OutboxDelivery, OutboxDigest, OutboxJob } from '../../domain/outbox-store.js';
+import type { FanOutSubject, FloodWindow, OutboxDelivery, OutboxDigest, OutboxJob } from '../../domain/outbox-store.js';
 import { ALERT_SELECT, ATTACHMENT_SELECT } from './alert-columns.js';
 import { byDialect, perEngine, statement } from './statement.js';
 
@@ -14,13 +14,21 @@ type Delivery = { jobId: number; userId: string };
 export const DUE_JOBS = statement<{ now: number; limit: number }, { id: number }>(
   `SELECT id FROM notification_jobs WHERE state = 'pending' AND next_attempt_at <= :now ORDER BY id LIMIT :limit`,
 );
-const PENDING_JOB_SQL = `SELECT id, alert_id AS "alertId", channel_id AS "channelId", kind, attempts FROM notification_jobs WHERE id = :jobId AND state = 'pending'`;
+const PENDING_JOB_SQL = `SELECT id, alert_id AS "alertId", channel_id AS "channelId", kind, created_at AS "createdAt", attempts
+   FROM notification_jobs WHERE id = :jobId AND state = 'pending'`;
 /** PostgreSQL: a job another node is fanning out right now is left to it. */
 export const PENDING_JOB = perEngine<{ jobId: number }, OutboxJob & { attempts: number }>({
   sqlite: PENDING_JOB_SQL,
   pg: `${PENDING_JOB_SQL} FOR UPDATE SKIP LOCKED`,
 });
-export const ALERT_LEVEL = statement<{ alertId: string }, Pick<AlertRow, 'level'>>('SELECT level FROM alerts WHERE id = :alertId');
+/** What the fan-out decides from: the level, and what a silence matches on (src/domain/silences.ts). */
+export const ALERT_SUBJECT = statement<{ alertId: string }, FanOutSubject>(
+  `SELECT channel_id AS "channelId", level, title, source, fields_json AS "fieldsJson", silenced_by AS "silencedBy" FROM alerts WHERE id = :alertId`,
+);
+/** Records which silence muted the alert's latest notification (null: none did). */
+export const SET_SILENCED_BY = statement<{ alertId: string; silenceId: string | null; comment: string | null }>(
+  'UPDATE alerts SET silenced_by = :silenceId, silence_comment = :comment WHERE id = :alertId',
+);
 export const INSERT_DELIVERIES = byDialect<{ jobId: number; channelId: string; alertId: string; now: number; userIds: readonly string[] }>(
   (dialect) => `INSERT INTO notification_deliveries (job_id, user_id, channel_id, alert_id, state, attempts, next_attempt_at, created_at, updated_at)
    SELECT CAST(:jobId AS BIGINT), value, CAST(:channelId AS TEXT), CAST(:alertId AS TEXT), 'pending', 0, CAST(:now AS BIGINT), CAST(:now AS BIGINT), CAST(:now AS BIGINT)

@@ -1,17 +1,19 @@
-import type { AlertRow, AttachmentRow } from '../../domain/alert-rows.js';
+import type { AttachmentRow } from '../../domain/alert-rows.js';
 import type {
-  DeliveryDecide, DigestDecide, FanOutPlan, FloodStep, FloodWindow, JobRetry, Outbox, OutboxDigest, OutboxJob, OutboxTarget,
+  DeliveryDecide, DigestDecide, FanOutPlan, FanOutSubject, FloodStep, FloodWindow, JobRetry, Outbox, OutboxDigest, OutboxJob, OutboxTarget,
 } from '../../domain/outbox-store.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { InOrder } from './in-order.js';
 import { ALERT_BY_ID, FLOOD_WINDOW_LOCK, OUTBOX_CHANNEL } from './outbox-steps.js';
 import {
-  ALERT_LEVEL, ANYTHING_DUE, ATTACHMENTS_OF, CLAIM_DELIVERY, CLAIM_DIGEST, CLAIMABLE_DELIVERY, CLAIMABLE_DIGEST, COUNT_IN_WINDOW,
+  ALERT_SUBJECT, ANYTHING_DUE, ATTACHMENTS_OF, CLAIM_DELIVERY, CLAIM_DIGEST, CLAIMABLE_DELIVERY, CLAIMABLE_DIGEST, COUNT_IN_WINDOW,
   DELIVERY_OUTCOME, DIGEST_ALERTS, DIGEST_OUTCOME, DIGEST_STATE, DUE_DELIVERIES, DUE_DIGESTS, DUE_JOBS, INSERT_DELIVERIES, INSERT_DIGEST,
   INSERT_PUSHES, JOB_DONE, JOB_RETRY, NEXT_DUE, OPEN_WINDOW, PENDING_JOB, PRUNE_DELIVERIES, PRUNE_DIGESTS, PRUNE_JOBS, PRUNE_WINDOWS,
-  RECOVER_DELIVERIES, RECOVER_DIGESTS, SET_DELIVERY, SET_WINDOW_DIGEST, SKIP_DIGEST, STARTED_MESSAGE_ID, WINDOW,
+  RECOVER_DELIVERIES, RECOVER_DIGESTS, SET_DELIVERY, SET_SILENCED_BY, SET_WINDOW_DIGEST, SKIP_DIGEST, STARTED_MESSAGE_ID, WINDOW,
 } from './outbox-statements.js';
 import type { LoadedUnitRecipients } from './preference-rows.js';
+import { candidateSilences } from './silence-rows.js';
+import type { Silence } from '../../domain/silences.js';
 
 /**
  * How long a row may stay `sending` on PostgreSQL before `recoverInterrupted` takes it for one
@@ -20,7 +22,7 @@ import type { LoadedUnitRecipients } from './preference-rows.js';
  */
 export const MAIL_SEND_LEASE_MS = 30 * 60_000;
 
-type FanOut = (job: OutboxJob, alert: Pick<AlertRow, 'level'> | undefined) => FanOutPlan;
+type FanOut = (job: OutboxJob, alert: FanOutSubject | undefined, silences: Silence[]) => FanOutPlan;
 
 /**
  * The e-mail outbox on either engine (test/cluster/outbox-contract.test.ts runs the same cases on
@@ -138,8 +140,12 @@ export class SqlOutbox implements Outbox {
   private *fanOutSteps(tx: TransactionSteps, jobId: number, now: number, plan: FanOut): Step<void> {
     const job = yield* tx.get(PENDING_JOB, { jobId });
     if (!job) return;
-    const level = yield* tx.get(ALERT_LEVEL, { alertId: job.alertId });
-    const { deliverTo, note, pushTo = [] } = yield* this.decided(tx, job.channelId, null, () => plan(job, level));
+    const alert = yield* tx.get(ALERT_SUBJECT, { alertId: job.alertId });
+    const silences = alert ? yield* candidateSilences(tx, job.channelId, job.createdAt) : [];
+    const { deliverTo, note, pushTo = [], silencedBy } = yield* this.decided(tx, job.channelId, null, () => plan(job, alert, silences));
+    if (alert && silencedBy !== undefined && (silencedBy?.id ?? null) !== alert.silencedBy) {
+      yield* tx.run(SET_SILENCED_BY, { alertId: job.alertId, silenceId: silencedBy?.id ?? null, comment: silencedBy?.comment ?? null });
+    }
     const rows = { jobId, channelId: job.channelId, alertId: job.alertId, now };
     if (deliverTo.length > 0) yield* tx.run(INSERT_DELIVERIES, { ...rows, userIds: deliverTo });
     if (pushTo.length > 0) yield* tx.run(INSERT_PUSHES, { ...rows, kind: job.kind, userIds: pushTo });

@@ -5,7 +5,8 @@ import type { AppEnv } from '../env.js';
 import { parsePageQuery } from '../page-query.js';
 import { plainJson } from '../plain-response.js';
 import { rateHeaders } from '../rate-limit.js';
-import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, problemResponses } from '../schemas.js';
+import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, problemResponses, readOnlyResponse } from '../schemas.js';
+import { requireWriter, type Principal } from '../../domain/tokens.js';
 import { validationError } from '../validation.js';
 
 /** PATCH and mark-all-read bodies are a few bytes; anything near this is not one of them. */
@@ -94,6 +95,7 @@ const patchAlert = createRoute({
   responses: {
     200: { description: 'The updated alert', content: { 'application/json': { schema: SingleAlert } } },
     ...problemResponses,
+    ...readOnlyResponse,
   },
 });
 
@@ -134,7 +136,9 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       if (bytes.byteLength > 0) requireBodyType(c.req.header('content-type'));
       // Hono keeps read bodies as promises in bodyCache (its types say otherwise).
       (c.req.bodyCache as Record<string, Promise<string>>).text = Promise.resolve(jsonText(bytes));
+      if (c.req.method === 'PATCH') refuseReadOnlyChange(c.var.principal, jsonText(bytes));
     }
+    if (c.req.method === 'DELETE') requireWriter(c.var.principal);
     await next();
   });
 
@@ -189,4 +193,19 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
     const alert = await c.var.services.readApi.setRead(c.var.principal, c.req.valid('param').id, isRead);
     return c.json(alert, 200);
   });
+}
+
+/** Body keys of PATCH /api/alerts/{id} that change the alert for everyone: a read-only token may send isRead only. */
+const SHARED_CHANGE_KEYS = ['status', 'snoozedUntil'];
+
+/** A read-only token's PATCH that would change more than its own read state: 403 (a body that is not JSON is left to the validator's 400). */
+function refuseReadOnlyChange(principal: Principal, body: string): void {
+  if (!principal.readOnly) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return;
+  }
+  if (parsed !== null && typeof parsed === 'object' && SHARED_CHANGE_KEYS.some((key) => Object.hasOwn(parsed, key))) requireWriter(principal);
 }

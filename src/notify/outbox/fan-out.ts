@@ -4,6 +4,7 @@ import { backoffDelay, type RetryPolicy } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { describeError } from '../mailer.js';
 import { levelAllows, type UnitRecipientRule } from '../../domain/notification-preferences.js';
+import { isSilenced } from '../../domain/silences.js';
 
 /** Jobs fanned out per pass; a full batch asks for another pass at once. */
 export const FAN_OUT_BATCH = 200;
@@ -36,16 +37,20 @@ export class FanOut {
     const ids = await this.deps.outbox.dueJobs(now, FAN_OUT_BATCH);
     for (const id of ids) {
       try {
-        await this.deps.outbox.fanOut(id, now, (job, alert) => {
+        await this.deps.outbox.fanOut(id, now, (job, alert, silences) => {
           if (!alert) return { deliverTo: [], note: 'alert deleted before delivery' };
+          // The one place notifications are decided: a silenced alert is told to nobody, on any path.
+          // Checked at the moment the alert arrived: a backlog sent after a maintenance window stays silent.
+          const silence = isSilenced(silences, alert, job.createdAt);
+          if (silence) return { deliverTo: [], pushTo: [], note: `silenced by ${silence.id}`, silencedBy: { id: silence.id, comment: silence.comment } };
           const level = effectiveLevel(job.kind, alert.level);
           const recipients = this.deps.prefs
             .recipientsInUnit(job.channelId)
             .filter((r) => levelAllows(r.level, level))
             .map((r) => r.userId);
           // One decision for both paths: Web Push reaches the same recipients as e-mail, e-mail on or off.
-          if (!emailOn) return { deliverTo: [], pushTo: recipients, note: 'e-mail off (no SMTP_URL): nothing sent' };
-          return { deliverTo: recipients, pushTo: recipients, note: null };
+          if (!emailOn) return { deliverTo: [], pushTo: recipients, note: 'e-mail off (no SMTP_URL): nothing sent', silencedBy: null };
+          return { deliverTo: recipients, pushTo: recipients, note: null, silencedBy: null };
         });
       } catch (err) {
         await this.fail(id, err, now);

@@ -64,6 +64,8 @@ export const [apiTokens, pgApiTokens] = table(
     createdAt: bigint('created_at').notNull(),
     lastUsedAt: bigint('last_used_at'),
     revokedAt: bigint('revoked_at'),
+    /** A read-only token reads (and marks read) but may not change an alert's status or delete one. */
+    readOnly: boolean('read_only').notNull().default(false),
   },
   (t, { index, uniqueIndex }) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_ws_idx').on(t.workspaceId)],
 );

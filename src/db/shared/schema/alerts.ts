@@ -32,6 +32,12 @@ export const [alerts, pgAlerts] = table(
     externalId: text('external_id'),
     authorJson: text('author_json'),
     replyToJson: text('reply_to_json'),
+    /**
+     * The silence that muted this alert's latest notification (src/domain/silences.ts), set when the
+     * outbox decides who is told; its comment is copied beside it, as a silence's comment never changes.
+     */
+    silencedBy: text('silenced_by'),
+    silenceComment: text('silence_comment'),
     activityKey: text('activity_key').notNull(),
     /**
      * Position in the channel's read order: assigned at insert from

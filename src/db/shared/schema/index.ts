@@ -12,3 +12,4 @@ export * from './account-mail.js';
 export * from './invitations.js';
 export * from './routes.js';
 export * from './settings.js';
+export * from './silences.js';
