@@ -14,6 +14,9 @@ import { SearchAlerts } from './domain/search.js';
 import { TokenAuthenticator } from './domain/tokens.js';
 import { Usage } from './domain/usage.js';
 import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
+import { AlertActions } from './domain/alert-actions.js';
+import { FeedPreferences } from './domain/feed-preferences.js';
+import { SqlFeedPreferenceRows } from './db/shared/feed-preference-rows.js';
 import { AvatarLookup } from './domain/webhook/avatars.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
 import { FormatIngest } from './domain/webhook/ingest-formats.js';
@@ -80,6 +83,10 @@ export interface Services {
   firstStart: FirstStartUnit;
   auth: TokenAuthenticator;
   readApi: ReadApi;
+  /** Acknowledge, resolve, reopen and snooze by a person; `onStatusChanged` is the hook for other parts. */
+  alertActions: AlertActions;
+  /** The feed's remembered status filter, per user. */
+  feedPreferences: FeedPreferences;
   search: SearchAlerts;
   usage: Usage;
   /** Webhook channels by token (cached; on PostgreSQL invalidated across nodes). */
@@ -202,6 +209,13 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   });
   const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key), (userId, channelIds) => bus.emit('read-state', { userId, channelIds }));
   const search = new SearchAlerts(store.search, store.reads, readApi);
+  const alertActions = new AlertActions({
+    reads: store.reads,
+    lifecycle: store.lifecycle,
+    userName: async (userId) => (await parts.accountRows.user(userId))?.name,
+    clock,
+    bus,
+  });
   const auth = new TokenAuthenticator(parts.tokenRows, config.tokenPrefix, clock);
   const live = new LiveStreams(
     { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
@@ -247,6 +261,8 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     firstStart: parts.firstStart,
     auth,
     readApi,
+    alertActions,
+    feedPreferences: new FeedPreferences(new SqlFeedPreferenceRows(parts.database), clock),
     search,
     usage: new Usage(parts.usageRows),
     webhookChannels,

@@ -63,7 +63,8 @@ export function alertPayload(row: AlertRow, kind: NotificationKind, channel: Out
     };
   }
   const level = effectiveLevel(kind, row.level);
-  const state = row.workflowState && kind !== 'alert.created' ? ` (${kind === 'workflow.started' ? 'started' : row.workflowState})` : '';
+  const state =
+    kind === 'alert.resolved' ? ' (resolved)' : row.workflowState && kind !== 'alert.created' ? ` (${kind === 'workflow.started' ? 'started' : row.workflowState})` : '';
   const message = excerpt(kind === 'workflow.finished' && row.workflowError ? row.workflowError : row.message);
   return {
     title: `${LEVEL_EMOJI[level]} ${row.title}${state}`,

@@ -34,6 +34,8 @@ export const alerts = pgTable(
     workflowState: text('workflow_state', { enum: ['running', 'passed', 'failed'] }),
     workflowStepsJson: text('workflow_steps_json'),
     workflowError: text('workflow_error'),
+    /** A sender's de-duplication key (docs/handling-alerts.md): one alert per channel and key, updated in place. */
+    dedupKey: text('dedup_key'),
     externalId: text('external_id'),
     authorJson: text('author_json'),
     replyToJson: text('reply_to_json'),
@@ -42,6 +44,19 @@ export const alerts = pgTable(
     seq: bigint('seq', { mode: 'number' }).notNull().default(0),
     createdAt: bigint('created_at', { mode: 'number' }).notNull(),
     updatedAt: bigint('updated_at', { mode: 'number' }).notNull(),
+    /**
+     * The lifecycle shared by the workspace (docs/handling-alerts.md): not content, so no content write
+     * touches it; the `*_by_json` columns hold {id, name} as the person or source was named then.
+     */
+    status: text('status', { enum: ['open', 'acknowledged', 'resolved'] }).notNull().default('open'),
+    acknowledgedAt: bigint('acknowledged_at', { mode: 'number' }),
+    acknowledgedByJson: text('acknowledged_by_json'),
+    resolvedAt: bigint('resolved_at', { mode: 'number' }),
+    resolvedByJson: text('resolved_by_json'),
+    snoozedUntil: bigint('snoozed_until', { mode: 'number' }),
+    occurrences: integer('occurrences').notNull().default(1),
+    /** {id, comment} of the silence that kept the alert quiet, set by silences. */
+    silencedByJson: text('silenced_by_json'),
   },
   (t) => [
     index('alerts_channel_id_idx').on(t.channelId, t.id),
@@ -49,6 +64,10 @@ export const alerts = pgTable(
     uniqueIndex('alerts_channel_run_uq')
       .on(t.channelId, t.workflowRunId)
       .where(sql`${t.workflowRunId} IS NOT NULL`),
+    uniqueIndex('alerts_channel_dedup_uq')
+      .on(t.channelId, t.dedupKey)
+      .where(sql`${t.dedupKey} IS NOT NULL`),
+    index('alerts_channel_status_id_idx').on(t.channelId, t.status, t.id),
     uniqueIndex('alerts_channel_external_uq')
       .on(t.channelId, t.externalId)
       .where(sql`${t.externalId} IS NOT NULL`),
@@ -141,7 +160,7 @@ export const notificationJobs = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
     alertId: text('alert_id').notNull(),
     channelId: text('channel_id').notNull(),
-    kind: text('kind', { enum: ['alert.created', 'workflow.started', 'workflow.finished'] }).notNull(),
+    kind: text('kind', { enum: ['alert.created', 'alert.resolved', 'workflow.started', 'workflow.finished'] }).notNull(),
     state: text('state', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: bigint('next_attempt_at', { mode: 'number' }).notNull(),

@@ -33,6 +33,8 @@ export const alerts = sqliteTable(
     workflowState: text('workflow_state', { enum: ['running', 'passed', 'failed'] }),
     workflowStepsJson: text('workflow_steps_json'),
     workflowError: text('workflow_error'),
+    /** A sender's de-duplication key (docs/handling-alerts.md): one alert per channel and key, updated in place. */
+    dedupKey: text('dedup_key'),
     // chat-connected channels
     externalId: text('external_id'),
     authorJson: text('author_json'),
@@ -48,6 +50,19 @@ export const alerts = sqliteTable(
     seq: integer('seq').notNull().default(0),
     createdAt: integer('created_at').notNull(),
     updatedAt: integer('updated_at').notNull(),
+    /**
+     * The lifecycle shared by the workspace (docs/handling-alerts.md): not content, so no content write
+     * touches it; the `*_by_json` columns hold {id, name} as the person or source was named then.
+     */
+    status: text('status', { enum: ['open', 'acknowledged', 'resolved'] }).notNull().default('open'),
+    acknowledgedAt: integer('acknowledged_at'),
+    acknowledgedByJson: text('acknowledged_by_json'),
+    resolvedAt: integer('resolved_at'),
+    resolvedByJson: text('resolved_by_json'),
+    snoozedUntil: integer('snoozed_until'),
+    occurrences: integer('occurrences').notNull().default(1),
+    /** {id, comment} of the silence that kept the alert quiet, set by silences. */
+    silencedByJson: text('silenced_by_json'),
   },
   (t) => [
     index('alerts_channel_id_idx').on(t.channelId, t.id),
@@ -55,6 +70,10 @@ export const alerts = sqliteTable(
     uniqueIndex('alerts_channel_run_uq')
       .on(t.channelId, t.workflowRunId)
       .where(sql`${t.workflowRunId} IS NOT NULL`),
+    uniqueIndex('alerts_channel_dedup_uq')
+      .on(t.channelId, t.dedupKey)
+      .where(sql`${t.dedupKey} IS NOT NULL`),
+    index('alerts_channel_status_id_idx').on(t.channelId, t.status, t.id),
     uniqueIndex('alerts_channel_external_uq')
       .on(t.channelId, t.externalId)
       .where(sql`${t.externalId} IS NOT NULL`),
@@ -164,7 +183,7 @@ export const notificationJobs = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     alertId: text('alert_id').notNull(),
     channelId: text('channel_id').notNull(),
-    kind: text('kind', { enum: ['alert.created', 'workflow.started', 'workflow.finished'] }).notNull(),
+    kind: text('kind', { enum: ['alert.created', 'alert.resolved', 'workflow.started', 'workflow.finished'] }).notNull(),
     state: text('state', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: integer('next_attempt_at').notNull(),

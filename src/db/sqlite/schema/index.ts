@@ -8,3 +8,5 @@ export * from './alert-groups.js';
 export * from './push.js';
 export * from './account-mail.js';
 export * from './invitations.js';
+export * from './alert-history.js';
+export * from './feed-preferences.js';
