@@ -13,6 +13,8 @@ import type { DiscordLinks } from '../domain/chat/links.js';
 import type { NotificationPreferences } from '../domain/notification-preferences.js';
 import type { PushSubscriptions } from '../domain/push.js';
 import type { Limiter } from '../domain/rate-limiter.js';
+import type { AlertActions } from '../domain/alert-actions.js';
+import type { FeedPreferences } from '../domain/feed-preferences.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
 import type { Usage } from '../domain/usage.js';
@@ -42,6 +44,9 @@ export interface DashboardServices {
   notifyPrefs: NotificationPreferences;
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
   readApi: ReadApi;
+  /** Acknowledge, resolve, reopen and snooze from the feed. */
+  alertActions: AlertActions;
+  feedPreferences: FeedPreferences;
   search: SearchAlerts;
   live: LiveStreams;
   usage: Usage;

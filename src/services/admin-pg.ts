@@ -4,6 +4,7 @@ import { PgExecutor } from '../db/pg/executor.js';
 import { SqlAccountRows } from '../db/shared/account-rows.js';
 import { SqlAlertReads } from '../db/shared/alert-reads.js';
 import { SqlAlertRemoval } from '../db/shared/alert-removal.js';
+import { SqlAlertLifecycle } from '../db/shared/alert-lifecycle-rows.js';
 import { SqlAlertReports } from '../db/shared/alert-reports.js';
 import { SqlDiscordLinkRows } from '../db/shared/discord-link-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
@@ -33,6 +34,7 @@ export async function openPgAdminRows(url: string): Promise<AdminRows> {
     alerts: {
       reads: new SqlAlertReads(database),
       removal: new SqlAlertRemoval(new PgWriteUnits(pool)),
+      lifecycle: new SqlAlertLifecycle(database, new PgWriteUnits(pool)),
       isMediaReferenced: async (key) => (await database.get(MEDIA_REFERENCED, { key })) !== undefined,
       orphans: new SqlMediaOrphanRows(database),
     },

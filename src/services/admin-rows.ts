@@ -1,6 +1,6 @@
 import type { AccountRows } from '../domain/account-rows.js';
 import type { AlertReports } from '../domain/alert-reports.js';
-import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
+import type { AlertLifecycleWrites, AlertReads, AlertRemoval } from '../domain/alert-store.js';
 import type { AuditRows } from '../domain/auth/audit.js';
 import type { SignInLinkRows } from '../domain/auth/sign-in-links.js';
 import type { DiscordLinkRows } from '../domain/chat/links.js';
@@ -20,6 +20,6 @@ export interface AdminRows {
   preferences: PreferenceRows;
   links: SignInLinkRows;
   audit: AuditRows;
-  alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
+  alerts: { reads: AlertReads; removal: AlertRemoval; lifecycle: AlertLifecycleWrites; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }

@@ -14,6 +14,7 @@ import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
 import { AlertDeletion } from '../domain/alert-deletion.js';
+import { AlertActions } from '../domain/alert-actions.js';
 import type { AlertReports } from '../domain/alert-reports.js';
 import { AuditLog } from '../domain/auth/audit.js';
 import { SignInLinks } from '../domain/auth/sign-in-links.js';
@@ -89,7 +90,7 @@ export class AdminServices {
     const alerts = once(() => {
       // The CLI's one alert write (a delete) goes through the store's own unit, flushed at once.
       const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
-      return { reads: store.reads, removal: store.removal, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqlMediaOrphanRows(database) };
+      return { reads: store.reads, removal: store.removal, lifecycle: store.lifecycle, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqlMediaOrphanRows(database) };
     });
     return {
       get accounts() { return accounts(); },
@@ -154,6 +155,24 @@ export class AdminServices {
     // No listener in this process: the running service's streams see the change-log row on their next poll.
     const bus = new ChangeBus();
     return new AlertDeletion({ reads: alerts.reads, removal: alerts.removal, clock: this.clock, bus, releaseMedia: (keys) => void this.releases.push(orphans.release(keys)) });
+  }
+
+  /** Acknowledge, resolve, reopen and snooze as a named person (`alert ack --as EMAIL`), recorded as "via cli". */
+  async alertActions(): Promise<{ actions: AlertActions; memberOf: (channelId: string, userId: string) => Promise<string | undefined> }> {
+    const { alerts, accounts } = await this.rows();
+    // No listener in this process: the running service's streams see the change-log row on their next poll.
+    const actions = new AlertActions({
+      reads: alerts.reads,
+      lifecycle: alerts.lifecycle,
+      userName: async (userId) => (await accounts.user(userId))?.name,
+      clock: this.clock,
+      bus: new ChangeBus(),
+    });
+    const memberOf = async (channelId: string, userId: string) => {
+      const [channel] = await accounts.channelsByRef(channelId);
+      return channel && (await accounts.role(channel.workspaceId, userId)) ? channel.workspaceId : undefined;
+    };
+    return { actions, memberOf };
   }
 
   async notifyPreferences(): Promise<NotificationPreferences> {

@@ -6,6 +6,8 @@ import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import { CachedCard } from '../views/card-cache.js';
 import { LoadMore, Notice } from '../views/components.js';
+import { statusFilterText, type StatusFilter } from '../../domain/feed-preferences.js';
+import { LifecycleActions, LifecycleStatus } from '../views/lifecycle-actions.js';
 import { FeedAssets, Sidebar } from './feed-sidebar.js';
 import { ShortcutsDialog } from './shortcuts.js';
 import { Csrf } from '../views/layout.js';
@@ -21,6 +23,8 @@ export type { FeedScope };
 export interface FeedState {
   scope: FeedScope;
   level?: AlertLevel | undefined;
+  /** Remembered per user; `all` is the feed as it always was. */
+  status: StatusFilter;
   unreadOnly: boolean;
   membersOnly: boolean;
 }
@@ -30,6 +34,7 @@ export function feedUrl(state: FeedState, extra: Record<string, string> = {}): s
   const path = state.scope.kind === 'all' ? '/feed' : state.scope.kind === 'unread' ? '/feed/unread' : `/feed/c/${state.scope.channel.slug}`;
   const params = new URLSearchParams();
   if (state.level) params.set('level', state.level);
+  if (state.status !== 'all') params.set('status', statusFilterText(state.status));
   if (state.unreadOnly && state.scope.kind !== 'unread') params.set('unread', '1');
   if (state.membersOnly) params.set('members', '1');
   for (const [k, v] of Object.entries(extra)) params.set(k, v);
@@ -37,11 +42,19 @@ export function feedUrl(state: FeedState, extra: Record<string, string> = {}): s
   return qs ? `${path}?${qs}` : path;
 }
 
+const STATUS_CHOICES: [string, string][] = [
+  ['all', 'All statuses'],
+  ['open', 'Open'],
+  ['open,acknowledged', 'Open and acknowledged'],
+  ['acknowledged', 'Acknowledged'],
+  ['resolved', 'Resolved'],
+];
+
 function Filters(props: { state: FeedState }) {
   const s = props.state;
   const chat = s.scope.kind === 'channel' && s.scope.channel.chat;
   return (
-    <form method="get" action={feedUrl({ ...s, level: undefined, unreadOnly: false, membersOnly: false })} class="feed-filters">
+    <form method="get" action={feedUrl({ ...s, level: undefined, status: 'all', unreadOnly: false, membersOnly: false })} class="feed-filters">
       {chat ? (
         <label class="check">
           <input type="checkbox" name="members" value="1" checked={s.membersOnly} data-autosubmit /> Members only
@@ -59,6 +72,14 @@ function Filters(props: { state: FeedState }) {
           </select>
         </>
       )}
+      <label for="feed-status">Status</label>
+      <select id="feed-status" name="status" data-autosubmit>
+        {STATUS_CHOICES.map(([value, label]) => (
+          <option value={value} selected={statusFilterText(s.status) === value}>
+            {label}
+          </option>
+        ))}
+      </select>
       {s.scope.kind === 'unread' ? null : (
         <label class="check">
           <input type="checkbox" name="unread" value="1" checked={s.unreadOnly} data-autosubmit /> Unread only
@@ -90,8 +111,9 @@ export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: 
 }
 
 /** One card with its read control: a form (works without JS) that htmx posts in place. */
-export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; channel: ChannelView; csrfToken: string; manager?: boolean }) {
+export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; channel: ChannelView; csrfToken: string; manager?: boolean; now?: number }) {
   const { alert, channel } = props;
+  const now = props.now ?? Date.now();
   return (
     <li
       class="feed-entry"
@@ -99,6 +121,7 @@ export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; ch
       data-alert-id={alert.id}
       data-channel-id={channel.id}
       data-read={alert.isRead ? 'true' : 'false'}
+      data-status={alert.status}
       data-level={'level' in alert ? alert.level : undefined}
       data-role={'author' in alert ? alert.author.role : undefined}
       tabindex={-1}
@@ -106,6 +129,9 @@ export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; ch
       {/* Always labelled with its channel: a single channel's page hides the label with CSS (feed.css), so a card
           rendered for the shared live stream, a reloaded one and one swapped in after a read button are identical. */}
       <CachedCard alert={alert} channel={{ icon: channel.icon, slug: channel.slug }} />
+      <LifecycleStatus alert={alert} now={now} />
+      <div class="feed-actions">
+      <LifecycleActions alert={alert} csrfToken={props.csrfToken} now={now} />
       <form method="post" action={`/feed/read/${alert.id}`} class="feed-read" hx-post={`/feed/read/${alert.id}`} hx-target="closest .feed-entry" hx-swap="outerHTML">
         <Csrf token={props.csrfToken} />
         <input type="hidden" name="read" value={alert.isRead ? '0' : '1'} />
@@ -118,6 +144,7 @@ export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; ch
           {alert.isRead ? 'Mark unread' : 'Mark read'}
         </button>
       </form>
+      </div>
     </li>
   );
 }
@@ -130,7 +157,8 @@ export function FeedEntry(props: { alert: FeedPage['items'][number]['alert']; ch
 function emptyText(s: FeedState, moreToScan: boolean): string {
   const filtered = s.unreadOnly || s.scope.kind === 'unread' || s.membersOnly;
   if (filtered && moreToScan) return 'None among the newest alerts; looking further back…';
-  return s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread.' : 'No alerts yet.';
+  if (s.unreadOnly || s.scope.kind === 'unread') return 'Nothing unread.';
+  return s.status === 'all' ? 'No alerts yet.' : 'No alerts with this status.';
 }
 
 export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; state: FeedState; feed: FeedPage }) {
