@@ -1,3 +1,10 @@
+CREATE TABLE `alert_action_uses` (
+	`nonce` text PRIMARY KEY NOT NULL,
+	`expires_at` integer NOT NULL,
+	`used_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `alert_action_uses_expires_idx` ON `alert_action_uses` (`expires_at`);--> statement-breakpoint
 CREATE TABLE `alert_history` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`alert_id` text NOT NULL,

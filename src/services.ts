@@ -15,6 +15,8 @@ import { TokenAuthenticator } from './domain/tokens.js';
 import { Usage } from './domain/usage.js';
 import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
 import { AlertActions } from './domain/alert-actions.js';
+import { AlertActionLinks } from './domain/alert-action-links.js';
+import { SqlActionLinkUses } from './db/shared/action-link-use-rows.js';
 import { FeedPreferences } from './domain/feed-preferences.js';
 import { SqlFeedPreferenceRows } from './db/shared/feed-preference-rows.js';
 import { AvatarLookup } from './domain/webhook/avatars.js';
@@ -124,6 +126,8 @@ export interface Services {
   mediaOrphans: MediaOrphans;
   /** One-click unsubscribe links (RFC 8058) and the dashboard links notification e-mails carry. */
   unsubscribe: UnsubscribeLinks;
+  /** The e-mail and push action links: signed per recipient and alert, 24 h, used once. */
+  alertActionLinks: AlertActionLinks;
   /** Retention settings per channel and workspace (the admin CLI) and the pruner the background part runs. */
   retentionSettings: RetentionSettings;
   retention: RetentionPruner;
@@ -284,6 +288,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
+    alertActionLinks: new AlertActionLinks(parts.appSecrets, clock, config.publicUrl, new SqlActionLinkUses(parts.database)),
     push: {
       vapid: loadVapidKeys(parts.appSecrets, clock),
       subscriptions: new PushSubscriptions(parts.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),

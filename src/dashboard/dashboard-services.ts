@@ -14,6 +14,7 @@ import type { NotificationPreferences } from '../domain/notification-preferences
 import type { PushSubscriptions } from '../domain/push.js';
 import type { Limiter } from '../domain/rate-limiter.js';
 import type { AlertActions } from '../domain/alert-actions.js';
+import type { AlertActionLinks } from '../domain/alert-action-links.js';
 import type { FeedPreferences } from '../domain/feed-preferences.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
@@ -41,6 +42,7 @@ export interface DashboardServices {
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
   accountMail: AccountMail;
   unsubscribe: UnsubscribeLinks;
+  alertActionLinks: AlertActionLinks;
   notifyPrefs: NotificationPreferences;
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
   readApi: ReadApi;

@@ -23,6 +23,7 @@ import { pushRoutes } from './routes/push.js';
 import { searchRoutes } from './routes/search.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
+import { alertActionRoutes } from './routes/alert-action.js';
 import { usageRoutes } from './routes/usage.js';
 import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
@@ -88,6 +89,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   r.route('/', profileRoutes(deps));
   r.route('/', pushRoutes(deps));
   r.route('/', unsubscribeRoutes(deps));
+  r.route('/', alertActionRoutes(deps));
 
   return {
     deps,

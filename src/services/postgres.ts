@@ -24,6 +24,7 @@ import { SqlPushSubscriptionRows } from '../db/shared/push-rows.js';
 import { SqlRetentionSettings } from '../db/shared/retention-settings.js';
 import { SqlTokenRows } from '../db/shared/token-rows.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
+import { ALERT_ACTION_SECRET_NAME } from '../domain/alert-action-links.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { LeadershipSignal } from '../lib/singletons.js';
@@ -74,7 +75,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
   try {
     const appSecrets = await loadAppSecrets(
       new SqlAppSecretRows(database),
-      { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue },
+      { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue, [ALERT_ACTION_SECRET_NAME]: newAppSecretValue },
       clock.now(),
     );
     const recipients = new LoadedUnitRecipients();

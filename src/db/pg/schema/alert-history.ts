@@ -20,3 +20,13 @@ export const alertHistory = pgTable(
   },
   (t) => [index('alert_history_alert_idx').on(t.alertId, t.id)],
 );
+
+export const alertActionUses = pgTable(
+  'alert_action_uses',
+  {
+    nonce: text('nonce').primaryKey(),
+    expiresAt: bigint('expires_at', { mode: 'number' }).notNull(),
+    usedAt: bigint('used_at', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('alert_action_uses_expires_idx').on(t.expiresAt)],
+);

@@ -23,3 +23,14 @@ export const alertHistory = sqliteTable(
   },
   (t) => [index('alert_history_alert_idx').on(t.alertId, t.id)],
 );
+
+/** E-mail and push action links used (src/domain/alert-action-links.ts): one row per link, kept until it expires, so a link acts once. */
+export const alertActionUses = sqliteTable(
+  'alert_action_uses',
+  {
+    nonce: text('nonce').primaryKey(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at').notNull(),
+  },
+  (t) => [index('alert_action_uses_expires_idx').on(t.expiresAt)],
+);
