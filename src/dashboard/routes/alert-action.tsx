@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { ActionGrant, LinkAction } from '../../domain/alert-action-links.js';
 import { AppError } from '../../domain/errors.js';
+import { readBodyCapped } from '../../http/body.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { formOf } from '../http/session.js';
@@ -50,6 +51,34 @@ export function alertActionRoutes(deps: DashboardDeps): Hono<DashEnv> {
       throw err;
     }
   };
+  // A push notification's button, posted by the service worker (assets/push-sw.js) with the token the
+  // encrypted payload carried: JSON in, JSON out, no session (a closed browser has none to offer).
+  r.post('/alert-action/push', async (c) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(await readBodyCapped(c.req.raw, 4096, 'the action')));
+    } catch {
+      throw new AppError('invalid-body', 'the body must be JSON: {"token": "…", "action": "acknowledge" | "resolve"}');
+    }
+    const { token, action } = (typeof body === 'object' && body !== null ? body : {}) as { token?: unknown; action?: unknown };
+    if (typeof token !== 'string' || (action !== 'acknowledge' && action !== 'resolve')) {
+      throw new AppError('invalid-body', 'the body must be {"token": "…", "action": "acknowledge" | "resolve"}');
+    }
+    const grant = services.alertActionLinks.read(token);
+    if (typeof grant === 'string' || grant.via !== 'push') return c.json({ success: false, reason: grant === 'expired' ? 'expired' : 'invalid' }, 410);
+    const user = await services.accounts.findUser(grant.userId);
+    const memberOf = async (channelId: string, userId: string) => {
+      const channel = await services.accounts.requireChannel(channelId);
+      return (await services.accounts.workspacesOf(userId)).some((w) => w.id === channel.workspaceId) ? channel.workspaceId : undefined;
+    };
+    if (!user) throw new AppError('not-found', 'alert not found');
+    const p = await services.alertActions.principalFor(user.id, grant.alertId, memberOf, 'push');
+    if (!(await services.readApi.getAlert(p, grant.alertId))) throw new AppError('not-found', 'alert not found');
+    if (!(await services.alertActionLinks.use(grant))) return c.json({ success: false, reason: 'used' }, 410);
+    await services.alertActions.change(p, grant.alertId, { status: action === 'acknowledge' ? 'acknowledged' : 'resolved' }, 'push');
+    return c.json({ success: true, alertId: grant.alertId, status: action === 'acknowledge' ? 'acknowledged' : 'resolved' }, 200);
+  });
+
   const titleOf = (alert: { message: string | null } & ({ title: string } | object)) => ('title' in alert ? alert.title : (alert.message ?? 'message'));
 
   r.get('/alert-action', async (c) => {

@@ -25,6 +25,11 @@ export interface PushPayload {
   alertId: string;
   channel: string;
   level: AlertRow['level'] | null;
+  /**
+   * Authorises the notification's Acknowledge and Resolve buttons for this recipient and alert
+   * (src/domain/alert-action-links.ts: 24 h, once); absent on chat messages, resolved alerts and summaries.
+   */
+  actionToken?: string;
 }
 
 function excerpt(text: string | null): string {
