@@ -78,7 +78,7 @@ async function webhookCost() {
         fieldsJson: JSON.stringify([{ label: 'service', value: pick(), inline: true }, { label: 'version', value: `v1.${n % 50}.0`, inline: true }]),
         linkUrl: 'https://ci.example.com/runs/4242', linkText: 'View run', source: 'github-actions', metadataJson: null,
         actorJson: JSON.stringify({ name: 'Jane Roe', email: 'jane@acme.com', company: 'Acme' }),
-        workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null,
+        workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null,
       },
     };
   };

@@ -34,7 +34,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const content = {
   title: 'Deploy finished', level: 'SUCCESS' as const, emoji: '🚀', message: 'All checks passed', fieldsJson: '[{"label":"a","value":"1","inline":true}]',
   linkUrl: 'https://ci.example.com/runs/4242', linkText: null, source: 'github-actions', metadataJson: null, actorJson: '{"email":"jane@acme.com"}',
-  workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null,
+  workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null,
 };
 
 function insertOnly() {

@@ -16,14 +16,16 @@ import { emitResult, QUICK } from './lib/result.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1 : 8));
 const CONNECTIONS = 50;
 const payload = WEBHOOK_PAYLOAD;
+/** The same body with a dedupKey: after the first POST every request updates that one alert in place (occurrences + 1). */
+const keyedPayload = JSON.stringify({ ...(JSON.parse(WEBHOOK_PAYLOAD) as object), dedupKey: 'bench:deploy-api' });
 
-async function measure(script: string, env: Record<string, string>) {
+async function measure(script: string, env: Record<string, string>, body = payload) {
   const server = await startServerProcess(script, env);
   const token = /TOKEN (\S+)/.exec(server.banner)?.[1] ?? 'x';
   const p = `/api/webhook/${token}`;
-  await load({ url: server.url, path: p, body: payload, connections: CONNECTIONS, seconds: QUICK ? 0.3 : 1, expectStatus: 201 }); // warm-up
+  await load({ url: server.url, path: p, body, connections: CONNECTIONS, seconds: QUICK ? 0.3 : 1, expectStatus: 201 }); // warm-up
   server.child.kill('SIGUSR2'); // the server starts counting its CPU time here
-  const r = await load({ url: server.url, path: p, body: payload, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 201 });
+  const r = await load({ url: server.url, path: p, body, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 201 });
   const report = await server.stop();
   const cpu = Number(/CPU ([\d.]+) µs per request/.exec(report)?.[1] ?? NaN);
   return { ...r, cpu };
@@ -37,7 +39,11 @@ export async function webhookBench(): Promise<string> {
     const floor = QUICK ? undefined : await measure('bench/servers/group-commit-floor.ts', { DATA_DIR: path.join(dir, 'floor') });
     const floorFull = QUICK ? undefined : await measure('bench/servers/group-commit-floor.ts', { DATA_DIR: path.join(dir, 'floor-full'), FLOOR_SCHEMA: 'alertbridge' });
     const real = await measure('bench/servers/alertbridge.ts', { DATA_DIR: dir });
+    const keyed = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'keyed') }, keyedPayload);
     emitResult({
+      webhookDedupCpuUsPerReq: keyed.cpu,
+      webhookDedupReqPerSec: keyed.rps,
+      webhookDedupP99Ms: keyed.p99,
       webhookCpuUsPerReq: real.cpu,
       bareCpuUsPerReq: bare.cpu,
       webhookCpuRatioToBare: real.cpu / bare.cpu,
@@ -64,6 +70,7 @@ export async function webhookBench(): Promise<string> {
       ...(floor ? [row(`reference floor: Hono + zod + ONE narrow INSERT, same group commit (${pct(floor)})`, floor)] : []),
       ...(floorFull ? [row(`reference floor with Alertbridge's own payload schema (${pct(floorFull)})`, floorFull)] : []),
       row(`Alertbridge webhook: full validation, alert + outbox + stream + usage rows, 201 after COMMIT (${pct(real)})`, real),
+      row(`Alertbridge webhook with a dedupKey: the same alert updated in place, occurrences + 1, change event (${pct(keyed)})`, keyed),
       '',
       `Ratio to the baseline: **${pct(real)}** (goal: at least 60 %)${floor && floorFull ? `; the reference floor reaches ${pct(floor)} in the same run, ${pct(floorFull)} with the service's payload schema` : ''}.`,
     ].join('\n');

@@ -19,6 +19,11 @@ import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
 import { AvatarMirror } from './domain/webhook/avatars.js';
 import { UserSettings } from './domain/user-settings.js';
 import { SqlUserSettingsRows } from './db/shared/user-settings-rows.js';
+import { AlertActions } from './domain/alert-actions.js';
+import { AlertActionLinks } from './domain/alert-action-links.js';
+import { SqlActionLinkUses } from './db/shared/action-link-use-rows.js';
+import { FeedPreferences } from './domain/feed-preferences.js';
+import { SqlFeedPreferenceRows } from './db/shared/feed-preference-rows.js';
 import { WebhookIngest } from './domain/webhook/ingest.js';
 import { FormatIngest } from './domain/webhook/ingest-formats.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -98,6 +103,10 @@ export interface Services {
   firstStart: FirstStartUnit;
   auth: TokenAuthenticator;
   readApi: ReadApi;
+  /** Acknowledge, resolve, reopen and snooze by a person; `onStatusChanged` is the hook for other parts. */
+  alertActions: AlertActions;
+  /** The feed's remembered status filter, per user. */
+  feedPreferences: FeedPreferences;
   search: SearchAlerts;
   usage: Usage;
   /** Webhook channels by token (cached; on PostgreSQL invalidated across nodes). */
@@ -139,6 +148,8 @@ export interface Services {
   unsubscribe: UnsubscribeLinks;
   /** Silences and maintenance windows (the fan-out reads them itself, in its own transaction). */
   silences: Silences;
+  /** The e-mail and push action links: signed per recipient and alert, 24 h, used once. */
+  alertActionLinks: AlertActionLinks;
   /** Retention settings per channel and workspace (the admin CLI) and the pruner the background part runs. */
   retentionSettings: RetentionSettings;
   retention: RetentionPruner;
@@ -232,6 +243,13 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   });
   const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key), (userId, channelIds) => bus.emit('read-state', { userId, channelIds }));
   const search = new SearchAlerts(store.search, store.reads, readApi);
+  const alertActions = new AlertActions({
+    reads: store.reads,
+    lifecycle: store.lifecycle,
+    userName: async (userId) => (await rows.accountRows.user(userId))?.name,
+    clock,
+    bus,
+  });
   const auth = new TokenAuthenticator(rows.tokenRows, config.tokenPrefix, clock);
   const live = new LiveStreams(
     { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
@@ -292,6 +310,8 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     firstStart: parts.firstStart,
     auth,
     readApi,
+    alertActions,
+    feedPreferences: new FeedPreferences(new SqlFeedPreferenceRows(parts.database), clock),
     search,
     usage: new Usage(rows.usageRows),
     webhookChannels,
@@ -313,6 +333,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
+    alertActionLinks: new AlertActionLinks(parts.appSecrets, clock, config.publicUrl, new SqlActionLinkUses(parts.database)),
     push: {
       vapid: loadVapidKeys(parts.appSecrets, clock),
       subscriptions: new PushSubscriptions(rows.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),

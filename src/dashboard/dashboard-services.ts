@@ -14,6 +14,9 @@ import type { DiscordLinks } from '../domain/chat/links.js';
 import type { NotificationPreferences } from '../domain/notification-preferences.js';
 import type { PushSubscriptions } from '../domain/push.js';
 import type { Limiter } from '../domain/rate-limiter.js';
+import type { AlertActions } from '../domain/alert-actions.js';
+import type { AlertActionLinks } from '../domain/alert-action-links.js';
+import type { FeedPreferences } from '../domain/feed-preferences.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
 import type { Usage } from '../domain/usage.js';
@@ -44,6 +47,7 @@ export interface DashboardServices {
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
   accountMail: AccountMail;
   unsubscribe: UnsubscribeLinks;
+  alertActionLinks: AlertActionLinks;
   notifyPrefs: NotificationPreferences;
   userSettings: UserSettings;
   /** The feed's "Send a test alert": the webhook's own use case, so the sample is stored, counted and limited like any alert. */
@@ -51,6 +55,9 @@ export interface DashboardServices {
   webhookFiles: WebhookFiles;
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
   readApi: ReadApi;
+  /** Acknowledge, resolve, reopen and snooze from the feed. */
+  alertActions: AlertActions;
+  feedPreferences: FeedPreferences;
   search: SearchAlerts;
   live: LiveStreams;
   usage: Usage;

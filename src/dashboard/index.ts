@@ -26,12 +26,13 @@ import { searchRoutes } from './routes/search.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { silenceRoutes } from './routes/silences.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
+import { alertActionRoutes } from './routes/alert-action.js';
 import { usageRoutes } from './routes/usage.js';
 import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|silences|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|silences|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|alert-action|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -95,6 +96,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   r.route('/', profileRoutes(deps));
   r.route('/', pushRoutes(deps));
   r.route('/', unsubscribeRoutes(deps));
+  r.route('/', alertActionRoutes(deps));
 
   return {
     deps,

@@ -1,3 +1,4 @@
+import type { SourceTransition } from './alert-lifecycle.js';
 import type { NewStandardAlert, NotificationKind, RunState, StoredRun } from './alert-store.js';
 
 /**
@@ -26,6 +27,8 @@ export type GroupUpdate =
       notify: NotificationKind | null;
       /** A new episode (the group fires again): one more usage event. */
       countUsage: boolean;
+      /** The status the group's alert moves to (resolved, or open again), by the integration. */
+      lifecycle?: SourceTransition;
     };
 
 export interface SavedGroup extends StoredRun {

@@ -1,3 +1,4 @@
+import type { AlertStatus } from './alert-lifecycle.js';
 import type { MediaKind } from './media.js';
 
 // The alert store's row types: what both engines' stores hand to the use cases, declared here so the
@@ -26,6 +27,8 @@ export interface AlertRow {
   workflowState: RunState | null;
   workflowStepsJson: string | null;
   workflowError: string | null;
+  /** A sender's de-duplication key; null for every other alert. */
+  dedupKey: string | null;
   /** Chat-connected channels: the message's id on the chat platform. */
   externalId: string | null;
   authorJson: string | null;
@@ -37,6 +40,14 @@ export interface AlertRow {
   seq: number;
   createdAt: number;
   updatedAt: number;
+  // The lifecycle (src/domain/alert-lifecycle.ts): not content, written only by lifecycle steps.
+  status: AlertStatus;
+  acknowledgedAt: number | null;
+  acknowledgedByJson: string | null;
+  resolvedAt: number | null;
+  resolvedByJson: string | null;
+  snoozedUntil: number | null;
+  occurrences: number;
 }
 
 export interface AttachmentRow {
@@ -50,7 +61,7 @@ export interface AttachmentRow {
 }
 
 export type AlertEventType = 'alert.created' | 'alert.updated' | 'alert.deleted';
-export type NotificationKind = 'alert.created' | 'workflow.started' | 'workflow.finished';
+export type NotificationKind = 'alert.created' | 'alert.resolved' | 'workflow.started' | 'workflow.finished';
 
 /** A file already in the media store, ready to be attached. */
 export type AttachmentRecord = Pick<AttachmentRow, 'mediaKey' | 'mime' | 'kind' | 'name' | 'size'>;

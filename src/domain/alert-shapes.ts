@@ -41,6 +41,20 @@ export const SilencedBy = z
   .nullable()
   .openapi({ description: 'The silence that kept this alert from notifying anyone (docs/silences.md), or null.' });
 
+const Person = z.object({ id: z.string().nullable(), name: z.string() });
+
+/** The lifecycle members both shapes carry (docs/handling-alerts.md), after the spec's members. */
+const LIFECYCLE = {
+  status: z.enum(['open', 'acknowledged', 'resolved']).openapi({ description: 'Shared by the workspace: open → acknowledged → resolved, and back to open.' }),
+  acknowledgedAt: z.string().nullable().openapi({ format: 'date-time' }),
+  acknowledgedBy: Person.nullable().openapi({ description: 'The person who acknowledged it.' }),
+  resolvedAt: z.string().nullable().openapi({ format: 'date-time' }),
+  resolvedBy: Person.nullable().openapi({ description: 'A person, or a sender or integration as `{id: null, name: "<source>"}`.' }),
+  snoozedUntil: z.string().nullable().openapi({ format: 'date-time', description: 'When the snooze ends (it has ended when this is past).' }),
+  occurrences: z.number().int().openapi({ description: 'How many times the sender reported it: 1 for a new alert, + 1 for each POST with its dedupKey.' }),
+  silencedBy: SilencedBy,
+};
+
 export const StandardAlert = z
   .object({
     id: z.string(),
@@ -63,7 +77,7 @@ export const StandardAlert = z
     isRead: z.boolean(),
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
-    silencedBy: SilencedBy,
+    ...LIFECYCLE,
   })
   .openapi('Alert');
 
@@ -78,6 +92,6 @@ export const ChatAlert = z
     replyTo: z.object({ messageId: z.string(), author: z.string(), excerpt: z.string() }).nullable(),
     attachments: z.array(z.object({ url: z.string(), mime: z.string() })),
     isRead: z.boolean(),
-    silencedBy: SilencedBy,
+    ...LIFECYCLE,
   })
   .openapi('ChatAlert');

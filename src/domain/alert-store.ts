@@ -2,8 +2,12 @@ import type { Principal } from './tokens.js';
 import type { AlertReports, ChannelRemoval } from './alert-reports.js';
 import type { AlertLevel, AlertRow, AttachmentRecord, AttachmentRow, RunState, AlertEventType, NotificationKind } from './alert-rows.js';
 import type { Outbox } from './outbox-store.js';
+import type { AlertStatus, HistoryRow, LifecycleChange, LifecycleState, SourceTransition } from './alert-lifecycle.js';
 
 export type * from './alert-rows.js';
+
+/** The lifecycle columns: never content, so no content write (insert, run, group or key update) names them. */
+export type LifecycleKey = keyof LifecycleState | 'silencedBy' | 'silenceComment';
 export type * from './outbox-store.js';
 
 /**
@@ -40,6 +44,8 @@ export interface PageQuery {
   cursor?: string;
   /** Strictly newer than this id. */
   after?: string;
+  /** Only alerts with one of these statuses (at most the three there are). */
+  status?: readonly AlertStatus[];
   limit: number;
 }
 
@@ -85,6 +91,8 @@ export interface SearchQuery {
   channelIds: readonly string[];
   /** Standard alerts of this level only (chat messages have none). */
   level?: AlertLevel;
+  /** Only alerts with one of these statuses. */
+  status?: readonly AlertStatus[];
   /** Strictly older than this search key (a previous hit's `searchKey`). */
   before?: number;
   limit: number;
@@ -145,8 +153,7 @@ export interface ChangeLog {
  */
 export type AlertContent = Omit<
   AlertRow,
-  | 'id' | 'channelId' | 'kind' | 'externalId' | 'authorJson' | 'replyToJson' | 'silencedBy' | 'silenceComment' | 'activityKey' | 'seq'
-  | 'createdAt' | 'updatedAt'
+  'id' | 'channelId' | 'kind' | 'externalId' | 'authorJson' | 'replyToJson' | 'activityKey' | 'seq' | 'createdAt' | 'updatedAt' | LifecycleKey
 > & { metadataJson: string | null };
 
 export interface NewStandardAlert {
@@ -175,7 +182,24 @@ export interface RunUpdate {
   /** A fresh activity key makes the alert unread again for everyone; null keeps it. */
   resurfaceAs: string | null;
   notify: NotificationKind | null;
+  /** The lifecycle move the update makes (a run that passed resolves its alert); absent: none. */
+  lifecycle?: SourceTransition;
 }
+
+/** What a sender's POST with a `dedupKey` does to the alert stored under it, decided by the domain. */
+export interface KeyedUpdate extends RunUpdate {
+  /** A reopen is a new episode: one more billable event. */
+  countUsage: boolean;
+  lifecycle: SourceTransition;
+}
+
+/** The alert stored under a sender's `dedupKey`, as the domain's decision sees it. */
+export interface StoredKeyed {
+  status: AlertStatus;
+  level: AlertLevel;
+}
+
+export type SavedKeyed = StoredRun & { notified: boolean; released: string[] };
 
 export interface StoredIdempotentAnswer {
   requestHash: string;
@@ -194,12 +218,34 @@ export interface WebhookAlertWrites {
    * back in `released`.
    */
   saveRun(a: NewStandardAlert, decide: (stored: RunState) => RunUpdate): Promise<StoredRun & { notified: boolean; released: string[] }>;
+  /**
+   * Inserts the alert of a new (channel, dedupKey), or updates the one stored under it as `decide`
+   * says (content replaced, lifecycle moved); `decide` sees undefined when none is stored, and null
+   * from it writes nothing and answers null (a resolve with nothing open). One unit.
+   */
+  saveKeyed(a: NewStandardAlert, dedupKey: string, decide: (stored: StoredKeyed | undefined) => KeyedUpdate | null): Promise<SavedKeyed | null>;
   /** Sets actor.avatarUrl unless the sender gave one; records the change. Whether anything changed. */
   setActorAvatar(alertId: string, url: string, now: number): Promise<boolean>;
   /** The answer stored for a webhook's Idempotency-Key. */
   idempotentAnswer(channelId: string, key: string): Promise<StoredIdempotentAnswer | undefined>;
   /** Drops idempotency answers stored before `before` (keys with `long.prefix`: before `long.before`); returns how many. */
   pruneIdempotentAnswers(before: number, long?: { prefix: string; before: number }): Promise<number>;
+}
+
+/* ------------------------------------------------------------------ lifecycle */
+
+/** Status, snooze and their history (src/domain/alert-lifecycle.ts), on either engine (src/db/shared/alert-lifecycle-rows.ts). */
+export interface AlertLifecycleWrites {
+  /**
+   * Reads the alert's lifecycle (locked on PostgreSQL), lets `decide` compute the change, and writes
+   * it with its history rows and an `alert.updated` change event (one unit). Undefined when the
+   * alert does not exist; `change` null when `decide` changed nothing.
+   */
+  change(alertId: string, decide: (current: LifecycleState) => LifecycleChange | null, now: number): Promise<{ channelId: string; change: LifecycleChange | null } | undefined>;
+  /** The alert's history, oldest first. */
+  history(alertId: string): Promise<HistoryRow[]>;
+  /** History rows of every alert after `afterId`, in id order: a consumer's durable cursor over status changes. */
+  historyAfter(afterId: number, limit: number): Promise<HistoryRow[]>;
 }
 
 /* ------------------------------------------------------------------ chat writes */
@@ -313,6 +359,7 @@ export interface AlertStore {
   readonly removal: AlertRemoval;
   readonly changes: ChangeLog;
   readonly webhook: WebhookAlertWrites;
+  readonly lifecycle: AlertLifecycleWrites;
   readonly chat: ChatMessageWrites;
   readonly outbox: Outbox;
   readonly retention: AlertRetention;

@@ -160,14 +160,30 @@ function object<S, Shape>(members: Members<S, Shape>): Member<S, Shape> {
   };
 }
 
-const attachmentUrl = text<AttachmentRow, string>((a, context) => context.mediaUrl(a.mediaKey));
-const attachmentsOf = (_row: AlertRow, context: RenderContext) => context.attachments;
-const isReadOf = (_row: AlertRow, context: RenderContext) => context.isRead;
+const nullableTime = <S>(get: (source: S) => number | null): Member<S, string | null> =>
+  orNull((source: S) => get(source) !== null, time((source: S) => get(source)!));
 
+/** The silence that muted the alert (docs/silences.md), from its id and copied comment. */
 const silence = object<AlertRow, NonNullable<StandardAlert['silencedBy']>>({
   id: text((r) => r.silencedBy!),
   comment: text((r) => r.silenceComment ?? ''),
 });
+
+/** The lifecycle members, the same on both shapes (alert-shapes.ts). */
+const LIFECYCLE_MEMBERS = {
+  status: text((r: AlertRow) => r.status),
+  acknowledgedAt: nullableTime((r: AlertRow) => r.acknowledgedAt),
+  acknowledgedBy: storedJson<AlertRow, StandardAlert['acknowledgedBy']>((r) => r.acknowledgedByJson, 'null'),
+  resolvedAt: nullableTime((r: AlertRow) => r.resolvedAt),
+  resolvedBy: storedJson<AlertRow, StandardAlert['resolvedBy']>((r) => r.resolvedByJson, 'null'),
+  snoozedUntil: nullableTime((r: AlertRow) => r.snoozedUntil),
+  occurrences: integer((r: AlertRow) => r.occurrences),
+  silencedBy: orNull((r: AlertRow) => r.silencedBy !== null, silence),
+};
+
+const attachmentUrl = text<AttachmentRow, string>((a, context) => context.mediaUrl(a.mediaKey));
+const attachmentsOf = (_row: AlertRow, context: RenderContext) => context.attachments;
+const isReadOf = (_row: AlertRow, context: RenderContext) => context.isRead;
 
 const STANDARD_ALERT = object<AlertRow, StandardAlert>({
   id: text((r) => r.id),
@@ -203,7 +219,7 @@ const STANDARD_ALERT = object<AlertRow, StandardAlert>({
   isRead: flag(isReadOf),
   createdAt: time((r) => r.createdAt),
   updatedAt: time((r) => r.updatedAt),
-  silencedBy: orNull((r) => r.silencedBy !== null, silence),
+  ...LIFECYCLE_MEMBERS,
 });
 
 const UNKNOWN_AUTHOR = '{"id":"","name":"unknown","bot":false,"role":"member"}';
@@ -218,5 +234,5 @@ const CHAT_ALERT = object<AlertRow, ChatAlert>({
   replyTo: storedJson((r) => r.replyToJson, 'null'),
   attachments: list(attachmentsOf, object<AttachmentRow, ChatAttachment>({ url: attachmentUrl, mime: text((a) => a.mime) })),
   isRead: flag(isReadOf),
-  silencedBy: orNull((r) => r.silencedBy !== null, silence),
+  ...LIFECYCLE_MEMBERS,
 });

@@ -3,12 +3,15 @@ import { pushAlertJson, toAlertView, type AlertView } from './alert-view.js';
 import type { Clock } from '../lib/clock.js';
 import { AppError, notFound, type ValidationIssue } from './errors.js';
 import type { Principal } from './tokens.js';
+import { parseStatusFilter } from './alert-lifecycle.js';
 
 export interface ListQuery {
   cursor?: string;
   after?: string;
   limit: number;
   level?: AlertLevel;
+  /** Comma-separated statuses (checked here). */
+  status?: string;
 }
 
 /** A channel as the read API shows it: the stored record, its Discord link as `chat`, and the user's unread count. */
@@ -51,7 +54,8 @@ export class ReadApi {
       const issue: ValidationIssue = { code: 'invalid_value', message: 'level is not supported on chat-connected channels', path: ['level'] };
       throw new AppError('invalid-query', 'the level filter does not apply to a chat-connected channel: its messages have no level', { details: [issue] });
     }
-    const rows = await this.store.page({ channelId: channel.id, level: q.level, cursor: q.cursor, after: q.after, limit: q.limit + 1 });
+    const status = q.status === undefined ? undefined : parseStatusFilter(q.status);
+    const rows = await this.store.page({ channelId: channel.id, level: q.level, status, cursor: q.cursor, after: q.after, limit: q.limit + 1 });
     const hasMore = rows.length > q.limit;
     const page = hasMore ? rows.slice(0, q.limit) : rows;
     const out = ['{"alerts":['];

@@ -3,6 +3,7 @@ import type { AlertView } from './alert-view.js';
 import { AppError, type ValidationIssue } from './errors.js';
 import type { ReadApi } from './read-api.js';
 import { parseSearchQuery } from './search-query.js';
+import { parseStatusFilter } from './alert-lifecycle.js';
 import type { Principal } from './tokens.js';
 
 export interface SearchInput {
@@ -10,6 +11,8 @@ export interface SearchInput {
   /** Channel id or slug; omitted: every channel the principal can see. */
   channel?: string;
   level?: AlertLevel;
+  /** Comma-separated statuses (checked here). */
+  status?: string;
   /** The previous page's nextCursor. */
   cursor?: string;
   limit: number;
@@ -47,11 +50,13 @@ export class SearchAlerts {
     if (input.cursor !== undefined && !CURSOR.test(input.cursor)) {
       throw invalidQuery('cursor', 'cursor must be the nextCursor of the previous page');
     }
+    const status = input.status === undefined ? undefined : parseStatusFilter(input.status);
     const channelIds = await this.channelIds(p, input.channel, input.level);
     const hits = await this.index.search({
       terms,
       channelIds,
       level: input.level,
+      status,
       before: input.cursor === undefined ? undefined : Number(input.cursor),
       limit: input.limit + 1,
     });

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { AlertStore } from '../domain/alert-store.js';
 import type { Limiter } from '../domain/rate-limiter.js';
 import type { ReadApi } from '../domain/read-api.js';
+import type { AlertActions } from '../domain/alert-actions.js';
 import type { SearchAlerts } from '../domain/search.js';
 import type { TokenAuthenticator } from '../domain/tokens.js';
 import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
@@ -29,6 +30,7 @@ export interface HttpDeps {
   /** A webhook request's files (uploads streamed in by the body reader). */
   webhookFiles: WebhookFiles;
   readApi: ReadApi;
+  alertActions: AlertActions;
   search: SearchAlerts;
   /** The live stream (SSE) behind GET /api/stream. */
   live: LiveStreams;

@@ -7,6 +7,8 @@ export interface PageQueryInput {
   cursor?: string | undefined;
   after?: string | undefined;
   level?: 'info' | 'success' | 'warning' | 'error' | undefined;
+  /** As given: the use case checks it (parseStatusFilter). */
+  status?: string | undefined;
 }
 
 const LEVELS = new Set(['info', 'success', 'warning', 'error']);
@@ -24,7 +26,7 @@ const PLAIN_LIMIT = /^[1-9][0-9]{0,2}$/;
 export function parsePageQuery(queries: Record<string, string[]>): PageQueryInput | undefined {
   const out: PageQueryInput = { limit: LIST_PAGE_SIZE.default };
   for (const key in queries) {
-    if (key !== 'limit' && key !== 'cursor' && key !== 'after' && key !== 'level') continue;
+    if (key !== 'limit' && key !== 'cursor' && key !== 'after' && key !== 'level' && key !== 'status') continue;
     const values = queries[key]!;
     if (values.length !== 1) return undefined;
     const v = values[0]!;
@@ -33,6 +35,8 @@ export function parsePageQuery(queries: Record<string, string[]>): PageQueryInpu
       const n = Number(v);
       if (n < LIST_PAGE_SIZE.min || n > LIST_PAGE_SIZE.max) return undefined;
       out.limit = n;
+    } else if (key === 'status') {
+      out.status = v;
     } else if (key === 'level') {
       const level = v.toLowerCase();
       if (!LEVELS.has(level)) return undefined;

@@ -30,6 +30,12 @@ export const LevelQuery = z
   .optional()
   .openapi({ type: 'string', enum: [...LEVELS] });
 
+/** The status filter, checked by the use case (parseStatusFilter) so its 400 names the parameter. */
+export const StatusQuery = z
+  .string()
+  .optional()
+  .openapi({ description: 'Only alerts with one of these statuses, comma-separated: open, acknowledged, resolved', example: 'open,acknowledged' });
+
 export const Problem = z
   .object({
     type: z.string().url().openapi({ example: 'http://localhost:3000/problems/not-found' }),

@@ -1,3 +1,4 @@
+import type { AlertActionLinks } from '../domain/alert-action-links.js';
 import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 import type { Config } from '../config.js';
 import type { AlertStore } from '../domain/alert-store.js';
@@ -38,6 +39,8 @@ export interface NotifierDeps {
   unitRecipients: UnitRecipientRule;
   /** Signs the one-click unsubscribe links and names the dashboard pages an e-mail links to. */
   unsubscribe: Pick<UnsubscribeLinks, 'forEmail'>;
+  /** Signs the e-mail's Acknowledge and Resolve buttons for each recipient. */
+  alertActionLinks: Pick<AlertActionLinks, 'url'>;
 }
 
 /**
@@ -84,7 +87,12 @@ export class Notifier extends DueRowWorker<NotifierOptions> {
           retry,
           random,
           flood: { limit: this.options.floodLimit, windowMs: this.options.floodWindowMs },
-          links: (userId, channelId) => deps.unsubscribe.forEmail(userId, channelId),
+          links: (userId, channelId, alertId) => ({
+            ...deps.unsubscribe.forEmail(userId, channelId),
+            ...(alertId
+              ? { actions: { acknowledgeUrl: deps.alertActionLinks.url(userId, alertId, 'acknowledge'), resolveUrl: deps.alertActionLinks.url(userId, alertId, 'resolve') } }
+              : {}),
+          }),
           onOutcome: this.options.onOutcome,
         })
       : null;

@@ -3,6 +3,7 @@ import { openPg } from '../db/pg/connection.js';
 import { PgExecutor } from '../db/pg/executor.js';
 import { SqlAlertReads } from '../db/shared/alert-reads.js';
 import { SqlAlertRemoval } from '../db/shared/alert-removal.js';
+import { SqlAlertLifecycle } from '../db/shared/alert-lifecycle-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
 import { MEDIA_REFERENCED } from '../db/shared/store-lookups.js';
 import { adminRowsOver, type AdminRows } from './admin-rows.js';
@@ -19,6 +20,7 @@ export async function openPgAdminRows(url: string): Promise<AdminRows> {
     () => ({
       reads: new SqlAlertReads(database),
       removal: new SqlAlertRemoval(new PgWriteUnits(pool)),
+      lifecycle: new SqlAlertLifecycle(database, new PgWriteUnits(pool)),
       isMediaReferenced: async (key) => (await database.get(MEDIA_REFERENCED, { key })) !== undefined,
       orphans: new SqlMediaOrphanRows(database),
     }),

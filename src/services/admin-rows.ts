@@ -10,7 +10,7 @@ import { SqlRouteRows } from '../db/shared/route-rows.js';
 import { SqlSilenceRows } from '../db/shared/silence-rows.js';
 import type { AccountRows } from '../domain/account-rows.js';
 import type { AlertReports } from '../domain/alert-reports.js';
-import type { AlertReads, AlertRemoval } from '../domain/alert-store.js';
+import type { AlertLifecycleWrites, AlertReads, AlertRemoval } from '../domain/alert-store.js';
 import type { AuditRows } from '../domain/auth/audit.js';
 import type { SignInLinkRows } from '../domain/auth/sign-in-links.js';
 import type { DiscordLinkRows } from '../domain/chat/links.js';
@@ -34,7 +34,7 @@ export interface AdminRows {
   audit: AuditRows;
   routes: RouteRowStore;
   silences: SilenceRows;
-  alerts: { reads: AlertReads; removal: AlertRemoval; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
+  alerts: { reads: AlertReads; removal: AlertRemoval; lifecycle: AlertLifecycleWrites; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
 

@@ -12,6 +12,7 @@ import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
 import { AlertDeletion } from '../domain/alert-deletion.js';
+import { AlertActions } from '../domain/alert-actions.js';
 import type { AlertReports } from '../domain/alert-reports.js';
 import { AuditLog } from '../domain/auth/audit.js';
 import { SignInLinks } from '../domain/auth/sign-in-links.js';
@@ -78,7 +79,7 @@ export class AdminServices {
       database,
       () => {
         const store = new SqliteAlertStore(sqlite, new WriteBatcher(sqlite));
-        return { reads: store.reads, removal: store.removal, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqlMediaOrphanRows(database) };
+        return { reads: store.reads, removal: store.removal, lifecycle: store.lifecycle, isMediaReferenced: (key: string) => store.isMediaReferenced(key), orphans: new SqlMediaOrphanRows(database) };
       },
       () => db.close(),
     );
@@ -153,6 +154,24 @@ export class AdminServices {
       const channelName = (await accounts.requireChannel(route.channelId)).name;
       return sendRouteTest(this.transport, { route, target, channelName, publicUrl: this.config.publicUrl, now: this.clock.now() });
     });
+  }
+
+  /** Acknowledge, resolve, reopen and snooze as a named person (`alert ack --as EMAIL`), recorded as "via cli". */
+  async alertActions(): Promise<{ actions: AlertActions; memberOf: (channelId: string, userId: string) => Promise<string | undefined> }> {
+    const { alerts, accounts } = await this.rows();
+    // No listener in this process: the running service's streams see the change-log row on their next poll.
+    const actions = new AlertActions({
+      reads: alerts.reads,
+      lifecycle: alerts.lifecycle,
+      userName: async (userId) => (await accounts.user(userId))?.name,
+      clock: this.clock,
+      bus: new ChangeBus(),
+    });
+    const memberOf = async (channelId: string, userId: string) => {
+      const [channel] = await accounts.channelsByRef(channelId);
+      return channel && (await accounts.role(channel.workspaceId, userId)) ? channel.workspaceId : undefined;
+    };
+    return { actions, memberOf };
   }
 
   async notifyPreferences(): Promise<NotificationPreferences> {

@@ -15,6 +15,7 @@ import { SqlAppSecretRows } from '../db/shared/auth-rows.js';
 import { LoadedUnitRecipients } from '../db/shared/preference-rows.js';
 import { SqlPushOutbox } from '../db/shared/push-outbox.js';
 import { loadAppSecrets, newAppSecretValue, UNSUBSCRIBE_SECRET_NAME } from '../domain/auth/app-secrets.js';
+import { ALERT_ACTION_SECRET_NAME } from '../domain/alert-action-links.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { LeadershipSignal } from '../lib/singletons.js';
@@ -65,7 +66,7 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
   try {
     const appSecrets = await loadAppSecrets(
       new SqlAppSecretRows(database),
-      { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue },
+      { [UNSUBSCRIBE_SECRET_NAME]: newAppSecretValue, [VAPID_SECRET_NAME]: newVapidKeysValue, [ACCOUNT_MAIL_SECRET_NAME]: newAppSecretValue, [ALERT_ACTION_SECRET_NAME]: newAppSecretValue },
       clock.now(),
     );
     const recipients = new LoadedUnitRecipients();

@@ -26,7 +26,7 @@ const NOW = Date.UTC(2026, 10, 20, 12);
 const content = (title: string, run?: { id: string; state: RunState; steps: string | null }): AlertContent => ({
   title, level: 'ERROR', emoji: '', message: `message of ${title}`, fieldsJson: '[]', linkUrl: null, linkText: null, source: 'alertmanager',
   actorJson: null, workflowRunId: run?.id ?? null, workflowState: run?.state ?? null, workflowStepsJson: run?.steps ?? null,
-  workflowError: null, metadataJson: null,
+  workflowError: null, dedupKey: null, metadataJson: null,
 });
 const file = (key: string) => ({ mediaKey: key, mime: 'image/png', kind: 'image' as const, name: `${key}.png`, size: 10 });
 const alert = (id: string, over: Partial<NewStandardAlert> = {}): NewStandardAlert => ({

@@ -45,7 +45,7 @@ describePg('Idempotency-Key claims across nodes (PostgreSQL)', () => {
     await new PgWebhookWrites(e.db.pool).insertAlert({
       alertId: 'alt_01', channelId: 'ch1', workspaceId: 'w1', attachments: [], notify: 'alert.created', now: NOW,
       content: { title: 't', level: 'INFO', emoji: '', message: null, fieldsJson: '[]', linkUrl: null, linkText: null, source: null,
-        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, metadataJson: null },
+        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null, metadataJson: null },
       idempotency: { key: 'deploy-42', hash: 'h', answer: (s) => ({ id: s.alertId }) },
     });
     await a.release();
@@ -66,7 +66,7 @@ describePg('Idempotency-Key claims across nodes (PostgreSQL)', () => {
     await new PgWebhookWrites(e.db.pool).insertAlert({
       alertId: 'alt_07', channelId: 'ch1', workspaceId: 'w1', attachments: [], notify: 'alert.created', now: NOW,
       content: { title: 't', level: 'INFO', emoji: '', message: null, fieldsJson: '[]', linkUrl: null, linkText: null, source: null,
-        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, metadataJson: null },
+        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null, metadataJson: null },
       idempotency: { key: 'release-7', hash: 'hash-7', answer: (s) => ({ id: s.alertId }) },
     });
     await first.release();

@@ -30,7 +30,7 @@ const alert = (id: string, channelId: string, over: Partial<NewStandardAlert> = 
   workspaceId: CHANNEL_WORKSPACE[channelId]!,
   content: {
     title: `title ${id}`, level: 'INFO', emoji: '', message: null, fieldsJson: null, linkUrl: null, linkText: null, source: null,
-    metadataJson: null, actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null,
+    metadataJson: null, actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null,
   },
   attachments: [],
   notify: 'alert.created',

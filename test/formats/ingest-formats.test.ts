@@ -6,8 +6,15 @@ describe('group state table', () => {
   const key = () => 'alt_fresh';
   it('a repeat writes nothing; a status change resurfaces and notifies; firing again bills a new episode; other changes are silent', () => {
     expect(groupUpdate({ status: 'firing', stateFingerprint: 'a' }, { status: 'firing', stateFingerprint: 'a' }, key)).toEqual({ repeat: true });
-    expect(groupUpdate({ status: 'firing', stateFingerprint: 'a' }, { status: 'resolved', stateFingerprint: 'b' }, key)).toEqual({ repeat: false, resurfaceAs: 'alt_fresh', notify: 'alert.created', countUsage: false });
-    expect(groupUpdate({ status: 'resolved', stateFingerprint: 'b' }, { status: 'firing', stateFingerprint: 'a' }, key)).toEqual({ repeat: false, resurfaceAs: 'alt_fresh', notify: 'alert.created', countUsage: true });
+    const am = { id: null, name: 'Alertmanager' };
+    expect(groupUpdate({ status: 'firing', stateFingerprint: 'a' }, { status: 'resolved', stateFingerprint: 'b' }, key, am)).toEqual({
+      repeat: false, resurfaceAs: 'alt_fresh', notify: 'alert.created', countUsage: false,
+      lifecycle: { to: 'resolved', actor: am, via: 'integration', countOccurrence: false },
+    });
+    expect(groupUpdate({ status: 'resolved', stateFingerprint: 'b' }, { status: 'firing', stateFingerprint: 'a' }, key, am)).toEqual({
+      repeat: false, resurfaceAs: 'alt_fresh', notify: 'alert.created', countUsage: true,
+      lifecycle: { to: 'open', actor: am, via: 'integration', countOccurrence: true },
+    });
     expect(groupUpdate({ status: 'firing', stateFingerprint: 'a' }, { status: 'firing', stateFingerprint: 'c' }, key)).toEqual({ repeat: false, resurfaceAs: null, notify: null, countUsage: false });
   });
 });

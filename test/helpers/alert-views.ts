@@ -1,5 +1,17 @@
 import type { ChatAlert, StandardAlert } from '../../src/domain/alert-view.js';
 
+/** The lifecycle members of a new alert (open, reported once, handled by nobody). */
+export const newLifecycle = {
+  status: 'open',
+  acknowledgedAt: null,
+  acknowledgedBy: null,
+  resolvedAt: null,
+  resolvedBy: null,
+  snoozedUntil: null,
+  occurrences: 1,
+  silencedBy: null,
+} as const;
+
 /** A plain INFO alert as the read API shows it: the base the rendering tests vary one field at a time. */
 export const standardAlertView: StandardAlert = {
   id: 'alt_1',
@@ -18,7 +30,7 @@ export const standardAlertView: StandardAlert = {
   isRead: false,
   createdAt: '2026-01-01T12:00:00.000Z',
   updatedAt: '2026-01-01T12:00:00.000Z',
-  silencedBy: null,
+  ...newLifecycle,
 };
 
 /** A chat message by Ana, as the read API shows it. */
@@ -33,7 +45,7 @@ export function chatAlertView(overrides: Partial<ChatAlert> = {}): ChatAlert {
     replyTo: null,
     attachments: [],
     isRead: false,
-    silencedBy: null,
+    ...newLifecycle,
     ...overrides,
   };
 }

@@ -6,7 +6,7 @@ import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js'
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
 import { createPushTransport, guardedLookup } from '../../src/notify/push/transport.js';
-import { startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
+import { listen, startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { FakePushService, verifyVapid, type TestSubscription } from '../helpers/push-service.js';
 import { eventuallySeeing, FAST_RETRY, rows } from './setup.js';
@@ -66,6 +66,7 @@ describe('Web Push delivery', () => {
       alertId,
       channel: 'general',
       level: 'ERROR',
+      actionToken: expect.stringMatching(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/),
     });
     expect(got!.headers['content-encoding']).toBe('aes128gcm');
     expect(got!.headers['urgency']).toBe('high');
@@ -154,6 +155,34 @@ describe('Web Push delivery', () => {
     const quiet = got.filter((p) => p.silent);
     expect(quiet.map((p) => p.title).sort()).toEqual(['1 more alert in #deploys', '2 more alerts in #deploys']);
     expect(new Set(quiet.map((p) => p.tag))).toEqual(new Set([`flood-${seed.deploys.id}`]));
+  });
+});
+
+describe('push notification actions', () => {
+  it('Acknowledge and Resolve, as the service worker posts them with the payload\'s token: once, as the recipient, via push', async () => {
+    const sub = svc.subscription(`act-${Date.now()}`);
+    await subscribe(seed.member.id, sub);
+    const { alertId } = await post(seed.general, { title: 'Disk full', level: 'ERROR' });
+    const got = await eventually(() => svc.to(new URL(sub.endpoint).pathname.slice(6)).find((r) => r.payload?.alertId === alertId), 'the push');
+    const token = (got.payload as { actionToken?: string }).actionToken!;
+    const server = await listen(h.app.fetch);
+    try {
+      const act = (action: string, t = token) =>
+        fetch(`${server.url}/alert-action/push`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: t, action }) });
+      expect((await act('explode')).status).toBe(400);
+      expect((await act('resolve', token.replace(/^./, (ch) => (ch === 'A' ? 'B' : 'A')))).status).toBe(410);
+      const done = await act('acknowledge');
+      expect(done.status).toBe(200);
+      expect(await done.json()).toEqual({ success: true, alertId, status: 'acknowledged' });
+      // One token per notification: its two buttons share it, and it acts once.
+      expect((await act('resolve')).status).toBe(410);
+      expect(await rows(h, 'SELECT action, via, actor_id AS "actorId" FROM alert_history')).toEqual([{ action: 'acknowledged', via: 'push', actorId: seed.member.id }]);
+      // A chat message or a resolved alert carries no buttons; neither does the e-mail token work here.
+      const email = new URL(h.services.alertActionLinks.url(seed.member.id, alertId, 'resolve')).searchParams.get('t')!;
+      expect((await act('resolve', email)).status).toBe(410);
+    } finally {
+      await server.close();
+    }
   });
 });
 

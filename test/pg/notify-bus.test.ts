@@ -138,7 +138,7 @@ describePg('notifications between the nodes of a cluster', () => {
     const alert = (id: string) => ({
       alertId: id, channelId: 'c1', workspaceId: 'w1', attachments: [], notify: 'alert.created' as const, now: 1,
       content: { title: 't', level: 'INFO' as const, emoji: '', message: null, fieldsJson: '[]', linkUrl: null, linkText: null, source: null,
-        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, metadataJson: null },
+        actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null, metadataJson: null },
     });
     await writes.insertAlert(alert('alt_bus_1'));
     await eventually(() => onB.includes(`${TOPICS.alertEvents}:`), 'the wake-up on node B', { seen: () => onB });

@@ -30,6 +30,14 @@ const base: AlertRow = {
   seq: 1,
   createdAt: Date.UTC(2026, 10, 22, 12, 0, 0, 123),
   updatedAt: Date.UTC(2026, 10, 22, 12, 0, 0, 123),
+  dedupKey: null,
+  status: 'open',
+  acknowledgedAt: null,
+  acknowledgedByJson: null,
+  resolvedAt: null,
+  resolvedByJson: null,
+  snoozedUntil: null,
+  occurrences: 1,
 };
 const atts: AttachmentRow[] = [
   { alertId: base.id, position: 0, mediaKey: 'a'.repeat(64) + '.png', mime: 'image/png', kind: 'image', name: 'chart "1"', size: 123 },
@@ -47,6 +55,7 @@ describe('pushAlertJson', () => {
     ['a workflow run with a quoted id and state', { ...base, workflowRunId: 'run "1"\\', workflowState: 'running', workflowStepsJson: null, workflowError: null }, [], true],
     ['a silenced alert', { ...base, silencedBy: 'sil_1', silenceComment: 'maintenance "db" \n' }, [], false],
     ['a silenced chat message', { ...base, kind: 'chat', silencedBy: 'sil_2', silenceComment: '' }, [], false],
+    ['a resolved alert, acknowledged and snoozed before', { ...base, status: 'resolved', acknowledgedAt: base.createdAt + 1, acknowledgedByJson: '{"id":"usr_1","name":"Max \\"M\\""}', resolvedAt: base.createdAt + 2, resolvedByJson: '{"id":null,"name":"Grafana"}', snoozedUntil: base.createdAt + 3, occurrences: 7, silencedBy: 'sil_1', silenceComment: 'maintenance' }, [], true],
     ['an edited chat message', { ...base, kind: 'chat', message: 'edited', authorJson: null, updatedAt: base.createdAt + 1 }, [], false],
   ] as [string, AlertRow, AttachmentRow[], boolean][])('renders %s exactly like toAlertView', (_name, row, a, isRead) => {
     const out: string[] = [];
@@ -88,6 +97,14 @@ const row: fc.Arbitrary<AlertRow> = fc.record({
   seq: fc.nat(),
   createdAt: time,
   updatedAt: time,
+  dedupKey: nullableText,
+  status: fc.constantFrom('open', 'acknowledged', 'resolved'),
+  acknowledgedAt: fc.option(time, { nil: null }),
+  acknowledgedByJson: storedJson(fc.record({ id: fc.option(anyText, { nil: null }), name: anyText })),
+  resolvedAt: fc.option(time, { nil: null }),
+  resolvedByJson: storedJson(fc.record({ id: fc.option(anyText, { nil: null }), name: anyText })),
+  snoozedUntil: fc.option(time, { nil: null }),
+  occurrences: fc.integer({ min: 1, max: 1_000_000 }),
 });
 const attachment: fc.Arbitrary<AttachmentRow> = fc.record({
   alertId: anyText,

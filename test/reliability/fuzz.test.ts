@@ -286,7 +286,11 @@ const READ_PATHS = (seg: string) => [
   '/api/channels/security/alerts',
   `/api/alerts/${seg}`,
   '/api/alerts/@alert',
+  '/api/alerts/@alert',
+  `/api/alerts/${seg}/history`,
+  '/api/alerts/@alert/history',
   '/api/alerts/mark-all-read',
+  '/alert-action',
   '/api/search',
   '/api/search',
   `/media/${seg}`,
@@ -295,7 +299,7 @@ const READ_PATHS = (seg: string) => [
 ];
 const segment = fc.oneof(fc.constantFrom('general', 'deploys', 'security', '..', '%2e%2e', '%00', 'alr_x', '__proto__', 'constructor'), text.map((t) => enc(t.slice(0, 100))));
 const query = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true'), text)), { maxLength: 3 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel', 'status', 'status', 't'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true'), text)), { maxLength: 3 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v.slice(0, 500))}`).join('&')}` : ''));
 const authorization = fc.oneof(
   fc.constantFrom('owner', 'member', 'stranger', 'revoked', 'none'),
@@ -314,6 +318,17 @@ const readProbe: fc.Arbitrary<Probe> = fc
     body: fc.option(
       fc.oneof(
         fc.record({ isRead: maybe(fc.boolean()), channelId: maybe(fc.constantFrom('general', 'nope')) }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
+        // The lifecycle members: valid, past, far, malformed and hostile values.
+        fc
+          .record(
+            {
+              status: maybe(fc.oneof(fc.constantFrom('open', 'acknowledged', 'resolved', 'closed', '', '__proto__'), fc.integer(), fc.constant(null))),
+              snoozedUntil: maybe(fc.oneof(fc.constantFrom('2099-01-01T00:00:00Z', '2000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', 'tomorrow', ''), fc.constant(null), fc.integer(), text)),
+              isRead: maybe(fc.boolean()),
+            },
+            { requiredKeys: [] },
+          )
+          .map((b) => JSON.stringify(b)),
         anyJson.map((v) => JSON.stringify(v)),
         fc.string(),
         protoPayload,

@@ -13,7 +13,7 @@ export async function seedDirect(s: Pick<Services, 'store' | 'ids' | 'clock'>, c
           workspaceId,
           content: {
             title: `seeded ${done}`, level: 'INFO', emoji: '', message: 'x'.repeat(200), fieldsJson: null, linkUrl: null, linkText: null,
-            source: null, actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, metadataJson: null,
+            source: null, actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null, metadataJson: null,
           },
           attachments: attachments(done),
           notify: 'alert.created',

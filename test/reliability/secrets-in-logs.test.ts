@@ -78,6 +78,10 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     run: async (c) => {
       const t = c.seed.general.webhookToken;
       await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: '' })), 400);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: 'keyed', dedupKey: 'k-1' })), 201);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: 'keyed', dedupKey: 'k-1', status: 'resolved' })), 201);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: 'keyed', dedupKey: 'k-1', status: 'resolved' })), 202);
+      await expectStatus(c.fetch(`/api/webhook/${t}`, json({ title: 'keyed', dedupKey: 'k-1', status: 'bogus' })), 400);
       await expectStatus(c.fetch(`/api/webhook/${t}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }), 415);
       await expectStatus(c.fetch(`/api/webhook/${t}`, { ...json({ title: 'other body' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-reuse' } }), 201);
       await expectStatus(c.fetch(`/api/webhook/${t}`, { ...json({ title: 'changed body' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'k-reuse' } }), 422);
@@ -102,6 +106,16 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       const id = ((await list.json()) as { alerts: { id: string }[] }).alerts[0]!.id;
       await expectStatus(c.fetch(`/api/alerts/${id}`, { token }), 200);
       await expectStatus(c.fetch(`/api/alerts/${id}`, { token, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"isRead":true}' }), 200);
+      await expectStatus(c.fetch(`/api/alerts/${id}`, { token, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"status":"acknowledged"}' }), 200);
+      await expectStatus(c.fetch(`/api/alerts/${id}`, { token, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"snoozedUntil":"2000-01-01T00:00:00Z"}' }), 400);
+      await expectStatus(c.fetch(`/api/alerts/${id}/history`, { token }), 200);
+      await expectStatus(c.fetch('/api/channels/general/alerts?status=open,bogus', { token }), 400);
+      // An e-mail action link: its token is a secret (it acts as its recipient), so it must never reach the log.
+      const link = new URL(c.h.services.alertActionLinks.url(c.seed.member.id, id, 'acknowledge'));
+      c.secret('e-mail action link token', link.searchParams.get('t')!);
+      await expectStatus(c.fetch(`${link.pathname}${link.search}`, {}), 200);
+      await expectStatus(c.fetch(`${link.pathname}${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://alertbridge.test' }, body: '' }), 200);
+      await expectStatus(c.fetch(`${link.pathname}${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://alertbridge.test' }, body: '' }), 410);
       await expectStatus(c.fetch('/api/alerts/mark-all-read', { token, method: 'POST' }), 200);
       await expectStatus(c.fetch('/api/alerts/alt_nope', { token }), 404);
       await expectStatus(c.fetch('/api/channels/security/alerts', { token: c.seed.memberToken }), 404);

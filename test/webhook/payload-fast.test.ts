@@ -36,6 +36,8 @@ const pools: Record<string, unknown[]> = {
   user: actors,
   attachments: [undefined, undefined, undefined, [], [{ url: 'https://x.io/a.png' }]],
   workflow: [undefined, undefined, undefined, { runId: 'r', state: 'running', steps: [] }],
+  dedupKey: ['disk:db-1', undefined, 'k', '', 'x'.repeat(256), 42, null],
+  status: [undefined, 'resolved', 'open', 'closed', 'RESOLVED', 1, null, { a: 1 }],
   extra: [undefined, 'ignored', { nested: true }],
 };
 

@@ -100,14 +100,31 @@ self.addEventListener('push', (event) => {
         renotify: Boolean(tag) && !silent,
         silent,
         timestamp: Date.now(),
-        data: { url: sameOriginUrl(data.url), alertId: str(data.alertId, null) },
+        data: { url: sameOriginUrl(data.url), alertId: str(data.alertId, null), actionToken: str(data.actionToken, null) },
+        // Acknowledge and Resolve without opening the dashboard, authorised by the payload's signed token.
+        actions: typeof data.actionToken === 'string' ? [{ action: 'acknowledge', title: 'Acknowledge' }, { action: 'resolve', title: 'Resolve' }] : [],
       });
     }),
   );
 });
 
+/** A notification button: the signed token goes to the service, no window opens. */
+function act(action, token) {
+  return fetch(new URL('/alert-action/push', self.location.origin).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token, action }),
+    credentials: 'omit',
+  }).catch(() => undefined);
+}
+
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
+  const data = event.notification.data || {};
+  if ((event.action === 'acknowledge' || event.action === 'resolve') && typeof data.actionToken === 'string') {
+    event.waitUntil(act(event.action, data.actionToken));
+    return;
+  }
   const target = sameOriginUrl(event.notification.data && event.notification.data.url);
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {

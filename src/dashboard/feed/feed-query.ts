@@ -1,5 +1,6 @@
 import type { AlertLevel, AlertReads, AlertRow } from '../../domain/alert-store.js';
 import type { AlertView } from '../../domain/alert-view.js';
+import type { AlertStatus } from '../../domain/alert-lifecycle.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { Principal } from '../../domain/tokens.js';
 import type { DashboardServices } from '../dashboard-services.js';
@@ -14,6 +15,8 @@ export interface FeedFilter {
   /** One channel (already resolved through the visibility rule), or every visible channel. */
   channels: ChannelView[];
   level?: AlertLevel | undefined;
+  /** Only these statuses (undefined: all). */
+  status?: readonly AlertStatus[] | undefined;
   unreadOnly: boolean;
   /** Chat channels: only messages of members (the real user feedback), not the team's or bots'. */
   membersOnly?: boolean;
@@ -44,7 +47,7 @@ export async function feedPage(services: Pick<DashboardServices, 'store' | 'read
     const batch = filtered ? Math.max(f.limit, 50) : f.limit;
     // The level filter does not apply to chat channels (their messages have no level), as in the API.
     const channels = f.level ? f.channels.filter((c) => !c.chat) : f.channels;
-    const rows = await newestAcross(reads, channels.map((c) => c.id), f.level, cursor, batch + 1);
+    const rows = await newestAcross(reads, channels.map((c) => c.id), f.level, cursor, batch + 1, f.status);
     const taken = rows.slice(0, batch);
     const more = rows.length > batch;
     // Rendered per channel: the read state and attachments are two queries per channel.
@@ -84,7 +87,14 @@ const newestFirst = (a: AlertRow, b: AlertRow) => (a.id < b.id ? 1 : a.id > b.id
  * channels interleave, one round reads about `want` rows plus two per channel,
  * instead of `want` rows from every channel.
  */
-export async function newestAcross(reads: Pick<AlertReads, 'page'>, channelIds: string[], level: AlertLevel | undefined, cursor: string | undefined, want: number): Promise<AlertRow[]> {
+export async function newestAcross(
+  reads: Pick<AlertReads, 'page'>,
+  channelIds: string[],
+  level: AlertLevel | undefined,
+  cursor: string | undefined,
+  want: number,
+  status?: readonly AlertStatus[],
+): Promise<AlertRow[]> {
   if (channelIds.length === 0) return [];
   const share = channelIds.length === 1 ? want : Math.ceil(want / channelIds.length) + 2;
   const state = channelIds.map((channelId) => ({ channelId, rows: [] as AlertRow[], cursor, done: false, ask: share }));
@@ -92,7 +102,7 @@ export async function newestAcross(reads: Pick<AlertReads, 'page'>, channelIds: 
   for (;;) {
     await Promise.all(
       pending.map(async (ch) => {
-        const got = await reads.page({ channelId: ch.channelId, level, cursor: ch.cursor, limit: ch.ask });
+        const got = await reads.page({ channelId: ch.channelId, level, status, cursor: ch.cursor, limit: ch.ask });
         ch.rows.push(...got);
         ch.done = got.length < ch.ask;
         if (got.length) ch.cursor = got[got.length - 1]!.id;

@@ -2,6 +2,7 @@ import type { AlertView } from '../../domain/alert-view.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import { CachedCard } from '../views/card-cache.js';
 import { EntryActions, type EntryAction } from '../views/entry-actions.js';
+import { LifecycleActions, LifecycleStatus } from '../views/lifecycle-actions.js';
 
 /** Consecutive chat messages of one author closer than this read as one turn (Slack groups alike). */
 export const CHAT_GROUP_MS = 5 * 60_000;
@@ -95,8 +96,9 @@ function CompactRow(props: { alert: AlertView; channel: ChannelView }) {
  * only; switching to the list loads the page again). Single entries (live, swapped) keep it: the
  * live stream's HTML is shared by a browser's tabs, whatever density each shows.
  */
-export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfToken: string; manager?: boolean; continues?: boolean; row?: boolean }) {
+export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfToken: string; manager?: boolean; continues?: boolean; row?: boolean; now?: number }) {
   const { alert, channel } = props;
+  const now = props.now ?? Date.now();
   return (
     <li
       class="feed-entry"
@@ -104,6 +106,7 @@ export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfT
       data-alert-id={alert.id}
       data-channel-id={channel.id}
       data-read={alert.isRead ? 'true' : 'false'}
+      data-status={alert.status}
       data-level={'level' in alert ? alert.level : undefined}
       data-role={'author' in alert ? alert.author.role : undefined}
       data-author={'author' in alert ? alert.author.id : undefined}
@@ -121,6 +124,9 @@ export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfT
         {/* Always labelled with its channel: a single channel's page hides the label with CSS (feed.css), so a card
             rendered for the shared live stream, a reloaded one and one swapped in after a read button are identical. */}
         <CachedCard alert={alert} channel={{ icon: channel.icon, slug: channel.slug }} />
+        {/* The shared lifecycle (docs/handling-alerts.md): who handles it, and the buttons (keys a, r, s, u) that move it. */}
+        <LifecycleStatus alert={alert} now={now} />
+        <LifecycleActions alert={alert} csrfToken={props.csrfToken} now={now} />
       </div>
     </li>
   );

@@ -87,6 +87,7 @@ export function FeedAssets(props: { live?: boolean }) {
       <link rel="stylesheet" href={asset('feed.css')} />
       <script src={asset('feed.js')} defer></script>
       <script src={asset('feed-view.js')} defer></script>
+      <script src={asset('feed-lifecycle.js')} defer></script>
       {props.live ? <script src={asset('feed-live.js')} defer></script> : null}
     </>
   );

@@ -6,6 +6,7 @@ import type { FeedPage } from '../feed/feed-query.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
 import { LoadMore, Notice } from '../views/components.js';
+import { statusFilterText, type StatusFilter } from '../../domain/feed-preferences.js';
 import { FeedAssets, Sidebar } from './feed-sidebar.js';
 import { chatContinuations, FeedEntry } from './feed-entry.js';
 import { Onboarding, type OnboardingProps } from './feed-onboarding.js';
@@ -24,6 +25,8 @@ export type { FeedScope };
 export interface FeedState {
   scope: FeedScope;
   level?: AlertLevel | undefined;
+  /** Remembered per user; `all` is the feed as it always was. */
+  status: StatusFilter;
   unreadOnly: boolean;
   membersOnly: boolean;
 }
@@ -33,6 +36,7 @@ export function feedUrl(state: FeedState, extra: Record<string, string> = {}): s
   const path = state.scope.kind === 'all' ? '/feed' : state.scope.kind === 'unread' ? '/feed/unread' : `/feed/c/${state.scope.channel.slug}`;
   const params = new URLSearchParams();
   if (state.level) params.set('level', state.level);
+  if (state.status !== 'all') params.set('status', statusFilterText(state.status));
   if (state.unreadOnly && state.scope.kind !== 'unread') params.set('unread', '1');
   if (state.membersOnly) params.set('members', '1');
   for (const [k, v] of Object.entries(extra)) params.set(k, v);
@@ -40,11 +44,19 @@ export function feedUrl(state: FeedState, extra: Record<string, string> = {}): s
   return qs ? `${path}?${qs}` : path;
 }
 
+const STATUS_CHOICES: [string, string][] = [
+  ['all', 'All statuses'],
+  ['open', 'Open'],
+  ['open,acknowledged', 'Open and acknowledged'],
+  ['acknowledged', 'Acknowledged'],
+  ['resolved', 'Resolved'],
+];
+
 function Filters(props: { state: FeedState }) {
   const s = props.state;
   const chat = s.scope.kind === 'channel' && s.scope.channel.chat;
   return (
-    <form method="get" action={feedUrl({ ...s, level: undefined, unreadOnly: false, membersOnly: false })} class="feed-filters">
+    <form method="get" action={feedUrl({ ...s, level: undefined, status: 'all', unreadOnly: false, membersOnly: false })} class="feed-filters">
       {chat ? (
         <label class="check">
           <input type="checkbox" name="members" value="1" checked={s.membersOnly} data-autosubmit /> Members only
@@ -62,6 +74,14 @@ function Filters(props: { state: FeedState }) {
           </select>
         </>
       )}
+      <label for="feed-status">Status</label>
+      <select id="feed-status" name="status" data-autosubmit>
+        {STATUS_CHOICES.map(([value, label]) => (
+          <option value={value} selected={statusFilterText(s.status) === value}>
+            {label}
+          </option>
+        ))}
+      </select>
       {s.scope.kind === 'unread' ? null : (
         <label class="check">
           <input type="checkbox" name="unread" value="1" checked={s.unreadOnly} data-autosubmit /> Unread only
@@ -101,7 +121,8 @@ export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: 
 function emptyText(s: FeedState, moreToScan: boolean): string {
   const filtered = s.unreadOnly || s.scope.kind === 'unread' || s.membersOnly;
   if (filtered && moreToScan) return 'None among the newest alerts; looking further back…';
-  return s.unreadOnly || s.scope.kind === 'unread' ? 'Nothing unread.' : 'No alerts yet.';
+  if (s.unreadOnly || s.scope.kind === 'unread') return 'Nothing unread.';
+  return s.status === 'all' ? 'No alerts yet.' : 'No alerts with this status.';
 }
 
 /** Cards or a compact list: a POST that stores the reader's choice and comes back to the feed drawn that way (Post/Redirect/Get). */

@@ -17,6 +17,14 @@ export function ShortcutsDialog() {
         </dt>
         <dd>Mark read / unread</dd>
         <dt>
+          <kbd>a</kbd> / <kbd>r</kbd> / <kbd>u</kbd>
+        </dt>
+        <dd>Acknowledge / resolve / reopen</dd>
+        <dt>
+          <kbd>s</kbd>
+        </dt>
+        <dd>Snooze (1 hour, 4 hours, tomorrow 9:00)</dd>
+        <dt>
           <kbd>/</kbd>
         </dt>
         <dd>Search</dd>

@@ -9,6 +9,8 @@ import type { DashEnv } from '../http/env.js';
 import { localRedirect } from '../http/local-redirect.js';
 import { alertDeletion } from '../../domain/alert-deletion.js';
 import { audit } from '../http/guards.js';
+import { lifecycleRequestOf } from '../feed/lifecycle-form.js';
+import { parseFeedStatus, type StatusFilter } from '../../domain/feed-preferences.js';
 import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
 import { deleteAlertPage } from '../pages/feed-delete.js';
 import { FeedItems, feedPageView, feedUrl, LEVELS, type FeedScope, type FeedState } from '../pages/feed.js';
@@ -54,12 +56,22 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const level = levelRaw as AlertLevel | undefined;
     const before = c.req.query('before') || undefined;
     if (before !== undefined && !/^[A-Za-z0-9_]{1,64}$/.test(before)) throw queryIssue('before must be an alert id', 'before');
-    const state: FeedState = { scope, level: scope.kind === 'channel' && scope.channel.chat ? undefined : level, unreadOnly: scope.kind === 'unread' || c.req.query('unread') === '1',
+    // The status filter: the one asked for (and remembered for next time), else the one remembered.
+    const statusRaw = c.req.query('status');
+    const userId = c.get('viewer').id;
+    let status: StatusFilter;
+    if (statusRaw === undefined) status = await services.feedPreferences.statusFilter(userId);
+    else {
+      status = parseFeedStatus(statusRaw || 'all');
+      await services.feedPreferences.rememberStatusFilter(userId, status);
+    }
+    const state: FeedState = { scope, level: scope.kind === 'channel' && scope.channel.chat ? undefined : level, status, unreadOnly: scope.kind === 'unread' || c.req.query('unread') === '1',
       membersOnly: scope.kind === 'channel' && scope.channel.chat !== null && c.req.query('members') === '1',
     };
     const feed = await feedPage(services, p, {
       channels: scope.kind === 'channel' ? [scope.channel] : channels,
       level: state.level,
+      status: status === 'all' ? undefined : status,
       unreadOnly: state.unreadOnly,
       membersOnly: state.membersOnly,
       cursor: before,
@@ -125,6 +137,21 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     await sendTestAlert(services, channel.webhookToken, c.get('viewer').name);
     if (c.req.header('hx-request') === 'true') return c.body(null, 204);
     return c.redirect(backTo(form.back, services.config.publicUrl), 303);
+  });
+
+  // The lifecycle buttons and keys (views/lifecycle-actions.tsx): anyone who can see the alert.
+  r.post('/feed/status/:alertId', async (c) => {
+    const p = sessionPrincipal(c);
+    const form = await formOf(c);
+    const now = services.clock.now();
+    const request = lifecycleRequestOf(form.action, form.tz, now);
+    if (!request) throw new AppError('invalid-body', 'action must be acknowledge, resolve, reopen, unsnooze or snooze:1h, snooze:4h, snooze:tomorrow');
+    const alertId = c.req.param('alertId');
+    await services.alertActions.change(p, alertId, request, 'dashboard');
+    if (c.req.header('hx-request') !== 'true') return c.redirect(backTo(form.back, services.config.publicUrl), 303);
+    const alert = await services.readApi.getAlert(p, alertId);
+    const channel = (await services.readApi.listChannels(p)).find((ch) => ch.id === alert.channelId)!;
+    return c.html(<FeedEntry alert={alert} channel={channel} csrfToken={c.get('csrfToken')} manager={isManager(c.get('workspace')?.role)} now={now} />);
   });
 
   r.post('/feed/read-all', async (c) => {

@@ -16,6 +16,7 @@ const READ_CONTENT_KEYS = CONTENT_KEYS.filter((key): key is Exclude<ContentKey, 
 export const ALERT_ROW_KEYS = [
   'id', 'channelId', 'kind', ...READ_CONTENT_KEYS, 'externalId', 'authorJson', 'replyToJson',
   'silencedBy', 'silenceComment', 'activityKey', 'seq', 'createdAt', 'updatedAt',
+  'status', 'acknowledgedAt', 'acknowledgedByJson', 'resolvedAt', 'resolvedByJson', 'snoozedUntil', 'occurrences',
 ] as const satisfies readonly (keyof AlertRow)[];
 
 type Missing = Exclude<keyof AlertRow, (typeof ALERT_ROW_KEYS)[number]>;

@@ -38,6 +38,7 @@ const COLUMNS = {
   workflowState: { column: 'workflow_state', pgType: 'text', ofRun: true, values: ['running', 'passed', 'failed'] },
   workflowStepsJson: { column: 'workflow_steps_json', pgType: 'text', ofRun: true },
   workflowError: { column: 'workflow_error', pgType: 'text', ofRun: true },
+  dedupKey: { column: 'dedup_key', pgType: 'text' },
 } as const satisfies { readonly [K in keyof AlertContent]-?: ContentColumn };
 
 export type ContentKey = keyof AlertContent;

@@ -91,32 +91,50 @@ export interface PageParams {
   level: string | null;
   cursor: string | null;
   after: string | null;
+  /** The status filter as three values (a shorter list repeats its first): one statement shape for any list. */
+  status1: string | null;
+  status2: string | null;
+  status3: string | null;
   limit: number;
 }
 
-/** One statement per filter combination (at most 8), each an index range on (channel_id, id), built when the module loads. */
+/** One statement per filter combination (at most 16), each an index range on (channel_id, id), built when the module loads. */
 const PAGES = new Map<string, Statement<PageParams, AlertRow>>();
-const pageKey = (level: boolean, cursor: boolean, after: boolean) => `${level ? 'l' : ''}${cursor ? 'c' : ''}${after ? 'a' : ''}`;
+const pageKey = (level: boolean, cursor: boolean, after: boolean, status: boolean) =>
+  `${level ? 'l' : ''}${cursor ? 'c' : ''}${after ? 'a' : ''}${status ? 's' : ''}`;
 for (const level of [false, true]) {
   for (const cursor of [false, true]) {
     for (const after of [false, true]) {
-      const where = ['a.channel_id = :channelId'];
-      if (level) where.push('a.level = :level');
-      if (cursor) where.push('a.id < :cursor');
-      if (after) where.push('a.id > :after');
-      PAGES.set(
-        pageKey(level, cursor, after),
-        statement(`SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT :limit`),
-      );
+      for (const status of [false, true]) {
+        const where = ['a.channel_id = :channelId'];
+        if (level) where.push('a.level = :level');
+        if (status) where.push('a.status IN (:status1, :status2, :status3)');
+        if (cursor) where.push('a.id < :cursor');
+        if (after) where.push('a.id > :after');
+        PAGES.set(
+          pageKey(level, cursor, after, status),
+          statement(`SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT :limit`),
+        );
+      }
     }
   }
 }
 
 /** The page statement for a query's filters, and its parameters. */
 export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow>; params: PageParams } {
+  const statuses = query.status ?? [];
   return {
-    stmt: PAGES.get(pageKey(!!query.level, !!query.cursor, !!query.after))!,
-    params: { channelId: query.channelId, level: query.level ?? null, cursor: query.cursor ?? null, after: query.after ?? null, limit: query.limit },
+    stmt: PAGES.get(pageKey(!!query.level, !!query.cursor, !!query.after, statuses.length > 0))!,
+    params: {
+      channelId: query.channelId,
+      level: query.level ?? null,
+      cursor: query.cursor ?? null,
+      after: query.after ?? null,
+      status1: statuses[0] ?? null,
+      status2: statuses[1] ?? statuses[0] ?? null,
+      status3: statuses[2] ?? statuses[0] ?? null,
+      limit: query.limit,
+    },
   };
 }
 

@@ -1,9 +1,9 @@
 import type { StoredGroupState } from '../../domain/alert-groups.js';
-import type { AlertContent, RunState } from '../../domain/alert-store.js';
+import type { AlertContent, RunState, StoredKeyed } from '../../domain/alert-store.js';
 import { plainContentAssignments } from './alert-content-columns.js';
 import { byDialect, perEngine, statement } from './statement.js';
 
-// The statements of the group and run-step writes (src/db/sqlite/alert-store/group-writes.ts on SQLite,
+// The statements of the group, sender-key and run-step writes (src/db/sqlite/alert-store/group-writes.ts on SQLite,
 // src/db/pg/alert-store/group-writes.ts on PostgreSQL). The units around them stay per engine: SQLite's
 // run inside the group commit, PostgreSQL's lock the stored row and retry a lost insert race.
 
@@ -46,4 +46,10 @@ export const FIND_RUN = byDialect<{ channelId: string; runId: string }, { id: st
 
 export const SET_STEPS = statement<{ id: string; stepsJson: string; now: number }>(
   'UPDATE alerts SET workflow_steps_json = :stepsJson, updated_at = :now WHERE id = :id',
+);
+
+/** The alert under a sender's dedupKey; PostgreSQL locks it, as FIND_GROUP does. */
+export const FIND_KEYED = byDialect<{ channelId: string; dedupKey: string }, { id: string } & StoredKeyed>(
+  (dialect) => `SELECT id, status, level FROM alerts
+   WHERE channel_id = :channelId AND dedup_key = :dedupKey${dialect.engine === 'postgres' ? ' FOR UPDATE' : ''}`,
 );

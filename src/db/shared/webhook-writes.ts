@@ -1,5 +1,5 @@
 import type {
-  NewStandardAlert, RunState, RunUpdate, StoredIdempotentAnswer, StoredRun, WebhookAlertWrites,
+  KeyedUpdate, NewStandardAlert, RunState, RunUpdate, SavedKeyed, StoredIdempotentAnswer, StoredKeyed, StoredRun, WebhookAlertWrites,
 } from '../../domain/alert-store.js';
 import type { SqlExecutor } from './executor.js';
 import { perEngine, statement } from './statement.js';
@@ -35,6 +35,8 @@ export abstract class SqlWebhookWrites implements WebhookAlertWrites {
   abstract insertAlert(a: NewStandardAlert): Promise<StoredRun>;
 
   abstract saveRun(a: NewStandardAlert, decide: (stored: RunState) => RunUpdate): Promise<StoredRun & { notified: boolean; released: string[] }>;
+
+  abstract saveKeyed(a: NewStandardAlert, dedupKey: string, decide: (stored: StoredKeyed | undefined) => KeyedUpdate | null): Promise<SavedKeyed | null>;
 
   setActorAvatar(alertId: string, url: string, now: number): Promise<boolean> {
     return this.units.run(function* (tx, effects) {

@@ -2,7 +2,7 @@ import type { Limiter, RateDecision } from '../rate-limiter.js';
 import type { AttachmentRecord } from '../alert-store.js';
 import { AppError } from '../errors.js';
 import { Idempotency } from '../idempotency.js';
-import type { WebhookAnswer, WebhookChannel, WebhookIngest } from './ingest.js';
+import { isStored, type UnmatchedResolve, type WebhookAnswer, type WebhookChannel, type WebhookIngest } from './ingest.js';
 import type { Actor } from '../alert-view.js';
 import { PAYLOAD_LIMITS, WebhookPayload, type WebhookAlert } from './payload.js';
 import type { AlertDraft, GroupCommand, JobCommand } from '../formats/command.js';
@@ -39,9 +39,12 @@ export interface AcceptAlertDeps {
 export type Replayed = { replayed: true; answerJson: string };
 
 export type AcceptedAlert =
-  /** Stored now. */
-  | { replayed: false; answer: WebhookAnswer; attachments: AttachmentRecord[] }
+  /** Stored now (or, for a resolve with a dedupKey under which nothing is open, nothing stored: `matched: false`). */
+  | { replayed: false; answer: WebhookAnswer | UnmatchedResolve; attachments: AttachmentRecord[] }
   | Replayed;
+
+/** A drop-in format's alert: always stored (its payloads carry no dedupKey). */
+export type AcceptedMapped = { replayed: false; answer: WebhookAnswer; attachments: AttachmentRecord[] } | Replayed;
 
 /**
  * "Accept a webhook alert", in two steps around reading the body (which is
@@ -80,7 +83,7 @@ export class AcceptWebhookAlert {
     return this.run(channel, body, idempotencyKey, undefined, async (idem) => {
       const attachments = await body.files.resolveAttachments(alert.attachments);
       const answer = await this.deps.ingest.ingest(channel, alert, attachments, idem);
-      this.deps.avatars.afterIngest(answer.alertId, alert.actor);
+      if (isStored(answer)) this.deps.avatars.afterIngest(answer.alertId, alert.actor);
       return { replayed: false, answer, attachments };
     });
   }
@@ -98,17 +101,19 @@ export class AcceptWebhookAlert {
     idempotencyKey?: string,
     idempotencyWindowMs?: number,
     opts: { keepSteps?: boolean } = {},
-  ): Promise<AcceptedAlert> {
+  ): Promise<AcceptedMapped> {
     return this.run(channel, body, idempotencyKey, idempotencyWindowMs, async (idem) => {
       const { alert, attachments } = await this.prepare(mapped, body);
-      const answer = await this.deps.ingest.ingest(channel, alert, attachments, idem, opts);
+      // The formats' drafts have no dedupKey member, so the parsed alert has none: always stored.
+      const answer = await this.deps.ingest.ingest(channel, { ...alert, dedupKey: null, resolves: false }, attachments, idem, { ...opts, via: 'integration' });
+      if (!isStored(answer)) throw new Error('a mapped alert without a dedupKey is always stored');
       this.deps.avatars.afterIngest(answer.alertId, alert.actor);
-      return { replayed: false, answer, attachments };
+      return { replayed: false as const, answer, attachments };
     });
   }
 
   /** An Alertmanager or Grafana notification: the group's alert, created or updated in place. */
-  acceptGroup(channel: WebhookChannel, cmd: GroupCommand, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedAlert> {
+  acceptGroup(channel: WebhookChannel, cmd: GroupCommand, body: ReceivedWebhookBody, idempotencyKey?: string): Promise<AcceptedMapped> {
     return this.run(channel, body, idempotencyKey, undefined, async (idem) => {
       const { alert, attachments } = await this.prepare(cmd, body);
       const answer = await this.deps.formats.ingestGroup(channel, alert, attachments, { key: cmd.groupKey, status: cmd.status, stateFingerprint: cmd.stateFingerprint }, idem);

@@ -5,7 +5,8 @@ import type { AttachmentRecord, NewStandardAlert } from '../alert-store.js';
 import type { ChangeBus } from '../changes.js';
 import type { DraftStep } from '../formats/command.js';
 import { PAYLOAD_LIMITS, type WebhookAlert } from './payload.js';
-import { answerOf, contentOf, type WebhookAnswer, type WebhookChannel } from './ingest.js';
+import { answerOf, contentOf, sourceActor, type WebhookAnswer, type WebhookChannel } from './ingest.js';
+import type { LifecycleActor } from '../alert-lifecycle.js';
 
 export interface FormatIngestDeps {
   store: AlertGroupWrites;
@@ -52,8 +53,9 @@ export class FormatIngest {
       idempotency: idem && { ...idem, answer: (stored) => ({ ...answerOf(stored, channel), group: { status: group.status, created: stored.created, repeat } }) },
       now: this.deps.clock.now(),
     };
+    const actor = sourceActor(alert.source, 'Integration');
     const saved = await this.deps.store.saveGroup(write, group, (stored) => {
-      const update = groupUpdate(stored, group, () => this.deps.ids.next('alt'));
+      const update = groupUpdate(stored, group, () => this.deps.ids.next('alt'), actor);
       // Reset at each run: the unit may run twice.
       repeat = update.repeat;
       return update;
@@ -87,10 +89,22 @@ export class FormatIngest {
 }
 
 /** The state table of a group notification against the stored state. */
-export function groupUpdate(stored: StoredGroupState, next: StoredGroupState, freshKey: () => string): GroupUpdate {
+/**
+ * The lifecycle follows the group's status changes only: resolved resolves the alert (by the
+ * integration), firing again reopens it; a person's resolve of a firing group therefore holds through
+ * its repeats and in-place changes, until the group's own status changes.
+ */
+export function groupUpdate(stored: StoredGroupState, next: StoredGroupState, freshKey: () => string, actor: LifecycleActor = { id: null, name: 'Integration' }): GroupUpdate {
   if (stored.stateFingerprint === next.stateFingerprint && stored.status === next.status) return { repeat: true };
   if (stored.status !== next.status) {
-    return { repeat: false, resurfaceAs: freshKey(), notify: 'alert.created', countUsage: next.status === 'firing' };
+    const firing = next.status === 'firing';
+    return {
+      repeat: false,
+      resurfaceAs: freshKey(),
+      notify: 'alert.created',
+      countUsage: firing,
+      lifecycle: { to: firing ? 'open' : 'resolved', actor, via: 'integration', countOccurrence: firing },
+    };
   }
   return { repeat: false, resurfaceAs: null, notify: null, countUsage: false };
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import type { AlertContent, AttachmentRecord, NewStandardAlert, RunState, RunUpdate, StoredRun, WebhookAlertWrites } from '../alert-store.js';
+import type { AlertContent, AlertLevel, AttachmentRecord, KeyedUpdate, NewStandardAlert, RunState, RunUpdate, StoredKeyed, StoredRun, WebhookAlertWrites } from '../alert-store.js';
+import type { LifecycleActor, LifecycleVia } from '../alert-lifecycle.js';
 import type { ChangeBus } from '../changes.js';
 import { AppError } from '../errors.js';
 import type { WebhookAlert } from './payload.js';
@@ -27,6 +28,20 @@ export interface WebhookAnswer {
   workflow?: { runId: string; state: RunState; created: boolean };
   /** Alertmanager and Grafana: the group's state now; `repeat` when nothing changed (src/domain/webhook/ingest-formats.ts). */
   group?: { status: 'firing' | 'resolved'; created: boolean; repeat: boolean };
+}
+
+/** A resolve for a key with nothing open: nothing stored (answered 202, docs/handling-alerts.md). */
+export interface UnmatchedResolve {
+  success: true;
+  matched: false;
+}
+
+export const isStored = (a: WebhookAnswer | UnmatchedResolve): a is WebhookAnswer => 'alertId' in a;
+
+/** Ingest options: `keepSteps` for GitHub's run updates; `via` where the lifecycle history says a source's change came from. */
+export interface IngestOptions {
+  keepSteps?: boolean;
+  via?: LifecycleVia;
 }
 
 /** The level a run state shows: a failed run can never look like a success. */
@@ -56,8 +71,8 @@ export class WebhookIngest {
     alert: WebhookAlert,
     attachments: AttachmentRecord[],
     idem?: { key: string; hash: string },
-    opts: { keepSteps?: boolean } = {},
-  ): Promise<WebhookAnswer> {
+    opts: IngestOptions = {},
+  ): Promise<WebhookAnswer | UnmatchedResolve> {
     const wf = alert.workflow;
     const answer = (stored: StoredRun) => answerOf(stored, channel, wf ? { runId: wf.runId, state: wf.state } : undefined);
     const write: NewStandardAlert = {
@@ -73,8 +88,22 @@ export class WebhookIngest {
     };
     let notified = true;
     let stored: StoredRun;
-    if (wf) {
-      const run = await this.deps.store.saveRun(write, (current) => this.runUpdate(wf.runId, current, wf.state));
+    const actor = sourceActor(alert.source, wf ? 'Workflow' : 'Webhook');
+    const via = opts.via ?? 'webhook';
+    if (alert.dedupKey !== null) {
+      const keyed = await this.deps.store.saveKeyed(write, alert.dedupKey, (current) =>
+        keyedUpdate(current, alert.level, alert.resolves, { actor, via }, () => this.deps.ids.next('alt')),
+      );
+      if (!keyed) return { success: true, matched: false };
+      notified = keyed.notified;
+      stored = keyed;
+      if (keyed.released.length) this.deps.releaseMedia(keyed.released);
+    } else if (wf) {
+      const run = await this.deps.store.saveRun(write, (current) => ({
+        ...this.runUpdate(wf.runId, current, wf.state),
+        // A run that passed closes its alert; a person's resolve of a running one holds.
+        ...(current === 'running' && wf.state === 'passed' ? { lifecycle: { to: 'resolved', actor, via, countOccurrence: false } } : {}),
+      }));
       notified = run.notified;
       stored = run;
       if (run.released.length) this.deps.releaseMedia(run.released);
@@ -101,6 +130,37 @@ export class WebhookIngest {
   }
 }
 
+/** A sender or integration as the lifecycle names it: its `source`, else what it is. */
+export function sourceActor(source: string | null, fallback: string): LifecycleActor {
+  return { id: null, name: source ?? fallback };
+}
+
+const LEVEL_RANK: Record<AlertLevel, number> = { SUCCESS: 0, INFO: 1, WARNING: 2, ERROR: 3 };
+
+/**
+ * The state table of a POST with a dedupKey against the alert stored under it (docs/handling-alerts.md):
+ * none stored → a new alert (a resolve stores nothing: null); resolved → the same POST reopens it
+ * (unread, notified, billed) unless it is another resolve (null); open or acknowledged → a resolve
+ * resolves it (unread, notified once), anything else updates it in place, silently unless the level
+ * rose. Every non-resolve POST counts one more occurrence.
+ */
+export function keyedUpdate(
+  stored: StoredKeyed | undefined,
+  level: AlertLevel,
+  resolves: boolean,
+  source: { actor: LifecycleActor; via: LifecycleVia },
+  freshKey: () => string,
+): KeyedUpdate | null {
+  const move = (to: 'open' | 'resolved' | null, countOccurrence: boolean) => ({ to, countOccurrence, ...source });
+  if (stored === undefined) return resolves ? null : { resurfaceAs: null, notify: 'alert.created', countUsage: false, lifecycle: move(null, false) };
+  if (stored.status === 'resolved') {
+    return resolves ? null : { resurfaceAs: freshKey(), notify: 'alert.created', countUsage: true, lifecycle: move('open', true) };
+  }
+  if (resolves) return { resurfaceAs: freshKey(), notify: 'alert.resolved', countUsage: false, lifecycle: move('resolved', false) };
+  const rose = LEVEL_RANK[level] > LEVEL_RANK[stored.level];
+  return { resurfaceAs: rose ? freshKey() : null, notify: rose ? 'alert.created' : null, countUsage: false, lifecycle: move(null, true) };
+}
+
 /** The stored columns of an alert; a run's level follows its state. */
 export function contentOf(alert: WebhookAlert): AlertContent {
   // What is stored as sent (title, emoji, message, link, source, and any plain field added later)
@@ -118,6 +178,7 @@ export function contentOf(alert: WebhookAlert): AlertContent {
     workflowState: wf?.state ?? null,
     workflowStepsJson: wf ? JSON.stringify(wf.steps) : null,
     workflowError: wf?.error ?? null,
+    dedupKey: alert.dedupKey,
   };
 }
 

@@ -124,3 +124,11 @@ export const actor: FastCheck<Actor | undefined> = (v) => {
   // The schema's refine: at least one member.
   return Object.keys(out).length > 0 ? out : NOT_COVERED;
 };
+
+export const dedupKey: FastCheck<string | undefined> = (v) => (v === undefined || (isText(v, LIMITS.dedupKey) && v.length > 0) ? v : NOT_COVERED);
+
+/** Any value: `status` counts only beside a dedupKey, where parseCommonPayload checks it. */
+export const anything: FastCheck<unknown> = (v) => v;
+
+/** The statuses a sender may post with a dedupKey. */
+export const SENDER_STATUSES: readonly unknown[] = ['open', 'resolved'];

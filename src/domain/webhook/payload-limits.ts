@@ -23,6 +23,7 @@ export const PAYLOAD_LIMITS = {
   actorText: 200,
   email: 320,
   runId: 200,
+  dedupKey: 255,
   steps: 50,
   stepName: 200,
   stepInfo: 1_000,

@@ -168,13 +168,37 @@ const MEMBERS = {
   // Bodies with files or a run are rarer: the schema alone checks them.
   attachments: member(z.array(AttachmentInput).max(LIMITS.attachments, `at most ${LIMITS.attachments} attachments`).optional(), fast.onlyAbsent),
   workflow: member(WorkflowInput.optional(), fast.onlyAbsent),
+  // De-duplication (docs/handling-alerts.md): the key, and the status it reports. Without a key a
+  // `status` is ignored as unknown keys are, so senders that already post one keep working.
+  dedupKey: member(
+    text(LIMITS.dedupKey, 'dedupKey')
+      .min(1, 'dedupKey must not be empty')
+      .meta({ description: `At most ${LIMITS.dedupKey} characters. While the alert stored under this key is not resolved, a POST with it updates that alert in place (same alertId, occurrences + 1).` })
+      .optional(),
+    fast.dedupKey,
+  ),
+  status: member(
+    z
+      .unknown()
+      .meta({ type: 'string', enum: ['open', 'resolved'], description: 'Only with dedupKey: `open` (the default) or `resolved`, which resolves the alert stored under the key. Ignored without dedupKey.' })
+      .optional(),
+    fast.anything,
+  ),
 };
 
 type Members = typeof MEMBERS;
 const MEMBER_LIST = Object.entries(MEMBERS) as [keyof Members, Member<z.ZodType>][];
-const PayloadObject = z.object(
-  Object.fromEntries(MEMBER_LIST.map(([key, m]) => [key, m.schema])) as { [K in keyof Members]: Members[K]['schema'] },
-);
+const PayloadObject = z
+  .object(Object.fromEntries(MEMBER_LIST.map(([key, m]) => [key, m.schema])) as { [K in keyof Members]: Members[K]['schema'] })
+  .superRefine((p, ctx) => {
+    if (p.dedupKey === undefined) return;
+    if (p.status !== undefined && !fast.SENDER_STATUSES.includes(p.status)) {
+      ctx.addIssue({ code: 'custom', path: ['status'], message: 'status must be open or resolved (it applies with a dedupKey)' });
+    }
+    if (p.workflow !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['dedupKey'], message: 'dedupKey cannot be combined with workflow: a run is already keyed by its runId' });
+    }
+  });
 type CheckedPayload = z.output<typeof PayloadObject>;
 
 /**
@@ -197,6 +221,9 @@ function toWebhookAlert(p: CheckedPayload) {
     actor: actor ? enrichActor(actor) : null,
     attachments: p.attachments ?? [],
     workflow: p.workflow ? { ...p.workflow, steps: p.workflow.steps as WorkflowStep[], error: p.workflow.error ?? null } : null,
+    dedupKey: p.dedupKey ?? null,
+    /** A resolve of the alert under `dedupKey` (never true without one). */
+    resolves: p.dedupKey !== undefined && p.status === 'resolved',
   };
 }
 
@@ -222,5 +249,7 @@ export function parseCommonPayload(input: unknown): WebhookAlert | undefined {
     if (value === fast.NOT_COVERED) return undefined;
     if (value !== undefined) checked[key] = value;
   }
+  // The schema's cross-member rule (a workflow never reaches here: only the schema checks it).
+  if (checked.dedupKey !== undefined && checked.status !== undefined && !fast.SENDER_STATUSES.includes(checked.status)) return undefined;
   return toWebhookAlert(checked as CheckedPayload);
 }

@@ -27,5 +27,7 @@ export async function sendTestAlert(deps: { acceptAlert: Pick<AcceptWebhookAlert
   const files = deps.webhookFiles.open(new AbortController().signal);
   const accepted = await deps.acceptAlert.accept(channel, WebhookPayload.parse(json), { json, fingerprintParts: [], files });
   if (accepted.replayed) throw new Error('a test alert has no Idempotency-Key, so it is never a replay');
+  // A sample has no dedupKey, so it is never an unmatched resolve.
+  if (!('alertId' in accepted.answer)) throw new Error('a test alert always stores an alert');
   return accepted.answer.alertId;
 }

@@ -5,7 +5,7 @@ import type { AppEnv } from '../env.js';
 import { parsePageQuery } from '../page-query.js';
 import { plainJson } from '../plain-response.js';
 import { rateHeaders } from '../rate-limit.js';
-import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, problemResponses, readOnlyResponse } from '../schemas.js';
+import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, StatusQuery, problemResponses, readOnlyResponse } from '../schemas.js';
 import { requireWriter, type Principal } from '../../domain/tokens.js';
 import { validationError } from '../validation.js';
 
@@ -32,6 +32,7 @@ export const ListQuery = z.object({
     .openapi({ description: 'The nextCursor of the previous page; omit for the first page.' }),
   limit: PageLimitQuery,
   level: LevelQuery,
+  status: StatusQuery,
   after: z
     .string()
     .regex(ID_PATTERN, 'after must be an alert id')
@@ -80,22 +81,67 @@ const getAlert = createRoute({
   },
 });
 
+/** PATCH's body: read state for the caller, and the lifecycle shared by the workspace; at least one member. */
+const PatchAlertBody = z
+  .object({
+    isRead: z.boolean({ message: 'isRead must be true or false' }).optional().openapi({ description: 'Read state, for the calling user only' }),
+    status: z
+      .enum(['open', 'acknowledged', 'resolved'], { message: 'status must be open, acknowledged or resolved' })
+      .optional()
+      .openapi({ description: 'For everyone in the workspace: acknowledge, resolve, or reopen (open)' }),
+    snoozedUntil: z
+      .union([z.iso.datetime({ offset: true, message: 'snoozedUntil must be an ISO 8601 date-time (or null)' }), z.null()], {
+        message: 'snoozedUntil must be an ISO 8601 date-time (or null)',
+      })
+      .optional()
+      .openapi({ description: 'Snooze until this time (in the future, at most 30 days ahead), or null to end the snooze' }),
+  })
+  .refine((b) => b.isRead !== undefined || b.status !== undefined || b.snoozedUntil !== undefined, {
+    message: 'the body needs isRead, status or snoozedUntil',
+    path: ['isRead'],
+  });
+
 const patchAlert = createRoute({
   method: 'patch',
   path: '/api/alerts/{id}',
-  summary: 'Mark an alert read or unread for the calling user',
+  summary: "Mark an alert read or unread for the calling user, or change its status or snooze for everyone",
+  description:
+    'Any user who can read the alert may change its status (a member can acknowledge). Each change is recorded in the alert\'s history ' +
+    '(GET /api/alerts/{id}/history) and streamed as `alert.updated`. Asking for the status the alert has changes nothing.',
   security,
   request: {
     params: AlertIdParam,
-    body: {
-      required: true,
-      content: { 'application/json': { schema: z.object({ isRead: z.boolean({ message: 'isRead must be true or false' }) }) } },
-    },
+    body: { required: true, content: { 'application/json': { schema: PatchAlertBody } } },
   },
   responses: {
     200: { description: 'The updated alert', content: { 'application/json': { schema: SingleAlert } } },
     ...problemResponses,
     ...readOnlyResponse,
+  },
+});
+
+export const AlertHistoryEntry = z
+  .object({
+    id: z.number().int(),
+    action: z.enum(['acknowledged', 'resolved', 'reopened', 'snoozed', 'unsnoozed']),
+    actor: z.object({ id: z.string().nullable(), name: z.string() }).openapi({ description: 'A person, or a sender or integration (id null)' }),
+    via: z.enum(['api', 'dashboard', 'email', 'push', 'cli', 'webhook', 'integration']),
+    snoozedUntil: z.string().nullable().openapi({ format: 'date-time' }),
+    createdAt: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('AlertHistoryEntry');
+
+const alertHistory = createRoute({
+  method: 'get',
+  path: '/api/alerts/{id}/history',
+  summary: "An alert's status changes, oldest first: who, when and from where",
+  security,
+  request: { params: AlertIdParam },
+  responses: {
+    200: { description: 'The history', content: { 'application/json': { schema: z.object({ history: z.array(AlertHistoryEntry) }) } } },
+    401: problemResponses[401],
+    404: problemResponses[404],
+    429: problemResponses[429],
   },
 });
 
@@ -161,6 +207,7 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       cursor: q.cursor,
       after: q.after,
       level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
+      status: q.status,
     });
     // Pre-rendered JSON (the hot path); same document as AlertPage describes. Plain headers, its RateLimit-* included (src/http/auth.ts); the body as UTF-8 bytes.
     return plainJson(c, 200, Buffer.from(json), rateHeaders(c.get('rate')));
@@ -189,9 +236,26 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(patchAlert, async (c) => {
-    const { isRead } = c.req.valid('json');
-    const alert = await c.var.services.readApi.setRead(c.var.principal, c.req.valid('param').id, isRead);
+    const { isRead, status, snoozedUntil } = c.req.valid('json');
+    const { readApi, alertActions } = c.var.services;
+    const id = c.req.valid('param').id;
+    // The lifecycle first: it may refuse (a past snooze), and a refused request changes nothing.
+    await alertActions.change(c.var.principal, id, { status, snoozedUntil: snoozedUntil === undefined || snoozedUntil === null ? snoozedUntil : Date.parse(snoozedUntil) }, 'api');
+    const alert = isRead === undefined ? await readApi.getAlert(c.var.principal, id) : await readApi.setRead(c.var.principal, id, isRead);
     return c.json(alert, 200);
+  });
+
+  app.openapi(alertHistory, async (c) => {
+    const rows = await c.var.services.alertActions.history(c.var.principal, c.req.valid('param').id);
+    const history = rows.map((r) => ({
+      id: r.id,
+      action: r.action,
+      actor: { id: r.actorId, name: r.actorName },
+      via: r.via,
+      snoozedUntil: r.snoozedUntil === null ? null : new Date(r.snoozedUntil).toISOString(),
+      createdAt: new Date(r.createdAt).toISOString(),
+    }));
+    return c.json({ history }, 200);
   });
 }
 

@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { SEARCH_LIMITS } from '../../domain/search-query.js';
 import type { AppEnv } from '../env.js';
-import { AlertPage, LevelQuery, PageLimitQuery, problemResponses } from '../schemas.js';
+import { AlertPage, LevelQuery, PageLimitQuery, StatusQuery, problemResponses } from '../schemas.js';
 
 const LEVEL_OF_QUERY = { info: 'INFO', success: 'SUCCESS', warning: 'WARNING', error: 'ERROR' } as const;
 
@@ -16,6 +16,7 @@ const SearchQuery = z.object({
   }),
   channel: z.string().min(1).optional().openapi({ description: 'Only this channel (id or slug)' }),
   level: LevelQuery.openapi({ description: 'Only standard alerts of this level (no chat messages)' }),
+  status: StatusQuery,
   cursor: z.string().optional().openapi({ description: 'The nextCursor of the previous page (opaque); omit for the first page.' }),
   limit: PageLimitQuery,
 });
@@ -42,6 +43,7 @@ export function registerSearch(app: OpenAPIHono<AppEnv>) {
       q: q.q,
       channel: q.channel,
       level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
+      status: q.status,
       cursor: q.cursor,
       limit: q.limit,
     });

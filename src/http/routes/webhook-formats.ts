@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { Problem } from '../schemas.js';
-import type { ReceivedWebhookBody, AcceptedAlert } from '../../domain/webhook/accept-alert.js';
+import type { ReceivedWebhookBody, AcceptedMapped } from '../../domain/webhook/accept-alert.js';
 import type { WebhookChannel } from '../../domain/webhook/ingest.js';
 import { DiscordBody, mapDiscord } from '../../domain/formats/discord.js';
 import { discordMessage } from '../../domain/formats/discord-message.js';
@@ -63,7 +63,7 @@ export async function mapOrDiscard<T>(received: ReceivedWebhookBody, map: () => 
 const StoredAnswer = z.object({ alertId: z.string() });
 
 /** The alert id of an answer, the replayed one included. */
-function alertIdOf(accepted: AcceptedAlert): string {
+function alertIdOf(accepted: AcceptedMapped): string {
   return accepted.replayed ? StoredAnswer.parse(JSON.parse(accepted.answerJson)).alertId : accepted.answer.alertId;
 }
 
@@ -111,7 +111,7 @@ export function registerWebhookFormats(app: OpenAPIHono<AppEnv>, webhookBody: We
  * alert (its id and creation time, so a replay answers the same ids) and its
  * stored attachments.
  */
-async function waitAnswer(c: Ctx, channel: WebhookChannel, accepted: AcceptedAlert, json: unknown) {
+async function waitAnswer(c: Ctx, channel: WebhookChannel, accepted: AcceptedMapped, json: unknown) {
   const { store, media } = c.var.services;
   const alertId = alertIdOf(accepted);
   const row = await store.reads.alert(alertId);

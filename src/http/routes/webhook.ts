@@ -46,10 +46,14 @@ const webhookRoute = createRoute({
   },
   responses: {
     201: {
-      description: 'Alert stored: created, or (with a workflow block) a run created or updated in place; `workflow.created` tells which',
+      description: 'Alert stored: created, or (with a workflow block or a dedupKey) a run or keyed alert created or updated in place; `workflow.created` tells which',
       content: { 'application/json': { schema: WebhookAccepted } },
     },
-    400: problem('Invalid payload, malformed JSON, or an unsupported attachment'),
+    202: {
+      description: 'A `status: resolved` with a `dedupKey` under which nothing is open: nothing stored',
+      content: { 'application/json': { schema: z.object({ success: z.literal(true), matched: z.literal(false) }).openapi('WebhookUnmatched') } },
+    },
+    400: problem('Invalid payload, malformed JSON, an unsupported attachment, or a dedupKey with a workflow'),
     404: problem('Unknown webhook token'),
     409: problem('Same Idempotency-Key still running, run already finished, or channel is chat-connected'),
     429: problem('More than WEBHOOK_RATE_LIMIT_PER_MINUTE requests to this webhook in a minute; see Retry-After'),
@@ -92,7 +96,8 @@ export function registerWebhook(app: OpenAPIHono<AppEnv>, webhookBody: WebhookBo
       const accepted = await acceptAlert.accept(channel, alert, received, key);
       // Every accepted POST is a 201 (spec); a replay repeats the stored answer byte for byte.
       const headers = rateHeaders(rate!);
-      if (!accepted.replayed) return plainJson(c, 201, JSON.stringify(accepted.answer), headers);
+      // A resolve for a dedupKey with nothing open stored nothing: 202, as the 201 body always names an alert.
+      if (!accepted.replayed) return plainJson(c, 'matched' in accepted.answer ? 202 : 201, JSON.stringify(accepted.answer), headers);
       headers['idempotency-replayed'] = 'true';
       return plainJson(c, 201, accepted.answerJson, headers);
     } catch (err) {

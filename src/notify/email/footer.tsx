@@ -9,6 +9,7 @@ export interface EmailFooter {
 }
 
 const LINK_STYLE = 'color:#4b5563;text-decoration:underline;';
+const ACTION_STYLE = 'display:inline-block;padding:6px 14px;border:1px solid #9ca3af;border-radius:6px;color:#111827;text-decoration:none;font-weight:600;';
 
 /**
  * Says why this arrived and how to change it. With the dashboard's links (the
@@ -24,7 +25,9 @@ export function emailFooter(channel: ChannelInfo, level: NotifyLevel, email: str
     const text = `${why} To get fewer, ask an administrator to run: notify set --user ${shellWord(email)} --channel ${channel.slug} --level ${fewer}`;
     return { text, html: text };
   }
+  const act = links.actions;
   const text = [
+    ...(act ? [`Acknowledge: ${act.acknowledgeUrl}`, `Resolve: ${act.resolveUrl}`, ''] : []),
     why,
     `Open #${channel.slug} in Alertbridge: ${links.channelUrl}`,
     `Change your notification level: ${links.settingsUrl}`,
@@ -32,6 +35,18 @@ export function emailFooter(channel: ChannelInfo, level: NotifyLevel, email: str
   ].join('\n');
   const html = (
     <>
+      {act ? (
+        <>
+          <a href={act.acknowledgeUrl} style={ACTION_STYLE}>
+            Acknowledge
+          </a>{' '}
+          <a href={act.resolveUrl} style={ACTION_STYLE}>
+            Resolve
+          </a>
+          <br />
+          <br />
+        </>
+      ) : null}
       {why}{' '}
       <a href={links.channelUrl} style={LINK_STYLE}>
         Open #{channel.slug} in Alertbridge

@@ -11,6 +11,7 @@ const SUBJECT_TITLE_MAX = 120;
  *   [ERROR] #alerts — Disk almost full on db-1
  *   [Started] #deploys — Deploy api      [Passed] / [Failed] when the run ends
  *   [Message] #support — Ana: the checkout page is blank
+ *   [Resolved] #alerts — Disk almost full on db-1   (a sender's resolve)
  */
 export function subjectFor(alert: AlertView, channel: ChannelInfo, kind: NotificationKind): string {
   const where = `#${channel.slug}`;
@@ -19,6 +20,7 @@ export function subjectFor(alert: AlertView, channel: ChannelInfo, kind: Notific
     return `[Message] ${where} — ${clip(oneLine(`${alert.author.name}: ${body}`), SUBJECT_TITLE_MAX)}`;
   }
   const title = clip(oneLine(alert.title), SUBJECT_TITLE_MAX);
+  if (kind === 'alert.resolved') return `[Resolved] ${where} — ${title}`;
   if (alert.workflow && kind !== 'alert.created') {
     const tag = kind === 'workflow.started' ? 'Started' : alert.workflow.state === 'failed' ? 'Failed' : alert.workflow.state === 'passed' ? 'Passed' : 'Update';
     return `[${tag}] ${where} — ${title}`;

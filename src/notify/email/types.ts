@@ -18,4 +18,6 @@ export interface EmailLinks {
   settingsUrl: string;
   /** RFC 8058 one-click: also sent as the List-Unsubscribe header. */
   unsubscribeUrl: string;
+  /** Signed for this recipient and alert (src/domain/alert-action-links.ts): absent once the alert is resolved. */
+  actions?: { acknowledgeUrl: string; resolveUrl: string };
 }

@@ -35,7 +35,7 @@ export interface SenderDeps {
   random: () => number;
   flood: { limit: number; windowMs: number };
   /** The recipient's dashboard links for a channel, and the RFC 8058 List-Unsubscribe headers that go with them. */
-  links: (userId: string, channelId: string) => EmailLinks & { headers: Record<string, string> };
+  links: (userId: string, channelId: string, alertId?: string) => EmailLinks & { headers: Record<string, string> };
   /** Told each attempt's outcome (the metrics); must not throw. */
   onOutcome?: (outcome: 'sent' | 'retry' | 'failed') => void;
 }
@@ -72,7 +72,9 @@ export class OutboxSender {
     let message: MailMessage;
     try {
       const alert = await this.view(claim.value.alert);
-      const links = this.deps.links(userId, alert.channelId);
+      // Action buttons while there is something to do: not on a resolved alert, nor on a chat message.
+      const actionable = 'title' in alert && alert.status !== 'resolved' && kind !== 'alert.resolved';
+      const links = this.deps.links(userId, alert.channelId, actionable ? alert.id : undefined);
       const email = renderAlertEmail({ alert, channel, kind, recipientLevel: recipient.level, recipientEmail: recipient.email, links });
       const started = kind === 'workflow.finished' ? await this.deps.outbox.startedMessageId(alert.id, userId) : undefined;
       message = this.message(recipient, email, `n${jobId}.${userId}`, links.headers, alert, started ? [started] : undefined);

@@ -26,6 +26,11 @@ export interface PushPayload {
   alertId: string;
   channel: string;
   level: AlertRow['level'] | null;
+  /**
+   * Authorises the notification's Acknowledge and Resolve buttons for this recipient and alert
+   * (src/domain/alert-action-links.ts: 24 h, once); absent on chat messages, resolved alerts and summaries.
+   */
+  actionToken?: string;
 }
 
 function excerpt(text: string | null): string {
@@ -64,7 +69,8 @@ export function alertPayload(row: AlertRow, kind: NotificationKind, channel: Out
     };
   }
   const level = effectiveLevel(kind, row.level);
-  const state = row.workflowState && kind !== 'alert.created' ? ` (${kind === 'workflow.started' ? 'started' : row.workflowState})` : '';
+  const state =
+    kind === 'alert.resolved' ? ' (resolved)' : row.workflowState && kind !== 'alert.created' ? ` (${kind === 'workflow.started' ? 'started' : row.workflowState})` : '';
   const message = excerpt(kind === 'workflow.finished' && row.workflowError ? row.workflowError : row.message);
   return {
     title: `${LEVEL_EMOJI[level]} ${row.title}${state}`,

@@ -16,6 +16,8 @@ export interface PushSenderDeps {
   publicUrl: string;
   retry: RetryPolicy;
   random: () => number;
+  /** Signs the notification's action buttons for its recipient (src/domain/alert-action-links.ts). */
+  actionToken: (userId: string, alertId: string) => string;
   /** The e-mail flood guard's numbers (src/notify/outbox/flood-guard.ts). */
   flood: { limit: number; windowMs: number };
   onOutcome?: (outcome: 'sent' | 'retry' | 'failed' | 'gone') => void;
@@ -59,10 +61,13 @@ export class PushSender {
       if (!levelAllows(recipient.level, level)) return { skip: `preference is now "${recipient.level}"` };
       if (!channel) return { skip: 'channel deleted' };
       const flood = delivery.attempts === 0 ? pushFloodStep(window, now, limit, windowMs) : null;
-      const payload =
-        flood?.kind === 'fold'
-          ? floodPayload(alert, channel, (window?.folded ?? 0) + 1, this.deps.publicUrl)
-          : alertPayload(alert, delivery.kind, channel, this.deps.publicUrl);
+      const folded = flood?.kind === 'fold';
+      const payload = folded
+        ? floodPayload(alert, channel, (window?.folded ?? 0) + 1, this.deps.publicUrl)
+        : alertPayload(alert, delivery.kind, channel, this.deps.publicUrl);
+      if (!folded && alert.kind === 'standard' && alert.status !== 'resolved' && delivery.kind !== 'alert.resolved') {
+        payload.actionToken = this.deps.actionToken(delivery.userId, alert.id);
+      }
       return { send: { to: subscription, payload, urgency: level === 'ERROR' && alert.kind !== 'chat' ? 'high' : 'normal' }, flood };
     });
     if (!claim) return;

@@ -23,6 +23,8 @@ export interface PushWorkerDeps {
   logger: Logger;
   clock: Clock;
   publicUrl: string;
+  /** Signs each notification's Acknowledge and Resolve buttons for its recipient. */
+  actionToken: (userId: string, alertId: string) => string;
 }
 
 /**
@@ -55,6 +57,7 @@ export class PushWorker extends DueRowWorker<PushWorkerOptions> {
       logger: this.logger,
       now: () => this.now(),
       publicUrl: deps.publicUrl,
+      actionToken: deps.actionToken,
       retry: this.options.retry,
       random: this.options.random,
       flood: { limit: this.options.floodLimit, windowMs: this.options.floodWindowMs },

@@ -1,3 +1,4 @@
+import type { AlertActionLinks } from '../../domain/alert-action-links.js';
 import type { Config } from '../../config.js';
 import type { ChangeBus } from '../../domain/changes.js';
 import type { UnitRecipientRule } from '../../domain/notification-preferences.js';
@@ -16,6 +17,7 @@ export interface PushStarterDeps {
   logger: Logger;
   clock: Clock;
   config: Pick<Config, 'publicUrl' | 'mailFrom' | 'pushAllowPrivate'>;
+  alertActionLinks: Pick<AlertActionLinks, 'token'>;
 }
 
 /** The push worker as the runtime starts it: VAPID keys from the database, the SSRF-guarded transport. */
@@ -41,6 +43,7 @@ export function startPushWorker(
       logger: deps.logger,
       clock: deps.clock,
       publicUrl: config.publicUrl,
+      actionToken: (userId, alertId) => deps.alertActionLinks.token(userId, alertId, 'any', 'push'),
     },
     rest,
   ).start();

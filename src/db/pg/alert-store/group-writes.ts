@@ -6,7 +6,7 @@ import { ADD_USAGE_EVENTS } from '../../shared/usage-counters.js';
 import { allOn, runOn } from '../executor.js';
 import { insertAttachmentRows } from './unit-rows.js';
 import { inUnit } from './unit.js';
-import type { PgWebhookWrites } from './webhook-writes.js';
+import { moveLifecycle, type PgWebhookWrites } from './webhook-writes.js';
 import { usageMonth } from '../../../lib/iso-time.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -70,6 +70,7 @@ export class PgGroupWrites implements AlertGroupWrites {
         await insertAttachmentRows(u.tx, [{ alertId: existing.alertId, files: a.attachments }]);
       }
       await runOn(u.tx, UPDATE_GROUP, groupRow);
+      if (update.lifecycle) await moveLifecycle(u, existing.alertId, update.lifecycle, a.now);
       if (update.countUsage) {
         await runOn(u.tx, ADD_USAGE_EVENTS, { workspaceId: a.workspaceId, month: usageMonth(a.now), events: 1 });
       }

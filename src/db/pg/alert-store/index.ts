@@ -14,6 +14,7 @@ import { SqlAlertReports } from '../../shared/alert-reports.js';
 import { SqlOutbox } from '../../shared/outbox.js';
 import { MEDIA_REFERENCED, NEWEST_ALERT_ID } from '../../shared/store-lookups.js';
 import { PgExecutor } from '../executor.js';
+import { SqlAlertLifecycle } from '../../shared/alert-lifecycle-rows.js';
 
 /**
  * The alert store on PostgreSQL: the same parts as SqliteAlertStore (src/db/sqlite/alert-store/index.ts),
@@ -25,6 +26,7 @@ export class PgAlertStore implements AlertStore {
   readonly removal: SqlAlertRemoval;
   readonly changes: PgChangeLog;
   readonly webhook: PgWebhookWrites;
+  readonly lifecycle: SqlAlertLifecycle;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
   readonly groups: PgGroupWrites;
   readonly chat: PgChatWrites;
@@ -55,6 +57,7 @@ export class PgAlertStore implements AlertStore {
     this.search = new PgAlertSearch(pool);
     this.reports = new SqlAlertReports(database);
     this.channels = new SqlChannelRemoval(units);
+    this.lifecycle = new SqlAlertLifecycle(database, units);
   }
 
   /** `recipients`: the outbox's recipient rule, read inside its claim transactions. */

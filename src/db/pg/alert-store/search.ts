@@ -73,10 +73,11 @@ export class PgAlertSearch implements AlertSearch {
     if (q.terms.length === 0 || q.channelIds.length === 0) return [];
     const values: unknown[] = [q.terms.map((t) => t.text), q.terms.map((t) => t.prefix), q.before ?? NO_CURSOR, q.channelIds, q.limit];
     const level = q.level === undefined ? '' : `AND a.kind = 'standard' AND a.level = $${values.push(q.level)}`;
+    const status = q.status === undefined ? '' : `AND a.status = ANY($${values.push(q.status)}::text[])`;
     const { rows } = await unreadable(() =>
       this.pool.query<SearchHit>(
         `SELECT ${ALERT_SELECT}, a.search_key AS "searchKey" FROM alerts a
-         WHERE a.search_vector @@ ${QUERY} AND a.search_key < $3 AND a.channel_id = ANY($4::text[]) ${level}
+         WHERE a.search_vector @@ ${QUERY} AND a.search_key < $3 AND a.channel_id = ANY($4::text[]) ${level} ${status}
          ORDER BY a.search_key DESC LIMIT $5`,
         values,
       ),

@@ -1,19 +1,32 @@
 import pg from 'pg';
 import type {
+  KeyedUpdate,
   NewStandardAlert,
   RunState,
   RunUpdate,
+  SavedKeyed,
+  StoredKeyed,
   StoredRun,
 } from '../../../domain/alert-store.js';
+import { decideSource, type SourceTransition } from '../../../domain/alert-lifecycle.js';
+import { applyLifecycle } from '../../shared/alert-lifecycle-rows.js';
+import { FIND_KEYED, UPDATE_CONTENT } from '../../shared/group-statements.js';
+import { ADD_USAGE_EVENTS } from '../../shared/usage-counters.js';
+import { usageMonth } from '../../../lib/iso-time.js';
 import { PLAIN_CONTENT_KEYS, plainContentAssignments } from '../../shared/alert-content-columns.js';
 import { SqlWebhookWrites } from '../../shared/webhook-writes.js';
-import { PgExecutor } from '../executor.js';
+import { allOn, PgExecutor, runOn, stepsOn } from '../executor.js';
 import { insertAlerts, saveAnswers } from './alert-inserts.js';
 import { InsertBatcher } from './insert-batcher.js';
 import { inUnit, PgWriteUnits, type Unit } from './unit.js';
 import { insertAttachmentRows } from './unit-rows.js';
 
 const UNIQUE_VIOLATION = '23505';
+
+/** Inside a unit: the lifecycle move a source's write makes (shared with the group writes). */
+export function moveLifecycle(u: Unit, alertId: string, transition: SourceTransition, now: number): Promise<unknown> {
+  return stepsOn(u.tx, (tx) => applyLifecycle(tx, alertId, decideSource(transition, now), now));
+}
 
 /**
  * Built once from the content list (alert-content-columns.ts): the plain content columns take $1…$n,
@@ -86,6 +99,41 @@ export class PgWebhookWrites extends SqlWebhookWrites {
         released = old.rows.map((r) => r.key);
         await insertAttachmentRows(u.tx, [{ alertId: existing.id, files: a.attachments }]);
       }
+      if (update.lifecycle) await moveLifecycle(u, existing.id, update.lifecycle, a.now);
+      if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.id, kind: update.notify, now: a.now });
+      u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });
+      const stored = { alertId: existing.id, created: false };
+      await this.saveAnswer(u.tx, a, stored);
+      return { ...stored, notified: update.notify !== null, released };
+    });
+  }
+
+  /** A second node creating the key's alert at once fails on (channel, dedup key) and retries, updating instead (as saveRun). */
+  async saveKeyed(a: NewStandardAlert, dedupKey: string, decide: (stored: StoredKeyed | undefined) => KeyedUpdate | null): Promise<SavedKeyed | null> {
+    try {
+      return await this.saveKeyedUnit(a, dedupKey, decide);
+    } catch (err) {
+      if (!(err instanceof pg.DatabaseError && err.code === UNIQUE_VIOLATION && err.constraint === 'alerts_channel_dedup_uq')) throw err;
+      return this.saveKeyedUnit(a, dedupKey, decide);
+    }
+  }
+
+  private saveKeyedUnit(a: NewStandardAlert, dedupKey: string, decide: (stored: StoredKeyed | undefined) => KeyedUpdate | null): Promise<SavedKeyed | null> {
+    return inUnit(this.pool, async (u): Promise<SavedKeyed | null> => {
+      const [existing] = await allOn(u.tx, FIND_KEYED, { channelId: a.channelId, dedupKey });
+      const update = decide(existing && { status: existing.status, level: existing.level });
+      if (!update) return null;
+      if (!existing) return { ...(await this.insertIn(u, a)), notified: true, released: [] };
+      // A fresh activity key resurfaces the alert (its trigger gives it the channel's next seq).
+      await runOn(u.tx, UPDATE_CONTENT, { ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq: null });
+      let released: string[] = [];
+      if (a.attachments.length > 0) {
+        const old = await u.tx.query<{ key: string }>('DELETE FROM alert_attachments WHERE alert_id = $1 RETURNING media_key AS key', [existing.id]);
+        released = old.rows.map((r) => r.key);
+        await insertAttachmentRows(u.tx, [{ alertId: existing.id, files: a.attachments }]);
+      }
+      await moveLifecycle(u, existing.id, update.lifecycle, a.now);
+      if (update.countUsage) await runOn(u.tx, ADD_USAGE_EVENTS, { workspaceId: a.workspaceId, month: usageMonth(a.now), events: 1 });
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.id, kind: update.notify, now: a.now });
       u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });
       u.routeEvents.push({ channelId: a.channelId, alertId: existing.id, event: 'alert.updated', now: a.now });

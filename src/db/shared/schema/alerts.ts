@@ -49,6 +49,17 @@ export const [alerts, pgAlerts] = table(
     seq: bigint('seq').notNull().default(0),
     createdAt: bigint('created_at').notNull(),
     updatedAt: bigint('updated_at').notNull(),
+    /**
+     * The lifecycle shared by the workspace (docs/handling-alerts.md): not content, so no content write
+     * touches it; the `*_by_json` columns hold {id, name} as the person or source was named then.
+     */
+    status: text('status', { enum: ['open', 'acknowledged', 'resolved'] }).notNull().default('open'),
+    acknowledgedAt: bigint('acknowledged_at'),
+    acknowledgedByJson: text('acknowledged_by_json'),
+    resolvedAt: bigint('resolved_at'),
+    resolvedByJson: text('resolved_by_json'),
+    snoozedUntil: bigint('snoozed_until'),
+    occurrences: integer('occurrences').notNull().default(1),
   },
   (t, { index, uniqueIndex }) => [
     index('alerts_channel_id_idx').on(t.channelId, t.id),
@@ -56,6 +67,10 @@ export const [alerts, pgAlerts] = table(
     uniqueIndex('alerts_channel_run_uq')
       .on(t.channelId, t.workflowRunId)
       .where(sql`${t.workflowRunId} IS NOT NULL`),
+    uniqueIndex('alerts_channel_dedup_uq')
+      .on(t.channelId, t.dedupKey)
+      .where(sql`${t.dedupKey} IS NOT NULL`),
+    index('alerts_channel_status_id_idx').on(t.channelId, t.status, t.id),
     uniqueIndex('alerts_channel_external_uq')
       .on(t.channelId, t.externalId)
       .where(sql`${t.externalId} IS NOT NULL`),
@@ -165,7 +180,7 @@ export const [notificationJobs, pgNotificationJobs] = table(
     id: autoId('id'),
     alertId: text('alert_id').notNull(),
     channelId: text('channel_id').notNull(),
-    kind: text('kind', { enum: ['alert.created', 'workflow.started', 'workflow.finished'] }).notNull(),
+    kind: text('kind', { enum: ['alert.created', 'alert.resolved', 'workflow.started', 'workflow.finished'] }).notNull(),
     state: text('state', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: bigint('next_attempt_at').notNull(),

@@ -13,3 +13,5 @@ export * from './invitations.js';
 export * from './routes.js';
 export * from './settings.js';
 export * from './silences.js';
+export * from './alert-history.js';
+export * from './feed-preferences.js';

@@ -1,5 +1,7 @@
 import type { AlertGroupWrites, GroupUpdate, MergedJob, SavedGroup, StoredGroupState, StoredRunSteps } from '../../../domain/alert-groups.js';
 import type { NewStandardAlert } from '../../../domain/alert-store.js';
+import { decideSource } from '../../../domain/alert-lifecycle.js';
+import { applyLifecycle } from '../../shared/alert-lifecycle-rows.js';
 import { FIND_GROUP, FIND_RUN, INSERT_GROUP, SET_STEPS, UPDATE_CONTENT, UPDATE_GROUP } from '../../shared/group-statements.js';
 import type { SqliteWebhookWrites } from './webhook-writes.js';
 import type { StoreWriteContext } from './write-context.js';
@@ -39,6 +41,8 @@ export class SqliteGroupWrites implements AlertGroupWrites {
       database.runNow(UPDATE_CONTENT, { ...a.content, now: a.now, id: existing.alertId, resurfaceAs: update.resurfaceAs, resurfaceSeq });
       const released = a.attachments.length > 0 ? attachments.replace(existing.alertId, a.attachments) : [];
       database.runNow(UPDATE_GROUP, groupRow);
+      const lifecycle = update.lifecycle;
+      if (lifecycle) database.stepsNow((tx) => applyLifecycle(tx, existing.alertId, decideSource(lifecycle, a.now), a.now));
       if (update.countUsage) usage.count(a.workspaceId, a.now);
       if (update.notify) changes.notification(a.channelId, existing.alertId, update.notify, a.now);
       changes.event(a.channelId, existing.alertId, 'alert.updated', a.now);

@@ -20,6 +20,7 @@ import { ChannelTally } from './channel-tally.js';
 import type { StoreWriteContext } from './write-context.js';
 import { SqlAlertRemoval, SqlChannelRemoval } from '../../shared/alert-removal.js';
 import { SqliteWriteUnits } from '../write-units.js';
+import { SqlAlertLifecycle } from '../../shared/alert-lifecycle-rows.js';
 
 /**
  * The SQLite alert store: the one module that runs SQL against alerts, their
@@ -33,6 +34,7 @@ export class SqliteAlertStore implements AlertStore {
   readonly removal: SqlAlertRemoval;
   readonly changes: SqliteChangeLog;
   readonly webhook: SqliteWebhookWrites;
+  readonly lifecycle: SqlAlertLifecycle;
   /** Alertmanager/Grafana groups and GitHub job steps (src/domain/alert-groups.ts). */
   readonly groups: SqliteGroupWrites;
   readonly chat: SqliteChatWrites;
@@ -68,6 +70,7 @@ export class SqliteAlertStore implements AlertStore {
     this.reports = new SqlAlertReports(database);
     this.channels = new SqlChannelRemoval(units);
     this.removal = new SqlAlertRemoval(units);
+    this.lifecycle = new SqlAlertLifecycle(database, units);
   }
 
   /**

@@ -69,11 +69,12 @@ export class SqliteAlertSearch implements AlertSearch {
     if (q.terms.length === 0 || q.channelIds.length === 0) return [];
     this.indexer.catchUp();
     return unreadable(() =>
-      this.statement(q.level !== undefined).all({
+      this.statement(q.level !== undefined, q.status !== undefined).all({
         match: toMatchExpression(q.terms),
         before: q.before ?? NO_CURSOR,
         channels: JSON.stringify(q.channelIds),
         level: q.level ?? null,
+        statuses: JSON.stringify(q.status ?? []),
         limit: q.limit,
       }),
     );
@@ -98,8 +99,8 @@ export class SqliteAlertSearch implements AlertSearch {
    * table instead (a channel filter looks selective to the planner) would
    * read every alert of the channels and sort them.
    */
-  private statement(withLevel: boolean) {
-    const key = withLevel ? 'level' : 'all';
+  private statement(withLevel: boolean, withStatus: boolean) {
+    const key = `${withLevel ? 'level' : 'all'}${withStatus ? '+status' : ''}`;
     let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.sqlite.prepare<Record<string, unknown>, SearchHit>(
@@ -108,6 +109,7 @@ export class SqliteAlertSearch implements AlertSearch {
          WHERE alerts_fts MATCH @match AND f.rowid < @before
            AND a.channel_id IN (SELECT value FROM json_each(@channels))
            ${withLevel ? "AND a.kind = 'standard' AND a.level = @level" : ''}
+           ${withStatus ? 'AND a.status IN (SELECT value FROM json_each(@statuses))' : ''}
          ORDER BY f.rowid DESC LIMIT @limit`,
       );
       this.statements.set(key, stmt);

@@ -1,10 +1,16 @@
 import type Database from 'better-sqlite3';
 import type {
+  KeyedUpdate,
   NewStandardAlert,
   RunState,
   RunUpdate,
+  SavedKeyed,
+  StoredKeyed,
   StoredRun,
 } from '../../../domain/alert-store.js';
+import { decideSource } from '../../../domain/alert-lifecycle.js';
+import { applyLifecycle } from '../../shared/alert-lifecycle-rows.js';
+import { FIND_KEYED, UPDATE_CONTENT } from '../../shared/group-statements.js';
 import { CONTENT_KEYS, contentColumn, plainContentAssignments } from '../../shared/alert-content-columns.js';
 import { SqlWebhookWrites } from '../../shared/webhook-writes.js';
 import type { SqliteWriteUnits } from '../write-units.js';
@@ -81,6 +87,8 @@ export class SqliteWebhookWrites extends SqlWebhookWrites {
       const resurfaceSeq = update.resurfaceAs === null ? null : this.writes.tally.take(a.channelId, false);
       this.statements.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq });
       const released = a.attachments.length > 0 ? this.writes.attachments.replace(existing.id, a.attachments) : [];
+      const lifecycle = update.lifecycle;
+      if (lifecycle) this.writes.database.stepsNow((tx) => applyLifecycle(tx, existing.id, decideSource(lifecycle, a.now), a.now));
       if (update.notify) this.writes.changes.notification(a.channelId, existing.id, update.notify, a.now);
       this.writes.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
       this.writes.changes.alertEvent('alert.updated', a.channelId, existing.id, a.now);
@@ -90,8 +98,26 @@ export class SqliteWebhookWrites extends SqlWebhookWrites {
     });
   }
 
-
-
+  saveKeyed(a: NewStandardAlert, dedupKey: string, decide: (stored: StoredKeyed | undefined) => KeyedUpdate | null): Promise<SavedKeyed | null> {
+    const { database, tally, attachments, usage, changes } = this.writes;
+    return this.writes.batcher.run((): SavedKeyed | null => {
+      const existing = database.getNow(FIND_KEYED, { channelId: a.channelId, dedupKey });
+      const update = decide(existing && { status: existing.status, level: existing.level });
+      if (!update) return null;
+      if (!existing) return { ...this.insertUnit(a), notified: true, released: [] };
+      // A resurfaced alert takes the channel's next number from the batch's tally.
+      const resurfaceSeq = update.resurfaceAs === null ? null : tally.take(a.channelId, false);
+      database.runNow(UPDATE_CONTENT, { ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq });
+      const released = a.attachments.length > 0 ? attachments.replace(existing.id, a.attachments) : [];
+      database.stepsNow((tx) => applyLifecycle(tx, existing.id, decideSource(update.lifecycle, a.now), a.now));
+      if (update.countUsage) usage.count(a.workspaceId, a.now);
+      if (update.notify) changes.notification(a.channelId, existing.id, update.notify, a.now);
+      changes.event(a.channelId, existing.id, 'alert.updated', a.now);
+      const stored = { alertId: existing.id, created: false };
+      this.saveAnswer(a, stored);
+      return { ...stored, notified: update.notify !== null, released };
+    });
+  }
 
   /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group-writes.ts shares it). */
   insertUnit(a: NewStandardAlert): StoredRun {
