@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, cspViolations, newPage } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness, signInAs } from './helpers.js';
 
 /**
  * Every dashboard page in a real Chromium, filled with hostile data (a
@@ -56,11 +56,7 @@ async function hostileData() {
   return { wide, alertId };
 }
 
-async function signIn(page: Page, userId: string) {
-  await page.goto(await h.link(userId));
-  await page.getByRole('button', { name: /^Sign in as / }).click();
-  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
-}
+const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
 
 /** How far the page scrolls sideways (0 when it does not), and what sticks out when it does. */
 async function sideways(page: Page): Promise<{ overflow: number; culprits: string[] }> {

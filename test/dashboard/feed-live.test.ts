@@ -2,7 +2,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newPage } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { startDashboard, type DashHarness } from './helpers.js';
+import { type DashHarness, signInAs, startDashboard } from './helpers.js';
 
 /**
  * The live feed as a reader sees it: a dropped stream that resumes with
@@ -28,11 +28,7 @@ async function post(webhookToken: string, payload: unknown): Promise<string> {
   return ((await res.json()) as { alertId: string }).alertId;
 }
 
-async function signIn(page: Page, userId: string) {
-  await page.goto(await h.link(userId));
-  await page.getByRole('button', { name: /^Sign in as / }).click();
-  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
-}
+const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
 
 const cards = (page: Page) => page.getByRole('list', { name: 'Alerts, newest first' }).locator('.feed-entry');
 /** Card titles without the level's emoji in front. */

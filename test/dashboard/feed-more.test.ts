@@ -2,7 +2,7 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, cspViolations, newPage } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness, signInAs } from './helpers.js';
 
 /**
  * The feed behaviours the main feed test leaves out, in a real Chromium: `o`,
@@ -31,11 +31,7 @@ async function api(method: string, path: string, body?: unknown) {
   return res.json() as Promise<unknown>;
 }
 
-async function signIn(page: Page, userId: string) {
-  await page.goto(await h.link(userId));
-  await page.getByRole('button', { name: /^Sign in as / }).click();
-  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
-}
+const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
 
 const feeds = (page: Page) => page.getByRole('navigation', { name: 'Feeds' });
 const cards = (page: Page) => page.getByRole('list', { name: 'Alerts, newest first' }).locator('.feed-entry');

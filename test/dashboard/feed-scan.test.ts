@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, cspViolations, newPage, screenshotDir, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness, postAlert } from './helpers.js';
 
 /**
  * The feed as something to scan (issue 25), in a real Chromium: the first alert of an empty
@@ -17,10 +17,7 @@ let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 browserSuite((s) => ({ browser, h, seed } = s));
 
-async function post(webhookToken: string, payload: unknown) {
-  const res = await fetch(`${h.config.publicUrl}/api/webhook/${webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-  expect(res.status).toBe(201);
-}
+const post = (webhookToken: string, payload: unknown) => postAlert(h, webhookToken, payload);
 
 async function signIn(page: Page, userId: string) {
   await page.goto(await h.link(userId));

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness, signInAs } from './helpers.js';
 
 /**
  * The feed in a real Chromium: cards as a reader sees them, found by role and
@@ -26,11 +26,7 @@ async function api<T>(path: string, token = seed.ownerToken): Promise<T> {
   return (await res.json()) as T;
 }
 
-async function signIn(page: Page, userId: string) {
-  await page.goto(await h.link(userId));
-  await page.getByRole('button', { name: /^Sign in as / }).click();
-  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
-}
+const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
 
 async function check(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
   expect(await axeViolations(page)).toEqual([]);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp, type App } from '../../src/http/app.js';
 import type { Mailer } from '../../src/notify/mailer.js';
@@ -194,4 +194,17 @@ export function browserSuite(ready: (s: BrowserSuite) => void): void {
     await suite.browser?.close();
     await suite.h?.close();
   });
+}
+
+/** Signs `userId` in through a one-time link and waits for the feed, as a person would. */
+export async function signInAs(h: DashHarness, page: Page, userId: string): Promise<void> {
+  await page.goto(await h.link(userId));
+  await page.getByRole('button', { name: /^Sign in as / }).click();
+  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
+}
+
+/** Posts one alert to a channel's webhook, as a sender would, and expects it stored. */
+export async function postAlert(h: DashHarness, webhookToken: string, payload: unknown): Promise<void> {
+  const res = await fetch(`${h.config.publicUrl}/api/webhook/${webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+  expect(res.status).toBe(201);
 }

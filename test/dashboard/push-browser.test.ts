@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness, signInAs } from './helpers.js';
 
 /**
  * Profile's push section in a real Chromium. Headless Chromium answers
@@ -21,11 +21,7 @@ let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 browserSuite((s) => ({ browser, h, seed } = s));
 
-async function signIn(page: Page, userId: string) {
-  await page.goto(await h.link(userId));
-  await page.getByRole('button', { name: /^Sign in as / }).click();
-  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
-}
+const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
 
 const state = (page: Page) => page.locator('[data-push-settings]').getAttribute('data-state');
 

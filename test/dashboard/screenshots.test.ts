@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cspViolations, newPage, screenshotDir, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness, postAlert, signInAs } from './helpers.js';
 
 /**
  * The pictures of the README and docs/dashboard.md, from one realistic
@@ -19,16 +19,9 @@ let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 browserSuite((s) => ({ browser, h, seed } = s));
 
-async function post(webhookToken: string, payload: unknown) {
-  const res = await fetch(`${h.config.publicUrl}/api/webhook/${webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-  expect(res.status).toBe(201);
-}
+const post = (webhookToken: string, payload: unknown) => postAlert(h, webhookToken, payload);
 
-async function signIn(page: Page, userId: string) {
-  await page.goto(await h.link(userId));
-  await page.getByRole('button', { name: /^Sign in as / }).click();
-  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
-}
+const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
 
 /** What a team's feed holds on an ordinary afternoon. */
 async function realisticWorkspace() {

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, type DashHarness } from './helpers.js';
+import { browserSuite, type DashHarness, postAlert, signInAs } from './helpers.js';
 
 /** Search from the dashboard in a real Chromium: the frame's box, `/`, highlighted results, filters. */
 let browser: Browser;
@@ -11,16 +11,9 @@ let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 browserSuite((s) => ({ browser, h, seed } = s));
 
-async function post(webhookToken: string, payload: unknown) {
-  const res = await fetch(`${h.config.publicUrl}/api/webhook/${webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
-  expect(res.status).toBe(201);
-}
+const post = (webhookToken: string, payload: unknown) => postAlert(h, webhookToken, payload);
 
-async function signIn(page: Page, userId: string) {
-  await page.goto(await h.link(userId));
-  await page.getByRole('button', { name: /^Sign in as / }).click();
-  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
-}
+const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
 
 const results = (page: Page) => page.getByRole('list', { name: 'Search results, newest first' }).locator('.search-hit');
 
@@ -83,7 +76,7 @@ describe('search in Chromium', () => {
     expect(await results(page).getByRole('heading').textContent()).toBe('Payment failed in Frankfurt');
     // Channel filter.
     await page.getByLabel('Level').selectOption('');
-    await page.getByLabel('Channel').selectOption('deploys');
+    await page.getByLabel('Channel', { exact: true }).selectOption('deploys');
     await page.waitForURL(/channel=deploys/);
     await expect.poll(() => results(page).count()).toBe(1);
     expect(await results(page).getByRole('heading').textContent()).toBe('Deploy api v1.42');
