@@ -160,7 +160,7 @@ function contract(open: () => Promise<Engine>, results: Map<string, unknown>) {
       alertId: 'alt_01',
       title: { text: 'Deploy api to eu-west', ranges: [] },
       // The empty parts (steps, error, link text) leave their separating spaces, as the SQLite view does.
-      body: { text: 'payment failed for Stripe: retry scheduled. The frankfurt cluster is healthy. Region Frankfurt Build 42    ci', ranges: [[0, 7], [48, 57], [85, 94]] },
+      body: { text: 'payment failed for Stripe: retry scheduled. The frankfurt cluster is healthy. Region: Frankfurt · Build: 42    ci', ranges: [[0, 7], [48, 57], [86, 95]] },
       actor: { text: 'Ada Lovelace ada@example.com Analytical Engines', ranges: [[0, 3], [13, 16]] },
     } satisfies SearchHighlights);
     expect(await e.search.highlights(terms('secret'), ['alt_03'], ['ch1'])).toEqual([]);
