@@ -176,7 +176,6 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
               </form>
             </div>
           </div>
-          {c.req.query('deleted') ? <Notice>Alert deleted.</Notice> : null}
           <EmailBanner c={c} />
           <Filters state={s} />
           <p id="feed-live" class="visually-hidden" aria-live="polite"></p>
