@@ -103,14 +103,23 @@ export async function startDashboard(
 }
 
 /**
- * A browser-like client over `app.request`: keeps cookies, sends our Origin on
- * POSTs (unless told otherwise) and the page's CSRF token when asked.
+ * A browser-like client over `app.request` (or, with `over: 'http'`, real HTTP to the harness's
+ * loopback port, redirects not followed): keeps cookies, sends our Origin on POSTs (unless told
+ * otherwise) and the page's CSRF token when asked.
  */
 export class DashClient {
   cookies = new Map<string, string>();
   csrf: string | undefined;
 
-  constructor(private readonly h: DashHarness) {}
+  constructor(
+    private readonly h: DashHarness,
+    private readonly over: 'app' | 'http' = 'app',
+  ) {}
+
+  private send(path: string, init: RequestInit): Promise<Response> {
+    if (this.over === 'app') return Promise.resolve(this.h.app.request(path, init));
+    return fetch(new URL(path, this.h.config.publicUrl), { ...init, redirect: 'manual' });
+  }
 
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -127,7 +136,7 @@ export class DashClient {
   }
 
   async get(path: string): Promise<{ res: Response; html: string }> {
-    const res = await this.h.app.request(path, { headers: { cookie: this.cookieHeader(), accept: 'text/html' } });
+    const res = await this.send(path, { headers: { cookie: this.cookieHeader(), accept: 'text/html' } });
     this.keep(res);
     const html = await res.text();
     const m = /<meta name="csrf-token" content="([^"]+)"/.exec(html);
@@ -145,7 +154,7 @@ export class DashClient {
     if (origin !== null) headers.origin = origin;
     const csrf = o.csrf === undefined ? this.csrf : o.csrf;
     const body = new URLSearchParams({ ...(csrf ? { _csrf: csrf } : {}), ...form });
-    const res = await this.h.app.request(path, { method: 'POST', headers, body: body.toString() });
+    const res = await this.send(path, { method: 'POST', headers, body: body.toString() });
     this.keep(res);
     return { res, html: await res.text() };
   }

@@ -5,7 +5,7 @@ import type { ChannelView } from '../../domain/read-api.js';
 import type { FeedPage } from '../feed/feed-query.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager } from '../http/session.js';
-import { LoadMore, Notice } from '../views/components.js';
+import { LoadMore } from '../views/components.js';
 import { statusFilterText, type StatusFilter } from '../../domain/feed-preferences.js';
 import { FeedAssets, Sidebar } from './feed-sidebar.js';
 import { chatContinuations, FeedEntry } from './feed-entry.js';
@@ -176,7 +176,6 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
               </form>
             </div>
           </div>
-          {c.req.query('deleted') ? <Notice>Alert deleted.</Notice> : null}
           <EmailBanner c={c} />
           <Filters state={s} />
           <p id="feed-live" class="visually-hidden" aria-live="polite"></p>

@@ -107,10 +107,9 @@ export function PendingInvitations(props: { invitations: InvitationRecord[]; csr
   );
 }
 
-/** The profile's notices after accepting or declining. */
+/** The profile's notice after accepting (declining answers with a flash). */
 export function InvitationOutcome(props: { c: Context; workspaceName: string | undefined }) {
   const q = (k: string) => props.c.req.query(k);
   if (q('joined')) return <Notice>Invitation accepted: you are now a member of {props.workspaceName ?? 'the workspace'}.</Notice>;
-  if (q('declined')) return <Notice>Invitation declined.</Notice>;
   return null;
 }

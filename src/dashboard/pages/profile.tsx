@@ -38,13 +38,11 @@ export function profilePage(
     'profile',
     <>
       <h1>Profile</h1>
-      {c.req.query('password') ? <Notice>Password saved.</Notice> : null}
       {c.req.query('email') === '1' ? <Notice>E-mail address changed.</Notice> : null}
       {c.req.query('email') === 'unverified' ? (
         <Notice kind="warn">E-mail address changed. It is not verified (this server sends no e-mail): sign-in links and invitations do not reach it until an operator sets it.</Notice>
       ) : null}
       {c.req.query('email') === 'confirmed' ? <Notice>E-mail address confirmed.</Notice> : null}
-      {c.req.query('name') ? <Notice>Name saved.</Notice> : null}
       {c.req.query('invited') ? (
         <Notice kind="warn">Welcome to {c.get('workspace')?.name ?? 'Alertbridge'}! Your account is ready: your name, password and notifications are here.</Notice>
       ) : null}

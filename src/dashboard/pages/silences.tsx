@@ -42,7 +42,6 @@ export function silencesPage(
         known problem being worked on.
       </p>
       {c.req.query('created') ? <Notice>Silence created. Matching alerts notify nobody while it holds.</Notice> : null}
-      {c.req.query('expired') ? <Notice>Silence expired. Matching alerts notify again.</Notice> : null}
       {o.manager ? (
         <Card id="new-silence" title={o.focusForm && v.titleContains !== undefined && !o.errors ? 'Silence alerts like this one' : 'Create a silence'}>
           <PostForm action="/silences" csrf={csrf} class="grid-form" button="primary" submit="Create silence">

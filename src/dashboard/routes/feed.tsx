@@ -8,6 +8,7 @@ import { feedPage } from '../feed/feed-query.js';
 import type { DashEnv } from '../http/env.js';
 import { localRedirect } from '../http/local-redirect.js';
 import { alertDeletion } from '../../domain/alert-deletion.js';
+import { redirectWithFlash } from '../http/flash.js';
 import { audit } from '../http/guards.js';
 import { lifecycleRequestOf } from '../feed/lifecycle-form.js';
 import { parseFeedStatus, type StatusFilter } from '../../domain/feed-preferences.js';
@@ -36,7 +37,7 @@ function queryIssue(detail: string, path: string): AppError {
 
 /** A local path to go back to after a form post (never another site). */
 function backTo(raw: string | undefined, publicUrl: string): string {
-  // No fragment: the delete handler appends `deleted=1` to the query.
+  // No fragment: the page is drawn from the top (the delete handler's flash names what was done).
   const path = localRedirect(raw, publicUrl)?.replace(/#.*$/, '');
   return path && /^\/(?:feed|search)(?:[/?]|$)/.test(path) ? path : '/feed';
 }
@@ -177,7 +178,7 @@ export function feedRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const done = await alertDeletion(services).deleteAlert(c.req.param('alertId'), p);
     await audit(c, deps, 'alert.deleted', done.id);
     const back = backTo(form.back, services.config.publicUrl);
-    return c.redirect(`${back}${back.includes('?') ? '&' : '?'}deleted=1`, 303);
+    return redirectWithFlash(c, back, { notice: 'Alert deleted.' });
   });
 
   return r;

@@ -86,7 +86,7 @@ export function invitationRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const inv = await deps.invitations.declineFor(viewer, c.req.param('id'));
     if (!inv) return c.notFound();
     await deps.audit.record(inv.workspaceId, viewer.id, 'member.invitation-declined', `${inv.email} as ${inv.role}`, c.get('clientAddress'));
-    return c.redirect('/profile?declined=1', 303);
+    return redirectWithFlash(c, '/profile', { notice: 'Invitation declined.' });
   });
 
   return r;

@@ -47,7 +47,7 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
       if (err instanceof AppError) return profilePage(c, { ...(await view(c)), passwordError: err.detail }, 400);
       throw err;
     }
-    return c.redirect('/profile?password=1', 303);
+    return redirectWithFlash(c, '/profile', { notice: 'Password saved.' });
   });
 
   // Per browser, like a closed hint: the address can still be set from the profile at any time.
@@ -61,7 +61,7 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const parsed = z.string().trim().min(1, 'Enter your name').max(100, 'At most 100 characters').safeParse(form.name ?? '');
     if (!parsed.success) return profilePage(c, { ...(await view(c)), nameError: parsed.error.issues[0]!.message }, 400);
     await deps.accounts.renameUser(c.get('viewer').id, parsed.data);
-    return c.redirect('/profile?name=1', 303);
+    return redirectWithFlash(c, '/profile', { notice: 'Name saved.' });
   });
 
   /**

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { AppError } from '../../domain/errors.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
+import { redirectWithFlash } from '../http/flash.js';
 import { audit } from '../http/guards.js';
 import { formOf, isManager, requireRole, requireSession } from '../http/session.js';
 import { silencesPage, type SilenceForm } from '../pages/silences.js';
@@ -84,7 +85,7 @@ export function silenceRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (!silence || silence.workspaceId !== ws.id) return c.notFound();
     await services.silences.expire(silence.id, c.get('viewer').id);
     await audit(c, deps, 'silence.expired', `${silence.id}: ${silence.comment}`);
-    return c.redirect('/silences?expired=1', 303);
+    return redirectWithFlash(c, '/silences', { notice: 'Silence expired. Matching alerts notify again.' });
   });
 
   return r;
