@@ -40,13 +40,14 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     const res = await fetch(`${h.config.publicUrl}/api/webhook/${seed.general.webhookToken}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ title: TITLE, level: 'ERROR', emoji: 'rotating_light', message: 'Only 2% left on /var/lib/postgresql' }),
+      body: JSON.stringify({ title: TITLE, level: 'ERROR', emoji: 'warning', message: 'Only 2% left on /var/lib/postgresql' }),
     });
     expect(res.status).toBe(201);
     const { context, page } = await newPage(browser);
     await signIn(page, seed.member.id);
     await page.locator('.feed-layout[data-live="open"]').waitFor();
     const entry = page.locator('.feed-entry').filter({ hasText: TITLE });
+    await entry.waitFor();
     const id = (await entry.getAttribute('data-alert-id'))!;
     const header = entry.getByRole('group', { name: `Actions for “${TITLE}”` });
 
@@ -110,6 +111,7 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     const { context, page } = await newPage(browser);
     await signIn(page, seed.owner.id);
     const entry = page.locator('.feed-entry').filter({ hasText: TITLE });
+    await entry.waitFor();
     expect(await headerNames(entry)).toEqual([`Acknowledge “${TITLE}”`, `Resolve “${TITLE}”`, `Snooze “${TITLE}”`, 'Mark read', `Delete “${TITLE}”`]);
     expect(await entry.getByRole('link', { name: `Delete “${TITLE}”` }).getAttribute('class')).toContain('secondary');
     await context.close();
