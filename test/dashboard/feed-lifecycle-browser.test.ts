@@ -105,7 +105,8 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     expect((await apiAlert(id)).snoozedUntil).toBeNull();
     expect(cspViolations(page)).toEqual([]);
     await context.close();
-  });
+    // Four axe scans and eight screenshots: more than the default 30 s on a busy machine.
+  }, 90_000);
 
   it('for an owner, Delete stays last and secondary after the lifecycle buttons', async () => {
     const { context, page } = await newPage(browser);

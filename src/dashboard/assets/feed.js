@@ -146,11 +146,7 @@
   list.addEventListener('click', function (e) {
     var entry = e.target.closest && e.target.closest('.feed-entry');
     if (!entry) return;
-    // The entry clicked in is the current one (its keys apply to it), marked so a live
-    // replacement of it while a button's request runs keeps it current.
-    if (current && current !== entry) current.classList.remove('is-current');
     current = entry;
-    entry.classList.add('is-current');
     // Following a card's link counts as reading it.
     if (e.target.closest('.ab-card a[href]') && entry.getAttribute('data-read') === 'false') markRead(entry);
   });
