@@ -1,6 +1,7 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { accepted, bodyOf } from '../helpers/bodies.js';
 import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
 import { browserSuite, type DashHarness, signInAs } from './helpers.js';
@@ -93,6 +94,51 @@ describe('push notifications in Chromium', () => {
     await page.getByText('This browser does not get push notifications.').waitFor();
     await page.getByText('No device gets push notifications yet.').waitFor();
     expect(await h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
+    await context.close();
+  });
+
+  it("a notification's Acknowledge button, dispatched in the service worker, acknowledges the alert as the notified person", async () => {
+    const res = await fetch(`${h.origin}/api/webhook/${seed.general.webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Queue backlog over 10k', level: 'ERROR' }) });
+    const { alertId } = accepted(await bodyOf.webhookAnswer(res));
+    // The token the push payload carries for this member (push/start.ts signs it so).
+    const actionToken = h.services.alertActionLinks.token(seed.member.id, alertId, 'any', 'push');
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.member.id);
+    const workerReady = context.serviceWorkers()[0] ? Promise.resolve(context.serviceWorkers()[0]!) : context.waitForEvent('serviceworker');
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.register('/push-sw.js', { scope: '/' });
+      await navigator.serviceWorker.ready;
+    });
+    const worker = await workerReady;
+    // Headless Chromium shows no notification (permission "denied"), so the click is dispatched in the
+    // worker as the browser would: a notificationclick whose notification carries the payload's data.
+    // A synthetic event's own waitUntil refuses (it is untrusted), so the handler's promise is awaited here.
+    const closed = await worker.evaluate(
+      async ({ alertId, actionToken }) => {
+        const scope = globalThis as unknown as { ExtendableEvent: typeof Event; dispatchEvent(e: Event): boolean };
+        let pending: Promise<unknown> = Promise.resolve();
+        let closed = false;
+        const event = new scope.ExtendableEvent('notificationclick');
+        Object.defineProperties(event, {
+          action: { value: 'acknowledge' },
+          notification: { value: { data: { url: '/feed', alertId, actionToken }, close: () => (closed = true) } },
+          waitUntil: { value: (p: Promise<unknown>) => (pending = p) },
+        });
+        scope.dispatchEvent(event);
+        await pending;
+        return closed;
+      },
+      { alertId, actionToken },
+    );
+    expect(closed).toBe(true);
+    const alert = await bodyOf.alert(await fetch(`${h.origin}/api/alerts/${alertId}`, { headers: { authorization: `Bearer ${seed.memberToken}` } }));
+    expect(alert.status).toBe('acknowledged');
+    expect(alert.acknowledgedBy?.name).toBe('Max Member');
+    const history = (await (await fetch(`${h.origin}/api/alerts/${alertId}/history`, { headers: { authorization: `Bearer ${seed.memberToken}` } })).json()) as { history: { action: string; via: string }[] };
+    expect(history.history.map((e) => `${e.action} via ${e.via}`)).toContain('acknowledged via push');
+    // The token works once: a second click changes nothing and is refused.
+    const again = await fetch(`${h.origin}/alert-action/push`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: actionToken, action: 'resolve' }) });
+    expect(again.status).toBe(410);
     await context.close();
   });
 });

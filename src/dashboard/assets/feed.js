@@ -89,7 +89,16 @@
   var swapped = new WeakMap();
   document.addEventListener('htmx:beforeSwap', function (e) {
     var el = e.detail.target;
-    if (el && el.classList && el.classList.contains('feed-entry')) swapped.set(e.detail.xhr, el.getAttribute('data-alert-id'));
+    if (!el || !el.classList || !el.classList.contains('feed-entry')) return;
+    var id = el.getAttribute('data-alert-id');
+    // The live stream may have replaced the entry while the request ran (a status change is
+    // broadcast too): swap the one on the page, not the detached one htmx aimed at.
+    if (!document.body.contains(el)) {
+      var live = list.querySelector('.feed-entry[data-alert-id="' + id + '"]');
+      if (live) e.detail.target = live;
+      else e.detail.shouldSwap = false;
+    }
+    swapped.set(e.detail.xhr, id);
   });
   document.addEventListener('htmx:afterSwap', function (e) {
     refreshTimes();

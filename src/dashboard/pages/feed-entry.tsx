@@ -2,7 +2,7 @@ import type { AlertView } from '../../domain/alert-view.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import { CachedCard } from '../views/card-cache.js';
 import { EntryActions, type EntryAction } from '../views/entry-actions.js';
-import { LifecycleActions, LifecycleStatus } from '../views/lifecycle-actions.js';
+import { LifecycleStatus, lifecycleEntryActions } from '../views/lifecycle-actions.js';
 
 /** Consecutive chat messages of one author closer than this read as one turn (Slack groups alike). */
 export const CHAT_GROUP_MS = 5 * 60_000;
@@ -25,11 +25,13 @@ export function entryLabel(alert: AlertView): string {
 }
 
 /**
- * The actions of an entry's header slot, in order. Another feature's action (acknowledge,
- * resolve) is one more item here; Delete stays last, as the one secondary action.
+ * The actions of an entry's header slot, in order: the alert's lifecycle (acknowledge, resolve,
+ * snooze, reopen), then read/unread; Delete stays last, as the one secondary action. Chat messages
+ * are conversation, not incidents: they get no lifecycle buttons (the API still accepts them).
  */
-export function feedEntryActions(alert: AlertView, o: { manager: boolean }): (EntryAction & { ariaLabel?: string })[] {
+export function feedEntryActions(alert: AlertView, o: { manager: boolean; now?: number }): (EntryAction & { ariaLabel?: string })[] {
   const actions: (EntryAction & { ariaLabel?: string })[] = [
+    ...('title' in alert ? lifecycleEntryActions(alert, { now: o.now ?? Date.now(), entryLabel: entryLabel(alert) }) : []),
     {
       kind: 'post',
       action: `/feed/read/${alert.id}`,
@@ -115,7 +117,7 @@ export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfT
       tabindex={-1}
     >
       {/* First, floated right: the card's header (or the compact row) makes room for it, however many actions it holds. */}
-      <EntryActions actions={feedEntryActions(alert, { manager: props.manager ?? false })} csrfToken={props.csrfToken} entryLabel={entryLabel(alert)} />
+      <EntryActions actions={feedEntryActions(alert, { manager: props.manager ?? false, now })} csrfToken={props.csrfToken} entryLabel={entryLabel(alert)} />
       {props.row === false ? null : <CompactRow alert={alert} channel={channel} />}
       <div class="entry-body" id={`body-${alert.id}`}>
         <span class="unread-dot card-dot" title="Unread">
@@ -124,9 +126,8 @@ export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfT
         {/* Always labelled with its channel: a single channel's page hides the label with CSS (feed.css), so a card
             rendered for the shared live stream, a reloaded one and one swapped in after a read button are identical. */}
         <CachedCard alert={alert} channel={{ icon: channel.icon, slug: channel.slug }} />
-        {/* The shared lifecycle (docs/handling-alerts.md): who handles it, and the buttons (keys a, r, s, u) that move it. */}
+        {/* The shared lifecycle (docs/handling-alerts.md): who handles it; its buttons sit in the header's slot above. */}
         <LifecycleStatus alert={alert} now={now} />
-        <LifecycleActions alert={alert} csrfToken={props.csrfToken} now={now} />
       </div>
     </li>
   );

@@ -19,7 +19,7 @@ export function ShortcutsDialog() {
         <dt>
           <kbd>a</kbd> / <kbd>r</kbd> / <kbd>u</kbd>
         </dt>
-        <dd>Acknowledge / resolve / reopen</dd>
+        <dd>Acknowledge / resolve / reopen (or unsnooze)</dd>
         <dt>
           <kbd>s</kbd>
         </dt>

@@ -1,10 +1,10 @@
 import type { AlertView } from '../../domain/alert-view.js';
-import { Csrf } from './layout.js';
+import type { EntryAction, IconName } from './entry-actions.js';
 
 /**
  * An alert's lifecycle on a feed card (docs/handling-alerts.md): what state it is in and who put it
- * there, and the buttons that move it. Kept apart from the card so the card header's action slot can
- * place them; each button is a plain form post (works without JS) that htmx posts in place, and
+ * there (a line on the card), and the actions that move it (icon buttons in the card header's slot).
+ * Each action is a plain form post (works without JS) that htmx posts in place, and
  * feed-lifecycle.js binds the keys (a, r, s, u) to them.
  */
 
@@ -40,46 +40,40 @@ function Ago(props: { iso: string | null }) {
   return props.iso ? <time datetime={props.iso} title={props.iso}>{props.iso}</time> : null;
 }
 
-/** The buttons for the alert's state: acknowledge, resolve, snooze (1 h, 4 h, tomorrow 9:00), reopen, wake. */
-export function LifecycleActions(props: { alert: AlertView; csrfToken: string; now: number }) {
-  const a = props.alert;
-  const snoozed = a.snoozedUntil !== null && Date.parse(a.snoozedUntil) > props.now;
+/**
+ * The header actions for the alert's state (keys a, r, s, u in feed-lifecycle.js): acknowledge, resolve,
+ * the snooze menu (1 h, 4 h, tomorrow 9:00 in the browser's zone), then wake or reopen. Each posts
+ * `action` to /feed/status/:id; named with the alert ("Acknowledge “Disk full”") by `entryLabel`.
+ */
+export function lifecycleEntryActions(alert: AlertView, o: { now: number; entryLabel: string }): (EntryAction & { ariaLabel?: string })[] {
+  const a = alert;
+  const snoozed = a.snoozedUntil !== null && Date.parse(a.snoozedUntil) > o.now;
   const action = `/feed/status/${a.id}`;
-  return (
-    <form method="post" action={action} class="feed-lifecycle" hx-post={action} hx-target="closest .feed-entry" hx-swap="outerHTML">
-      <Csrf token={props.csrfToken} />
-      {/* Filled by feed-lifecycle.js with the browser's zone, for "tomorrow 9:00"; UTC without JS. */}
-      <input type="hidden" name="tz" value="UTC" data-time-zone />
-      {a.status === 'open' ? (
-        <button type="submit" name="action" value="acknowledge" class="button ghost small" data-lifecycle="acknowledge" aria-keyshortcuts="a">
-          Acknowledge
-        </button>
-      ) : null}
-      {a.status !== 'resolved' ? (
-        <button type="submit" name="action" value="resolve" class="button ghost small" data-lifecycle="resolve" aria-keyshortcuts="r">
-          Resolve
-        </button>
-      ) : null}
-      {a.status !== 'resolved' && !snoozed ? (
-        <details class="snooze-menu" data-lifecycle="snooze">
-          <summary class="button ghost small" aria-keyshortcuts="s">Snooze</summary>
-          <div class="snooze-options" role="group" aria-label="Snooze for">
-            <button type="submit" name="action" value="snooze:1h" class="button ghost small">1 hour</button>
-            <button type="submit" name="action" value="snooze:4h" class="button ghost small">4 hours</button>
-            <button type="submit" name="action" value="snooze:tomorrow" class="button ghost small">Tomorrow 9:00</button>
-          </div>
-        </details>
-      ) : null}
-      {snoozed ? (
-        <button type="submit" name="action" value="unsnooze" class="button ghost small" data-lifecycle="unsnooze">
-          Unsnooze
-        </button>
-      ) : null}
-      {a.status !== 'open' ? (
-        <button type="submit" name="action" value="reopen" class="button ghost small" data-lifecycle="reopen" aria-keyshortcuts="u">
-          Reopen
-        </button>
-      ) : null}
-    </form>
-  );
+  const post = (value: string, label: string, icon: IconName, shortcut: string) =>
+    ({ kind: 'post', action, fields: { action: value }, label, ariaLabel: `${label} ${o.entryLabel}`, icon, shortcut, name: value }) as const;
+  const actions: (EntryAction & { ariaLabel?: string })[] = [];
+  if (a.status === 'open') actions.push(post('acknowledge', 'Acknowledge', 'taken', 'a'));
+  if (a.status !== 'resolved') actions.push(post('resolve', 'Resolve', 'resolved', 'r'));
+  if (a.status !== 'resolved' && !snoozed) {
+    actions.push({
+      kind: 'menu',
+      action,
+      timeZoneField: 'tz',
+      label: 'Snooze',
+      ariaLabel: `Snooze ${o.entryLabel}`,
+      menuLabel: 'Snooze for',
+      choices: [
+        { label: '1 hour', name: 'action', value: 'snooze:1h' },
+        { label: '4 hours', name: 'action', value: 'snooze:4h' },
+        { label: 'Tomorrow 9:00', name: 'action', value: 'snooze:tomorrow' },
+      ],
+      icon: 'clock',
+      shortcut: 's',
+      name: 'snooze',
+    });
+  }
+  // u wakes a snoozed alert, or reopens an acknowledged or resolved one (both rarely apply at once: reopening also wakes).
+  if (snoozed) actions.push(post('unsnooze', 'Unsnooze', 'bell', 'u'));
+  if (a.status !== 'open') actions.push(post('reopen', 'Reopen', 'reopen', 'u'));
+  return actions;
 }
