@@ -55,6 +55,7 @@ import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 import { SqlRouteOutbox } from './db/shared/route-outbox.js';
 import { SqlRouteRows } from './db/shared/route-rows.js';
 import { Routes } from './domain/routes/routes.js';
+import { AlertDeliveries } from './domain/routes/alert-deliveries.js';
 import type { RouteOutboxStore } from './domain/routes/route-outbox.js';
 import { NEVER_SUPPRESSED, type AlertSuppression } from './domain/routes/alert-events.js';
 import { loadSecretBox, type SecretBox } from './lib/secret-box.js';
@@ -105,6 +106,8 @@ export interface Services {
   readApi: ReadApi;
   /** Acknowledge, resolve, reopen and snooze by a person; `onStatusChanged` is the hook for other parts. */
   alertActions: AlertActions;
+  /** Where an alert went: its route, e-mail and push deliveries (GET /api/alerts/{id}/deliveries). */
+  alertDeliveries: AlertDeliveries;
   /** The feed's remembered status filter, per user. */
   feedPreferences: FeedPreferences;
   search: SearchAlerts;
@@ -297,6 +300,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   const routes = new Routes(new SqlRouteRows(parts.database), secretBox, ids, clock, config.routesAllowPrivate, async (route, target) =>
     sendRouteTest(routeTransport, { route, target, channelName: (await accounts.requireChannel(route.channelId)).name, publicUrl: config.publicUrl, now: clock.now() }),
   );
+  const routeOutbox = new SqlRouteOutbox(parts.database);
   const chatIngest = new ChatIngest({ store: store.chat, ids, clock, bus, media, fetcher, logger, releaseMedia, isMediaReferenced });
   return {
     config,
@@ -339,7 +343,12 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       subscriptions: new PushSubscriptions(rows.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),
       outbox: parts.pushOutbox,
     },
-    routes: { routes, outbox: new SqlRouteOutbox(parts.database), box: secretBox, transport: routeTransport, suppressed: NEVER_SUPPRESSED },
+    alertDeliveries: new AlertDeliveries({
+      reads: store.reads,
+      outbox: routeOutbox,
+      roleOf: async (workspaceId, userId) => (await accounts.workspacesOf(userId)).find((w) => w.id === workspaceId)?.role,
+    }),
+    routes: { routes, outbox: routeOutbox, box: secretBox, transport: routeTransport, suppressed: NEVER_SUPPRESSED },
     retentionSettings: new RetentionSettings(rows.retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
