@@ -55,8 +55,9 @@ import { loadVapidKeys, type VapidKeys } from './notify/push/vapid.js';
 import { SqlRouteOutbox } from './db/shared/route-outbox.js';
 import { SqlRouteRows } from './db/shared/route-rows.js';
 import { Routes } from './domain/routes/routes.js';
+import { AlertDeliveries } from './domain/routes/alert-deliveries.js';
 import type { RouteOutboxStore } from './domain/routes/route-outbox.js';
-import { NEVER_SUPPRESSED, type AlertSuppression } from './domain/routes/alert-events.js';
+import type { AlertSuppression } from './domain/routes/alert-events.js';
 import { loadSecretBox, type SecretBox } from './lib/secret-box.js';
 import { sendRouteTest } from './notify/routes/route-sender.js';
 import { createRouteTransport, type RouteTransport } from './notify/routes/transport.js';
@@ -105,6 +106,8 @@ export interface Services {
   readApi: ReadApi;
   /** Acknowledge, resolve, reopen and snooze by a person; `onStatusChanged` is the hook for other parts. */
   alertActions: AlertActions;
+  /** Where an alert went: its route, e-mail and push deliveries (GET /api/alerts/{id}/deliveries). */
+  alertDeliveries: AlertDeliveries;
   /** The feed's remembered status filter, per user. */
   feedPreferences: FeedPreferences;
   search: SearchAlerts;
@@ -157,8 +160,7 @@ export interface Services {
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions; outbox: PushOutbox };
   /**
    * Outbound routes (docs/routes.md): the use case, the outbox the worker sends from, the key box
-   * sealing their targets, the SSRF-guarded transport, and the silence hook (never suppressed until
-   * silences are wired in).
+   * sealing their targets, the SSRF-guarded transport, and the silence check (`Silences.suppression`).
    */
   routes: { routes: Routes; outbox: RouteOutboxStore; box: SecretBox; transport: RouteTransport; suppressed: AlertSuppression };
   /** Whether this node runs the singletons (maintenance, retention, the Discord gateway): always on SQLite, the leader lock's holder on PostgreSQL. */
@@ -297,6 +299,8 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   const routes = new Routes(new SqlRouteRows(parts.database), secretBox, ids, clock, config.routesAllowPrivate, async (route, target) =>
     sendRouteTest(routeTransport, { route, target, channelName: (await accounts.requireChannel(route.channelId)).name, publicUrl: config.publicUrl, now: clock.now() }),
   );
+  const routeOutbox = new SqlRouteOutbox(parts.database);
+  const silences = new Silences(new SqlSilenceRows(parts.database), accounts, ids, clock);
   const chatIngest = new ChatIngest({ store: store.chat, ids, clock, bus, media, fetcher, logger, releaseMedia, isMediaReferenced });
   return {
     config,
@@ -339,12 +343,17 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       subscriptions: new PushSubscriptions(rows.pushSubscriptionRows, ids, clock, config.pushAllowPrivate),
       outbox: parts.pushOutbox,
     },
-    routes: { routes, outbox: new SqlRouteOutbox(parts.database), box: secretBox, transport: routeTransport, suppressed: NEVER_SUPPRESSED },
+    alertDeliveries: new AlertDeliveries({
+      reads: store.reads,
+      outbox: routeOutbox,
+      roleOf: async (workspaceId, userId) => (await accounts.workspacesOf(userId)).find((w) => w.id === workspaceId)?.role,
+    }),
+    routes: { routes, outbox: routeOutbox, box: secretBox, transport: routeTransport, suppressed: silences.suppression },
     retentionSettings: new RetentionSettings(rows.retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
     userSettings: new UserSettings(new SqlUserSettingsRows(parts.database), clock),
-    silences: new Silences(new SqlSilenceRows(parts.database), accounts, ids, clock),
+    silences,
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,

@@ -1,3 +1,4 @@
+import type { AlertSuppression } from './routes/alert-events.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdGenerator } from '../lib/ids.js';
 import { canonicalTimeZone, formatClock, insideWindow, parseClock, WEEKDAYS, type LocalWindow } from '../lib/zoned-time.js';
@@ -52,6 +53,8 @@ export interface SilenceRows {
   byId(id: string): Promise<Silence | undefined>;
   /** Sets `expired_at` unless already set; false when there was nothing to expire. */
   expire(id: string, at: number): Promise<boolean>;
+  /** The silences that may hold for a channel's alert at `at`, oldest first. */
+  candidates(channelId: string, at: number): Promise<Silence[]>;
 }
 
 /** Whether the silence holds at `now` (not expired, started, not ended, inside its weekly window). */
@@ -176,6 +179,12 @@ export class Silences {
   ) {}
 
   /** The user behind `actor` when they own or administer the workspace; a member or stranger is refused. */
+  /** Outbound routes' silence check: a route skips an alert a silence held when its event happened. */
+  readonly suppression: AlertSuppression = async (alert, at) => {
+    const silence = isSilenced(await this.rows.candidates(alert.channelId, at), alert, at);
+    return silence ? `silenced by ${silence.id}` : null;
+  };
+
   async requireManager(workspaceId: string, actor: string) {
     await this.accounts.requireWorkspace(workspaceId);
     const user = await this.accounts.requireUser(actor);

@@ -1,3 +1,4 @@
+import type { AlertDeliveries } from '../domain/routes/alert-deliveries.js';
 import type { Config } from '../config.js';
 import type { AlertStore } from '../domain/alert-store.js';
 import type { Limiter } from '../domain/rate-limiter.js';
@@ -31,6 +32,8 @@ export interface HttpDeps {
   webhookFiles: WebhookFiles;
   readApi: ReadApi;
   alertActions: AlertActions;
+  /** GET /api/alerts/{id}/deliveries. */
+  alertDeliveries: AlertDeliveries;
   search: SearchAlerts;
   /** The live stream (SSE) behind GET /api/stream. */
   live: LiveStreams;

@@ -289,6 +289,8 @@ const READ_PATHS = (seg: string) => [
   '/api/alerts/@alert',
   `/api/alerts/${seg}/history`,
   '/api/alerts/@alert/history',
+  `/api/alerts/${seg}/deliveries`,
+  '/api/alerts/@alert/deliveries',
   '/api/alerts/mark-all-read',
   '/alert-action',
   '/api/search',

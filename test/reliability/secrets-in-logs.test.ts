@@ -109,6 +109,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       await expectStatus(c.fetch(`/api/alerts/${id}`, { token, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"status":"acknowledged"}' }), 200);
       await expectStatus(c.fetch(`/api/alerts/${id}`, { token, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"snoozedUntil":"2000-01-01T00:00:00Z"}' }), 400);
       await expectStatus(c.fetch(`/api/alerts/${id}/history`, { token }), 200);
+      await expectStatus(c.fetch(`/api/alerts/${id}/deliveries`, { token }), 200);
       await expectStatus(c.fetch('/api/channels/general/alerts?status=open,bogus', { token }), 400);
       // An e-mail action link: its token is a secret (it acts as its recipient), so it must never reach the log.
       const link = new URL(c.h.services.alertActionLinks.url(c.seed.member.id, id, 'acknowledge'));

@@ -1,5 +1,7 @@
 import type { HistoryRow, LifecycleChange, LifecycleState } from '../../domain/alert-lifecycle.js';
 import type { AlertLifecycleWrites } from '../../domain/alert-store.js';
+import type { AlertEventRecorder } from '../../domain/routes/alert-events.js';
+import type { RouteEvent } from '../../domain/routes/route-kinds.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { byDialect, statement } from './statement.js';
 import type { WriteUnits } from './write-units.js';
@@ -33,21 +35,41 @@ const HISTORY_AFTER = statement<{ afterId: number; limit: number }, HistoryRow>(
   `SELECT ${HISTORY_COLUMNS} FROM alert_history WHERE id > :afterId ORDER BY id LIMIT :limit`,
 );
 
-/** Inside a unit: reads the alert's lifecycle, decides, writes the change and its history. Undefined when the alert is gone. */
+/** The route event of a history action; a snooze is no event for routes. */
+const ROUTE_EVENT_OF: Partial<Record<HistoryRow['action'], RouteEvent>> = {
+  acknowledged: 'alert.acknowledged',
+  resolved: 'alert.resolved',
+  reopened: 'alert.opened',
+};
+
+/**
+ * Inside a unit: reads the alert's lifecycle, decides, writes the change, its history and, for a
+ * status change, its route event (so routes filtered on it deliver it, committed with the change).
+ * `statusEvent` tells whether one was recorded. Undefined when the alert is gone.
+ */
 export function* applyLifecycle(
   tx: TransactionSteps,
+  routes: AlertEventRecorder,
   alertId: string,
   decide: (current: LifecycleState) => LifecycleChange | null,
   now: number,
-): Step<{ channelId: string; change: LifecycleChange | null } | undefined> {
+): Step<{ channelId: string; change: LifecycleChange | null; statusEvent: boolean } | undefined> {
   const row = yield* tx.get(LIFECYCLE_OF, { alertId });
   if (!row) return undefined;
   const { channelId, ...current } = row;
   const change = decide({ ...current, acknowledgedAt: numberOrNull(current.acknowledgedAt), resolvedAt: numberOrNull(current.resolvedAt), snoozedUntil: numberOrNull(current.snoozedUntil), occurrences: Number(current.occurrences) });
-  if (!change) return { channelId, change: null };
+  if (!change) return { channelId, change: null, statusEvent: false };
   yield* tx.run(SET_LIFECYCLE, { ...change.next, alertId });
-  for (const h of change.history) yield* tx.run(INSERT_HISTORY, { ...h, alertId, channelId, createdAt: now });
-  return { channelId, change };
+  let statusEvent = false;
+  for (const h of change.history) {
+    yield* tx.run(INSERT_HISTORY, { ...h, alertId, channelId, createdAt: now });
+    const event = ROUTE_EVENT_OF[h.action];
+    if (event) {
+      routes.alertEvent(event, channelId, alertId, now);
+      statusEvent = true;
+    }
+  }
+  return { channelId, change, statusEvent };
 }
 
 /** PostgreSQL answers bigint columns as text; SQLite as numbers. */
@@ -71,7 +93,7 @@ export class SqlAlertLifecycle implements AlertLifecycleWrites {
 
   change(alertId: string, decide: (current: LifecycleState) => LifecycleChange | null, now: number) {
     return this.units.run(function* (tx, effects) {
-      const result = yield* applyLifecycle(tx, alertId, decide, now);
+      const result = yield* applyLifecycle(tx, effects, alertId, decide, now);
       if (result?.change) effects.event(result.channelId, alertId, 'alert.updated', now);
       return result;
     });

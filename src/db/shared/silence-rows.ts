@@ -119,6 +119,10 @@ export class SqlSilenceRows implements SilenceRows {
     return row && silenceOf(row);
   }
 
+  async candidates(channelId: string, at: number): Promise<Silence[]> {
+    return (await this.database.all(CANDIDATES, { channelId, now: at })).map(silenceOf);
+  }
+
   async expire(id: string, at: number): Promise<boolean> {
     return (await this.database.run(EXPIRE, { id, at })) > 0;
   }

@@ -1,3 +1,4 @@
+import type { AlertRow } from '../alert-rows.js';
 import type { RouteEvent } from './route-kinds.js';
 
 /**
@@ -12,7 +13,9 @@ export interface AlertEventRecorder {
   alertEvent(event: RouteEvent, channelId: string, alertId: string, now: number): void;
 }
 
-/** Whether a route still sends for the alert when its delivery comes due (silences plug in here at merge). */
-export type AlertSuppression = (alert: { id: string; channelId: string }, now: number) => Promise<string | null>;
-
-export const NEVER_SUPPRESSED: AlertSuppression = () => Promise.resolve(null);
+/**
+ * Why a route does not send for the alert, or null: asked when its delivery comes due, about the
+ * moment the event happened (`at`), so a backlog sent after a silence ended stays silent (as e-mail).
+ * Wired to the silences (src/domain/silences.ts `Silences.suppression`).
+ */
+export type AlertSuppression = (alert: Pick<AlertRow, 'id' | 'channelId' | 'level' | 'source' | 'title' | 'fieldsJson'>, at: number) => Promise<string | null>;

@@ -145,6 +145,34 @@ const alertHistory = createRoute({
   },
 });
 
+export const AlertDelivery = z
+  .object({
+    kind: z.enum(['route', 'email', 'push']),
+    routeId: z.string().nullable().openapi({ description: 'The route (kind route), else null' }),
+    target: z.string().openapi({ description: "Masked: the route's target hint, the recipient's masked e-mail address, or the push device's label" }),
+    status: z.string().openapi({ description: 'pending, sending, sent, skipped or failed' }),
+    attempts: z.number().int(),
+    lastStatus: z.number().int().nullable().openapi({ description: "The receiver's last HTTP status (routes)" }),
+    lastError: z.string().nullable().openapi({ description: 'Why the last attempt failed, or why the delivery was skipped' }),
+    lastAttemptAt: z.string().nullable().openapi({ format: 'date-time' }),
+  })
+  .openapi('AlertDelivery');
+
+const alertDeliveries = createRoute({
+  method: 'get',
+  path: '/api/alerts/{id}/deliveries',
+  summary: 'Where an alert went: its route, e-mail and push deliveries',
+  description: "Route deliveries are shown to everyone who can read the alert; e-mail and push rows only to their recipient, and all of them to the workspace's owners and admins.",
+  security,
+  request: { params: AlertIdParam },
+  responses: {
+    200: { description: 'The deliveries', content: { 'application/json': { schema: z.object({ deliveries: z.array(AlertDelivery) }) } } },
+    401: problemResponses[401],
+    404: problemResponses[404],
+    429: problemResponses[429],
+  },
+});
+
 const MarkAllReadBody = z.object({ channelId: z.string().min(1).optional().openapi({ description: 'Channel id or slug' }) });
 
 const markAllRead = createRoute({
@@ -256,6 +284,11 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       createdAt: new Date(r.createdAt).toISOString(),
     }));
     return c.json({ history }, 200);
+  });
+
+  app.openapi(alertDeliveries, async (c) => {
+    const deliveries = await c.var.services.alertDeliveries.list(c.var.principal, c.req.valid('param').id);
+    return c.json({ deliveries }, 200);
   });
 }
 

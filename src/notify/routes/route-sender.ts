@@ -58,7 +58,7 @@ export class RouteSender {
     const d = claim.send;
     const now = deps.now();
     const alert = d.alert;
-    const skip = alert ? (filteredOut(d.route, alert) ?? (await deps.suppressed({ id: d.alertId, channelId: d.channelId }, now))) : 'the alert was deleted';
+    const skip = alert ? (filteredOut(d.route, alert) ?? (await deps.suppressed(alert, d.createdAt))) : 'the alert was deleted';
     if (skip || !alert) {
       await deps.outbox.recordSkipped(d.id, skip ?? 'the alert was deleted', now);
       return null;

@@ -10,6 +10,7 @@ import type {
 } from '../../../domain/alert-store.js';
 import { decideSource, type SourceTransition } from '../../../domain/alert-lifecycle.js';
 import { applyLifecycle } from '../../shared/alert-lifecycle-rows.js';
+import type { RouteEvent } from '../../../domain/routes/route-kinds.js';
 import { FIND_KEYED, UPDATE_CONTENT } from '../../shared/group-statements.js';
 import { ADD_USAGE_EVENTS } from '../../shared/usage-counters.js';
 import { usageMonth } from '../../../lib/iso-time.js';
@@ -23,9 +24,11 @@ import { insertAttachmentRows } from './unit-rows.js';
 
 const UNIQUE_VIOLATION = '23505';
 
-/** Inside a unit: the lifecycle move a source's write makes (shared with the group writes). */
-export function moveLifecycle(u: Unit, alertId: string, transition: SourceTransition, now: number): Promise<unknown> {
-  return stepsOn(u.tx, (tx) => applyLifecycle(tx, alertId, decideSource(transition, now), now));
+/** Inside a unit: the lifecycle move a source's write makes, its route event queued (shared with the group writes). */
+export async function moveLifecycle(u: Unit, alertId: string, transition: SourceTransition, now: number): Promise<{ statusEvent: boolean }> {
+  const routes = { alertEvent: (event: RouteEvent, channelId: string, id: string, at: number) => void u.routeEvents.push({ channelId, alertId: id, event, now: at }) };
+  const moved = await stepsOn(u.tx, (tx) => applyLifecycle(tx, routes, alertId, decideSource(transition, now), now));
+  return { statusEvent: moved?.statusEvent ?? false };
 }
 
 /**
@@ -99,9 +102,11 @@ export class PgWebhookWrites extends SqlWebhookWrites {
         released = old.rows.map((r) => r.key);
         await insertAttachmentRows(u.tx, [{ alertId: existing.id, files: a.attachments }]);
       }
-      if (update.lifecycle) await moveLifecycle(u, existing.id, update.lifecycle, a.now);
+      const moved = update.lifecycle ? await moveLifecycle(u, existing.id, update.lifecycle, a.now) : { statusEvent: false };
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.id, kind: update.notify, now: a.now });
       u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });
+      // One route event per write: the status change when there was one, else the update.
+      if (!moved.statusEvent) u.routeEvents.push({ channelId: a.channelId, alertId: existing.id, event: 'alert.updated', now: a.now });
       const stored = { alertId: existing.id, created: false };
       await this.saveAnswer(u.tx, a, stored);
       return { ...stored, notified: update.notify !== null, released };
@@ -132,18 +137,16 @@ export class PgWebhookWrites extends SqlWebhookWrites {
         released = old.rows.map((r) => r.key);
         await insertAttachmentRows(u.tx, [{ alertId: existing.id, files: a.attachments }]);
       }
-      await moveLifecycle(u, existing.id, update.lifecycle, a.now);
+      const moved = await moveLifecycle(u, existing.id, update.lifecycle, a.now);
       if (update.countUsage) await runOn(u.tx, ADD_USAGE_EVENTS, { workspaceId: a.workspaceId, month: usageMonth(a.now), events: 1 });
       if (update.notify) u.jobs.push({ channelId: a.channelId, alertId: existing.id, kind: update.notify, now: a.now });
       u.events.push({ channelId: a.channelId, alertId: existing.id, type: 'alert.updated', now: a.now });
-      u.routeEvents.push({ channelId: a.channelId, alertId: existing.id, event: 'alert.updated', now: a.now });
+      if (!moved.statusEvent) u.routeEvents.push({ channelId: a.channelId, alertId: existing.id, event: 'alert.updated', now: a.now });
       const stored = { alertId: existing.id, created: false };
       await this.saveAnswer(u.tx, a, stored);
       return { ...stored, notified: update.notify !== null, released };
     });
   }
-
-
 
 
   /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group writes insert through it too). */

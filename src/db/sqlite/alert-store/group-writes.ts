@@ -42,7 +42,7 @@ export class SqliteGroupWrites implements AlertGroupWrites {
       const released = a.attachments.length > 0 ? attachments.replace(existing.alertId, a.attachments) : [];
       database.runNow(UPDATE_GROUP, groupRow);
       const lifecycle = update.lifecycle;
-      if (lifecycle) database.stepsNow((tx) => applyLifecycle(tx, existing.alertId, decideSource(lifecycle, a.now), a.now));
+      if (lifecycle) database.stepsNow((tx) => applyLifecycle(tx, changes, existing.alertId, decideSource(lifecycle, a.now), a.now));
       if (update.countUsage) usage.count(a.workspaceId, a.now);
       if (update.notify) changes.notification(a.channelId, existing.alertId, update.notify, a.now);
       changes.event(a.channelId, existing.alertId, 'alert.updated', a.now);

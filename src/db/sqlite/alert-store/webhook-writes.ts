@@ -88,10 +88,11 @@ export class SqliteWebhookWrites extends SqlWebhookWrites {
       this.statements.updateRun.run({ ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq });
       const released = a.attachments.length > 0 ? this.writes.attachments.replace(existing.id, a.attachments) : [];
       const lifecycle = update.lifecycle;
-      if (lifecycle) this.writes.database.stepsNow((tx) => applyLifecycle(tx, existing.id, decideSource(lifecycle, a.now), a.now));
+      const moved = lifecycle && this.writes.database.stepsNow((tx) => applyLifecycle(tx, this.writes.changes, existing.id, decideSource(lifecycle, a.now), a.now));
       if (update.notify) this.writes.changes.notification(a.channelId, existing.id, update.notify, a.now);
       this.writes.changes.event(a.channelId, existing.id, 'alert.updated', a.now);
-      this.writes.changes.alertEvent('alert.updated', a.channelId, existing.id, a.now);
+      // One route event per write: the status change when there was one, else the update.
+      if (!moved?.statusEvent) this.writes.changes.alertEvent('alert.updated', a.channelId, existing.id, a.now);
       const stored = { alertId: existing.id, created: false };
       this.saveAnswer(a, stored);
       return { ...stored, notified: update.notify !== null, released };
@@ -109,10 +110,11 @@ export class SqliteWebhookWrites extends SqlWebhookWrites {
       const resurfaceSeq = update.resurfaceAs === null ? null : tally.take(a.channelId, false);
       database.runNow(UPDATE_CONTENT, { ...a.content, now: a.now, id: existing.id, resurfaceAs: update.resurfaceAs, resurfaceSeq });
       const released = a.attachments.length > 0 ? attachments.replace(existing.id, a.attachments) : [];
-      database.stepsNow((tx) => applyLifecycle(tx, existing.id, decideSource(update.lifecycle, a.now), a.now));
+      const moved = database.stepsNow((tx) => applyLifecycle(tx, changes, existing.id, decideSource(update.lifecycle, a.now), a.now));
       if (update.countUsage) usage.count(a.workspaceId, a.now);
       if (update.notify) changes.notification(a.channelId, existing.id, update.notify, a.now);
       changes.event(a.channelId, existing.id, 'alert.updated', a.now);
+      if (!moved?.statusEvent) changes.alertEvent('alert.updated', a.channelId, existing.id, a.now);
       const stored = { alertId: existing.id, created: false };
       this.saveAnswer(a, stored);
       return { ...stored, notified: update.notify !== null, released };
