@@ -155,7 +155,8 @@ describe('outbound routes deliver alerts', () => {
     const run = (state: string) => ({ title: 'deploy', workflow: { runId: 'run-1', state, steps: [{ name: 'build', state: state === 'running' ? 'running' : 'done' }] } });
     await postAlert(h!, token, run('running'));
     await eventually(async () => (await deliveries())[0]?.last_status === 502, 'the failed open');
-    await postAlert(h!, token, run('passed'));
+    // A failed run stays open, so its update is an alert.updated (a passed run resolves: alert.resolved).
+    await postAlert(h!, token, run('failed'));
     worker.wake();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await deliveries()).map((d) => d.state)).toEqual(['pending', 'pending']);

@@ -84,7 +84,7 @@ describe('each kind speaks its receiver\'s native format', () => {
     await postAlert(h!, token, run('running'));
     await eventually(() => r.received[0], 'sendMessage');
     await settled();
-    await postAlert(h!, token, run('passed'));
+    await postAlert(h!, token, run('failed')); // stays open: an alert.updated edit
     await eventually(() => r.received[1], 'editMessageText');
     const [send, edit] = r.received;
     expect(send!.path).toBe('/bot123:ABC/sendMessage');
@@ -99,7 +99,7 @@ describe('each kind speaks its receiver\'s native format', () => {
     await postAlert(h!, token, run('running'));
     await eventually(() => r.received[0], 'the Matrix send');
     await settled();
-    await postAlert(h!, token, run('passed'));
+    await postAlert(h!, token, run('failed')); // stays open: an alert.updated edit
     await eventually(() => r.received[1], 'the Matrix edit');
     const [send, edit] = r.received;
     expect(send!.method).toBe('PUT');
