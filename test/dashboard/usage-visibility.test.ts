@@ -50,7 +50,7 @@ describe('usage totals by what the viewer can see', () => {
 
     for (const manager of [seed.owner.id, admin.id]) {
       const html = await view(manager);
-      expect(thisMonth(html)).toBe('4 billable events');
+      expect(thisMonth(html)).toBe('4 alerts');
       expect(monthRows(html)).toEqual(['2026-11: 4', '2026-10: 2']);
     }
 

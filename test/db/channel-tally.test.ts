@@ -25,8 +25,8 @@ describe('channel counters added up once per batch', () => {
   const ids = new IdGenerator(() => Date.now());
   const content = (over: Partial<AlertContent> = {}): AlertContent => ({
     title: 'Deploy', level: 'INFO', emoji: '', message: null, fieldsJson: null, linkUrl: null, linkText: null, source: null,
-    metadataJson: null, actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, ...over,
-  } as AlertContent);
+    metadataJson: null, actorJson: null, workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null, ...over,
+  });
   const alert = (channelId: string, over: Partial<AlertContent> = {}): NewStandardAlert => ({
     alertId: ids.next('alt'), channelId, workspaceId: 'ws', content: content(over), attachments: [], notify: 'alert.created', now: Date.now(),
   });

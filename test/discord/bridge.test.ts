@@ -5,6 +5,7 @@ import { bodyOf } from '../helpers/bodies.js';
 import { describeEngines } from '../helpers/harness.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
+import { newLifecycle } from '../helpers/alert-views.js';
 
 describeEngines('Discord bridge: messages through the read API', (engine) => {
   let env: BridgeEnv | undefined;
@@ -46,6 +47,7 @@ describeEngines('Discord bridge: messages through the read API', (engine) => {
       replyTo: null,
       attachments: [],
       isRead: false,
+      ...newLifecycle,
     });
     expect(alerts[0]!.id).toBe(alertIdFromSnowflake(fromOwner.id));
     expect(alerts[2]!.createdAt).toBe(new Date(Date.parse(fromBob.timestamp)).toISOString());
