@@ -20,7 +20,7 @@ import { describePg, freshDatabase } from '../helpers/pg.js';
  */
 const alert = (id: string, channel: string, level: string, t: number, seq = t) => ({
   id, channel_id: channel, kind: 'standard', title: `title ${id}`, level, emoji: '', message: `message ${id}`, fields_json: '[]',
-  activity_key: id, seq, created_at: 1_700_000_000_000 + t, updated_at: 1_700_000_000_000 + t,
+  activity_key: id, seq, created_at: 1_700_000_000_000 + t, updated_at: 1_700_000_000_000 + t, status: 'open', occurrences: 1,
 });
 const FIXTURE: [string, Record<string, Value>[]][] = [
   ['workspaces', [{ id: 'w1', name: 'Acme', created_at: 1 }, { id: 'w2', name: 'Other', created_at: 1 }]],

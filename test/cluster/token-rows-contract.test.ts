@@ -29,9 +29,9 @@ const FIXTURE: [string, Record<string, Value>[]][] = [
   ['users', [{ id: 'u1', email: 'o@a.test', name: 'Owner', created_at: 1, email_verified: true }, { id: 'u2', email: 'x@a.test', name: 'Former', created_at: 1, email_verified: true }]],
   ['memberships', [{ workspace_id: 'w1', user_id: 'u1', role: 'owner', created_at: 1 }]],
   ['api_tokens', [
-    { id: 't1', workspace_id: 'w1', user_id: 'u1', name: 'live', token_hash: hashToken(LIVE), hint: 'aaaa', created_at: 1 },
-    { id: 't2', workspace_id: 'w1', user_id: 'u1', name: 'revoked', token_hash: hashToken(REVOKED), hint: 'bbbb', created_at: 1, revoked_at: 5 },
-    { id: 't3', workspace_id: 'w1', user_id: 'u2', name: 'left', token_hash: hashToken(FORMER), hint: 'cccc', created_at: 1 },
+    { id: 't1', workspace_id: 'w1', user_id: 'u1', name: 'live', token_hash: hashToken(LIVE), hint: 'aaaa', created_at: 1, read_only: false },
+    { id: 't2', workspace_id: 'w1', user_id: 'u1', name: 'revoked', token_hash: hashToken(REVOKED), hint: 'bbbb', created_at: 1, revoked_at: 5, read_only: false },
+    { id: 't3', workspace_id: 'w1', user_id: 'u2', name: 'left', token_hash: hashToken(FORMER), hint: 'cccc', created_at: 1, read_only: false },
   ]],
 ];
 
@@ -67,7 +67,7 @@ function contract(open: () => Promise<Engine>) {
     );
 
   it('authenticates a live token and records its use', async () => {
-    expect(await new TokenAuthenticator(e.rows, 'ab', clock).authenticate(`Bearer ${LIVE}`)).toEqual({ tokenId: 't1', userId: 'u1', workspaceId: 'w1' });
+    expect(await new TokenAuthenticator(e.rows, 'ab', clock).authenticate(`Bearer ${LIVE}`)).toEqual({ tokenId: 't1', userId: 'u1', workspaceId: 'w1', readOnly: false });
     expect(await e.lastUsed('t1')).toBe(clock.now());
   });
 

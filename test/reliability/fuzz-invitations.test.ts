@@ -33,7 +33,10 @@ beforeAll(async () => {
     headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '), origin: h.origin, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ _csrf: owner.csrf!, email: 'target@acme.test', role: 'member' }).toString(),
   });
-  const secret = /\/invite\?t=([A-Za-z0-9_-]{43})/.exec(await sent.text())![1]!;
+  // Post/Redirect/Get: the link is shown once, on the page the invitation redirects to (a flash).
+  expect(sent.status).toBe(303);
+  const shown = await h.app.request(sent.headers.get('location')!, { headers: { cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } });
+  const secret = /\/invite\?t=([A-Za-z0-9_-]{43})/.exec(await shown.text())![1]!;
   link = { id: (await h.query<{ id: string }>('SELECT id FROM invitations'))[0]!.id, secret };
 });
 afterAll(() => h?.close());
