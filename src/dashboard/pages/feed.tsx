@@ -47,7 +47,7 @@ export function feedUrl(state: FeedState, extra: Record<string, string> = {}): s
 const STATUS_CHOICES: [string, string][] = [
   ['all', 'All statuses'],
   ['open', 'Open'],
-  ['open,acknowledged', 'Open and acknowledged'],
+  ['open,acknowledged', 'Not resolved'],
   ['acknowledged', 'Acknowledged'],
   ['resolved', 'Resolved'],
 ];
@@ -62,7 +62,8 @@ function Filters(props: { state: FeedState }) {
           <input type="checkbox" name="members" value="1" checked={s.membersOnly} data-autosubmit /> Members only
         </label>
       ) : (
-        <>
+        // A label and its select wrap together (filter-pair), never a label at a line's end and its select below.
+        <span class="filter-pair">
           <label for="feed-level">Level</label>
           <select id="feed-level" name="level" data-autosubmit>
             <option value="">All levels</option>
@@ -72,16 +73,18 @@ function Filters(props: { state: FeedState }) {
               </option>
             ))}
           </select>
-        </>
+        </span>
       )}
-      <label for="feed-status">Status</label>
-      <select id="feed-status" name="status" data-autosubmit>
-        {STATUS_CHOICES.map(([value, label]) => (
-          <option value={value} selected={statusFilterText(s.status) === value}>
-            {label}
-          </option>
-        ))}
-      </select>
+      <span class="filter-pair">
+        <label for="feed-status">Status</label>
+        <select id="feed-status" name="status" data-autosubmit>
+          {STATUS_CHOICES.map(([value, label]) => (
+            <option value={value} selected={statusFilterText(s.status) === value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </span>
       {s.scope.kind === 'unread' ? null : (
         <label class="check">
           <input type="checkbox" name="unread" value="1" checked={s.unreadOnly} data-autosubmit /> Unread only
