@@ -108,6 +108,42 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     // Four axe scans and eight screenshots: more than the default 30 s on a busy machine.
   }, 90_000);
 
+  it('a live update that lands before the button’s own answer keeps the card current, so keys still act on it', async () => {
+    const title = 'Queue backlog on worker-3';
+    const res = await fetch(`${h.config.publicUrl}/api/webhook/${seed.general.webhookToken}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ title, level: 'WARNING', message: '12,400 jobs waiting' }),
+    });
+    expect(res.status).toBe(201);
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.member.id);
+    await page.locator('.feed-layout[data-live="open"]').waitFor();
+    const entry = page.locator('.feed-entry').filter({ hasText: title });
+    await entry.waitFor();
+    const id = (await entry.getAttribute('data-alert-id'))!;
+    // The server acts at once (and broadcasts), but its answer to the button reaches the page only
+    // after the live stream's copy of the card has replaced the one that was clicked.
+    let held = 0;
+    await page.route(`**/*${id}*`, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      // Sent from the test's side of the browser, which leaves out the Origin the page would send.
+      const answer = await route.fetch({ headers: { ...(await route.request().allHeaders()), origin: new URL(route.request().url()).origin } });
+      expect(answer.status()).toBe(200);
+      await entry.locator('.feed-status-line').getByText('Acknowledged by Max Member').waitFor();
+      held += 1;
+      await route.fulfill({ response: answer });
+    });
+    await entry.getByRole('button', { name: `Acknowledge “${title}”` }).click();
+    await expect.poll(() => held, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => entry.evaluate((el) => el.classList.contains('is-current'))).toBe(true);
+    await page.unroute(`**/*${id}*`);
+    await page.keyboard.press('r');
+    await entry.locator('.feed-status-line').getByText('Resolved by Max Member').waitFor();
+    expect((await apiAlert(id)).status).toBe('resolved');
+    await context.close();
+  }, 60_000);
+
   it('for an owner, Delete stays last and secondary after the lifecycle buttons', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, seed.owner.id);

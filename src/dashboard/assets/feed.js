@@ -146,7 +146,13 @@
   list.addEventListener('click', function (e) {
     var entry = e.target.closest && e.target.closest('.feed-entry');
     if (!entry) return;
-    current = entry;
+    // Current by class too: a live event that replaces this entry before the button's own
+    // response (whose events then fire on a detached element) keeps the focus on it.
+    if (current !== entry) {
+      if (current) current.classList.remove('is-current');
+      current = entry;
+      entry.classList.add('is-current');
+    }
     // Following a card's link counts as reading it.
     if (e.target.closest('.ab-card a[href]') && entry.getAttribute('data-read') === 'false') markRead(entry);
   });
