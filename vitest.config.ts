@@ -31,7 +31,7 @@ const ON_POSTGRES = [
   'test/media/orphan-sweep.test.ts',
   'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,fuzz-accounts,fuzz-invitations,fuzz-redirect,fuzz-feed,fuzz-silences,secrets-in-logs,shutdown,crash}.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
-  'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash,silences}.test.ts',
+  'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash,silences,quiet-hours}.test.ts',
   'test/{cli,cli-lifecycle,lib-ids}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
