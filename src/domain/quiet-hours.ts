@@ -102,6 +102,12 @@ export const formatWindow = (q: Pick<QuietHours, 'startMinute' | 'endMinute'>) =
 /** Which input a bad value came from, so a form shows the error next to its field. */
 export type QuietField = 'start' | 'end' | 'timeZone' | 'minLevel';
 
+/** The field a parseQuietHours error names (its `details[0].path`), for the form. */
+export function quietFieldOf(err: AppError): QuietField | undefined {
+  const details = err.extensions.details as { path?: unknown[] }[] | undefined;
+  return details?.[0]?.path?.[0] as QuietField | undefined;
+}
+
 function invalid(field: QuietField, message: string): AppError {
   return new AppError('invalid-body', message, { details: [{ code: 'invalid_value', message, path: [field] }] });
 }
