@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
+import { renderQuietDigestEmail } from '../../src/notify/email/quiet-digest-email.js';
 import { parseQuietHours, quietFieldOf, quietHoursAllow, type QuietHours } from '../../src/domain/quiet-hours.js';
 
 const BERLIN: QuietHours = { timeZone: 'Europe/Berlin', startMinute: 22 * 60, endMinute: 7 * 60, minLevel: 'ERROR' };
@@ -43,5 +44,23 @@ describe('quietHoursAllow (the one quiet-hours rule)', () => {
     expect(field({ start: '22:00', end: '22:00', timeZone: 'UTC' })).toBe('end');
     expect(field({ start: '22:00', end: '07:00', timeZone: 'Nowhere/Else' })).toBe('timeZone');
     expect(field({ start: '22:00', end: '07:00', timeZone: 'UTC', minLevel: 'loud' })).toBe('minLevel');
+  });
+
+  it('a long digest lists 50 and says how many more, with the feed link; sender text is escaped', () => {
+    const items = Array.from({ length: 53 }, (_, i) => ({
+      level: 'WARNING' as const,
+      title: i === 0 ? '<b>Disk</b> & co' : `Alert ${i}`,
+      channelSlug: 'general',
+      workspaceName: 'Acme',
+      when: '23:14',
+      url: 'http://ab.test/channels/ch_1',
+    }));
+    const email = renderQuietDigestEmail({ items, leftOut: { resolved: 0, deleted: 0 }, windowText: '22:00–07:00 Europe/Berlin', recipientEmail: 'a@b.test', feedUrl: 'http://ab.test/feed', settingsUrl: 'http://ab.test/profile#quiet-hours' });
+    expect(email.subject).toBe('[Quiet hours] 53 alerts while you were away (22:00–07:00 Europe/Berlin)');
+    expect(email.text).toContain('…and 3 more alerts: http://ab.test/feed');
+    expect(email.text).toContain('Alert 49');
+    expect(email.text).not.toContain('Alert 50');
+    expect(email.html).toContain('&lt;b&gt;Disk&lt;/b&gt; &amp; co');
+    expect(email.html).not.toContain('<b>Disk</b>');
   });
 });

@@ -152,6 +152,20 @@ describe('quiet hours', () => {
     expect(subjects(e, OWNER)).toContain('[INFO] #general — Night info');
   });
 
+  it('a person without a verified address gets no digest (recorded skipped); the held alert stays in the feed', async () => {
+    const e = await start();
+    await e.h.services.quietHours.set(e.seed.member.id, { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' });
+    await e.h.services.accounts.changeEmail(e.seed.member.id, 'member.new@acme.test', { verified: false });
+    const held = await post(e, e.seed.general, { title: 'Held, nowhere to send', level: 'warning' });
+    await e.sink.waitFor(1); // the owner's
+    await at(e, WINDOW_END);
+    expect(e.sink.messages.map((m) => m.subject)).toEqual(['[WARNING] #general — Held, nowhere to send']);
+    expect(await rows(e.h, 'SELECT state, last_error AS "lastError" FROM quiet_digests')).toEqual([
+      { state: 'skipped', lastError: 'no verified e-mail address: quiet-hours digests need one' },
+    ]);
+    expect((await e.node.call('GET', `/api/alerts/${held}`, { token: e.seed.memberToken })).status).toBe(200);
+  });
+
   it('the digest survives a restart and is sent once', async () => {
     const e = await start();
     await e.h.services.quietHours.set(e.seed.owner.id, { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin' });
