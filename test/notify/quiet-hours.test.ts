@@ -119,6 +119,7 @@ describe('quiet hours', () => {
     await at(e, WINDOW_END + 60 * 60_000);
     expect(e.sink.to(OWNER).filter((m) => m.subject.startsWith('[Quiet hours]'))).toHaveLength(1);
     expect(await rows(e.h, 'SELECT state FROM quiet_digests')).toEqual([{ state: 'sent' }]);
+    expect((await admin(e, 'notify', 'status')).json).toMatchObject({ quietDigests: { sent: 1 } });
 
     // Outside the window everything notifies at once again.
     await post(e, e.seed.general, { title: 'Morning warning', level: 'warning' });
