@@ -24,14 +24,14 @@ import { defineConfig } from 'vitest/config';
 const ON_POSTGRES = [
   'test/read-api/{alerts,auth,search,unread-counts,read-only-tokens,lifecycle}.test.ts',
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow,dedup}.test.ts',
-  'test/dashboard/{auth,roles,silences,usage,search-server,push,profile,feed-server,feed-merge,lifecycle-server,feed-live,compression,channel-delete,unsubscribe,verified-addresses,sign-in-link-outbox,invitations,invitations-admin,redirect,sign-in-limit,usage-visibility,webhook-reveal,feed-first-alert,flash,forms-reload}.test.ts',
+  'test/dashboard/{auth,roles,silences,usage,search-server,push,profile,feed-server,feed-merge,lifecycle-server,feed-live,compression,channel-delete,unsubscribe,verified-addresses,sign-in-link-outbox,invitations,invitations-admin,redirect,sign-in-limit,usage-visibility,webhook-reveal,feed-first-alert,flash,forms-reload,quiet-hours}.test.ts',
   'test/http/{hostile-names,error-mapping}.test.ts',
   'test/routes/{routes-cli,route-delivery,route-kinds,alert-deliveries,route-lifecycle}.test.ts',
-  'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified,http-lifecycle}.test.ts',
+  'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified,http-lifecycle,http-first-resolved}.test.ts',
   'test/media/orphan-sweep.test.ts',
   'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,fuzz-accounts,fuzz-invitations,fuzz-redirect,fuzz-feed,fuzz-silences,secrets-in-logs,shutdown,crash}.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
-  'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash,silences}.test.ts',
+  'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash,silences,quiet-hours}.test.ts',
   'test/{cli,cli-lifecycle,lib-ids}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);

@@ -65,7 +65,8 @@ export async function load(opts: {
   url: string | string[];
   method?: 'GET' | 'POST';
   path: string;
-  body?: string;
+  /** A fixed body, or one made per request (a fresh dedupKey each time). */
+  body?: string | (() => string);
   connections: number;
   seconds: number;
   headers?: Record<string, string>;
@@ -83,7 +84,8 @@ export async function load(opts: {
     while (performance.now() < deadline) {
       const t = performance.now();
       try {
-        const res = await pool.request({ method, path: opts.path, body: opts.body, headers });
+        const body = typeof opts.body === 'function' ? opts.body() : opts.body;
+        const res = await pool.request({ method, path: opts.path, body, headers });
         await res.body.dump();
         if (res.statusCode !== opts.expectStatus) errors++;
       } catch {

@@ -18,8 +18,11 @@ const CONNECTIONS = 50;
 const payload = WEBHOOK_PAYLOAD;
 /** The same body with a dedupKey: after the first POST every request updates that one alert in place (occurrences + 1). */
 const keyedPayload = JSON.stringify({ ...(JSON.parse(WEBHOOK_PAYLOAD) as object), dedupKey: 'bench:deploy-api' });
+/** A new dedupKey on every request: each POST creates its keyed alert (the key's look-up, then an insert, one unit each). */
+let freshKeys = 0;
+const freshKeyPayload = () => JSON.stringify({ ...(JSON.parse(WEBHOOK_PAYLOAD) as object), dedupKey: `bench:host-${++freshKeys}` });
 
-async function measure(script: string, env: Record<string, string>, body = payload) {
+async function measure(script: string, env: Record<string, string>, body: string | (() => string) = payload) {
   const server = await startServerProcess(script, env);
   const token = /TOKEN (\S+)/.exec(server.banner)?.[1] ?? 'x';
   const p = `/api/webhook/${token}`;
@@ -40,7 +43,11 @@ export async function webhookBench(): Promise<string> {
     const floorFull = QUICK ? undefined : await measure('bench/servers/group-commit-floor.ts', { DATA_DIR: path.join(dir, 'floor-full'), FLOOR_SCHEMA: 'alertbridge' });
     const real = await measure('bench/servers/alertbridge.ts', { DATA_DIR: dir });
     const keyed = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'keyed') }, keyedPayload);
+    const fresh = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'fresh-keys') }, freshKeyPayload);
     emitResult({
+      webhookNewDedupKeyCpuUsPerReq: fresh.cpu,
+      webhookNewDedupKeyReqPerSec: fresh.rps,
+      webhookNewDedupKeyP99Ms: fresh.p99,
       webhookDedupCpuUsPerReq: keyed.cpu,
       webhookDedupReqPerSec: keyed.rps,
       webhookDedupP99Ms: keyed.p99,
@@ -71,6 +78,7 @@ export async function webhookBench(): Promise<string> {
       ...(floorFull ? [row(`reference floor with Alertbridge's own payload schema (${pct(floorFull)})`, floorFull)] : []),
       row(`Alertbridge webhook: full validation, alert + outbox + stream + usage rows, 201 after COMMIT (${pct(real)})`, real),
       row(`Alertbridge webhook with a dedupKey: the same alert updated in place, occurrences + 1, change event (${pct(keyed)})`, keyed),
+      row(`Alertbridge webhook with a new dedupKey each time: the key looked up, then a keyed alert created (${pct(fresh)})`, fresh),
       '',
       `Ratio to the baseline: **${pct(real)}** (goal: at least 60 %)${floor && floorFull ? `; the reference floor reaches ${pct(floor)} in the same run, ${pct(floorFull)} with the service's payload schema` : ''}.`,
     ].join('\n');

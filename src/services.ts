@@ -19,6 +19,10 @@ import { AcceptWebhookAlert } from './domain/webhook/accept-alert.js';
 import { AvatarMirror } from './domain/webhook/avatars.js';
 import { UserSettings } from './domain/user-settings.js';
 import { SqlUserSettingsRows } from './db/shared/user-settings-rows.js';
+import { SqlQuietHoursRows } from './db/shared/quiet-hours-rows.js';
+import { SqlQuietDigests } from './db/shared/quiet-digests.js';
+import { QuietHoursSettings } from './domain/quiet-hours.js';
+import type { QuietDigestOutbox } from './domain/quiet-digests.js';
 import { AlertActions } from './domain/alert-actions.js';
 import { AlertActionLinks } from './domain/alert-action-links.js';
 import { SqlActionLinkUses } from './db/shared/action-link-use-rows.js';
@@ -137,6 +141,9 @@ export interface Services {
   notifyPrefs: NotificationPreferences;
   /** Each person's dashboard settings (the feed's density). */
   userSettings: UserSettings;
+  /** Quiet hours per person and their digests (src/domain/quiet-hours.ts). */
+  quietHours: QuietHoursSettings;
+  quietDigests: QuietDigestOutbox;
   /** The same rule read synchronously inside the outbox's store units (fan-out, delivery and digest claims). */
   unitRecipients: UnitRecipientRule;
   /** The live stream (SSE) engine behind GET /api/stream. */
@@ -353,6 +360,8 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
     userSettings: new UserSettings(new SqlUserSettingsRows(parts.database), clock),
+    quietHours: new QuietHoursSettings(new SqlQuietHoursRows(parts.database), clock),
+    quietDigests: new SqlQuietDigests(parts.database),
     silences,
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,

@@ -1,3 +1,4 @@
+import type { QuietHoursSettings } from '../domain/quiet-hours.js';
 import type { Config } from '../config.js';
 import type { Accounts } from '../domain/accounts.js';
 import type { AlertStore } from '../domain/alert-store.js';
@@ -50,6 +51,7 @@ export interface DashboardServices {
   alertActionLinks: AlertActionLinks;
   notifyPrefs: NotificationPreferences;
   userSettings: UserSettings;
+  quietHours: QuietHoursSettings;
   /** The feed's "Send a test alert": the webhook's own use case, so the sample is stored, counted and limited like any alert. */
   acceptAlert: Pick<AcceptWebhookAlert, 'admit' | 'accept'>;
   webhookFiles: WebhookFiles;

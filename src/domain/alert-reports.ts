@@ -20,7 +20,7 @@ export interface OutboxBacklog {
 /** One failed delivery, digest or job, newest first (`admin notify status`). */
 export interface OutboxFailure {
   /** An e-mail delivery, a digest, a Web Push delivery, or a job that could not be fanned out. */
-  what: 'delivery' | 'digest' | 'push' | 'job';
+  what: 'delivery' | 'digest' | 'quiet-digest' | 'push' | 'job';
   jobId: string | null;
   digestId: string | null;
   userId: string | null;
@@ -36,6 +36,8 @@ export interface OutboxStatus {
   jobs: Record<string, number>;
   deliveries: Record<string, number>;
   digests: Record<string, number>;
+  /** Quiet-hours digests (one per person and window) per state. */
+  quietDigests: Record<string, number>;
   /** Web Push deliveries (one per subscription and job) per state. */
   pushes: Record<string, number>;
   failures: OutboxFailure[];

@@ -169,6 +169,8 @@ export interface NewStandardAlert {
   /** The answer kept for Idempotency-Key replays, written in the same unit. */
   idempotency?: { key: string; hash: string; answer(stored: StoredRun): unknown };
   now: number;
+  /** A lifecycle move made in the same unit when this row is inserted: a source whose first message is already terminal (a run first POSTed `passed`, a group first seen `resolved`). */
+  lifecycleOnInsert?: SourceTransition;
 }
 
 export interface StoredRun {

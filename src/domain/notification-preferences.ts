@@ -29,6 +29,11 @@ export interface Recipient {
   name: string;
   /** The effective preference (stored, or the channel's default). */
   level: NotifyLevel;
+  /** Their quiet hours as stored (null: none); read with quietHoursOf (src/domain/quiet-hours.ts). */
+  quietZone?: string | null;
+  quietStart?: number | null;
+  quietEnd?: number | null;
+  quietMinLevel?: string | null;
 }
 
 export interface PreferenceRow {

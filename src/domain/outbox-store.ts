@@ -23,8 +23,16 @@ export interface FanOutPlan {
   note: string | null;
   /** Users whose Web Push subscriptions each get a push delivery row (src/notify/push/). */
   pushTo?: string[];
+  /** People whose quiet hours hold this alert for their digest (src/domain/quiet-hours.ts), instead of a delivery and a push. */
+  hold?: QuietHold[];
   /** The silence that muted this notification (stored on the alert), null for none; absent leaves the alert as it is. */
   silencedBy?: { id: string; comment: string } | null;
+}
+
+/** A person's alert held until their quiet hours end (`until`: the digest's due time). */
+export interface QuietHold {
+  userId: string;
+  until: number;
 }
 
 /** The alert as the fan-out reads it: its level, what silences match on, and the silence it names now. */

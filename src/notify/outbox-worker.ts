@@ -11,6 +11,8 @@ import { SmtpMailer, type Mailer } from './mailer.js';
 import { FanOut } from './outbox/fan-out.js';
 import { OutboxSender } from './outbox/sender.js';
 import type { UnitRecipientRule } from '../domain/notification-preferences.js';
+import type { QuietDigestOutbox } from '../domain/quiet-digests.js';
+import { QuietDigestSender } from './outbox/quiet-digest-sender.js';
 
 export { FLOOD_LIMIT, FLOOD_WINDOW_MS } from './outbox/flood-guard.js';
 
@@ -41,6 +43,8 @@ export interface NotifierDeps {
   unsubscribe: Pick<UnsubscribeLinks, 'forEmail'>;
   /** Signs the e-mail's Acknowledge and Resolve buttons for each recipient. */
   alertActionLinks: Pick<AlertActionLinks, 'url'>;
+  /** Quiet-hours digests (src/domain/quiet-digests.ts): sent by this worker when their window ends. */
+  quietDigests?: QuietDigestOutbox;
 }
 
 /**
@@ -58,6 +62,7 @@ export interface NotifierDeps {
 export class Notifier extends DueRowWorker<NotifierOptions> {
   private readonly fanOut: FanOut;
   private readonly sender: OutboxSender | null;
+  private readonly quietSender: QuietDigestSender | null;
 
   constructor(
     private readonly deps: NotifierDeps,
@@ -96,6 +101,21 @@ export class Notifier extends DueRowWorker<NotifierOptions> {
           onOutcome: this.options.onOutcome,
         })
       : null;
+    const digests = deps.quietDigests;
+    this.quietSender =
+      mailer && digests
+        ? new QuietDigestSender({
+            digests,
+            mailer,
+            logger: this.logger,
+            now: () => this.now(),
+            publicUrl: deps.config.publicUrl.replace(/\/+$/, ''),
+            messageHost: hostOf(deps.config.publicUrl),
+            retry,
+            random,
+            onOutcome: this.options.onOutcome,
+          })
+        : null;
   }
 
   get emailEnabled(): boolean {
@@ -111,20 +131,24 @@ export class Notifier extends DueRowWorker<NotifierOptions> {
     this.options.mailer?.close();
   }
 
-  protected nextDue(): Promise<number | null> {
-    return this.deps.store.outbox.nextDue(this.emailEnabled);
+  protected async nextDue(): Promise<number | null> {
+    const due = await this.deps.store.outbox.nextDue(this.emailEnabled);
+    const quiet = this.quietSender ? await this.deps.quietDigests!.nextDue() : null;
+    return due === null ? quiet : quiet === null ? due : Math.min(due, quiet);
   }
 
-  protected anythingDue(now: number): Promise<boolean> {
-    return this.deps.store.outbox.anythingDue(now, this.emailEnabled);
+  protected async anythingDue(now: number): Promise<boolean> {
+    return (await this.deps.store.outbox.anythingDue(now, this.emailEnabled)) || (this.quietSender !== null && (await this.deps.quietDigests!.anythingDue(now)));
   }
 
-  protected recoverInterrupted(now: number): Promise<number> {
-    return this.deps.store.outbox.recoverInterrupted(INTERRUPTED, now);
+  protected async recoverInterrupted(now: number): Promise<number> {
+    const quiet = this.deps.quietDigests ? await this.deps.quietDigests.recoverInterrupted(INTERRUPTED, now) : 0;
+    return quiet + (await this.deps.store.outbox.recoverInterrupted(INTERRUPTED, now));
   }
 
-  protected prune(before: number, floodBefore: number): Promise<void> {
-    return this.deps.store.outbox.prune(before, floodBefore);
+  protected async prune(before: number, floodBefore: number): Promise<void> {
+    await this.deps.store.outbox.prune(before, floodBefore);
+    await this.deps.quietDigests?.prune(before);
   }
 
   /** Fans due jobs out, then enqueues due deliveries and digests. */
@@ -144,6 +168,12 @@ export class Notifier extends DueRowWorker<NotifierOptions> {
     for (const id of await outbox.dueDigests(now, limit)) {
       if (added >= room) break;
       if (enqueue(`g:${id}`, () => sender.sendDigest(id))) added++;
+    }
+    const quiet = this.quietSender;
+    if (!quiet) return;
+    for (const id of await this.deps.quietDigests!.due(now, limit)) {
+      if (added >= room) break;
+      if (enqueue(`q:${id}`, () => quiet.send(id))) added++;
     }
   }
 }

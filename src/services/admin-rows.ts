@@ -17,6 +17,8 @@ import type { DiscordLinkRows } from '../domain/chat/links.js';
 import type { ReferenceCheck } from '../domain/media.js';
 import type { MediaOrphanRows } from '../domain/media-orphan-rows.js';
 import type { PreferenceRows } from '../domain/notification-preferences.js';
+import type { QuietHoursRows } from '../domain/quiet-hours.js';
+import { SqlQuietHoursRows } from '../db/shared/quiet-hours-rows.js';
 import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { UsageRows } from '../domain/usage.js';
 import type { RouteRowStore } from '../domain/routes/route-rows.js';
@@ -34,6 +36,7 @@ export interface AdminRows {
   audit: AuditRows;
   routes: RouteRowStore;
   silences: SilenceRows;
+  quietHours: QuietHoursRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; lifecycle: AlertLifecycleWrites; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
@@ -57,6 +60,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const audit = once(() => new SqlAuditRows(database));
   const routes = once(() => new SqlRouteRows(database));
   const silences = once(() => new SqlSilenceRows(database));
+  const quietHours = once(() => new SqlQuietHoursRows(database));
   const alertRows = once(alerts);
   return {
     get accounts() { return accounts(); },
@@ -69,6 +73,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
     get audit() { return audit(); },
     get routes() { return routes(); },
     get silences() { return silences(); },
+    get quietHours() { return quietHours(); },
     get alerts() { return alertRows(); },
     close,
   };

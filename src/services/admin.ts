@@ -24,6 +24,7 @@ import { systemClock, type Clock } from '../lib/clock.js';
 import { IdGenerator } from '../lib/ids.js';
 import { MediaStore } from '../media/store.js';
 import { NotificationPreferences } from '../domain/notification-preferences.js';
+import { QuietHoursSettings } from '../domain/quiet-hours.js';
 import { MediaOrphans } from '../ops/media-orphans.js';
 import { exportConfigured, importInto, type TransferReport, type TransferTarget } from './admin-transfer.js';
 
@@ -176,6 +177,10 @@ export class AdminServices {
 
   async notifyPreferences(): Promise<NotificationPreferences> {
     return new NotificationPreferences((await this.rows()).preferences, this.clock);
+  }
+
+  async quietHours(): Promise<QuietHoursSettings> {
+    return new QuietHoursSettings((await this.rows()).quietHours, this.clock);
   }
 
   /** `admin export`: every table of the configured database into a new file (src/services/admin-transfer.ts). */

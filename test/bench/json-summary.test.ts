@@ -30,6 +30,8 @@ describe('npm run bench -- --json', () => {
       'pageDirectP99Ms',
       'channelsNeverReadP99Ms',
       'webhookCpuUsPerReq',
+      'webhookDedupCpuUsPerReq',
+      'webhookNewDedupKeyCpuUsPerReq',
       'bareCpuUsPerReq',
       'webhookReqPerSec',
       'rssIdleMb',

@@ -49,7 +49,9 @@ function contract(open: () => Promise<Engine>) {
 
   it('recipients: everyone who sees the channel, in membership order, with the stored level or the default', async () => {
     expect(await levels('general')).toEqual(['o:all', 'm:important']);
-    expect(await prefs.recipient('general', 'm')).toEqual({ userId: 'm', email: 'm@a.test', name: 'M', level: 'important' });
+    // With the person's quiet hours (none here): the fan-out decides them from the same row.
+    const noQuietHours = { quietZone: null, quietStart: null, quietEnd: null, quietMinLevel: null };
+    expect(await prefs.recipient('general', 'm')).toEqual({ userId: 'm', email: 'm@a.test', name: 'M', level: 'important', ...noQuietHours });
     // A Discord-linked channel mirrors a conversation: nobody is mailed unless they ask.
     expect(await levels('chat')).toEqual(['o:none', 'm:none']);
   });

@@ -67,6 +67,6 @@ describe('npm run admin -- notify', () => {
     const { admin } = await setup();
     const r = await admin('notify', 'status');
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ email: 'off (set SMTP_URL)', jobs: {}, deliveries: {}, digests: {}, pushes: {}, failures: [] });
+    expect(r.json).toEqual({ email: 'off (set SMTP_URL)', jobs: {}, deliveries: {}, digests: {}, quietDigests: {}, pushes: {}, failures: [] });
   });
 });

@@ -44,7 +44,17 @@ const email = fc.oneof(
   fc.string({ maxLength: 200 }),
 );
 const secret = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), fc.string({ maxLength: 100 }), nasty, fc.constant('x'.repeat(5000)));
-const field = fc.record({ email, t: secret, next: fc.oneof(fc.constant('/'), fc.string({ maxLength: 40 })), flash: secret, privacy: fc.constantFrom('public', 'private', '', 'x') }, { requiredKeys: [] });
+const clockTime = fc.oneof(fc.constantFrom('22:00', '07:00', '24:00', '7:5', '', '23:59'), fc.string({ maxLength: 12 }), nasty);
+const quiet = {
+  start: clockTime,
+  end: clockTime,
+  timeZone: fc.oneof(fc.constantFrom('Europe/Berlin', 'UTC', 'Mars/Olympus', '', 'x'.repeat(200)), fc.string({ maxLength: 40 }), nasty),
+  minLevel: fc.oneof(fc.constantFrom('info', 'warning', 'error', 'ERROR', 'success', ''), nasty),
+};
+const field = fc.record(
+  { email, t: secret, next: fc.oneof(fc.constant('/'), fc.string({ maxLength: 40 })), flash: secret, privacy: fc.constantFrom('public', 'private', '', 'x'), ...quiet },
+  { requiredKeys: [] },
+);
 const probe = fc.record({
   route: fc.constantFrom(
     { method: 'POST', path: '/sign-in/link' },
@@ -58,6 +68,9 @@ const probe = fc.record({
     { method: 'GET', path: '/tokens' },
     { method: 'GET', path: '/members' },
     { method: 'POST', path: '/channels/ch_unknown/privacy' },
+    // Issue 26: quiet hours on Profile.
+    { method: 'POST', path: '/profile/quiet-hours' },
+    { method: 'POST', path: '/profile/quiet-hours/clear' },
   ),
   type: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'text/plain', 'application/json', ''),
   csrf: fc.constantFrom('good', 'good', 'good', 'none', 'wrong'),

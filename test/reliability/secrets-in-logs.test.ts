@@ -352,6 +352,35 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect((await new DashClient(dash as unknown as DashHarness).get(`/invite?t=${unknown}`)).res.status).toBe(410);
     },
   },
+  {
+    name: 'quiet hours: set and refused on Profile, an alert held, its digest e-mailed',
+    run: async (c) => {
+      const links = c.h.services.accountAuth.signInLinks;
+      const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
+      const client = new DashClient(dash as unknown as DashHarness);
+      await client.signInWithLink(c.seed.member.id);
+      for (const [name, value] of client.cookies) c.secret(`session cookie ${name} (quiet hours)`, value);
+      await client.get('/profile');
+      expect((await client.post('/profile/quiet-hours', { start: '25:00', end: '07:00', timeZone: 'UTC' })).res.status).toBe(400);
+      // A window around now (UTC), so the next alert below ERROR is held for the member.
+      const hour = new Date().getUTCHours();
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const form = { start: `${pad(hour)}:00`, end: `${pad((hour + 2) % 24)}:00`, timeZone: 'UTC', minLevel: 'error' };
+      expect((await client.submit('/profile/quiet-hours', form)).posted.status).toBe(303);
+      c.sink.rejectNext(0); // what an earlier step's refusals left unused
+      // An earlier step moved the member's address.
+      const address = (await c.h.services.accounts.findUser(c.seed.member.id))!.email;
+      const before = c.sink.to(address).length;
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'Held for the digest', level: 'warning' })), 201);
+      await c.notifier.whenIdle();
+      // Due now instead of at the window's end: the digest goes out through the real SMTP server.
+      await c.h.exec('UPDATE quiet_digests SET next_attempt_at = 0');
+      c.notifier.wake();
+      await eventually(() => c.sink.to(address).some((m) => m.subject.startsWith('[Quiet hours]')), 'the quiet-hours digest');
+      expect(c.sink.to(address).length).toBe(before + 1);
+      await client.submit('/profile/quiet-hours/clear');
+    },
+  },
 ];
 
 let ctx: Ctx;

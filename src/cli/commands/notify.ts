@@ -1,5 +1,7 @@
 import { choiceFlag, defineCommand, wholeNumberFlag, type Command } from '../command.js';
 import { CHAT_CHANNEL_DEFAULT_LEVEL, DEFAULT_LEVEL, NOTIFY_LEVELS } from '../../domain/notification-preferences.js';
+import { quietHoursCommand } from './quiet-hours.js';
+import { quietHoursJson } from '../../domain/quiet-hours.js';
 
 /** E-mail preferences and a look at the outbox. */
 export const notifyCommands: Command[] = [
@@ -30,6 +32,7 @@ export const notifyCommands: Command[] = [
         email: user.email,
         defaults: { channel: DEFAULT_LEVEL, chatConnectedChannel: CHAT_CHANNEL_DEFAULT_LEVEL },
         channels: await (await ctx.notifyPreferences()).list(user.id),
+        quietHours: quietHoursJson(await (await ctx.quietHours()).get(user.id)),
       };
     },
   }),
@@ -42,4 +45,5 @@ export const notifyCommands: Command[] = [
       return { email: ctx.config.smtpUrl ? 'on' : 'off (set SMTP_URL)', ...(await (await ctx.alertReports()).outboxStatus(limit)) };
     },
   }),
+  quietHoursCommand,
 ];

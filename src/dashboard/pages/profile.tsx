@@ -9,6 +9,7 @@ import { Card, Field, Notice, PostForm } from '../views/components.js';
 import { InvitationOutcome, PendingInvitations } from './invitations.js';
 import { PushDevicesSection, type PushSettings } from '../views/push-devices.js';
 import { page } from '../views/render.js';
+import { QuietHoursSection, type QuietHoursView } from '../views/quiet-hours.js';
 
 const DAY = 86_400_000;
 
@@ -26,6 +27,7 @@ export function profilePage(
     push: PushSettings;
     /** Whether this server sends e-mail: without it, the levels below would do nothing. */
     mailEnabled: boolean;
+    quiet: QuietHoursView;
   },
   status: ContentfulStatusCode = 200,
 ) {
@@ -111,6 +113,7 @@ export function profilePage(
           </ul>
         )}
       </Card>
+      <QuietHoursSection quiet={o.quiet} csrf={csrf} mailEnabled={o.mailEnabled} />
       <PushDevicesSection push={o.push} csrf={csrf} removed={Boolean(c.req.query('push-removed'))} />
       <Card id="sessions-title" title="Sessions">
         <p>

@@ -9,6 +9,7 @@ import type { DashEnv } from '../http/env.js';
 import { requireRecentSignIn } from '../http/guards.js';
 import { formOf, requireSession } from '../http/session.js';
 import { profilePage } from '../pages/profile.js';
+import { quietHoursRoutes } from './quiet-hours.js';
 import { errorPage } from '../pages/errors.js';
 import { emailConfirmPage } from '../pages/email-confirm.js';
 import { emailConfirmUrl } from '../sign-in-link.js';
@@ -25,9 +26,11 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     levels: (await deps.services.notifyPrefs.list(c.get('viewer').id)).filter((l) => l.workspace.id === c.get('workspace')?.id),
     push: { publicKey: deps.services.push.vapid.publicKey, devices: await deps.services.push.subscriptions.list(c.get('viewer').id) },
     mailEnabled: deps.mailer !== null,
+    quiet: { current: await deps.services.quietHours.get(c.get('viewer').id) },
   });
 
   r.get('/profile', async (c) => profilePage(c, await view(c)));
+  quietHoursRoutes(r, deps, async (c, quiet, status) => profilePage(c, { ...(await view(c)), quiet }, status));
 
   r.post('/profile/password', async (c) => {
     const form = await formOf(c);

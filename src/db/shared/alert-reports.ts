@@ -30,11 +30,12 @@ const BACKLOG = statement<{ now: number; staleBefore: number }, { pending: numbe
           min(next_attempt_at) FILTER (WHERE next_attempt_at <= :now) AS oldest
    FROM notification_jobs WHERE state = 'pending'`,
 );
-const byState = (table: 'notification_jobs' | 'notification_deliveries' | 'notification_digests' | 'push_deliveries') =>
+const byState = (table: 'notification_jobs' | 'notification_deliveries' | 'notification_digests' | 'quiet_digests' | 'push_deliveries') =>
   statement<Record<string, never>, StateCount>(`SELECT state, count(*) AS n FROM ${table} GROUP BY state`);
 const JOB_STATES = byState('notification_jobs');
 const DELIVERY_STATES = byState('notification_deliveries');
 const DIGEST_STATES = byState('notification_digests');
+const QUIET_DIGEST_STATES = byState('quiet_digests');
 const PUSH_STATES = byState('push_deliveries');
 /** Failed e-mail deliveries, digests, Web Push deliveries and jobs, newest first, with the recipient's address. */
 const FAILURES = statement<{ limit: number }, FailureRow>(
@@ -44,6 +45,9 @@ const FAILURES = statement<{ limit: number }, FailureRow>(
    UNION ALL
    SELECT 'digest', NULL, g.id, g.user_id, u.email, NULL, g.attempts, g.last_error, g.updated_at
    FROM notification_digests g LEFT JOIN users u ON u.id = g.user_id WHERE g.state = 'failed'
+   UNION ALL
+   SELECT 'quiet-digest', NULL, q.id, q.user_id, u.email, NULL, q.attempts, q.last_error, q.updated_at
+   FROM quiet_digests q LEFT JOIN users u ON u.id = q.user_id WHERE q.state = 'failed'
    UNION ALL
    SELECT 'push', p.job_id, NULL, p.user_id, u.email, p.alert_id, p.attempts, p.last_error, p.updated_at
    FROM push_deliveries p LEFT JOIN users u ON u.id = p.user_id WHERE p.state = 'failed'
@@ -110,6 +114,7 @@ export class SqlAlertReports implements AlertReports {
       jobs: countsOf(await this.database.all(JOB_STATES, {})),
       deliveries: countsOf(await this.database.all(DELIVERY_STATES, {})),
       digests: countsOf(await this.database.all(DIGEST_STATES, {})),
+      quietDigests: countsOf(await this.database.all(QUIET_DIGEST_STATES, {})),
       pushes: countsOf(await this.database.all(PUSH_STATES, {})),
       failures: failures.map((row) => ({ ...row, at: new Date(row.at).toISOString() })),
     };

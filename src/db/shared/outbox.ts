@@ -13,6 +13,7 @@ import {
 } from './outbox-statements.js';
 import type { LoadedUnitRecipients } from './preference-rows.js';
 import { candidateSilences } from './silence-rows.js';
+import { holdSteps } from './quiet-digests.js';
 import type { Silence } from '../../domain/silences.js';
 
 /**
@@ -142,7 +143,12 @@ export class SqlOutbox implements Outbox {
     if (!job) return;
     const alert = yield* tx.get(ALERT_SUBJECT, { alertId: job.alertId });
     const silences = alert ? yield* candidateSilences(tx, job.channelId, job.createdAt) : [];
-    const { deliverTo, note, pushTo = [], silencedBy } = yield* this.decided(tx, job.channelId, null, () => plan(job, alert, silences));
+    const decided = yield* this.decided(tx, job.channelId, null, () => plan(job, alert, silences));
+    const { note, silencedBy } = decided;
+    // Quiet hours: held alerts join their digest; a digest already on its way lets the alert through as usual.
+    const late = decided.hold?.length ? yield* holdSteps(tx, decided.hold, { id: jobId, alertId: job.alertId, channelId: job.channelId }, now) : [];
+    const deliverTo = [...decided.deliverTo, ...late];
+    const pushTo = [...(decided.pushTo ?? []), ...late];
     if (alert && silencedBy !== undefined && (silencedBy?.id ?? null) !== alert.silencedBy) {
       yield* tx.run(SET_SILENCED_BY, { alertId: job.alertId, silenceId: silencedBy?.id ?? null, comment: silencedBy?.comment ?? null });
     }

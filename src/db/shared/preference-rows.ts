@@ -11,13 +11,16 @@ const MEMBERS_WHO_SEE = `
   JOIN memberships m ON m.workspace_id = c.workspace_id
   JOIN users u ON u.id = m.user_id
   LEFT JOIN notification_preferences p ON p.user_id = u.id AND p.channel_id = c.id
+  LEFT JOIN quiet_hours q ON q.user_id = u.id
   WHERE c.id = :channelId
     AND ${channelVisibleTo('u.id')}`;
 
 const EFFECTIVE_LEVEL = `COALESCE(p.level, CASE WHEN EXISTS (SELECT 1 FROM discord_links dl WHERE dl.channel_id = c.id)
   THEN '${CHAT_CHANNEL_DEFAULT_LEVEL}' ELSE '${DEFAULT_LEVEL}' END)`;
 
-const RECIPIENT_SELECT = `SELECT u.id AS "userId", u.email, u.name, ${EFFECTIVE_LEVEL} AS level ${MEMBERS_WHO_SEE}`;
+/** With the person's quiet hours (src/domain/quiet-hours.ts: quietHoursOf), null when they have none. */
+const RECIPIENT_SELECT = `SELECT u.id AS "userId", u.email, u.name, ${EFFECTIVE_LEVEL} AS level,
+  q.time_zone AS "quietZone", q.start_minute AS "quietStart", q.end_minute AS "quietEnd", q.min_level AS "quietMinLevel" ${MEMBERS_WHO_SEE}`;
 
 /** Everyone who gets a channel's notifications, in membership order (the SQLite outbox's synchronous rule reads it too). */
 export const RECIPIENTS = statement<{ channelId: string }, Recipient>(`${RECIPIENT_SELECT} ORDER BY m.created_at, u.id`);

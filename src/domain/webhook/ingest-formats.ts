@@ -54,6 +54,8 @@ export class FormatIngest {
       now: this.deps.clock.now(),
     };
     const actor = sourceActor(alert.source, 'Integration');
+    // A group first seen resolved is stored resolved (by the integration), as its resolve after firing would leave it.
+    if (group.status === 'resolved') write.lifecycleOnInsert = { to: 'resolved', actor, via: 'integration', countOccurrence: false };
     const saved = await this.deps.store.saveGroup(write, group, (stored) => {
       const update = groupUpdate(stored, group, () => this.deps.ids.next('alt'), actor);
       // Reset at each run: the unit may run twice.

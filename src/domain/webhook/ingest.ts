@@ -90,6 +90,8 @@ export class WebhookIngest {
     let stored: StoredRun;
     const actor = sourceActor(alert.source, wf ? 'Workflow' : 'Webhook');
     const via = opts.via ?? 'webhook';
+    // A run first reported `passed` is created resolved, as the same POST after `running` would resolve it.
+    if (wf?.state === 'passed') write.lifecycleOnInsert = { to: 'resolved', actor, via, countOccurrence: false };
     if (alert.dedupKey !== null) {
       const keyed = await this.deps.store.saveKeyed(write, alert.dedupKey, (current) =>
         keyedUpdate(current, alert.level, alert.resolves, { actor, via }, () => this.deps.ids.next('alt')),

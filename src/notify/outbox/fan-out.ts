@@ -5,6 +5,8 @@ import type { Logger } from '../../lib/logger.js';
 import { describeError } from '../mailer.js';
 import { levelAllows, type UnitRecipientRule } from '../../domain/notification-preferences.js';
 import { isSilenced } from '../../domain/silences.js';
+import { quietHoursAllow, quietHoursOf } from '../../domain/quiet-hours.js';
+import type { QuietHold } from '../../domain/outbox-store.js';
 
 /** Jobs fanned out per pass; a full batch asks for another pass at once. */
 export const FAN_OUT_BATCH = 200;
@@ -44,13 +46,18 @@ export class FanOut {
           const silence = isSilenced(silences, alert, job.createdAt);
           if (silence) return { deliverTo: [], pushTo: [], note: `silenced by ${silence.id}`, silencedBy: { id: silence.id, comment: silence.comment } };
           const level = effectiveLevel(job.kind, alert.level);
-          const recipients = this.deps.prefs
-            .recipientsInUnit(job.channelId)
-            .filter((r) => levelAllows(r.level, level))
-            .map((r) => r.userId);
+          const recipients: string[] = [];
+          const hold: QuietHold[] = [];
+          for (const r of this.deps.prefs.recipientsInUnit(job.channelId)) {
+            if (!levelAllows(r.level, level)) continue;
+            // Quiet hours at the moment the alert arrived: held for the window's digest e-mail, no push.
+            const quiet = quietHoursAllow(quietHoursOf(r), level, job.createdAt);
+            if (quiet.allow) recipients.push(r.userId);
+            else hold.push({ userId: r.userId, until: quiet.until });
+          }
           // One decision for both paths: Web Push reaches the same recipients as e-mail, e-mail on or off.
           if (!emailOn) return { deliverTo: [], pushTo: recipients, note: 'e-mail off (no SMTP_URL): nothing sent', silencedBy: null };
-          return { deliverTo: recipients, pushTo: recipients, note: null, silencedBy: null };
+          return { deliverTo: recipients, pushTo: recipients, hold, note: null, silencedBy: null };
         });
       } catch (err) {
         await this.fail(id, err, now);

@@ -151,7 +151,9 @@ export class PgWebhookWrites extends SqlWebhookWrites {
 
   /** Inside a unit: the alert, its files, usage, outbox row, change event and idempotency answer (group writes insert through it too). */
   async insertIn(u: Unit, a: NewStandardAlert): Promise<StoredRun> {
-    return (await insertAlerts(u, [a]))[0]!;
+    const stored = (await insertAlerts(u, [a]))[0]!;
+    if (a.lifecycleOnInsert) await moveLifecycle(u, a.alertId, a.lifecycleOnInsert, a.now);
+    return stored;
   }
 
   /** Inside a unit: the Idempotency-Key answer (group writes store theirs through it too). */

@@ -130,6 +130,8 @@ export class SqliteWebhookWrites extends SqlWebhookWrites {
     this.writes.changes.notification(a.channelId, a.alertId, a.notify, a.now);
     this.writes.changes.event(a.channelId, a.alertId, 'alert.created', a.now);
     this.writes.changes.alertEvent('alert.opened', a.channelId, a.alertId, a.now);
+    const first = a.lifecycleOnInsert;
+    if (first) this.writes.database.stepsNow((tx) => applyLifecycle(tx, this.writes.changes, a.alertId, decideSource(first, a.now), a.now));
     const stored = { alertId: a.alertId, created: true };
     this.saveAnswer(a, stored);
     return stored;
