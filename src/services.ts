@@ -60,6 +60,8 @@ import type { RouteOutboxStore } from './domain/routes/route-outbox.js';
 import type { AlertSuppression } from './domain/routes/alert-events.js';
 import { loadSecretBox, type SecretBox } from './lib/secret-box.js';
 import { sendRouteTest } from './notify/routes/route-sender.js';
+import { routePreview } from './notify/routes/preview.js';
+import type { RoutePreviewer } from './domain/routes/route-preview.js';
 import { createRouteTransport, type RouteTransport } from './notify/routes/transport.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { sharedRows } from './services/shared-rows.js';
@@ -162,7 +164,7 @@ export interface Services {
    * Outbound routes (docs/routes.md): the use case, the outbox the worker sends from, the key box
    * sealing their targets, the SSRF-guarded transport, and the silence check (`Silences.suppression`).
    */
-  routes: { routes: Routes; outbox: RouteOutboxStore; box: SecretBox; transport: RouteTransport; suppressed: AlertSuppression };
+  routes: { routes: Routes; outbox: RouteOutboxStore; box: SecretBox; transport: RouteTransport; suppressed: AlertSuppression; preview: RoutePreviewer };
   /** Whether this node runs the singletons (maintenance, retention, the Discord gateway): always on SQLite, the leader lock's holder on PostgreSQL. */
   leadership: Leadership;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
@@ -348,7 +350,10 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       outbox: routeOutbox,
       roleOf: async (workspaceId, userId) => (await accounts.workspacesOf(userId)).find((w) => w.id === workspaceId)?.role,
     }),
-    routes: { routes, outbox: routeOutbox, box: secretBox, transport: routeTransport, suppressed: silences.suppression },
+    routes: {
+      routes, outbox: routeOutbox, box: secretBox, transport: routeTransport, suppressed: silences.suppression,
+      preview: (kind, channel) => routePreview(kind, channel, { publicUrl: config.publicUrl, now: clock.now(), mediaUrl: (key) => media.urlFor(key) }),
+    },
     retentionSettings: new RetentionSettings(rows.retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
