@@ -36,6 +36,7 @@ export function alertDeliveriesPage(
       {o.deliveries.length === 0 ? (
         <p class="muted">Nothing was sent for this alert: no route forwards it and no one was notified.</p>
       ) : (
+        <div class="delivery-log">
         <DataTable columns={['Kind', 'To', 'Status', 'Attempts', 'Last answer', 'When']} caption="Deliveries">
           {o.deliveries.map((d) => {
             const status = STATUS_WORD[d.status] ?? d.status;
@@ -61,6 +62,7 @@ export function alertDeliveriesPage(
             );
           })}
         </DataTable>
+        </div>
       )}
     </>,
   );

@@ -198,7 +198,7 @@ export function routePage(
               <Time iso={iso(r.createdAt)} />
             </dd>
             <dt>Deliveries</dt>
-            <dd>listed on each alert (its Deliveries page)</dd>
+            <dd>on each alert’s Deliveries page, from its card</dd>
           </dl>
         </Card>
         <Card id="preview-title" title="Preview">

@@ -25,35 +25,47 @@ function Mrkdwn(props: { text: string }) {
 function LimitedHtml(props: { html: string }): Child {
   const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
   const tokens = props.html.split(/(<\/?(?:b|i|h4|p|ul|li)>|<a href="[^"]*">|<\/a>)/);
-  type Node = { tag: string; href?: string; children: Child[] };
-  const root: Node = { tag: 'root', children: [] };
-  const stack: Node[] = [root];
+  const root = new TagNode('root');
+  const stack: TagNode[] = [root];
   for (const t of tokens) {
-    const open = /^<(b|i|h4|p|ul|li)>$/.exec(t) ?? (/^<a href="([^"]*)">$/.exec(t) ? ['', 'a'] : null);
+    const open = /^<(b|i|h4|p|ul|li)>$/.exec(t)?.[1] ?? (t.startsWith('<a href="') ? 'a' : null);
     if (open) {
-      const node: Node = { tag: open[1]!, children: [], href: open[1] === 'a' ? decode(/href="([^"]*)"/.exec(t)![1]!) : undefined };
-      stack.at(-1)!.children.push(node as unknown as Child);
+      const node = new TagNode(open, open === 'a' ? decode(/href="([^"]*)"/.exec(t)![1]!) : undefined);
+      stack.at(-1)!.children.push(node);
       stack.push(node);
-    } else if (/^<\/(b|i|h4|p|ul|li|a)>$/.test(t) && stack.length > 1) {
-      stack.pop();
+    } else if (/^<\/(b|i|h4|p|ul|li|a)>$/.test(t)) {
+      if (stack.length > 1) stack.pop();
     } else if (t) {
-      stack.at(-1)!.children.push(...decode(t).split('\n').flatMap((line, i) => (i === 0 ? [line] : [<br />, line])));
+      // Telegram keeps the text's line breaks; Matrix's HTML has none between its blocks.
+      decode(t).split('\n').forEach((line, i) => {
+        if (i > 0) stack.at(-1)!.children.push(BREAK);
+        stack.at(-1)!.children.push(line);
+      });
     }
   }
-  const render = (n: Node): Child => {
-    const kids = n.children.map((c) => (c && typeof c === 'object' && 'tag' in (c as object) ? render(c as unknown as Node) : c));
-    switch (n.tag) {
+  return root.render();
+}
+
+const BREAK = Symbol('line break');
+
+/** One element of the limited HTML, with its children (text, line breaks and elements). */
+class TagNode {
+  readonly children: (string | typeof BREAK | TagNode)[] = [];
+  constructor(readonly tag: string, readonly href?: string) {}
+
+  render(): Child {
+    const kids = this.children.map((c) => (c === BREAK ? <br /> : c instanceof TagNode ? c.render() : c));
+    switch (this.tag) {
       case 'b': return <b>{kids}</b>;
       case 'i': return <i>{kids}</i>;
       case 'h4': return <p class="pv-title">{kids}</p>;
       case 'p': return <p>{kids}</p>;
       case 'ul': return <ul>{kids}</ul>;
       case 'li': return <li>{kids}</li>;
-      case 'a': return <span class="pv-link" title={n.href}>{kids}</span>;
+      case 'a': return <span class="pv-link" title={this.href}>{kids}</span>;
       default: return <>{kids}</>;
     }
-  };
-  return render(root);
+  }
 }
 
 function Slack(props: { json: Json }) {
