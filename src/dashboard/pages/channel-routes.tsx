@@ -184,7 +184,7 @@ export function routePage(
                 <b>{tested.ok ? 'Delivered' : 'Not delivered'}</b>: {tested.status === null ? 'no answer' : `HTTP ${tested.status}`}
                 {tested.error ? ` · ${tested.error}` : ''}
               </p>
-              {tested.body ? <pre class="pv-code">{tested.body}</pre> : null}
+              {tested.body ? <pre class="pv-code" tabindex={0}>{tested.body}</pre> : null}
             </div>
           ) : null}
           <PostForm action={`${base}/test`} csrf={csrf} submit="Send a test alert" disabled={Boolean(r.disabled)} />

@@ -196,7 +196,7 @@ function Webhook(props: { preview: RoutePreview }) {
   const h = props.preview.headers;
   return (
     <div class="pv pv-webhook">
-      <pre class="pv-code">
+      <pre class="pv-code" tabindex={0}>
         {`${props.preview.method} ${new URL(props.preview.url).pathname}\n`}
         {['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type'].map((k) => `${k}: ${h[k] ?? ''}\n`).join('')}
         {`\n${JSON.stringify(props.preview.json, null, 2)}`}
@@ -230,7 +230,7 @@ export function RoutePreviewBox(props: { preview: RoutePreview; label: string })
       {p.kind === 'webhook' ? null : (
         <details class="pv-payload">
           <summary>The request sent</summary>
-          <pre class="pv-code">{`${p.method} ${p.url.replace(/^https?:\/\//, '')}\n${headers}\n\n${p.json === null ? p.body : JSON.stringify(p.json, null, 2)}`}</pre>
+          <pre class="pv-code" tabindex={0}>{`${p.method} ${p.url.replace(/^https?:\/\//, '')}\n${headers}\n\n${p.json === null ? p.body : JSON.stringify(p.json, null, 2)}`}</pre>
         </details>
       )}
     </figure>
