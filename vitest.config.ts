@@ -26,7 +26,7 @@ const ON_POSTGRES = [
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow,dedup}.test.ts',
   'test/dashboard/{auth,roles,silences,usage,search-server,push,profile,feed-server,feed-merge,lifecycle-server,feed-live,compression,channel-delete,unsubscribe,verified-addresses,sign-in-link-outbox,invitations,invitations-admin,redirect,sign-in-limit,usage-visibility,webhook-reveal,feed-first-alert,flash,forms-reload}.test.ts',
   'test/http/{hostile-names,error-mapping}.test.ts',
-  'test/routes/{routes-cli,route-delivery,route-kinds,alert-deliveries,route-lifecycle}.test.ts',
+  'test/routes/{routes-cli,route-delivery,route-kinds,alert-deliveries,route-lifecycle,routes-dashboard,route-pause-notice}.test.ts',
   'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified,http-lifecycle}.test.ts',
   'test/media/orphan-sweep.test.ts',
   'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,fuzz-accounts,fuzz-invitations,fuzz-redirect,fuzz-feed,fuzz-silences,secrets-in-logs,shutdown,crash}.test.ts',
