@@ -32,6 +32,8 @@ describe('npm run bench -- --json', () => {
       'webhookCpuUsPerReq',
       'bareCpuUsPerReq',
       'webhookReqPerSec',
+      'webhookThreeRoutesReqPerSec',
+      'webhookThreeRoutesCpuUsPerReq',
       'rssIdleMb',
       'rssAfterIngestMb',
       'rssSettledMb',
