@@ -119,6 +119,7 @@ describe('routes in the dashboard', () => {
     await eventually(async () => receiver.received.some((r) => r.body.includes('Payment webhook failing')) || undefined, 'the route deliveries');
     const { context, page } = await newPage(browser);
     await signInAs(h, page, seed.owner.id);
+    await screenshots(page, 'feed-deliveries-button', { fullPage: false });
     await page.getByRole('link', { name: 'Deliveries of “Payment webhook failing”' }).click();
     await page.getByRole('heading', { name: 'Deliveries of “Payment webhook failing”' }).waitFor();
     await eventually(async () => {
