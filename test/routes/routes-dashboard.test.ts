@@ -174,12 +174,16 @@ describe('the delivery log of an alert', () => {
     expect(asOwner).not.toContain('secret-XYZW');
     expect(asOwner).toContain('o***@acme.test');
     expect(asOwner).toContain('m***@acme.test');
+    // An owner reaches the route's page from its row; a member sees the target only.
+    const routeId = (await h!.services.routes.routes.list(seed.general.id))[0]!.id;
+    expect((await owner.get(`/alerts/${alertId}/deliveries`)).html).toContain(`href="/channels/${seed.general.id}/routes/${routeId}"`);
 
     const member = await client(seed.member.id);
     const asMember = text((await member.get(`/alerts/${alertId}/deliveries`)).html);
     expect(asMember).toContain('delivered');
     expect(asMember).toContain('m***@acme.test failed 1 550 mailbox unavailable');
     expect(asMember).not.toContain('o***@acme.test');
+    expect((await member.get(`/alerts/${alertId}/deliveries`)).html).not.toContain(`/routes/${routeId}`);
 
     // An alert the viewer cannot see: not found, as the API answers.
     const hidden = await fetch(`${h!.config.publicUrl}/api/webhook/${seed.secret.webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'private' }) });

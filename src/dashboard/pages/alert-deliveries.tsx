@@ -17,7 +17,7 @@ const STATUS_WORD: Record<string, string> = { pending: 'waiting', sending: 'send
  */
 export function alertDeliveriesPage(
   c: Context<DashEnv>,
-  o: { alert: { id: string; title: string }; channel: { name: string; slug: string }; deliveries: AlertDeliveryView[]; routeKinds: Map<string, RouteKind>; manager: boolean },
+  o: { alert: { id: string; title: string; channelId: string }; channel: { name: string; slug: string }; deliveries: AlertDeliveryView[]; routeKinds: Map<string, RouteKind>; manager: boolean },
 ) {
   return page(
     c,
@@ -45,7 +45,14 @@ export function alertDeliveriesPage(
               <tr>
                 <td data-label="Kind">{kind}</td>
                 <td data-label="To">
-                  <code>{d.target}</code>
+                  {/* Owners and admins manage routes: the target leads to the route's page (its test, filters, Resume). */}
+                  {o.manager && d.kind === 'route' && d.routeId && o.routeKinds.has(d.routeId) ? (
+                    <a href={`/channels/${o.alert.channelId}/routes/${d.routeId}`}>
+                      <code>{d.target}</code>
+                    </a>
+                  ) : (
+                    <code>{d.target}</code>
+                  )}
                 </td>
                 <td data-label="Status">
                   <span class={`delivery-status ${status === 'delivered' ? 'delivered' : status}`}>{status}</span>

@@ -163,6 +163,13 @@ export function routePage(
         </Card>
       ) : null}
       {o.errors.form ? <Notice kind="error">{o.errors.form}</Notice> : null}
+      {r.state === 'active' && !r.disabled ? (
+        // Reversible, so beside the state rather than in the danger zone (as GitHub's "Disable" of a webhook).
+        <div class="route-state-row">
+          <p class="muted">Active: new alerts that pass its filters are forwarded as they happen.</p>
+          <PostForm action={`${base}/pause`} csrf={csrf} button="small" submit="Pause route" label={`Pause ${name}`} />
+        </div>
+      ) : null}
       {r.disabled ? <Notice kind="error">This route cannot send: {r.disabled}. It is kept; restore the key to send again.</Notice> : null}
       {r.state === 'paused' && !r.disabled ? (
         <Notice kind="warn">
@@ -222,16 +229,11 @@ export function routePage(
         </PostForm>
       </Card>
 
-      <Card id="route-danger-title" title="Pause or delete" class="danger-zone">
-        {r.state === 'active' ? (
-          <PostForm action={`${base}/pause`} csrf={csrf} class="stack" submit="Pause route" label={`Pause ${name}`}>
-            <p>A paused route sends nothing: its pending deliveries wait, new events are not queued.</p>
-          </PostForm>
-        ) : null}
+      <Card id="route-danger-title" title="Delete this route" class="danger-zone">
         <PostForm
           action={`${base}/delete`}
           csrf={csrf}
-          class="stack secondary-form"
+          class="stack"
           button="danger"
           submit="Delete route"
           label={`Delete ${name}`}

@@ -21,7 +21,7 @@ export function alertDeliveryRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const routeKinds = new Map<string, RouteKind>((await services.routes.routes.list(alert.channelId)).map((route) => [route.id, route.kind]));
     const title = 'title' in alert ? alert.title : `message from ${alert.author.name}`;
     return alertDeliveriesPage(c, {
-      alert: { id: alert.id, title },
+      alert: { id: alert.id, title, channelId: alert.channelId },
       channel: { name: channel?.name ?? 'Channel', slug: channel?.slug ?? alert.channelId },
       deliveries,
       routeKinds,
