@@ -98,6 +98,8 @@ describe('routes in channel settings', () => {
     expect(noEvents.html).not.toContain('1:abc');
     const badField = await owner.post(`${at}/routes`, { kind: 'ntfy', url: `${r.url}/alerts`, event_opened: 'on', fields: 'no equals sign' });
     expect(badField.html).toMatch(/id="f-fields-error"[^>]*>Write each as label=value/);
+    const badLevel = await owner.post(`${at}/routes`, { kind: 'ntfy', url: `${r.url}/alerts`, event_opened: 'on', minLevel: 'LOUD' });
+    expect(badLevel.html).toMatch(/id="f-minLevel-error"[^>]*>Choose a level</);
     expect(await routeRows()).toEqual([]);
 
     // Changing filters: same rule, beside the field; the route keeps its filters.

@@ -129,15 +129,20 @@ export function FilterFields(props: { values: RouteFormValues; errors: RouteForm
   const level = v.minLevel || 'INFO';
   return (
     <>
-      <div class="field">
+      <div class={`field${e.minLevel ? ' has-error' : ''}`}>
         <label for="f-minLevel">Forward</label>
-        <select id="f-minLevel" name="minLevel">
+        <select id="f-minLevel" name="minLevel" aria-invalid={e.minLevel ? 'true' : undefined} aria-describedby={e.minLevel ? 'f-minLevel-error' : undefined}>
           {LEVELS.map((l) => (
             <option value={l} selected={l === level}>
               {LEVEL_WORDS[l]}
             </option>
           ))}
         </select>
+        {e.minLevel ? (
+          <p class="error" id="f-minLevel-error">
+            {e.minLevel}
+          </p>
+        ) : null}
       </div>
       <fieldset class={`route-events${e.events ? ' has-error' : ''}`} aria-describedby={e.events ? 'f-events-error' : undefined}>
         <legend>When the alert is</legend>
