@@ -31,7 +31,25 @@ async function measure(script: string, env: Record<string, string>, body: string
   const r = await load({ url: server.url, path: p, body, connections: CONNECTIONS, seconds: SECONDS, expectStatus: 201 });
   const report = await server.stop();
   const cpu = Number(/CPU ([\d.]+) µs per request/.exec(report)?.[1] ?? NaN);
-  return { ...r, cpu };
+  const routed = /ROUTED (\d+) SENT (\d+)/.exec(report);
+  return { ...r, cpu, routed: routed ? { rows: Number(routed[1]), sent: Number(routed[2]) } : undefined };
+}
+
+/**
+ * The webhook with three routes on its channel (issue 27), beside the same service without: once
+ * with the outbox rows only (the route worker off: what the request itself does), once with the
+ * worker sending to a receiver in its own process, as `npm start` runs it.
+ */
+async function measureRouted(dir: string) {
+  const receiver = await startServerProcess('bench/servers/route-receiver.ts', {});
+  try {
+    const env = { BENCH_ROUTES: '3', BENCH_ROUTE_URL: receiver.url };
+    const rowsOnly = await measure('bench/servers/alertbridge.ts', { ...env, DATA_DIR: path.join(dir, 'routes-rows') });
+    const sending = await measure('bench/servers/alertbridge.ts', { ...env, DATA_DIR: path.join(dir, 'routes-sending'), BENCH_ROUTE_WORKER: '1' });
+    return { rowsOnly, sending };
+  } finally {
+    await receiver.stop();
+  }
 }
 
 export async function webhookBench(): Promise<string> {
@@ -44,6 +62,7 @@ export async function webhookBench(): Promise<string> {
     const real = await measure('bench/servers/alertbridge.ts', { DATA_DIR: dir });
     const keyed = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'keyed') }, keyedPayload);
     const fresh = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'fresh-keys') }, freshKeyPayload);
+    const routed = await measureRouted(dir);
     emitResult({
       webhookNewDedupKeyCpuUsPerReq: fresh.cpu,
       webhookNewDedupKeyReqPerSec: fresh.rps,
@@ -64,6 +83,12 @@ export async function webhookBench(): Promise<string> {
       floorReqPerSec: floor?.rps,
       floorFullSchemaCpuUsPerReq: floorFull?.cpu,
       floorFullSchemaReqPerSec: floorFull?.rps,
+      webhookThreeRoutesReqPerSec: routed.rowsOnly.rps,
+      webhookThreeRoutesCpuUsPerReq: routed.rowsOnly.cpu,
+      webhookThreeRoutesP99Ms: routed.rowsOnly.p99,
+      webhookThreeRoutesSendingReqPerSec: routed.sending.rps,
+      webhookThreeRoutesSendingCpuUsPerReq: routed.sending.cpu,
+      webhookThreeRoutesSendingP99Ms: routed.sending.p99,
     });
     const pct = (r: typeof bare) => `${((r.rps / bare.rps) * 100).toFixed(0)} %`;
     const row = (name: string, r: typeof bare) =>
@@ -79,6 +104,10 @@ export async function webhookBench(): Promise<string> {
       row(`Alertbridge webhook: full validation, alert + outbox + stream + usage rows, 201 after COMMIT (${pct(real)})`, real),
       row(`Alertbridge webhook with a dedupKey: the same alert updated in place, occurrences + 1, change event (${pct(keyed)})`, keyed),
       row(`Alertbridge webhook with a new dedupKey each time: the key looked up, then a keyed alert created (${pct(fresh)})`, fresh),
+      row(`Alertbridge webhook, three routes on the channel: + 3 outbox rows in the alert's transaction, worker off (${pct(routed.rowsOnly)})`, routed.rowsOnly),
+      row(`Alertbridge webhook, three routes, the route worker sending in the same process (${pct(routed.sending)})`, routed.sending),
+      '',
+      `Three routes: ${routed.sending.routed?.sent.toLocaleString('en') ?? '?'} of ${routed.sending.routed?.rows.toLocaleString('en') ?? '?'} deliveries sent by the time the load stopped (the rest queue in the outbox, in order; none is sent inside a request).`,
       '',
       `Ratio to the baseline: **${pct(real)}** (goal: at least 60 %)${floor && floorFull ? `; the reference floor reaches ${pct(floor)} in the same run, ${pct(floorFull)} with the service's payload schema` : ''}.`,
     ].join('\n');

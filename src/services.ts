@@ -64,6 +64,9 @@ import type { RouteOutboxStore } from './domain/routes/route-outbox.js';
 import type { AlertSuppression } from './domain/routes/alert-events.js';
 import { loadSecretBox, type SecretBox } from './lib/secret-box.js';
 import { sendRouteTest } from './notify/routes/route-sender.js';
+import { routePreview } from './notify/routes/preview.js';
+import type { RoutePreviewer } from './domain/routes/route-preview.js';
+import { RoutePauseNotices } from './domain/routes/route-pause-notice.js';
 import { createRouteTransport, type RouteTransport } from './notify/routes/transport.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { sharedRows } from './services/shared-rows.js';
@@ -169,7 +172,11 @@ export interface Services {
    * Outbound routes (docs/routes.md): the use case, the outbox the worker sends from, the key box
    * sealing their targets, the SSRF-guarded transport, and the silence check (`Silences.suppression`).
    */
-  routes: { routes: Routes; outbox: RouteOutboxStore; box: SecretBox; transport: RouteTransport; suppressed: AlertSuppression };
+  routes: {
+    routes: Routes; outbox: RouteOutboxStore; box: SecretBox; transport: RouteTransport; suppressed: AlertSuppression; preview: RoutePreviewer;
+    /** The e-mail to owners and admins when the worker pauses a route. */
+    pauseNotices: RoutePauseNotices;
+  };
   /** Whether this node runs the singletons (maintenance, retention, the Discord gateway): always on SQLite, the leader lock's holder on PostgreSQL. */
   leadership: Leadership;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
@@ -307,6 +314,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     sendRouteTest(routeTransport, { route, target, channelName: (await accounts.requireChannel(route.channelId)).name, publicUrl: config.publicUrl, now: clock.now() }),
   );
   const routeOutbox = new SqlRouteOutbox(parts.database);
+  const accountMail = new AccountMail(rows.accountMailRows, parts.appSecrets, ids, clock, bus);
   const silences = new Silences(new SqlSilenceRows(parts.database), accounts, ids, clock);
   const chatIngest = new ChatIngest({ store: store.chat, ids, clock, bus, media, fetcher, logger, releaseMedia, isMediaReferenced });
   return {
@@ -340,7 +348,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),
     },
     accountAuth: accountAuth(rows.authRows, parts.database, accounts, ids, clock, config, overrides.scrypt),
-    accountMail: new AccountMail(rows.accountMailRows, parts.appSecrets, ids, clock, bus),
+    accountMail,
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
@@ -355,7 +363,11 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       outbox: routeOutbox,
       roleOf: async (workspaceId, userId) => (await accounts.workspacesOf(userId)).find((w) => w.id === workspaceId)?.role,
     }),
-    routes: { routes, outbox: routeOutbox, box: secretBox, transport: routeTransport, suppressed: silences.suppression },
+    routes: {
+      routes, outbox: routeOutbox, box: secretBox, transport: routeTransport, suppressed: silences.suppression,
+      pauseNotices: new RoutePauseNotices({ accounts, mail: accountMail, clock, publicUrl: config.publicUrl, mailEnabled: Boolean(config.smtpUrl) }),
+      preview: (kind, channel) => routePreview(kind, channel, { publicUrl: config.publicUrl, now: clock.now(), mediaUrl: (key) => media.urlFor(key) }),
+    },
     retentionSettings: new RetentionSettings(rows.retentionRows, accounts),
     retention: new RetentionPruner({ store: store.retention, settings: rows.retentionRows, clock, bus, releaseMedia }),
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),

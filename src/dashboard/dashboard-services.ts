@@ -25,6 +25,9 @@ import type { UserSettings } from '../domain/user-settings.js';
 import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
 import type { WebhookFiles } from '../domain/webhook/request-files.js';
 import type { Silences } from '../domain/silences.js';
+import type { Routes } from '../domain/routes/routes.js';
+import type { RoutePreviewer } from '../domain/routes/route-preview.js';
+import type { AlertDeliveries } from '../domain/routes/alert-deliveries.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveStreams } from '../notify/live-stream.js';
@@ -64,6 +67,10 @@ export interface DashboardServices {
   live: LiveStreams;
   usage: Usage;
   silences: Silences;
+  /** Channel settings' routes: the use case, and the preview of what each kind sends. */
+  routes: { routes: Routes; preview: RoutePreviewer };
+  /** An alert's delivery log, with the API endpoint's visibility rule. */
+  alertDeliveries: Pick<AlertDeliveries, 'list'>;
   /** The feed's rows, alert and channel deletion, the usage chart's counts. */
   store: Pick<AlertStore, 'reads' | 'removal' | 'reports' | 'channels'>;
   /** Marks a deleted alert's or channel's files as orphaned once nothing else uses them. */

@@ -25,6 +25,7 @@ import { pushRoutes } from './routes/push.js';
 import { searchRoutes } from './routes/search.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { silenceRoutes } from './routes/silences.js';
+import { alertDeliveryRoutes } from './routes/alert-deliveries.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { alertActionRoutes } from './routes/alert-action.js';
 import { usageRoutes } from './routes/usage.js';
@@ -89,6 +90,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   r.route('/', searchRoutes(deps));
   r.route('/', channelRoutes(deps));
   r.route('/', silenceRoutes(deps));
+  r.route('/', alertDeliveryRoutes(deps));
   r.route('/', tokenRoutes(deps));
   r.route('/', memberRoutes(deps));
   r.route('/', invitationRoutes(deps));

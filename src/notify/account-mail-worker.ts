@@ -1,5 +1,6 @@
 import { ACCOUNT_MAIL_EVENT, type AccountMail, type AccountMailKind, type ClaimedAccountMail } from '../domain/auth/account-mail.js';
 import type { Config } from '../config.js';
+import type { RoutePausedNotice } from '../domain/routes/route-pause-notice.js';
 import type { ChangeBus } from '../domain/changes.js';
 import { backoffDelay } from '../lib/backoff.js';
 import type { Clock } from '../lib/clock.js';
@@ -27,14 +28,28 @@ export interface AccountMailerDeps {
   logger: Logger;
 }
 
+const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** A route paused after an hour of failures (src/domain/routes/route-pause-notice.ts): what, why, and where to resume it. */
+function composePauseNotice(sealed: string): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+  const n = JSON.parse(sealed) as RoutePausedNotice;
+  const what = `The route ${n.route} of channel ${n.channel}`;
+  const next = 'Its deliveries wait and nothing new is queued until someone resumes it. Fix the receiver (or the target), then resume the route:';
+  return {
+    subject: `Route paused: ${n.route} (${n.channel})`,
+    text: `${what} failed for an hour and was paused.\n\nLast error: ${n.reason}\n\n${next}\n\n${n.link}`,
+    html: `<p>${escape(what)} failed for an hour and was paused.</p><p>Last error: ${escape(n.reason)}</p><p>${escape(next)}</p><p><a href="${escape(n.link)}">Open the route</a></p>`,
+  };
+}
+
 /** What each kind of account e-mail says; `link` is the secret URL, `until` its expiry (UTC). */
 function compose(kind: AccountMailKind, to: string, link: string, until: number): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+  if (kind === 'route-paused') return composePauseNotice(link);
   const at = new Date(until).toISOString().replace('T', ' ').slice(0, 16);
   const [subject, why, button] =
     kind === 'sign-in'
       ? ['Your Alertbridge sign-in link', 'sign in to Alertbridge', 'Sign in to Alertbridge']
       : ['Confirm your Alertbridge e-mail address', `confirm ${to} as your Alertbridge address (sign in first if asked)`, 'Confirm this address'];
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   return {
     subject,
     text: `Open this link to ${why}. It works once, until ${at} UTC.\n\n${link}\n\nIf you did not ask for it, ignore this message.`,

@@ -34,6 +34,8 @@ describe('npm run bench -- --json', () => {
       'webhookNewDedupKeyCpuUsPerReq',
       'bareCpuUsPerReq',
       'webhookReqPerSec',
+      'webhookThreeRoutesReqPerSec',
+      'webhookThreeRoutesCpuUsPerReq',
       'rssIdleMb',
       'rssAfterIngestMb',
       'rssSettledMb',

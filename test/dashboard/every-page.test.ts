@@ -53,7 +53,12 @@ async function hostileData() {
   });
   await post(wide.webhookToken, { title: 'A long message with words', level: 'INFO', message: WORDS.slice(0, 3000) });
   await post(seed.general.webhookToken, { title: 'Deploy api v1.42', level: 'SUCCESS', emoji: 'rocket' });
-  return { wide, alertId };
+  // Routes: a long target, a webhook's JSON preview, and one paused with a long reason.
+  const routes = h.services.routes.routes;
+  await routes.create(wide.id, 'slack', { url: `https://hooks.slack.com/services/${'T'.repeat(200)}` }, { source: `Source${LONG}`, fields: [{ label: `Field${LONG}`, value: `Value${LONG}` }] });
+  const route = await routes.create(wide.id, 'webhook', { url: `https://${'h'.repeat(60)}.example.com/hook` }, {});
+  await h.services.routes.outbox.pauseRoute(route.id, `paused after failing for an hour: ${'e'.repeat(300)}`, Date.now());
+  return { wide, alertId, routeId: route.id };
 }
 
 const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
@@ -76,7 +81,7 @@ async function sideways(page: Page): Promise<{ overflow: number; culprits: strin
 describe('every dashboard page', () => {
   // 16 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
   it('fits a 390 px phone with hostile data and passes axe in both themes at both widths', { timeout: 600_000 }, async () => {
-    const { wide, alertId } = await hostileData();
+    const { wide, alertId, routeId } = await hostileData();
     const invite = await h.services.accountAuth.invitations.invite({ workspaceId: seed.ws.id, email: 'newcomer@acme.test', role: 'member', invitedBy: seed.owner.id });
     const { context, page } = await newPage(browser);
     await signIn(page, seed.owner.id);
@@ -94,6 +99,10 @@ describe('every dashboard page', () => {
       '/audit',
       '/profile',
       `/feed/delete/${alertId}`,
+      `/channels/${wide.id}/routes/new`,
+      `/channels/${wide.id}/routes/new?kind=telegram`,
+      `/channels/${wide.id}/routes/${routeId}`,
+      `/alerts/${alertId}/deliveries`,
       '/no-such-page',
     ];
     const problems: string[] = [];

@@ -52,7 +52,7 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     const header = entry.getByRole('group', { name: `Actions for “${TITLE}”` });
 
     // Icon buttons in the header, named with the alert, the key in the tooltip; no stop-gap form under the card.
-    expect(await headerNames(entry)).toEqual([`Acknowledge “${TITLE}”`, `Resolve “${TITLE}”`, `Snooze “${TITLE}”`, 'Mark read']);
+    expect(await headerNames(entry)).toEqual([`Acknowledge “${TITLE}”`, `Resolve “${TITLE}”`, `Snooze “${TITLE}”`, 'Mark read', `Deliveries of “${TITLE}”`]);
     expect(await header.getByRole('button', { name: `Acknowledge “${TITLE}”` }).getAttribute('title')).toBe('Acknowledge (a)');
     expect(await header.getByRole('button', { name: `Resolve “${TITLE}”` }).getAttribute('title')).toBe('Resolve (r)');
     expect(await header.locator('summary').getAttribute('title')).toBe('Snooze (s)');
@@ -65,7 +65,7 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     await entry.locator('.feed-status-line').getByText('Acknowledged by Max Member').waitFor();
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
     expect((await apiAlert(id)).status).toBe('acknowledged');
-    expect(await headerNames(entry)).toEqual([`Resolve “${TITLE}”`, `Snooze “${TITLE}”`, `Reopen “${TITLE}”`, 'Mark read']);
+    expect(await headerNames(entry)).toEqual([`Resolve “${TITLE}”`, `Snooze “${TITLE}”`, `Reopen “${TITLE}”`, 'Mark read', `Deliveries of “${TITLE}”`]);
     expect(await header.getByRole('button', { name: `Reopen “${TITLE}”` }).getAttribute('title')).toBe('Reopen (u)');
     await page.evaluate(() => window.scrollTo(0, 0));
     expect(await axeViolations(page)).toEqual([]);
@@ -76,7 +76,7 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     await page.keyboard.press('r');
     await entry.locator('.feed-status-line').getByText('Resolved by Max Member').waitFor();
     expect((await apiAlert(id)).status).toBe('resolved');
-    expect(await headerNames(entry)).toEqual([`Reopen “${TITLE}”`, 'Mark read']);
+    expect(await headerNames(entry)).toEqual([`Reopen “${TITLE}”`, 'Mark read', `Deliveries of “${TITLE}”`]);
     await page.keyboard.press('u');
     await entry.locator('.feed-status-line').waitFor({ state: 'detached' });
     expect((await apiAlert(id)).status).toBe('open');
@@ -99,7 +99,7 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     await entry.locator('.feed-status-line').getByText('Snoozed, ends').waitFor();
     const snoozed = await apiAlert(id);
     expect(Date.parse(snoozed.snoozedUntil!) - Date.now()).toBeGreaterThan(3.9 * 3600_000);
-    expect(await headerNames(entry)).toEqual([`Acknowledge “${TITLE}”`, `Resolve “${TITLE}”`, `Unsnooze “${TITLE}”`, 'Mark read']);
+    expect(await headerNames(entry)).toEqual([`Acknowledge “${TITLE}”`, `Resolve “${TITLE}”`, `Unsnooze “${TITLE}”`, 'Mark read', `Deliveries of “${TITLE}”`]);
     await page.keyboard.press('u');
     await entry.locator('.feed-status-line').waitFor({ state: 'detached' });
     expect((await apiAlert(id)).snoozedUntil).toBeNull();
@@ -149,7 +149,7 @@ describe('acknowledge, resolve, snooze and reopen from the card header', () => {
     await signIn(page, seed.owner.id);
     const entry = page.locator('.feed-entry').filter({ hasText: TITLE });
     await entry.waitFor();
-    expect(await headerNames(entry)).toEqual([`Acknowledge “${TITLE}”`, `Resolve “${TITLE}”`, `Snooze “${TITLE}”`, 'Mark read', `Delete “${TITLE}”`]);
+    expect(await headerNames(entry)).toEqual([`Acknowledge “${TITLE}”`, `Resolve “${TITLE}”`, `Snooze “${TITLE}”`, 'Mark read', `Deliveries of “${TITLE}”`, `Delete “${TITLE}”`]);
     expect(await entry.getByRole('link', { name: `Delete “${TITLE}”` }).getAttribute('class')).toContain('secondary');
     await context.close();
   });

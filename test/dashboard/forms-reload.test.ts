@@ -1,6 +1,7 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedWorkspace } from '../helpers/harness.js';
+import { startFakeReceiver } from '../helpers/fake-receiver.js';
 import { DashClient, startDashboard, type DashHarness } from './helpers.js';
 
 /**
@@ -13,7 +14,8 @@ import { DashClient, startDashboard, type DashHarness } from './helpers.js';
 let h: DashHarness;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 beforeAll(async () => {
-  h = await startDashboard();
+  // Routes' tests send to a receiver on loopback.
+  h = await startDashboard({ env: { ROUTES_ALLOW_PRIVATE: '1' } });
   seed = await seedWorkspace(h.services);
 });
 afterAll(async () => h?.close());
@@ -180,6 +182,28 @@ describe('every form, submitted and reloaded, has exactly one effect', () => {
 
     await auditedOnce(owner, 'alert.deleted', `/feed/delete/${alert}`, { back: '/feed' }, 'Alert deleted.');
     expect(await count('SELECT count(*) AS n FROM alerts WHERE id = ?', [alert])).toBe(0);
+  });
+
+  it('routes: add, filters, target, test, pause, resume, delete', async () => {
+    const receiver = await startFakeReceiver();
+    try {
+      const owner = await client(seed.owner.id);
+      const at = `/channels/${seed.general.id}/routes`;
+      await owner.get(`${at}/new?kind=webhook`);
+      await auditedOnce(owner, 'route.created', at, { kind: 'webhook', url: `${receiver.url}/hook`, minLevel: 'INFO', event_opened: 'on' }, 'Send a test alert to check it.');
+      const route = (await h.query<{ id: string }>('SELECT id FROM routes WHERE channel_id = ?', [seed.general.id]))[0]!.id;
+      await auditedOnce(owner, 'route.changed', `${at}/${route}/filters`, { minLevel: 'ERROR', event_opened: 'on', event_resolved: 'on' }, 'Filters of Signed webhook');
+      await auditedOnce(owner, 'route.changed', `${at}/${route}/target`, { url: `${receiver.url}/hook-2` }, 'Target replaced');
+      // A test is one request to the receiver, however often its answer's page is reloaded.
+      await auditedOnce(owner, 'route.tested', `${at}/${route}/test`, {}, 'Delivered');
+      expect(receiver.received).toHaveLength(1);
+      await auditedOnce(owner, 'route.paused', `${at}/${route}/pause`, {}, 'paused.');
+      await auditedOnce(owner, 'route.resumed', `${at}/${route}/resume`, {}, 'resumed');
+      await auditedOnce(owner, 'route.deleted', `${at}/${route}/delete`, {}, 'deleted, with its deliveries');
+      expect(await count('SELECT count(*) AS n FROM routes WHERE id = ?', [route])).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('silences: create and expire', async () => {

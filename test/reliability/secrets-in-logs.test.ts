@@ -14,6 +14,7 @@ import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
 import { DashClient, type DashHarness } from '../dashboard/helpers.js';
 import { FakePushService } from '../helpers/push-service.js';
+import { routesStep } from './secrets-in-logs-routes.js';
 
 /**
  * No secret in any log line, at any level. The service runs at LOG_LEVEL=trace
@@ -259,6 +260,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       await expectStatus(get('/icons/..%2Ficon.svg'), 404);
     },
   },
+  routesStep,
   {
     name: "dashboard: an empty channel's first-alert panel revealed, a test alert sent from it, the density saved",
     run: async (c) => {
@@ -394,7 +396,7 @@ beforeAll(async () => {
   const smtpUrl = `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${sink.port}`;
   const logger = createLogger('trace', { write: (line: string) => void lines.push(line) });
   const pushService = await FakePushService.start();
-  const h = await startHarness({ env: { LOG_LEVEL: 'trace', PUSH_ALLOW_PRIVATE: '1', SMTP_URL: smtpUrl, MAIL_FROM: 'Alertbridge <alerts@alertbridge.test>' }, overrides: { logger } });
+  const h = await startHarness({ env: { LOG_LEVEL: 'trace', PUSH_ALLOW_PRIVATE: '1', ROUTES_ALLOW_PRIVATE: '1', SMTP_URL: smtpUrl, MAIL_FROM: 'Alertbridge <alerts@alertbridge.test>' }, overrides: { logger } });
   const seed = await seedWorkspace(h.services);
   // The runtime's own start-up lines (maintenance, e-mail, Discord off) are part of what is checked.
   const runtime = await startBackground(h.services);

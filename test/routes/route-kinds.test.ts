@@ -119,5 +119,9 @@ describe('each kind speaks its receiver\'s native format', () => {
     expect(q.path).toBe('/alerts-topic');
     expect(q.headers).toMatchObject({ title: 'Disk full', priority: '5', tags: 'fire,error,opened', click: 'https://grafana.example.com/d/1', authorization: 'Bearer tk_secret' });
     expect(q.body).toBe('db-1 at 98%\nhost: db-1');
+    // A warning's ⚠️ is ntfy's `warning` tag, which is also the level's word: sent once, or ntfy shows it twice.
+    await postAlert(h!, token, { title: 'Disk 91%', level: 'WARNING' });
+    const warning = await eventually(() => r.received[1], 'the second publish');
+    expect(warning.headers.tags).toBe('warning,opened');
   });
 });

@@ -17,6 +17,10 @@ export const flashSchema = z.object({
   revealWebhook: z.boolean().optional(),
   /** An invitation link that was not e-mailed (mail off, or the send failed). */
   invitation: z.object({ email: z.string(), url: z.string(), expiresAt: z.number(), mailFailed: z.boolean() }).optional(),
+  /** A new `webhook` route's signing secret: its only appearance. */
+  routeSecret: z.object({ routeId: z.string(), secret: z.string() }).optional(),
+  /** What the receiver answered a route's test send. */
+  routeTest: z.object({ routeId: z.string(), ok: z.boolean(), status: z.number().nullable(), body: z.string(), error: z.string().nullable() }).optional(),
 });
 export type Flash = z.infer<typeof flashSchema>;
 

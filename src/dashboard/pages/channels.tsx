@@ -10,6 +10,8 @@ import { Card, CopyBox, Field, Notice, PostForm, SelectField } from '../views/co
 import { page } from '../views/render.js';
 import { flashOf } from '../http/flash.js';
 import { NotificationsSection, PrivacySection } from './channel-privacy.js';
+import { RoutesSection } from './channel-routes.js';
+import type { RouteView } from '../../domain/routes/routes.js';
 
 export type FieldErrors = Record<string, string | undefined>;
 
@@ -74,6 +76,8 @@ export interface SettingsExtra {
   reveal?: boolean;
   /** Whether this server sends e-mail (SMTP_URL): without it, the notification levels would do nothing. */
   mailEnabled?: boolean;
+  /** The channel's outbound routes (owners and admins), and why none can be added (no secrets key). */
+  routes?: { list: RouteView[]; unavailable: string | null };
   errors?: FieldErrors;
   values?: Record<string, string>;
 }
@@ -158,6 +162,8 @@ export function channelSettingsPage(
       {manager && o.signingSecretSet !== undefined ? (
         <SigningSecretSection channelId={ch.id} channelName={ch.name} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
       ) : null}
+
+      {manager && o.routes ? <RoutesSection channelId={ch.id} routes={o.routes.list} unavailable={o.routes.unavailable} csrf={csrf} /> : null}
 
       {manager ? (
         <Card id="general-title" title="Name and icon">

@@ -42,6 +42,8 @@ export function feedEntryActions(alert: AlertView, o: { manager: boolean; now?: 
       name: 'toggle-read',
     },
   ];
+  // Where it went (routes, e-mail, push): the alert's delivery log, for every reader (each sees what the API shows them).
+  if ('title' in alert) actions.push({ kind: 'link', href: `/alerts/${alert.id}/deliveries`, label: 'Deliveries', ariaLabel: `Deliveries of ${entryLabel(alert)}`, icon: 'send', secondary: true });
   if (o.manager) {
     actions.push({ kind: 'link', href: `/feed/delete/${alert.id}`, label: 'Delete', ariaLabel: `Delete ${entryLabel(alert)}`, icon: 'trash', secondary: true });
   }

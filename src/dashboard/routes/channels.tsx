@@ -14,6 +14,7 @@ import { botInviteUrl } from '../pages/channel-discord.js';
 import { redirectWithFlash } from '../http/flash.js';
 import { freeSlug } from '../http/suggest.js';
 import { channelPrivacyRoutes } from './channel-privacy.js';
+import { channelRouteRoutes } from './channel-routes.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 
@@ -74,6 +75,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
       signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
       mailEnabled: deps.mailer !== null,
+      routes: isManager(ws.role) ? { list: await deps.services.routes.routes.list(ch.id), unavailable: deps.services.routes.routes.unavailable } : undefined,
       ...extra,
     }, extra.errors ? 400 : 200);
   };
@@ -236,5 +238,6 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
   });
 
   r.route('/', channelPrivacyRoutes(deps, { visibleChannel, settings }));
+  r.route('/', channelRouteRoutes(deps));
   return r;
 }

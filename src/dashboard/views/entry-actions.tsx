@@ -54,6 +54,8 @@ const ICONS = {
   resolved: <path d="M8 14A6 6 0 1 0 8 2a6 6 0 0 0 0 12zM5.5 8.2l1.8 1.8 3.2-3.6" />,
   clock: <path d="M8 14A6 6 0 1 0 8 2a6 6 0 0 0 0 12zM8 5v3.2l2.1 1.3" />,
   reopen: <path d="M3 8a5 5 0 1 0 1.5-3.6M3.2 2.2v2.6h2.6" />,
+  /** Deliveries: a paper plane, "where it was sent". */
+  send: <path d="M14 2L2 7l4.5 1.8L14 2zM14 2l-3 12-4.5-5.2M6.5 8.8V13l2-2.4" />,
 } satisfies Record<string, Child>;
 export type IconName = keyof typeof ICONS;
 

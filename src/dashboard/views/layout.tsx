@@ -107,6 +107,7 @@ export function Layout(props: { chrome: PageChrome; children?: Child }) {
           <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
           <link rel="stylesheet" href={c.asset('app.css')} />
           <link rel="stylesheet" href={c.asset('admin.css')} />
+          <link rel="stylesheet" href={c.asset('routes.css')} />
           {/* Not deferred: it sets the stored theme before the first paint. */}
           <script src={c.asset('theme.js')}></script>
           <script src={c.asset('htmx.js')} defer></script>

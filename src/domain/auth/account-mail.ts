@@ -9,7 +9,8 @@ export const ACCOUNT_MAIL_SECRET_NAME = 'account-mail-aead';
 /** The bus event that wakes the account e-mail worker (src/notify/account-mail-worker.ts). */
 export const ACCOUNT_MAIL_EVENT = 'account-emails';
 
-export type AccountMailKind = 'sign-in' | 'confirm-email';
+/** `route-paused`: a notice to owners and admins that a route was paused after an hour of failures (issue 27). */
+export type AccountMailKind = 'sign-in' | 'confirm-email' | 'route-paused';
 
 /** A row claimed for sending. */
 export interface ClaimedAccountMail {

@@ -18,6 +18,8 @@ export interface RouteStarterDeps {
     box: SecretBox;
     transport: RouteTransport;
     suppressed: AlertSuppression;
+    /** E-mails owners and admins when the worker pauses a route (once per pause). */
+    pauseNotices?: { notify(route: RouteRow, reason: string): Promise<unknown> };
   };
   media: { urlFor(key: string): string };
   bus: ChangeBus;
@@ -40,7 +42,7 @@ export function startRouteWorker(
       transport: routes.transport,
       openTarget: (route) => routes.routes.openTarget(route),
       suppressed: routes.suppressed,
-      onPaused: onPaused ?? (() => Promise.resolve()),
+      onPaused: onPaused ?? (async (route, reason) => void (await routes.pauseNotices?.notify(route, reason))),
       bus: deps.bus,
       logger: deps.logger,
       clock: deps.clock,

@@ -1,7 +1,7 @@
 import { bigint, integer, text, table } from './define.js';
 
 /**
- * The account e-mails' outbox (sign-in links, address confirmations): the request writes a row and
+ * The account e-mails' outbox (sign-in links, address confirmations, route pause notices): the request writes a row and
  * answers at once, a worker sends it (src/notify/account-mail-worker.ts), so the answer takes the
  * same time whether or not an e-mail is owed (no account enumeration by timing) and a send survives
  * a restart. The link is a secret: `sealed_link` holds it encrypted with an app secret
@@ -13,7 +13,7 @@ export const [accountEmails, pgAccountEmails] = table(
   {
     id: text('id').primaryKey(),
     toAddress: text('to_address').notNull(),
-    kind: text('kind', { enum: ['sign-in', 'confirm-email'] }).notNull(),
+    kind: text('kind', { enum: ['sign-in', 'confirm-email', 'route-paused'] }).notNull(),
     sealedLink: text('sealed_link'),
     /** The link stops working then: sending it later is pointless, so the row fails instead. */
     linkExpiresAt: bigint('link_expires_at').notNull(),

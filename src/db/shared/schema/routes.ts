@@ -62,6 +62,8 @@ export const [routeDeliveries, pgRouteDeliveries] = table(
     index('route_deliveries_due_idx').on(t.state, t.nextAttemptAt),
     index('route_deliveries_alert_idx').on(t.alertId),
     index('route_deliveries_order_idx').on(t.routeId, t.alertId, t.id),
+    // The rate limit's count of a route's attempts in the last minute reads only that minute's rows, not the route's whole backlog.
+    index('route_deliveries_recent_idx').on(t.routeId, t.lastAttemptAt),
   ],
 );
 

@@ -96,7 +96,8 @@ export function ntfyRequest(m: RouteMessage): { headers: Record<string, string>;
   const headers: Record<string, string> = {
     title: headerText(cut(m.title, 250)),
     priority: NTFY_PRIORITY[m.level],
-    tags: [...(tag ? [tag] : []), m.level.toLowerCase(), eventWord(m.event).toLowerCase()].join(','),
+    // Once each: a WARNING alert's ⚠️ is the tag `warning`, which is also the level's word (ntfy would show the emoji twice).
+    tags: [...new Set([...(tag ? [tag] : []), m.level.toLowerCase(), eventWord(m.event).toLowerCase()])].join(','),
     click: m.linkUrl ?? m.openUrl,
     'content-type': 'text/plain; charset=utf-8',
   };

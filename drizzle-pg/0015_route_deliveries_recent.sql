@@ -1,0 +1,1 @@
+CREATE INDEX "route_deliveries_recent_idx" ON "route_deliveries" USING btree ("route_id","last_attempt_at");
