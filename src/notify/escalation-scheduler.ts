@@ -1,0 +1,86 @@
+import type { ChangeBus } from '../domain/changes.js';
+import type { EscalationPass } from '../domain/escalation/escalation-pass.js';
+import type { Clock } from '../lib/clock.js';
+import type { BackgroundPart } from '../lib/background-part.js';
+import type { Logger } from '../lib/logger.js';
+
+/** The longest the scheduler sleeps: a safety net for a missed wake-up or a clock moved by hand. */
+export const ESCALATION_POLL_MS = 5_000;
+/** Changes arriving together are looked at in one pass. */
+const WAKE_DEBOUNCE_MS = 50;
+
+export interface EscalationScheduler extends BackgroundPart {
+  /** Runs passes until nothing is left to do now, or waits for the one in progress (tests). */
+  runOnce(): Promise<void>;
+}
+
+/**
+ * Runs escalation passes on the leader (src/runtime.ts starts it as a singleton): after changes
+ * (`alert-events` on the bus), at the next due step, and every `pollMs` at most. Passes never
+ * overlap; a failed one is logged and tried again at the next wake-up. A pass that sent a step wakes
+ * the e-mail and push workers, which deliver it from the outbox.
+ */
+export function startEscalationScheduler(
+  deps: { escalation: { pass: EscalationPass }; bus: ChangeBus; clock: Clock; logger: Logger },
+  opts: { pollMs?: number } = {},
+): EscalationScheduler {
+  const pollMs = opts.pollMs ?? ESCALATION_POLL_MS;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+
+  const passes = async () => {
+    for (;;) {
+      const { sent, more } = await deps.escalation.pass.run();
+      if (sent > 0) {
+        deps.logger.info({ steps: sent }, 'escalation steps queued');
+        deps.bus.emit('notifications');
+      }
+      if (!more || stopped) return;
+    }
+  };
+  const runOnce = () => {
+    running ??= passes()
+      .catch((err: unknown) => deps.logger.error({ err }, 'escalation pass failed'))
+      .finally(() => {
+        running = undefined;
+        void arm();
+      });
+    return running;
+  };
+  const sleep = (ms: number) => {
+    clearTimeout(timer);
+    // unref: a pending pass must not keep a stopping process alive.
+    timer = setTimeout(() => void runOnce(), Math.max(0, ms)).unref();
+  };
+  const arm = async () => {
+    if (stopped) return;
+    let next: number | null = null;
+    try {
+      next = await deps.escalation.pass.nextDue();
+    } catch (err) {
+      deps.logger.warn({ err }, 'escalation: next due time unknown; polling');
+    }
+    if (stopped || running) return;
+    sleep(Math.min(pollMs, next === null ? pollMs : next - deps.clock.now()));
+  };
+  const onChange = () => {
+    if (!stopped && !running) sleep(WAKE_DEBOUNCE_MS);
+  };
+  deps.bus.on('alert-events', onChange);
+
+  void runOnce();
+  return {
+    name: 'escalation',
+    runOnce: async () => {
+      await running;
+      await runOnce();
+    },
+    async stop() {
+      stopped = true;
+      deps.bus.off('alert-events', onChange);
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
