@@ -5,6 +5,7 @@ import type { Logger } from '../../lib/logger.js';
 import { describeError } from '../mailer.js';
 import { levelAllows, type UnitRecipientRule } from '../../domain/notification-preferences.js';
 import { isSilenced } from '../../domain/silences.js';
+import { escalationAudience } from '../../domain/escalation/escalation-notice.js';
 
 /** Jobs fanned out per pass; a full batch asks for another pass at once. */
 export const FAN_OUT_BATCH = 200;
@@ -44,9 +45,11 @@ export class FanOut {
           const silence = isSilenced(silences, alert, job.createdAt);
           if (silence) return { deliverTo: [], pushTo: [], note: `silenced by ${silence.id}`, silencedBy: { id: silence.id, comment: silence.comment } };
           const level = effectiveLevel(job.kind, alert.level);
+          // An escalation's final step goes to the people named for it (src/domain/escalation/escalation-notice.ts).
+          const audience = escalationAudience(job);
           const recipients = this.deps.prefs
             .recipientsInUnit(job.channelId)
-            .filter((r) => levelAllows(r.level, level))
+            .filter((r) => (audience ? audience.includes(r.userId) : levelAllows(r.level, level)))
             .map((r) => r.userId);
           // One decision for both paths: Web Push reaches the same recipients as e-mail, e-mail on or off.
           if (!emailOn) return { deliverTo: [], pushTo: recipients, note: 'e-mail off (no SMTP_URL): nothing sent', silencedBy: null };
