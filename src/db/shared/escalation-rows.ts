@@ -22,9 +22,9 @@ const UPSERT_POLICY = statement<PolicyRow>(
    ON CONFLICT (channel_id) DO UPDATE SET min_level = excluded.min_level, after_ms = excluded.after_ms, every_ms = excluded.every_ms,
      times = excluded.times, then_json = excluded.then_json, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
 );
-/** The cursor starts at the log's end when the first policy is set: alerts older than escalation are not escalated. */
+/** The cursor starts at the log's end when the first policy is set: alerts older than escalation are not escalated (`WHERE true`: SQLite's upsert-after-SELECT rule). */
 const START_CURSOR = statement<Record<string, never>>(
-  `INSERT INTO escalation_cursor (name, last_event_id) SELECT '${CURSOR}', COALESCE(max(id), 0) FROM alert_events
+  `INSERT INTO escalation_cursor (name, last_event_id) SELECT '${CURSOR}', COALESCE(max(id), 0) FROM alert_events WHERE true
    ON CONFLICT (name) DO NOTHING`,
 );
 const DELETE_POLICY = statement<{ channelId: string }>('DELETE FROM escalation_policies WHERE channel_id = :channelId');
