@@ -14,6 +14,7 @@ import { botInviteUrl } from '../pages/channel-discord.js';
 import { redirectWithFlash } from '../http/flash.js';
 import { freeSlug } from '../http/suggest.js';
 import { channelPrivacyRoutes } from './channel-privacy.js';
+import { channelEscalationRoutes, escalationView } from './channel-escalation.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 
@@ -73,6 +74,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       workspaceMembers: await deps.accounts.listMembers(ws.id),
       discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
       signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
+      escalation: isManager(ws.role) ? await escalationView(deps, ch.id) : undefined,
       mailEnabled: deps.mailer !== null,
       ...extra,
     }, extra.errors ? 400 : 200);
@@ -236,5 +238,6 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
   });
 
   r.route('/', channelPrivacyRoutes(deps, { visibleChannel, settings }));
+  r.route('/', channelEscalationRoutes(deps, { visibleChannel, settings }));
   return r;
 }
