@@ -4,10 +4,11 @@ import type { Clock } from '../lib/clock.js';
 import type { BackgroundPart } from '../lib/background-part.js';
 import type { Logger } from '../lib/logger.js';
 
-/** The longest the scheduler sleeps: a safety net for a missed wake-up or a clock moved by hand. */
+/**
+ * The longest the scheduler sleeps. New and changed alerts are armed at the next pass: steps are at
+ * least 30 s apart, so a few seconds' delay costs nothing, and the webhook's hot path wakes nobody.
+ */
 export const ESCALATION_POLL_MS = 5_000;
-/** Changes arriving together are looked at in one pass. */
-const WAKE_DEBOUNCE_MS = 50;
 
 export interface EscalationScheduler extends BackgroundPart {
   /** Runs passes until nothing is left to do now, or waits for the one in progress (tests). */
@@ -15,8 +16,8 @@ export interface EscalationScheduler extends BackgroundPart {
 }
 
 /**
- * Runs escalation passes on the leader (src/runtime.ts starts it as a singleton): after changes
- * (`alert-events` on the bus), at the next due step, and every `pollMs` at most. Passes never
+ * Runs escalation passes on the leader (src/runtime.ts starts it as a singleton): at the next due
+ * step, and every `pollMs` at most. Passes never
  * overlap; a failed one is logged and tried again at the next wake-up. A pass that sent a step wakes
  * the e-mail and push workers, which deliver it from the outbox.
  */
@@ -64,11 +65,6 @@ export function startEscalationScheduler(
     if (stopped || running) return;
     sleep(Math.min(pollMs, next === null ? pollMs : next - deps.clock.now()));
   };
-  const onChange = () => {
-    if (!stopped && !running) sleep(WAKE_DEBOUNCE_MS);
-  };
-  deps.bus.on('alert-events', onChange);
-
   void runOnce();
   return {
     name: 'escalation',
@@ -78,7 +74,6 @@ export function startEscalationScheduler(
     },
     async stop() {
       stopped = true;
-      deps.bus.off('alert-events', onChange);
       clearTimeout(timer);
       await running;
     },
