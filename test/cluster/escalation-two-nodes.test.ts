@@ -2,6 +2,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startEscalationScheduler, type EscalationScheduler } from '../../src/notify/escalation-scheduler.js';
 import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
+import { startBackground } from '../../src/runtime.js';
+import type { LeaderPart } from '../../src/lib/singletons.js';
+import { eventually } from '../helpers/poll.js';
 import { createEngineHarness, type Harness, type HarnessNode, postAlert, seedWorkspace } from '../helpers/harness.js';
 import { describePg } from '../helpers/pg.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
@@ -66,5 +69,16 @@ describePg('escalation across two PostgreSQL nodes', () => {
     ]);
     expect(subjects).toEqual(expected.sort());
     expect(await rows(a, `SELECT count(*) AS n FROM notification_jobs WHERE kind = 'alert.escalated'`)).toEqual([{ n: 6 }]);
+  });
+
+  it('in the running service, only the leader runs the escalation scheduler', async () => {
+    const runtimes = [await startBackground(a.services), await startBackground(b.services)];
+    try {
+      const parts = runtimes.map((r) => r.parts.find((p) => p.name === 'escalation') as LeaderPart);
+      await eventually(() => parts.filter((p) => p.running).length === 1, 'one escalation scheduler');
+      expect(parts.map((p) => p.running)).toEqual([a.services.leadership.isLeader, b.services.leadership.isLeader]);
+    } finally {
+      for (const r of runtimes) await r.stop();
+    }
   });
 });
