@@ -226,3 +226,21 @@ describe('channel set-escalation', () => {
     expect((await admin(e, 'channel', 'set-escalation', '--channel', 'nope', '--clear')).code).not.toBe(0);
   });
 });
+
+describe('a changed policy', () => {
+  it('applies at once to the alerts escalating on the channel', async () => {
+    const e = await start();
+    await admin(e, ...POLICY, '--channel', e.seed.general.id);
+    await post(e, { title: 'Backup late', level: 'warning' });
+    await e.sink.waitFor(2);
+    await at(e, 10);
+    await e.sink.waitFor(4);
+    // Every 5m, twice, then the owners → once, then the member: at 12 min, step 2 of 2 is due under the new rules.
+    await e.h.services.escalation.escalations.set({ channel: e.seed.general.id, minLevel: 'warning', after: '10m', every: '2m', times: '1', then: ['member@acme.test'] });
+    await at(e, 12);
+    await e.sink.waitFor(5);
+    expect(escalations(e).slice(2)).toEqual(['member@acme.test Escalation 2 of 2: [WARNING] #general — Backup late']);
+    await at(e, 60);
+    expect(escalations(e)).toHaveLength(3);
+  });
+});

@@ -27,6 +27,8 @@ const START_CURSOR = statement<Record<string, never>>(
   `INSERT INTO escalation_cursor (name, last_event_id) SELECT '${CURSOR}', COALESCE(max(id), 0) FROM alert_events WHERE true
    ON CONFLICT (name) DO NOTHING`,
 );
+/** A changed policy: every alert escalating on the channel is looked at again at the next pass, under the new rules. */
+const LOOK_AGAIN = statement<{ channelId: string }>('UPDATE alert_escalations SET due_at = 0 WHERE channel_id = :channelId');
 const DELETE_POLICY = statement<{ channelId: string }>('DELETE FROM escalation_policies WHERE channel_id = :channelId');
 const DELETE_CHANNEL_STATES = statement<{ channelId: string }>('DELETE FROM alert_escalations WHERE channel_id = :channelId');
 
@@ -96,6 +98,7 @@ export class SqlEscalationRows implements EscalationRows {
     await this.database.transaction(function* (tx) {
       yield* tx.run(UPSERT_POLICY, row);
       yield* tx.run(START_CURSOR, {});
+      yield* tx.run(LOOK_AGAIN, { channelId: row.channelId });
     });
   }
 
