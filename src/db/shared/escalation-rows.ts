@@ -1,4 +1,5 @@
 import type { EscalationDecide, EscalationRows } from '../../domain/escalation/escalation-rows.js';
+import type { EscalationMark } from '../../domain/escalation/escalation-notice.js';
 import type { EscalationPolicy, EscalationSend, EscalationState, EscalationSubject } from '../../domain/escalation/escalation-steps.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { perEngine, statement } from './statement.js';
@@ -157,4 +158,18 @@ function* evaluateSteps(tx: TransactionSteps, alertId: string, decide: Escalatio
   const to = send.final ? (policy.then ?? (yield* tx.all(OWNERS_AND_ADMINS, { channelId: row.channelId })).map((r) => r.userId)) : null;
   yield* tx.run(INSERT_JOB, { alertId, channelId: row.channelId, now, step: send.step, steps: send.steps, toJson: to && JSON.stringify(to) });
   return send;
+}
+
+const JOB_MARK = statement<{ jobId: number }, Required<EscalationMark>>(
+  `SELECT escalation_step AS "escalationStep", escalation_steps AS "escalationSteps", escalation_to_json AS "escalationToJson"
+   FROM notification_jobs WHERE id = :jobId`,
+);
+
+/**
+ * The escalation step a notification job carries, read inside the outbox's fan-out and claims (a
+ * second look only for `alert.escalated` jobs, so every other row keeps its shape and cost).
+ */
+export function* escalationMarkOf(tx: TransactionSteps, kind: string | null, jobId: number): Step<EscalationMark> {
+  if (kind !== 'alert.escalated') return {};
+  return (yield* tx.get(JOB_MARK, { jobId })) ?? {};
 }

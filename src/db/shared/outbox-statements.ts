@@ -14,8 +14,7 @@ type Delivery = { jobId: number; userId: string };
 export const DUE_JOBS = statement<{ now: number; limit: number }, { id: number }>(
   `SELECT id FROM notification_jobs WHERE state = 'pending' AND next_attempt_at <= :now ORDER BY id LIMIT :limit`,
 );
-const PENDING_JOB_SQL = `SELECT id, alert_id AS "alertId", channel_id AS "channelId", kind, created_at AS "createdAt", attempts,
-     escalation_step AS "escalationStep", escalation_steps AS "escalationSteps", escalation_to_json AS "escalationToJson"
+const PENDING_JOB_SQL = `SELECT id, alert_id AS "alertId", channel_id AS "channelId", kind, created_at AS "createdAt", attempts
    FROM notification_jobs WHERE id = :jobId AND state = 'pending'`;
 /** PostgreSQL: a job another node is fanning out right now is left to it. */
 export const PENDING_JOB = perEngine<{ jobId: number }, OutboxJob & { attempts: number }>({
@@ -55,8 +54,7 @@ export const DUE_DELIVERIES = statement<{ now: number; limit: number }, Delivery
   `SELECT job_id AS "jobId", user_id AS "userId" FROM notification_deliveries
    WHERE state = 'pending' AND next_attempt_at <= :now ORDER BY next_attempt_at, job_id LIMIT :limit`,
 );
-const CLAIMABLE_DELIVERY_SQL = `SELECT d.job_id AS "jobId", d.user_id AS "userId", d.channel_id AS "channelId", d.alert_id AS "alertId", d.attempts, j.kind,
-     j.escalation_step AS "escalationStep", j.escalation_steps AS "escalationSteps", j.escalation_to_json AS "escalationToJson"
+const CLAIMABLE_DELIVERY_SQL = `SELECT d.job_id AS "jobId", d.user_id AS "userId", d.channel_id AS "channelId", d.alert_id AS "alertId", d.attempts, j.kind
    FROM notification_deliveries d LEFT JOIN notification_jobs j ON j.id = d.job_id
    WHERE d.job_id = :jobId AND d.user_id = :userId AND d.state = 'pending'`;
 /** PostgreSQL: a row another node's claim holds is skipped, and this claim decides and writes while holding its own. */

@@ -1,6 +1,7 @@
 import type {
   PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow,
 } from '../../domain/push-outbox.js';
+import { escalationMarkOf } from './escalation-rows.js';
 import { InOrder } from './in-order.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { ALERT_BY_ID, FLOOD_WINDOW_LOCK, OUTBOX_CHANNEL } from './outbox-steps.js';
@@ -24,12 +25,10 @@ const DUE = statement<{ now: number; limit: number }, PushTarget>(
   `SELECT job_id AS "jobId", subscription_id AS "subscriptionId" FROM push_deliveries
    WHERE state = 'pending' AND next_attempt_at <= :now ORDER BY next_attempt_at, job_id LIMIT :limit`,
 );
-const CLAIMABLE_SQL = `SELECT p.job_id AS "jobId", p.subscription_id AS "subscriptionId", p.user_id AS "userId", p.channel_id AS "channelId", p.alert_id AS "alertId",
-     p.kind, p.attempts, j.escalation_step AS "escalationStep", j.escalation_steps AS "escalationSteps", j.escalation_to_json AS "escalationToJson"
-   FROM push_deliveries p LEFT JOIN notification_jobs j ON j.id = p.job_id
-   WHERE p.job_id = :jobId AND p.subscription_id = :subscriptionId AND p.state = 'pending'`;
+const CLAIMABLE_SQL = `SELECT job_id AS "jobId", subscription_id AS "subscriptionId", user_id AS "userId", channel_id AS "channelId", alert_id AS "alertId", kind, attempts
+   FROM push_deliveries WHERE ${WHERE} AND state = 'pending'`;
 /** PostgreSQL: a row another node's claim holds is skipped, and this claim decides and writes while holding its own. */
-const CLAIMABLE = perEngine<Target, PushDeliveryRow>({ sqlite: CLAIMABLE_SQL, pg: `${CLAIMABLE_SQL} FOR UPDATE OF p SKIP LOCKED` });
+const CLAIMABLE = perEngine<Target, PushDeliveryRow>({ sqlite: CLAIMABLE_SQL, pg: `${CLAIMABLE_SQL} FOR UPDATE SKIP LOCKED` });
 const WINDOW = statement<{ userId: string; channelId: string }, PushWindow>(
   'SELECT window_start AS "windowStart", window_end AS "windowEnd", sent, folded FROM push_flood_windows WHERE user_id = :userId AND channel_id = :channelId',
 );
@@ -96,8 +95,9 @@ export class SqlPushOutbox implements PushOutbox {
     decide: (c: PushClaimInput) => PushClaimDecision<T>,
   ): Step<{ value: T; attempts: number } | null> {
     const { jobId, subscriptionId } = target;
-    const delivery = yield* tx.get(CLAIMABLE, { jobId, subscriptionId });
-    if (!delivery) return null;
+    const row = yield* tx.get(CLAIMABLE, { jobId, subscriptionId });
+    if (!row) return null;
+    const delivery = { ...row, ...(yield* escalationMarkOf(tx, row.kind, jobId)) };
     const { userId, channelId } = delivery;
     let window: PushWindow | undefined;
     if (delivery.attempts === 0) {
