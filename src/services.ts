@@ -360,7 +360,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     notifyPrefs: new NotificationPreferences(rows.preferenceRows, clock),
     userSettings: new UserSettings(new SqlUserSettingsRows(parts.database), clock),
     silences,
-    escalation: { escalations: new Escalations(escalationRows, accounts, clock), pass: new EscalationPass(escalationRows, clock) },
+    escalation: { escalations: new Escalations(escalationRows, accounts, clock), pass: new EscalationPass(escalationRows, clock, logger) },
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,

@@ -9,6 +9,8 @@ import type { Logger } from '../lib/logger.js';
  * least 30 s apart, so a few seconds' delay costs nothing, and the webhook's hot path wakes nobody.
  */
 export const ESCALATION_POLL_MS = 5_000;
+/** A step due "now" that keeps failing must not spin: durations are whole seconds anyway. */
+const MIN_SLEEP_MS = 1_000;
 
 export interface EscalationScheduler extends BackgroundPart {
   /** Runs passes until nothing is left to do now, or waits for the one in progress (tests). */
@@ -17,9 +19,9 @@ export interface EscalationScheduler extends BackgroundPart {
 
 /**
  * Runs escalation passes on the leader (src/runtime.ts starts it as a singleton): at the next due
- * step, and every `pollMs` at most. Passes never
- * overlap; a failed one is logged and tried again at the next wake-up. A pass that sent a step wakes
- * the e-mail and push workers, which deliver it from the outbox.
+ * step, and every `pollMs` at most, never more often than `MIN_SLEEP_MS`. Passes never overlap; a
+ * failed one is logged and tried again at the next wake-up. A pass that sent a step wakes the e-mail
+ * and push workers, which deliver it from the outbox.
  */
 export function startEscalationScheduler(
   deps: { escalation: { pass: EscalationPass }; bus: ChangeBus; clock: Clock; logger: Logger },
@@ -52,7 +54,7 @@ export function startEscalationScheduler(
   const sleep = (ms: number) => {
     clearTimeout(timer);
     // unref: a pending pass must not keep a stopping process alive.
-    timer = setTimeout(() => void runOnce(), Math.max(0, ms)).unref();
+    timer = setTimeout(() => void runOnce(), Math.max(MIN_SLEEP_MS, ms)).unref();
   };
   const arm = async () => {
     if (stopped) return;

@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock.js';
+import type { Logger } from '../../lib/logger.js';
 import type { EscalationRows } from './escalation-rows.js';
 import { decideEscalation } from './escalation-steps.js';
 
@@ -16,6 +17,7 @@ export class EscalationPass {
   constructor(
     private readonly rows: EscalationRows,
     private readonly clock: Clock,
+    private readonly logger: Pick<Logger, 'error'>,
   ) {}
 
   /** Steps sent, and whether a batch was full (more to do now). */
@@ -35,8 +37,14 @@ export class EscalationPass {
     return this.rows.nextDue();
   }
 
+  /** One alert; a failure is logged and the pass goes on, so one bad row cannot hold every other escalation back. */
   private async look(alertId: string): Promise<boolean> {
     const now = this.clock.now();
-    return (await this.rows.evaluate(alertId, (alert, policy, current) => decideEscalation(alert, policy, current, now), now)) !== null;
+    try {
+      return (await this.rows.evaluate(alertId, (alert, policy, current) => decideEscalation(alert, policy, current, now), now)) !== null;
+    } catch (err) {
+      this.logger.error({ err, alertId }, 'escalation: looking at an alert failed; tried again at its next due time');
+      return false;
+    }
   }
 }
