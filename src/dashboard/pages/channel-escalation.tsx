@@ -53,6 +53,7 @@ export function EscalationSection(props: {
   return (
     <Card id="escalation-title" title="Escalation">
       <p id="escalation-state">{p ? summary(p) : 'Off: an alert nobody acknowledges is not sent again.'}</p>
+      <div class="stack">
       <PostForm action={`/channels/${props.channelId}/escalation`} csrf={props.csrf} class="stack" submit={p ? 'Save escalation' : 'Turn on escalation'}>
         <div class={`field${e[f.minLevel] ? ' has-error' : ''}`}>
           <label for={`f-${f.minLevel}`}>Escalate alerts at</label>
@@ -106,6 +107,7 @@ export function EscalationSection(props: {
           </button>
         </form>
       ) : null}
+      </div>
     </Card>
   );
 }
