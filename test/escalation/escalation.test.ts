@@ -244,3 +244,29 @@ describe('a changed policy', () => {
     expect(escalations(e)).toHaveLength(3);
   });
 });
+
+describe('an acknowledgement between a step and its send', () => {
+  it('skips the step already queued: nobody is reminded of an alert someone took', async () => {
+    const e = await start();
+    await admin(e, ...POLICY, '--channel', e.seed.general.id);
+    const id = await post(e, { title: 'API 5xx rate high', level: 'error' });
+    await e.sink.waitFor(2);
+    await e.notifier.whenIdle();
+    await e.push.whenIdle();
+    // The step is written while no worker sends, then the alert is acknowledged, then the workers run.
+    await e.notifier.stop();
+    await e.push.stop();
+    e.clock.set(START + 10 * MIN);
+    await e.escalation.runOnce();
+    expect(await rows(e.h, `SELECT count(*) AS n FROM notification_jobs WHERE kind = 'alert.escalated'`)).toEqual([{ n: 1 }]);
+    await patch(e, id, { status: 'acknowledged' });
+    e.notifier = startNotifier(e.h.services, { retry: FAST_RETRY });
+    e.push = startPushWorker(e.h.services, { ca: svc.ca, retry: FAST_RETRY });
+    await e.notifier.whenIdle();
+    await e.push.whenIdle();
+    expect(escalations(e)).toEqual([]);
+    const skipped = await rows<{ state: string; reason: string }>(e.h, `SELECT d.state, d.last_error AS reason FROM notification_deliveries d JOIN notification_jobs j ON j.id = d.job_id WHERE j.kind = 'alert.escalated'`);
+    expect(skipped.map((r) => `${r.state}: ${r.reason}`)).toEqual(['skipped: alert acknowledged before the escalation was sent', 'skipped: alert acknowledged before the escalation was sent']);
+    expect(svc.to(e.pushName).filter((p) => (p.payload as { title: string }).title.startsWith('Escalation'))).toEqual([]);
+  });
+});
