@@ -55,7 +55,7 @@ describe('escalation in the channel settings', () => {
       [{ escalation_after: '10 minutes' }, 'f-escalation_after-error', 'after must be an integer and a unit: 30s, 10m, 2h, 1d'],
       [{ escalation_every: '5s' }, 'f-escalation_every-error', 'every must be from 30s to 30d'],
       [{ escalation_times: '11' }, 'f-escalation_times-error', 'times must be a whole number from 1 to 10'],
-      [{ escalation_level: 'LOUD' }, 'f-escalation_level-error', 'minLevel must be one of'],
+      [{ escalation_level: 'LOUD' }, 'f-escalation_level-error', 'the level must be one of'],
     ];
     for (const [change, id, message] of cases) {
       const { res, html } = await owner.post(`/channels/${seed.general.id}/escalation`, { ...FORM, ...change });

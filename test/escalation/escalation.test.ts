@@ -200,7 +200,7 @@ describe('channel set-escalation', () => {
   it('prints the policy as JSON, refuses bad values with their reason, and --clear removes it', async () => {
     const e = await start();
     const bad = [
-      [['--min-level', 'loud'], /min-level|minLevel/],
+      [['--min-level', 'loud'], /the level must be one of info, success, warning, error/],
       [['--after', '10 minutes'], /after must be an integer and a unit/],
       [['--every', '5s'], /every must be from 30s to 30d/],
       [['--times', '0'], /times must be a whole number from 1 to 10/],

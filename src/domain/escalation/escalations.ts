@@ -65,7 +65,7 @@ export class Escalations {
   async set(r: EscalationRequest): Promise<EscalationPolicy> {
     const channel = await this.accounts.requireChannel(r.channel);
     const minLevel = ESCALATION_LEVELS.find((l) => l === r.minLevel.trim().toUpperCase());
-    if (!minLevel) throw invalid('minLevel', 'minLevel must be one of info, success, warning, error');
+    if (!minLevel) throw invalid('minLevel', 'the level must be one of info, success, warning, error');
     const afterMs = duration('after', r.after);
     const everyMs = duration('every', r.every);
     const times = /^\d{1,3}$/.test(r.times.trim()) ? Number(r.times.trim()) : NaN;
