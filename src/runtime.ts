@@ -2,6 +2,7 @@ import { startAccountMailer } from './notify/account-mail-worker.js';
 import { startNotifier } from './notify/outbox-worker.js';
 import { startPushWorker } from './notify/push/start.js';
 import { startRouteWorker } from './notify/routes/start.js';
+import { startEscalationScheduler } from './notify/escalation-scheduler.js';
 import { startBackupScheduler } from './ops/backup-scheduler.js';
 import { startRetentionScheduler } from './ops/retention-scheduler.js';
 import type { Services } from './services.js';
@@ -66,6 +67,9 @@ export async function startBackground(services: Services, leadership: Leadership
 
   // Retention: batches of deletes between other writes (docs/operations.md "Retention").
   await singleton('retention', () => startRetentionScheduler(services.retention, services.logger, services.config.retentionIntervalMs));
+
+  // Escalation steps (docs/handling-alerts.md "Escalation"): one node looks for due steps; the outbox delivers them.
+  await singleton('escalation', () => startEscalationScheduler(services));
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   // Every node runs both workers on PostgreSQL (each row is claimed by one node); a node that died mid-send

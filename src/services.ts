@@ -4,6 +4,9 @@ import type { WebhookFiles } from './domain/webhook/request-files.js';
 import { Accounts } from './domain/accounts.js';
 import { Silences } from './domain/silences.js';
 import { SqlSilenceRows } from './db/shared/silence-rows.js';
+import { SqlEscalationRows } from './db/shared/escalation-rows.js';
+import { Escalations } from './domain/escalation/escalations.js';
+import { EscalationPass } from './domain/escalation/escalation-pass.js';
 import type { FirstStartUnit } from './domain/account-rows.js';
 import type { AlertGroupWrites } from './domain/alert-groups.js';
 import type { AlertStore } from './domain/alert-store.js';
@@ -161,6 +164,8 @@ export interface Services {
   unsubscribe: UnsubscribeLinks;
   /** Silences and maintenance windows (the fan-out reads them itself, in its own transaction). */
   silences: Silences;
+  /** Escalation per channel: the policies, and the pass the leader runs (src/notify/escalation-scheduler.ts). */
+  escalation: { escalations: Escalations; pass: EscalationPass };
   /** The e-mail and push action links: signed per recipient and alert, 24 h, used once. */
   alertActionLinks: AlertActionLinks;
   /** Retention settings per channel and workspace (the admin CLI) and the pruner the background part runs. */
@@ -316,6 +321,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   const routeOutbox = new SqlRouteOutbox(parts.database);
   const accountMail = new AccountMail(rows.accountMailRows, parts.appSecrets, ids, clock, bus);
   const silences = new Silences(new SqlSilenceRows(parts.database), accounts, ids, clock);
+  const escalationRows = new SqlEscalationRows(parts.database);
   const chatIngest = new ChatIngest({ store: store.chat, ids, clock, bus, media, fetcher, logger, releaseMedia, isMediaReferenced });
   return {
     config,
@@ -375,6 +381,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     quietHours: new QuietHoursSettings(new SqlQuietHoursRows(parts.database), clock),
     quietDigests: new SqlQuietDigests(parts.database),
     silences,
+    escalation: { escalations: new Escalations(escalationRows, accounts, clock), pass: new EscalationPass(escalationRows, clock, logger) },
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,

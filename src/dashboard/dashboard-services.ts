@@ -28,6 +28,7 @@ import type { Silences } from '../domain/silences.js';
 import type { Routes } from '../domain/routes/routes.js';
 import type { RoutePreviewer } from '../domain/routes/route-preview.js';
 import type { AlertDeliveries } from '../domain/routes/alert-deliveries.js';
+import type { Escalations } from '../domain/escalation/escalations.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveStreams } from '../notify/live-stream.js';
@@ -71,6 +72,8 @@ export interface DashboardServices {
   routes: { routes: Routes; preview: RoutePreviewer };
   /** An alert's delivery log, with the API endpoint's visibility rule. */
   alertDeliveries: Pick<AlertDeliveries, 'list'>;
+  /** Escalation per channel (the channel settings' section). */
+  escalation: { escalations: Escalations };
   /** The feed's rows, alert and channel deletion, the usage chart's counts. */
   store: Pick<AlertStore, 'reads' | 'removal' | 'reports' | 'channels'>;
   /** Marks a deleted alert's or channel's files as orphaned once nothing else uses them. */

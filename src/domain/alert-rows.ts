@@ -61,7 +61,7 @@ export interface AttachmentRow {
 }
 
 export type AlertEventType = 'alert.created' | 'alert.updated' | 'alert.deleted';
-export type NotificationKind = 'alert.created' | 'alert.resolved' | 'workflow.started' | 'workflow.finished';
+export type NotificationKind = 'alert.created' | 'alert.resolved' | 'workflow.started' | 'workflow.finished' | 'alert.escalated';
 
 /** A file already in the media store, ready to be attached. */
 export type AttachmentRecord = Pick<AttachmentRow, 'mediaKey' | 'mime' | 'kind' | 'name' | 'size'>;

@@ -1,5 +1,6 @@
 import type { AlertRow, AttachmentRow, NotificationKind } from './alert-rows.js';
 import type { Silence } from './silences.js';
+import type { EscalationMark } from './escalation/escalation-notice.js';
 
 /**
  * The outbox side of the alert store (`notification_jobs`, deliveries, digests,
@@ -8,7 +9,7 @@ import type { Silence } from './silences.js';
  * alert-store.ts, the store's one entry point.
  */
 
-export interface OutboxJob {
+export interface OutboxJob extends EscalationMark {
   id: number;
   alertId: string;
   channelId: string;
@@ -45,7 +46,7 @@ export interface JobRetry {
   reason: string;
 }
 
-export interface OutboxDelivery {
+export interface OutboxDelivery extends EscalationMark {
   jobId: number;
   userId: string;
   channelId: string;

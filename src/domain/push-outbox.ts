@@ -1,4 +1,5 @@
 import type { AlertRow, NotificationKind, OutboxChannel } from './alert-store.js';
+import type { EscalationMark } from './escalation/escalation-notice.js';
 
 /** One push delivery row: a job's push to one subscription. */
 export interface PushTarget {
@@ -6,7 +7,7 @@ export interface PushTarget {
   subscriptionId: string;
 }
 
-export interface PushDeliveryRow extends PushTarget {
+export interface PushDeliveryRow extends PushTarget, EscalationMark {
   userId: string;
   channelId: string;
   alertId: string;

@@ -23,6 +23,8 @@ import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { UsageRows } from '../domain/usage.js';
 import type { RouteRowStore } from '../domain/routes/route-rows.js';
 import type { SilenceRows } from '../domain/silences.js';
+import type { EscalationPolicyRows } from '../domain/escalation/escalations.js';
+import { SqlEscalationRows } from '../db/shared/escalation-rows.js';
 
 /** The rows the admin commands use, on the engine the service runs on (src/services/admin.ts builds them). */
 export interface AdminRows {
@@ -37,6 +39,7 @@ export interface AdminRows {
   routes: RouteRowStore;
   silences: SilenceRows;
   quietHours: QuietHoursRows;
+  escalations: EscalationPolicyRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; lifecycle: AlertLifecycleWrites; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
@@ -61,6 +64,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const routes = once(() => new SqlRouteRows(database));
   const silences = once(() => new SqlSilenceRows(database));
   const quietHours = once(() => new SqlQuietHoursRows(database));
+  const escalations = once(() => new SqlEscalationRows(database));
   const alertRows = once(alerts);
   return {
     get accounts() { return accounts(); },
@@ -74,6 +78,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
     get routes() { return routes(); },
     get silences() { return silences(); },
     get quietHours() { return quietHours(); },
+    get escalations() { return escalations(); },
     get alerts() { return alertRows(); },
     close,
   };

@@ -8,6 +8,7 @@ import { loadSecretBox } from '../lib/secret-box.js';
 import { sendRouteTest } from '../notify/routes/route-sender.js';
 import { createRouteTransport, type RouteTransport } from '../notify/routes/transport.js';
 import { Silences } from '../domain/silences.js';
+import { Escalations } from '../domain/escalation/escalations.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -109,6 +110,10 @@ export class AdminServices {
 
   async silences(): Promise<Silences> {
     return new Silences((await this.rows()).silences, await this.accounts(), new IdGenerator(() => this.clock.now()), this.clock);
+  }
+
+  async escalations(): Promise<Escalations> {
+    return new Escalations((await this.rows()).escalations, await this.accounts(), this.clock);
   }
 
   async retentionSettings(): Promise<RetentionSettings> {

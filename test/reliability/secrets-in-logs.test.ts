@@ -282,6 +282,28 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
     },
   },
   {
+    name: 'escalation: set from the channel settings (303, a refused value 400, a member 403) and the CLI, a pass run, turned off',
+    run: async (c) => {
+      const s = c.h.services;
+      const links = s.accountAuth.signInLinks;
+      const link = async (id: string) => `http://alertbridge.test/auth/link?t=${c.secret('sign-in link secret (escalation)', (await links.issue(id)).secret)}`;
+      const dash = new DashClient({ app: c.h.app, origin: 'http://alertbridge.test', link } as unknown as DashHarness);
+      await dash.signInWithLink(c.seed.owner.id);
+      for (const [name, value] of dash.cookies) c.secret(`owner session cookie ${name} (escalation)`, value);
+      const form = { escalation_level: 'ERROR', escalation_after: '10m', escalation_every: '5m', escalation_times: '2', [`escalate_to_${c.seed.member.id}`]: 'on' };
+      const path = `/channels/${c.seed.general.id}/escalation`;
+      expect((await dash.post(path, form)).res.status).toBe(303);
+      // A secret pasted into a field is refused, shown back in the page, never logged.
+      expect((await dash.post(path, { ...form, escalation_every: c.seed.general.webhookToken })).res.status).toBe(400);
+      expect((await dash.post(`${path}/clear`, {})).res.status).toBe(303);
+      const cli = await runAdmin(['channel', 'set-escalation', '--channel', c.seed.general.id, '--min-level', 'error', '--after', '30s', '--every', '1m', '--times', '1', '--then', 'owner@acme.test'], cliEnv(c.h));
+      expect(cli.code).toBe(0);
+      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'escalating', level: 'error' })), 201);
+      await s.escalation.pass.run();
+      expect((await runAdmin(['channel', 'set-escalation', '--channel', c.seed.general.id, '--clear'], cliEnv(c.h))).code).toBe(0);
+    },
+  },
+  {
     name: 'SMTP: a login refused (retried), a MAIL FROM refused (retried), then delivered with the password',
     run: async (c) => {
       c.sink.rejectAuthNext(1);

@@ -6,6 +6,7 @@ import { isManager } from '../http/session.js';
 import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';
 import { DiscordSection } from './channel-discord.js';
 import { SigningSecretSection } from './channel-signing.js';
+import { EscalationSection, type EscalationView } from './channel-escalation.js';
 import { Card, CopyBox, Field, Notice, PostForm, SelectField } from '../views/components.js';
 import { page } from '../views/render.js';
 import { flashOf } from '../http/flash.js';
@@ -73,6 +74,8 @@ export interface SettingsExtra {
   discord?: { status: DiscordStatus; inviteUrl?: string; botRunning: boolean };
   /** Whether the channel has a GitHub signing secret (shown to managers only). */
   signingSecretSet?: boolean;
+  /** The escalation policy (managers only; null: none). */
+  escalation?: EscalationView | null;
   reveal?: boolean;
   /** Whether this server sends e-mail (SMTP_URL): without it, the notification levels would do nothing. */
   mailEnabled?: boolean;
@@ -163,6 +166,9 @@ export function channelSettingsPage(
         <SigningSecretSection channelId={ch.id} channelName={ch.name} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
       ) : null}
 
+      {manager && o.escalation !== undefined ? (
+        <EscalationSection channelId={ch.id} channelName={ch.name} policy={o.escalation} members={o.workspaceMembers} csrf={csrf} errors={e} values={o.values} />
+      ) : null}
       {manager && o.routes ? <RoutesSection channelId={ch.id} routes={o.routes.list} unavailable={o.routes.unavailable} csrf={csrf} /> : null}
 
       {manager ? (

@@ -15,6 +15,7 @@ import { redirectWithFlash } from '../http/flash.js';
 import { freeSlug } from '../http/suggest.js';
 import { channelPrivacyRoutes } from './channel-privacy.js';
 import { channelRouteRoutes } from './channel-routes.js';
+import { channelEscalationRoutes, escalationView } from './channel-escalation.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 
@@ -74,6 +75,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       workspaceMembers: await deps.accounts.listMembers(ws.id),
       discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
       signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
+      escalation: isManager(ws.role) ? await escalationView(deps, ch.id) : undefined,
       mailEnabled: deps.mailer !== null,
       routes: isManager(ws.role) ? { list: await deps.services.routes.routes.list(ch.id), unavailable: deps.services.routes.routes.unavailable } : undefined,
       ...extra,
@@ -239,5 +241,6 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   r.route('/', channelPrivacyRoutes(deps, { visibleChannel, settings }));
   r.route('/', channelRouteRoutes(deps));
+  r.route('/', channelEscalationRoutes(deps, { visibleChannel, settings }));
   return r;
 }

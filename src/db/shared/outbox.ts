@@ -14,6 +14,7 @@ import {
 import type { LoadedUnitRecipients } from './preference-rows.js';
 import { candidateSilences } from './silence-rows.js';
 import { holdSteps } from './quiet-digests.js';
+import { escalationMarkOf } from './escalation-rows.js';
 import type { Silence } from '../../domain/silences.js';
 
 /**
@@ -139,8 +140,9 @@ export class SqlOutbox implements Outbox {
   }
 
   private *fanOutSteps(tx: TransactionSteps, jobId: number, now: number, plan: FanOut): Step<void> {
-    const job = yield* tx.get(PENDING_JOB, { jobId });
-    if (!job) return;
+    const pending = yield* tx.get(PENDING_JOB, { jobId });
+    if (!pending) return;
+    const job = { ...pending, ...(yield* escalationMarkOf(tx, pending.kind, jobId)) };
     const alert = yield* tx.get(ALERT_SUBJECT, { alertId: job.alertId });
     const silences = alert ? yield* candidateSilences(tx, job.channelId, job.createdAt) : [];
     const decided = yield* this.decided(tx, job.channelId, null, () => plan(job, alert, silences));
@@ -165,8 +167,9 @@ export class SqlOutbox implements Outbox {
     now: number,
     decide: DeliveryDecide<T>,
   ): Step<{ value: T; attempts: number } | null> {
-    const delivery = yield* tx.get(CLAIMABLE_DELIVERY, { jobId, userId });
-    if (!delivery) return null;
+    const row = yield* tx.get(CLAIMABLE_DELIVERY, { jobId, userId });
+    if (!row) return null;
+    const delivery = { ...row, ...(yield* escalationMarkOf(tx, row.kind, jobId)) };
     const { channelId } = delivery;
     const alert = yield* tx.get(ALERT_BY_ID, { alertId: delivery.alertId });
     const channel = yield* tx.get(OUTBOX_CHANNEL, { channelId });

@@ -1,6 +1,7 @@
 import type {
   PushClaimDecision, PushClaimInput, PushDeliveryRow, PushEndpoint, PushFloodStep, PushOutbox, PushTarget, PushWindow,
 } from '../../domain/push-outbox.js';
+import { escalationMarkOf } from './escalation-rows.js';
 import { InOrder } from './in-order.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { ALERT_BY_ID, FLOOD_WINDOW_LOCK, OUTBOX_CHANNEL } from './outbox-steps.js';
@@ -94,8 +95,9 @@ export class SqlPushOutbox implements PushOutbox {
     decide: (c: PushClaimInput) => PushClaimDecision<T>,
   ): Step<{ value: T; attempts: number } | null> {
     const { jobId, subscriptionId } = target;
-    const delivery = yield* tx.get(CLAIMABLE, { jobId, subscriptionId });
-    if (!delivery) return null;
+    const row = yield* tx.get(CLAIMABLE, { jobId, subscriptionId });
+    if (!row) return null;
+    const delivery = { ...row, ...(yield* escalationMarkOf(tx, row.kind, jobId)) };
     const { userId, channelId } = delivery;
     let window: PushWindow | undefined;
     if (delivery.attempts === 0) {

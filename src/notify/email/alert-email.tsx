@@ -21,18 +21,22 @@ export interface AlertEmailInput {
   recipientEmail: string;
   /** The recipient's dashboard links (channel, settings, one-click unsubscribe). */
   links?: EmailLinks;
+  /** "Escalation 2 of 3" on an escalation step: the subject starts with it. */
+  escalation?: string | null;
 }
 
 /** One alert or chat message as an e-mail: the card (inline styling) and its text part. */
 export function renderAlertEmail(input: AlertEmailInput): RenderedEmail {
-  const subject = subjectFor(input.alert, input.channel, input.kind);
+  const subject = `${input.escalation ? `${input.escalation}: ` : ''}${subjectFor(input.alert, input.channel, input.kind)}`;
   const footer = emailFooter(input.channel, input.recipientLevel, input.recipientEmail, input.links);
   const card = toCardModel(input.alert);
   const phase = card.kind === 'alert' ? runPhase(card, input.kind === 'workflow.started') : null;
-  const text = card.kind === 'alert' ? alertText(card, input.channel, phase, footer.text) : chatText(card, input.channel, footer.text);
+  const body = card.kind === 'alert' ? alertText(card, input.channel, phase, footer.text) : chatText(card, input.channel, footer.text);
+  const note = input.escalation ? `${input.escalation}: this alert is still open and nobody has acknowledged it.` : null;
+  const text = note ? `${note}\n\n${body}` : body;
   const html = emailDocument({
     title: subject,
-    preheader: preheader(card),
+    preheader: note ?? preheader(card),
     footer: footer.html,
     card: <AlertCard card={card} styling="inline" channel={input.channel} phase={phase} />,
   });

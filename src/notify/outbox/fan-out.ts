@@ -7,6 +7,7 @@ import { levelAllows, type UnitRecipientRule } from '../../domain/notification-p
 import { isSilenced } from '../../domain/silences.js';
 import { quietHoursAllow, quietHoursOf } from '../../domain/quiet-hours.js';
 import type { QuietHold } from '../../domain/outbox-store.js';
+import { escalationAudience } from '../../domain/escalation/escalation-notice.js';
 
 /** Jobs fanned out per pass; a full batch asks for another pass at once. */
 export const FAN_OUT_BATCH = 200;
@@ -46,14 +47,17 @@ export class FanOut {
           const silence = isSilenced(silences, alert, job.createdAt);
           if (silence) return { deliverTo: [], pushTo: [], note: `silenced by ${silence.id}`, silencedBy: { id: silence.id, comment: silence.comment } };
           const level = effectiveLevel(job.kind, alert.level);
+          // An escalation's final step goes to the people named for it (src/domain/escalation/escalation-notice.ts).
+          const audience = escalationAudience(job);
           const recipients: string[] = [];
           const hold: QuietHold[] = [];
           for (const r of this.deps.prefs.recipientsInUnit(job.channelId)) {
-            if (!levelAllows(r.level, level)) continue;
+            if (audience ? !audience.includes(r.userId) : !levelAllows(r.level, level)) continue;
             // Quiet hours at the moment the alert arrived: held for the window's digest e-mail, no push.
             const quiet = quietHoursAllow(quietHoursOf(r), level, job.createdAt);
             if (quiet.allow) recipients.push(r.userId);
-            else hold.push({ userId: r.userId, until: quiet.until });
+            // An escalation step only repeats an alert already told (or already held): dropped, not held twice.
+            else if (job.kind !== 'alert.escalated') hold.push({ userId: r.userId, until: quiet.until });
           }
           // One decision for both paths: Web Push reaches the same recipients as e-mail, e-mail on or off.
           if (!emailOn) return { deliverTo: [], pushTo: recipients, note: 'e-mail off (no SMTP_URL): nothing sent', silencedBy: null };

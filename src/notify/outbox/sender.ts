@@ -7,12 +7,15 @@ import { describeError, isPermanentSmtpError, type Mailer, type MailMessage } fr
 import { levelAllows, type Recipient, type UnitRecipientRule } from '../../domain/notification-preferences.js';
 import { effectiveLevel } from './fan-out.js';
 import { floodStep } from './flood-guard.js';
+import { escalationAudience, escalationLabel, escalationStale } from '../../domain/escalation/escalation-notice.js';
 
 interface DeliveryClaim {
   recipient: Recipient;
   channel: OutboxChannel;
   kind: NotificationKind;
   alert: AlertRow;
+  /** "Escalation 2 of 3" on an escalation step, else null. */
+  escalation: string | null;
 }
 
 interface DigestClaim {
@@ -61,10 +64,14 @@ export class OutboxSender {
       const recipient = this.deps.prefs.recipientInUnit(delivery.channelId, userId);
       if (!recipient) return { skip: 'recipient can no longer see the channel' };
       const kind = delivery.kind ?? 'alert.created';
-      if (!levelAllows(recipient.level, effectiveLevel(kind, alert.level))) return { skip: `preference is now "${recipient.level}"` };
+      const named = escalationAudience(delivery) !== null;
+      if (!named && !levelAllows(recipient.level, effectiveLevel(kind, alert.level))) return { skip: `preference is now "${recipient.level}"` };
       if (!channel) return { skip: 'channel deleted' };
-      const flood = delivery.attempts === 0 ? floodStep(window, now, this.deps.flood.limit, this.deps.flood.windowMs) : null;
-      return { send: { recipient, channel, kind, alert }, flood };
+      const stale = kind === 'alert.escalated' ? escalationStale(alert, now) : null;
+      if (stale) return { skip: stale };
+      // An escalation step is never folded into a digest: it must say which step it is, and steps are minutes apart anyway.
+      const flood = delivery.attempts === 0 && kind !== 'alert.escalated' ? floodStep(window, now, this.deps.flood.limit, this.deps.flood.windowMs) : null;
+      return { send: { recipient, channel, kind, alert, escalation: escalationLabel(delivery) }, flood };
     });
     if (!claim) return;
     const target: OutboxTarget = { jobId, userId };
@@ -75,7 +82,7 @@ export class OutboxSender {
       // Action buttons while there is something to do: not on a resolved alert, nor on a chat message.
       const actionable = 'title' in alert && alert.status !== 'resolved' && kind !== 'alert.resolved';
       const links = this.deps.links(userId, alert.channelId, actionable ? alert.id : undefined);
-      const email = renderAlertEmail({ alert, channel, kind, recipientLevel: recipient.level, recipientEmail: recipient.email, links });
+      const email = renderAlertEmail({ alert, channel, kind, recipientLevel: recipient.level, recipientEmail: recipient.email, links, escalation: claim.value.escalation });
       const started = kind === 'workflow.finished' ? await this.deps.outbox.startedMessageId(alert.id, userId) : undefined;
       message = this.message(recipient, email, `n${jobId}.${userId}`, links.headers, alert, started ? [started] : undefined);
     } catch (err) {

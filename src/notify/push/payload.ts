@@ -53,7 +53,7 @@ function channelUrl(publicUrl: string, channelId: string): string {
 }
 
 /** One alert's notification: level emoji and title, the message excerpt, the channel. */
-export function alertPayload(row: AlertRow, kind: NotificationKind, channel: OutboxChannel, publicUrl: string): PushPayload {
+export function alertPayload(row: AlertRow, kind: NotificationKind, channel: OutboxChannel, publicUrl: string, escalation: string | null = null): PushPayload {
   const where = `#${channel.slug} · ${channel.workspaceName}`;
   if (row.kind === 'chat') {
     const text = excerpt(row.message);
@@ -73,7 +73,8 @@ export function alertPayload(row: AlertRow, kind: NotificationKind, channel: Out
     kind === 'alert.resolved' ? ' (resolved)' : row.workflowState && kind !== 'alert.created' ? ` (${kind === 'workflow.started' ? 'started' : row.workflowState})` : '';
   const message = excerpt(kind === 'workflow.finished' && row.workflowError ? row.workflowError : row.message);
   return {
-    title: `${LEVEL_EMOJI[level]} ${row.title}${state}`,
+    // An escalation step says which it is first: "Escalation 2 of 3: 🚨 Disk full".
+    title: `${escalation ? `${escalation}: ` : ''}${LEVEL_EMOJI[level]} ${row.title}${state}`,
     body: message ? `${message}\n${where}` : where,
     url: channelUrl(publicUrl, row.channelId),
     tag: row.id,

@@ -1,4 +1,5 @@
 import { type RetryPolicy, backoffDelay } from '../../lib/backoff.js';
+import { escalationAudience, escalationLabel, escalationStale } from '../../domain/escalation/escalation-notice.js';
 import type { Logger } from '../../lib/logger.js';
 import { effectiveLevel } from '../outbox/fan-out.js';
 import { levelAllows, type UnitRecipientRule } from '../../domain/notification-preferences.js';
@@ -58,13 +59,17 @@ export class PushSender {
       const recipient = this.deps.prefs.recipientInUnit(delivery.channelId, delivery.userId);
       if (!recipient) return { skip: 'recipient can no longer see the channel' };
       const level = effectiveLevel(delivery.kind, alert.level);
-      if (!levelAllows(recipient.level, level)) return { skip: `preference is now "${recipient.level}"` };
+      const named = escalationAudience(delivery) !== null;
+      if (!named && !levelAllows(recipient.level, level)) return { skip: `preference is now "${recipient.level}"` };
       if (!channel) return { skip: 'channel deleted' };
-      const flood = delivery.attempts === 0 ? pushFloodStep(window, now, limit, windowMs) : null;
+      const stale = delivery.kind === 'alert.escalated' ? escalationStale(alert, now) : null;
+      if (stale) return { skip: stale };
+      // Escalation steps are never folded into a flood summary (as for e-mail).
+      const flood = delivery.attempts === 0 && delivery.kind !== 'alert.escalated' ? pushFloodStep(window, now, limit, windowMs) : null;
       const folded = flood?.kind === 'fold';
       const payload = folded
         ? floodPayload(alert, channel, (window?.folded ?? 0) + 1, this.deps.publicUrl)
-        : alertPayload(alert, delivery.kind, channel, this.deps.publicUrl);
+        : alertPayload(alert, delivery.kind, channel, this.deps.publicUrl, escalationLabel(delivery));
       if (!folded && alert.kind === 'standard' && alert.status !== 'resolved' && delivery.kind !== 'alert.resolved') {
         payload.actionToken = this.deps.actionToken(delivery.userId, alert.id);
       }

@@ -180,12 +180,16 @@ export const [notificationJobs, pgNotificationJobs] = table(
     id: autoId('id'),
     alertId: text('alert_id').notNull(),
     channelId: text('channel_id').notNull(),
-    kind: text('kind', { enum: ['alert.created', 'alert.resolved', 'workflow.started', 'workflow.finished'] }).notNull(),
+    kind: text('kind', { enum: ['alert.created', 'alert.resolved', 'workflow.started', 'workflow.finished', 'alert.escalated'] }).notNull(),
     state: text('state', { enum: ['pending', 'done', 'failed'] }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: bigint('next_attempt_at').notNull(),
     lastError: text('last_error'),
     createdAt: bigint('created_at').notNull(),
+    // An escalation step (src/domain/escalation/): "step of steps", and its recipients (user ids) when not the channel's.
+    escalationStep: integer('escalation_step'),
+    escalationSteps: integer('escalation_steps'),
+    escalationToJson: text('escalation_to_json'),
   },
   (t, { index }) => [index('notification_jobs_due_idx').on(t.state, t.nextAttemptAt)],
 );

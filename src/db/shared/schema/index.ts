@@ -16,3 +16,4 @@ export * from './silences.js';
 export * from './alert-history.js';
 export * from './feed-preferences.js';
 export * from './quiet-hours.js';
+export * from './escalations.js';

@@ -46,7 +46,7 @@ export const [pushDeliveries, pgPushDeliveries] = table(
     userId: text('user_id').notNull(),
     channelId: text('channel_id').notNull(),
     alertId: text('alert_id').notNull(),
-    kind: text('kind', { enum: ['alert.created', 'alert.resolved', 'workflow.started', 'workflow.finished'] }).notNull(),
+    kind: text('kind', { enum: ['alert.created', 'alert.resolved', 'workflow.started', 'workflow.finished', 'alert.escalated'] }).notNull(),
     state: text('state', { enum: ['pending', 'sending', 'sent', 'skipped', 'failed'] })
       .notNull()
       .default('pending'),
