@@ -182,6 +182,27 @@ describe('escalation steps', () => {
     expect(escalations(e)).toHaveLength(2);
   });
 
+  it('holds a step back from a person in quiet hours below their level, and adds it to no digest', async () => {
+    const e = await start();
+    await admin(e, ...POLICY, '--channel', e.seed.general.id);
+    // 08:00–12:00 UTC holds everything below ERROR for the member; the clock starts at 09:00 UTC.
+    const quiet = await admin(e, 'notify', 'quiet-hours', '--user', 'member@acme.test', '--window', '08:00-12:00', '--tz', 'UTC', '--min-level', 'error');
+    expect(quiet.code).toBe(0);
+    const id = await post(e, { title: 'Queue backlog', level: 'warning' });
+    await e.sink.waitFor(1);
+    await at(e, 10);
+    await e.sink.waitFor(2);
+    await at(e, 15);
+    await e.sink.waitFor(3);
+    expect(escalations(e)).toEqual([
+      'owner@acme.test Escalation 1 of 3: [WARNING] #general — Queue backlog',
+      'owner@acme.test Escalation 2 of 3: [WARNING] #general — Queue backlog',
+    ]);
+    expect(e.sink.to('member@acme.test')).toEqual([]);
+    // The alert itself waits in the member's digest once; the steps add nothing to it.
+    expect(await rows(e.h, 'SELECT count(*) AS n FROM quiet_holds WHERE alert_id = ?', id)).toEqual([{ n: 1 }]);
+  });
+
   it('never escalates a silenced alert', async () => {
     const e = await start();
     await admin(e, ...POLICY, '--channel', e.seed.general.id);

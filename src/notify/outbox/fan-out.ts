@@ -57,7 +57,7 @@ export class FanOut {
             const quiet = quietHoursAllow(quietHoursOf(r), level, job.createdAt);
             if (quiet.allow) recipients.push(r.userId);
             // An escalation step only repeats an alert already told (or already held): dropped, not held twice.
-            else if (job.kind !== 'alert.escalated') hold.push({ userId: r.userId, until: quiet.until });
+            else if (!job.escalationStep) hold.push({ userId: r.userId, until: quiet.until });
           }
           // One decision for both paths: Web Push reaches the same recipients as e-mail, e-mail on or off.
           if (!emailOn) return { deliverTo: [], pushTo: recipients, note: 'e-mail off (no SMTP_URL): nothing sent', silencedBy: null };
