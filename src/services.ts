@@ -39,6 +39,7 @@ import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './not
 import { NotificationPreferences, type UnitRecipientRule } from './domain/notification-preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
+import { BrowserFlashes } from './domain/auth/browser-flashes.js';
 import { AccountMail } from './domain/auth/account-mail.js';
 import { AuditLog } from './domain/auth/audit.js';
 import { Invitations } from './domain/auth/invitations.js';
@@ -149,6 +150,8 @@ export interface Services {
   mediaOrphans: MediaOrphans;
   /** One-click unsubscribe links (RFC 8058) and the dashboard links notification e-mails carry. */
   unsubscribe: UnsubscribeLinks;
+  /** Results of sessionless buttons (unsubscribe, e-mail actions) shown once after their redirect. */
+  browserFlashes: BrowserFlashes;
   /** Silences and maintenance windows (the fan-out reads them itself, in its own transaction). */
   silences: Silences;
   /** The e-mail and push action links: signed per recipient and alert, 24 h, used once. */
@@ -337,6 +340,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
+    browserFlashes: new BrowserFlashes(parts.appSecrets, clock),
     alertActionLinks: new AlertActionLinks(parts.appSecrets, clock, config.publicUrl, new SqlActionLinkUses(parts.database)),
     push: {
       vapid: loadVapidKeys(parts.appSecrets, clock),

@@ -182,6 +182,24 @@ describe('every form, submitted and reloaded, has exactly one effect', () => {
     expect(await count('SELECT count(*) AS n FROM alerts WHERE id = ?', [alert])).toBe(0);
   });
 
+  it('e-mail buttons, with no session: unsubscribe and acknowledge answer 303; the result shows once and a reload acts on nothing', async () => {
+    const person = new DashClient(h, 'http');
+    const unsubscribe = new URL(h.services.unsubscribe.url(seed.member.id, seed.general.id));
+    await person.get(unsubscribe.pathname + unsubscribe.search);
+    await submitAndReload(person, unsubscribe.pathname + unsubscribe.search, {}, 'You will get no more notification e-mails from General.');
+    expect(await h.query('SELECT level FROM notification_preferences WHERE user_id = ? AND channel_id = ?', [seed.member.id, seed.general.id])).toEqual([{ level: 'none' }]);
+
+    const owner = await client(seed.owner.id);
+    await owner.get('/feed');
+    await owner.submit('/feed/test-alert', { channel: seed.general.id, back: '/feed' });
+    const alert = (await h.query<{ id: string }>('SELECT id FROM alerts WHERE channel_id = ? ORDER BY seq DESC', [seed.general.id]))[0]!.id;
+    const action = new URL(h.services.alertActionLinks.url(seed.member.id, alert, 'acknowledge'));
+    await person.get(action.pathname + action.search);
+    const done = await submitAndReload(person, action.pathname + action.search, {}, 'Acknowledged “');
+    expect(done.location).toMatch(/^\/alert-action\/done\?flash=/);
+    expect(await h.query('SELECT action, via FROM alert_history WHERE alert_id = ?', [alert])).toEqual([{ action: 'acknowledged', via: 'email' }]);
+  });
+
   it('silences: create and expire', async () => {
     const owner = await client(seed.owner.id);
     await owner.get('/silences');

@@ -17,6 +17,8 @@ export const flashSchema = z.object({
   revealWebhook: z.boolean().optional(),
   /** An invitation link that was not e-mailed (mail off, or the send failed). */
   invitation: z.object({ email: z.string(), url: z.string(), expiresAt: z.number(), mailFailed: z.boolean() }).optional(),
+  /** What a sessionless button did (unsubscribe, an e-mail's Acknowledge): the "done" page's words and its way on. */
+  done: z.object({ heading: z.string().max(500), text: z.string().max(500).optional(), link: z.object({ href: z.string().regex(/^\/(?!\/)/), label: z.string().max(200) }).optional() }).optional(),
 });
 export type Flash = z.infer<typeof flashSchema>;
 
