@@ -200,6 +200,16 @@ describe('every form, submitted and reloaded, has exactly one effect', () => {
     expect(await h.query('SELECT action, via FROM alert_history WHERE alert_id = ?', [alert])).toEqual([{ action: 'acknowledged', via: 'email' }]);
   });
 
+  it('sign-in forms, before and after a session: their notices show once, from a browser-bound flash', async () => {
+    const visitor = new DashClient(h, 'http');
+    await visitor.get('/sign-in');
+    await submitAndReload(visitor, '/sign-in/link', { email: 'member@acme.test' }, 'a sign-in link is on its way');
+    const owner = await client(seed.owner.id);
+    await owner.get('/profile');
+    const again = await submitAndReload(owner, '/sign-in/again', {}, 'Your session has ended. Sign in again.');
+    expect(again.location).toMatch(/^\/sign-in\?flash=/);
+  });
+
   it('silences: create and expire', async () => {
     const owner = await client(seed.owner.id);
     await owner.get('/silences');
