@@ -83,11 +83,8 @@ export function Sidebar(props: { channels: ChannelView[]; scope?: FeedScope | un
 export function FeedAssets(props: { live?: boolean }) {
   return (
     <>
-      <link rel="stylesheet" href={asset('alert-card.css')} />
-      <link rel="stylesheet" href={asset('feed.css')} />
-      <script src={asset('feed.js')} defer></script>
-      <script src={asset('feed-view.js')} defer></script>
-      <script src={asset('feed-lifecycle.js')} defer></script>
+      <link rel="stylesheet" href={asset('feed-bundle.css')} />
+      <script src={asset('feed-bundle.js')} defer></script>
       {props.live ? <script src={asset('feed-live.js')} defer></script> : null}
     </>
   );
