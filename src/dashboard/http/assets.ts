@@ -23,7 +23,7 @@ const BUNDLES = {
   'site.css': ['app.css', 'admin.css'],
   'site.js': ['app.js', 'confirm.js'],
   'feed-bundle.css': ['alert-card.css', 'feed.css'],
-  'feed-bundle.js': ['feed.js', 'feed-view.js', 'feed-lifecycle.js'],
+  'feed-bundle.js': ['feed.js', 'feed-view.js', 'feed-lifecycle.js', 'feed-live.js'],
 } as const;
 
 /** Next to this module in src/ and (copied by the build) in dist/. */
