@@ -42,7 +42,7 @@ describe('dashboard assets', () => {
     expect(minifyJs('// why\n(function () {\n  /* a\n   b */\n  var a = 1; // kept\n  return a;\n})();\n')).toBe('(function () {\nvar a = 1; // kept\nreturn a;\n})();');
   });
 
-  it('the feed references its styles and scripts as bundles, immutable and compressed, within 30 KB in brotli', async () => {
+  it('the feed references its styles and scripts as bundles, immutable and compressed, within 31 KB in brotli', async () => {
     const page = await owner.get('/feed');
     const urls = [...page.html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(urls.map((u) => u.replace(/\.[0-9a-f]{12}\./, '.'))).toEqual(['/assets/site.css', '/assets/theme.js', '/assets/htmx.js', '/assets/site.js', '/assets/feed-bundle.css', '/assets/feed-bundle.js']);
@@ -55,6 +55,7 @@ describe('dashboard assets', () => {
       bytes += (await res.arrayBuffer()).byteLength;
     }
     // 29.0 KB when measured (htmx alone is 14.9 KB); before trimming and bundling it was 36.8 KB.
-    expect(bytes / 1024).toBeLessThanOrEqual(30);
+    // The budget leaves room for one small stylesheet; docs/benchmarks.md says what each feature costs.
+    expect(bytes / 1024).toBeLessThanOrEqual(31);
   });
 });
