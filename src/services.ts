@@ -46,6 +46,7 @@ import { EVENT_RETENTION_DAYS, LiveStreams, type LiveStreamOptions } from './not
 import { NotificationPreferences, type UnitRecipientRule } from './domain/notification-preferences.js';
 import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
+import { BrowserFlashes } from './domain/auth/browser-flashes.js';
 import { AccountMail } from './domain/auth/account-mail.js';
 import { AuditLog } from './domain/auth/audit.js';
 import { Invitations } from './domain/auth/invitations.js';
@@ -162,6 +163,8 @@ export interface Services {
   mediaOrphans: MediaOrphans;
   /** One-click unsubscribe links (RFC 8058) and the dashboard links notification e-mails carry. */
   unsubscribe: UnsubscribeLinks;
+  /** Results of sessionless buttons (unsubscribe, e-mail actions) shown once after their redirect. */
+  browserFlashes: BrowserFlashes;
   /** Silences and maintenance windows (the fan-out reads them itself, in its own transaction). */
   silences: Silences;
   /** Escalation per channel: the policies, and the pass the leader runs (src/notify/escalation-scheduler.ts). */
@@ -358,6 +361,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     releaseMedia,
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
+    browserFlashes: new BrowserFlashes(parts.appSecrets, clock),
     alertActionLinks: new AlertActionLinks(parts.appSecrets, clock, config.publicUrl, new SqlActionLinkUses(parts.database)),
     push: {
       vapid: loadVapidKeys(parts.appSecrets, clock),

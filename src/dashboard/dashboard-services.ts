@@ -10,6 +10,7 @@ import type { Passwords } from '../domain/auth/passwords.js';
 import type { Sessions } from '../domain/auth/sessions.js';
 import type { SignInLinks } from '../domain/auth/sign-in-links.js';
 import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
+import type { BrowserFlashes } from '../domain/auth/browser-flashes.js';
 import type { ChangeBus } from '../domain/changes.js';
 import type { DiscordLinks } from '../domain/chat/links.js';
 import type { NotificationPreferences } from '../domain/notification-preferences.js';
@@ -52,6 +53,7 @@ export interface DashboardServices {
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
   accountMail: AccountMail;
   unsubscribe: UnsubscribeLinks;
+  browserFlashes: BrowserFlashes;
   alertActionLinks: AlertActionLinks;
   notifyPrefs: NotificationPreferences;
   userSettings: UserSettings;

@@ -175,3 +175,37 @@ describe('every form is Post/Redirect/Get', () => {
 
 
 });
+
+describe('e-mail buttons in a browser with no session', () => {
+  it('unsubscribe and acknowledge land on a result shown once; a reload posts nothing and shows nothing more', async () => {
+    const { context, page } = await newPage(browser);
+    const posts: string[] = [];
+    page.on('request', (r) => void (r.method() === 'POST' && posts.push(new URL(r.url()).pathname)));
+
+    const channel = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Mail buttons', icon: '📬' });
+    await page.goto(h.services.unsubscribe.url(seed.member.id, channel.id));
+    await page.getByRole('button', { name: /^Stop e-mails from / }).click();
+    await page.getByRole('heading', { name: 'Unsubscribed', level: 1 }).waitFor();
+    expect(await page.textContent('main')).toContain('from Mail buttons');
+    expect(page.url()).toMatch(/\/unsubscribe\/done\?flash=/);
+    expect((await h.services.notifyPrefs.recipient(channel.id, seed.member.id))!.level).toBe('none');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Nothing more to do', level: 1 }).waitFor();
+
+    const res = await fetch(`${h.config.publicUrl}/api/webhook/${channel.webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Queue backlog', level: 'error' }) });
+    const { alertId } = (await res.json()) as { alertId: string };
+    await page.goto(h.services.alertActionLinks.url(seed.member.id, alertId, 'acknowledge'));
+    await page.getByRole('button', { name: /^Acknowledge as / }).click();
+    await page.getByRole('heading', { name: 'Acknowledged “Queue backlog”', level: 1 }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshots(page, 'email-button-done');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Nothing more to do', level: 1 }).waitFor();
+    expect(await h.query('SELECT action, via FROM alert_history WHERE alert_id = ?', [alertId])).toEqual([{ action: 'acknowledged', via: 'email' }]);
+    // One POST per button pressed: the reloads posted nothing.
+    expect(posts).toEqual(['/unsubscribe', '/alert-action']);
+    expect(cspViolations(page)).toEqual([]);
+    await context.close();
+  });
+});

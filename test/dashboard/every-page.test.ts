@@ -124,9 +124,12 @@ describe('every dashboard page', () => {
     expect(cspViolations(page)).toEqual([]);
     await context.close();
 
-    // Signed out: the sign-in page and an invitation.
+    // Signed out: the sign-in page, an invitation, and an e-mail's buttons (unsubscribe from the
+    // 100-character channel, acknowledge) with the pages they land on once used.
     const anon = await newPage(browser);
-    await walk(anon.page, ['/sign-in', `/invite?t=${invite.secret}`]);
+    const unsubscribe = new URL(h.services.unsubscribe.url(seed.member.id, wide.id));
+    const acknowledge = new URL(h.services.alertActionLinks.url(seed.owner.id, alertId, 'acknowledge'));
+    await walk(anon.page, ['/sign-in', `/invite?t=${invite.secret}`, unsubscribe.pathname + unsubscribe.search, acknowledge.pathname + acknowledge.search, '/unsubscribe/done', '/alert-action/done']);
     await anon.context.close();
     expect(problems).toEqual([]);
   });

@@ -206,6 +206,34 @@ describe('every form, submitted and reloaded, has exactly one effect', () => {
     }
   });
 
+  it('e-mail buttons, with no session: unsubscribe and acknowledge answer 303; the result shows once and a reload acts on nothing', async () => {
+    const person = new DashClient(h, 'http');
+    const unsubscribe = new URL(h.services.unsubscribe.url(seed.member.id, seed.general.id));
+    await person.get(unsubscribe.pathname + unsubscribe.search);
+    await submitAndReload(person, unsubscribe.pathname + unsubscribe.search, {}, 'You will get no more notification e-mails from General.');
+    expect(await h.query('SELECT level FROM notification_preferences WHERE user_id = ? AND channel_id = ?', [seed.member.id, seed.general.id])).toEqual([{ level: 'none' }]);
+
+    const owner = await client(seed.owner.id);
+    await owner.get('/feed');
+    await owner.submit('/feed/test-alert', { channel: seed.general.id, back: '/feed' });
+    const alert = (await h.query<{ id: string }>('SELECT id FROM alerts WHERE channel_id = ? ORDER BY seq DESC', [seed.general.id]))[0]!.id;
+    const action = new URL(h.services.alertActionLinks.url(seed.member.id, alert, 'acknowledge'));
+    await person.get(action.pathname + action.search);
+    const done = await submitAndReload(person, action.pathname + action.search, {}, 'Acknowledged “');
+    expect(done.location).toMatch(/^\/alert-action\/done\?flash=/);
+    expect(await h.query('SELECT action, via FROM alert_history WHERE alert_id = ?', [alert])).toEqual([{ action: 'acknowledged', via: 'email' }]);
+  });
+
+  it('sign-in forms, before and after a session: their notices show once, from a browser-bound flash', async () => {
+    const visitor = new DashClient(h, 'http');
+    await visitor.get('/sign-in');
+    await submitAndReload(visitor, '/sign-in/link', { email: 'member@acme.test' }, 'a sign-in link is on its way');
+    const owner = await client(seed.owner.id);
+    await owner.get('/profile');
+    const again = await submitAndReload(owner, '/sign-in/again', {}, 'Your session has ended. Sign in again.');
+    expect(again.location).toMatch(/^\/sign-in\?flash=/);
+  });
+
   it('silences: create and expire', async () => {
     const owner = await client(seed.owner.id);
     await owner.get('/silences');

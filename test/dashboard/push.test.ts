@@ -87,8 +87,11 @@ describe('push subscriptions in Profile', () => {
     expect((await other.post(`/push/devices/${first.body.id}/delete`)).res.status).toBe(303);
     expect(await h.services.push.subscriptions.list(seed.member.id)).toHaveLength(1);
 
-    const removed = await c.post(`/push/devices/${first.body.id}/delete`);
-    expect(removed.res.headers.get('location')).toBe('/profile?push-removed=1#push');
+    // Post/Redirect/Get: the notice comes through a flash, shown once (no ?push-removed in the URL).
+    const removed = await c.submit(`/push/devices/${first.body.id}/delete`);
+    expect(removed.location).toMatch(/^\/profile\?flash=[A-Za-z0-9_-]{22}#push$/);
+    expect(removed.html).toContain('Device removed: it gets no more push notifications.');
+    expect((await c.get(removed.location!)).html).not.toContain('Device removed');
     expect(await h.services.push.subscriptions.list(seed.member.id)).toEqual([]);
 
     await postJson(h, c, '/push/subscriptions', sub);

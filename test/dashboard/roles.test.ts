@@ -174,6 +174,9 @@ describe('roles', () => {
     const unknown = await c.submit('/sign-in/link', { email: 'ghost@acme.test' });
     expect(known.html).toContain('a sign-in link is on its way');
     expect(unknown.html).toContain('a sign-in link is on its way');
+    // A flash, not ?link=sent: a reload of the page does not say it again.
+    expect(unknown.location).toMatch(/^\/sign-in\?flash=/);
+    expect((await c.get(unknown.location!)).html).not.toContain('a sign-in link is on its way');
     await sink.waitFor(1);
     await h.accountMailer!.whenIdle();
     expect(sink.messages).toHaveLength(1);

@@ -33,9 +33,11 @@ describe('silences in the dashboard', () => {
       for: '2h', until: '', weekly: '', timeZone: 'UTC', comment: 'DB failover drill',
     });
     expect(created.res.status).toBe(303);
-    expect(created.res.headers.get('location')).toMatch(/^\/silences\?created=sil_/);
+    expect(created.res.headers.get('location')).toMatch(/^\/silences\?flash=[A-Za-z0-9_-]{22}$/);
     const list = await owner.get(created.res.headers.get('location')!);
     expect(list.html).toContain('Silence created.');
+    // A flash: a reload (or the URL shared) does not say it again.
+    expect((await owner.get(created.res.headers.get('location')!)).html).not.toContain('Silence created.');
     expect(list.html).toContain('DB failover drill');
     expect(list.html).toContain('#general, level ERROR, title contains “replica”, region=eu-1, tier=db');
     const [stored] = await h.query<{ id: string; fieldsJson: string; createdBy: string }>('SELECT id, fields_json AS "fieldsJson", created_by AS "createdBy" FROM silences');

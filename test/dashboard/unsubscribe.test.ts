@@ -30,6 +30,43 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.owner.id))!.level).toBe('all');
   });
 
+  it('the page’s button, pressed by a person with no session: 303 to a result shown once; a reload or a copied URL shows nothing and acts on nothing', async () => {
+    h = await startDashboard({ serve: false });
+    const seed = await seedWorkspace(h.services);
+    const link = new URL(h.services.unsubscribe.url(seed.member.id, seed.general.id));
+    const person = new DashClient(h);
+    const page = await person.get(link.pathname + link.search);
+    // The button is not the mail provider's one click: it posts no List-Unsubscribe field.
+    expect(page.html).not.toContain('One-Click');
+    // Press it twice, as two tabs would: each result opens only with its own browser key, and a changed seal opens nothing.
+    const first = await person.post(link.pathname + link.search);
+    const firstKey = person.cookies.get('ab_flash')!;
+    const sealed = new URL(first.res.headers.get('location')!, 'http://x').searchParams.get('flash')!;
+    for (const [key, seal] of [[firstKey, `${sealed.slice(0, -2)}${sealed.endsWith('AA') ? 'BA' : 'AA'}`], ['x'.repeat(43), sealed], ['%00', sealed], [firstKey, 'x'.repeat(9000)]] as const) {
+      const res = await h.app.request(`/unsubscribe/done?flash=${encodeURIComponent(seal)}`, { headers: { cookie: `ab_flash=${key}`, accept: 'text/html' } });
+      expect(res.status).toBe(200);
+      expect(await res.text()).not.toContain('General');
+    }
+    const done = await person.submit(link.pathname + link.search);
+    expect(person.cookies.get('ab_flash')).toBeUndefined();
+    expect(done.posted.status).toBe(303);
+    expect(done.location).toMatch(/^\/unsubscribe\/done\?flash=[A-Za-z0-9_-]+$/);
+    expect(done.html).toContain('You will get no more notification e-mails from General.');
+    expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.member.id))!.level).toBe('none');
+
+    // Someone else opening the same URL (it may be shared) learns nothing; a reload neither.
+    const stranger = await new DashClient(h).get(done.location!);
+    expect(stranger.res.status).toBe(200);
+    expect(stranger.html).not.toContain('General');
+    const reload = await person.get(done.location!);
+    expect(reload.html).toContain('Nothing more to do');
+    expect(reload.html).not.toContain('General');
+    // Turned on again, a reload does not turn it off a second time.
+    await h.services.notifyPrefs.set(seed.member.id, seed.general.id, 'all');
+    await person.get(done.location!);
+    expect((await h.services.notifyPrefs.recipient(seed.general.id, seed.member.id))!.level).toBe('all');
+  });
+
   it('refuses a link whose user, channel or signature was changed', async () => {
     h = await startDashboard({ serve: false });
     const seed = await seedWorkspace(h.services);

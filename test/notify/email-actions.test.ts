@@ -55,9 +55,18 @@ describe('e-mail action buttons', () => {
     expect(html).toContain('Checkout errors');
     expect(await status(id)).toBe('open');
 
-    const done = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(link).origin }, body: '' });
-    expect(done.status).toBe(200);
-    expect(await done.text()).toContain('Acknowledged');
+    // Post/Redirect/Get with no session: the result is shown once, to this browser (its cookie), never by the URL alone.
+    const done = await fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(link).origin }, body: '', redirect: 'manual' });
+    expect(done.status).toBe(303);
+    const result = new URL(done.headers.get('location')!, link).toString();
+    expect(result).toMatch(/\/alert-action\/done\?flash=/);
+    const cookie = done.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+    const shown = await fetch(result, { headers: { cookie } });
+    expect(shown.status).toBe(200);
+    expect(await shown.text()).toContain('Acknowledged “Checkout errors”');
+    expect(await (await fetch(result)).text()).not.toContain('Checkout errors');
+    const reload = await fetch(result, { headers: { cookie: shown.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ') } });
+    expect(await reload.text()).not.toContain('Checkout errors');
     expect(await status(id)).toBe('acknowledged');
     const rows = await h.query<{ via: string; actor_id: string }>('SELECT via, actor_id FROM alert_history WHERE alert_id = ?', [id]);
     expect(rows).toEqual([{ via: 'email', actor_id: seed.member.id }]);

@@ -293,6 +293,9 @@ const READ_PATHS = (seg: string) => [
   '/api/alerts/@alert/deliveries',
   '/api/alerts/mark-all-read',
   '/alert-action',
+  '/alert-action/done',
+  '/unsubscribe',
+  '/unsubscribe/done',
   '/api/search',
   '/api/search',
   `/media/${seg}`,
@@ -301,7 +304,7 @@ const READ_PATHS = (seg: string) => [
 ];
 const segment = fc.oneof(fc.constantFrom('general', 'deploys', 'security', '..', '%2e%2e', '%00', 'alr_x', '__proto__', 'constructor'), text.map((t) => enc(t.slice(0, 100))));
 const query = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel', 'status', 'status', 't'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true'), text)), { maxLength: 3 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel', 'status', 'status', 't', 'flash', 'u', 'c', 's'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true'), text)), { maxLength: 3 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v.slice(0, 500))}`).join('&')}` : ''));
 const authorization = fc.oneof(
   fc.constantFrom('owner', 'member', 'stranger', 'revoked', 'none'),

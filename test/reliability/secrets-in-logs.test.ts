@@ -116,7 +116,14 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       const link = new URL(c.h.services.alertActionLinks.url(c.seed.member.id, id, 'acknowledge'));
       c.secret('e-mail action link token', link.searchParams.get('t')!);
       await expectStatus(c.fetch(`${link.pathname}${link.search}`, {}), 200);
-      await expectStatus(c.fetch(`${link.pathname}${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://alertbridge.test' }, body: '' }), 200);
+      // Post/Redirect/Get with no session: the browser key of the result page is a secret too.
+      const acted = await c.fetch(`${link.pathname}${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://alertbridge.test' }, body: '', redirect: 'manual' });
+      expect(acted.status).toBe(303);
+      const browserKey = c.secret('result page browser key', /ab_flash=([^;]+)/.exec(acted.headers.getSetCookie().join('\n'))![1]!);
+      await expectStatus(c.fetch(acted.headers.get('location')!, { headers: { cookie: `ab_flash=${browserKey}` } }), 200);
+      const unsubscribe = new URL(c.h.services.unsubscribe.url(c.seed.member.id, c.seed.general.id));
+      await expectStatus(c.fetch(`${unsubscribe.pathname}${unsubscribe.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' }), 303);
+      await expectStatus(c.fetch(`${unsubscribe.pathname}${unsubscribe.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }), 200);
       await expectStatus(c.fetch(`${link.pathname}${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://alertbridge.test' }, body: '' }), 410);
       await expectStatus(c.fetch('/api/alerts/mark-all-read', { token, method: 'POST' }), 200);
       await expectStatus(c.fetch('/api/alerts/alt_nope', { token }), 404);

@@ -6,7 +6,8 @@
 (function () {
   'use strict';
   var list = document.querySelector('.feed-list');
-  var layout = document.querySelector('.feed-layout');
+  // Only a feed listens (search shares this bundle, not the stream).
+  var layout = document.querySelector('.feed-layout[data-stream]');
   var feed = window.AlertbridgeFeed;
   if (!list || !layout || !feed) return;
   var onlyChannel = layout.getAttribute('data-feed-channel') || null;

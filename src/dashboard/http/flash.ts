@@ -21,6 +21,8 @@ export const flashSchema = z.object({
   routeSecret: z.object({ routeId: z.string(), secret: z.string() }).optional(),
   /** What the receiver answered a route's test send. */
   routeTest: z.object({ routeId: z.string(), ok: z.boolean(), status: z.number().nullable(), body: z.string(), error: z.string().nullable() }).optional(),
+  /** What a sessionless button did (unsubscribe, an e-mail's Acknowledge): the "done" page's words and its way on. */
+  done: z.object({ heading: z.string().max(500), text: z.string().max(500).optional(), link: z.object({ href: z.string().regex(/^\/(?!\/)/), label: z.string().max(200) }).optional() }).optional(),
 });
 export type Flash = z.infer<typeof flashSchema>;
 

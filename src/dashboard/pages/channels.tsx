@@ -7,7 +7,7 @@ import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';
 import { DiscordSection } from './channel-discord.js';
 import { SigningSecretSection } from './channel-signing.js';
 import { EscalationSection, type EscalationView } from './channel-escalation.js';
-import { Card, CopyBox, Field, Notice, PostForm, SelectField } from '../views/components.js';
+import { Card, CopyBox, Field, PostForm, SelectField } from '../views/components.js';
 import { page } from '../views/render.js';
 import { flashOf } from '../http/flash.js';
 import { NotificationsSection, PrivacySection } from './channel-privacy.js';
@@ -30,7 +30,6 @@ export function channelsPage(
     'channels',
     <>
       <h1>Channels</h1>
-      {c.req.query('deleted') ? <Notice>Channel deleted, with its alerts.</Notice> : null}
       {o.channels.length === 0 ? (
         <p class="muted">No channels yet.{manager ? ' Create the first one below.' : ''}</p>
       ) : (

@@ -12,8 +12,7 @@ export function deleteAlertPage(c: Context<DashEnv>, o: { alert: SingleAlertView
     'Delete alert',
     'feed',
     <>
-      <link rel="stylesheet" href={asset('alert-card.css')} />
-      <link rel="stylesheet" href={asset('feed.css')} />
+      <link rel="stylesheet" href={asset('feed-bundle.css')} />
       <h1>Delete this alert?</h1>
       <p class="lead">
         It disappears for everyone in #{o.channel.slug}, with its files, at once. This cannot be undone.

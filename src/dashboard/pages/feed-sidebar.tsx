@@ -79,16 +79,15 @@ export function Sidebar(props: { channels: ChannelView[]; scope?: FeedScope | un
 }
 
 
-/** What every page with the feed's frame loads: the card and feed styles and the feed's script (times, badges, keys); `live` adds the shared live stream. */
-export function FeedAssets(props: { live?: boolean }) {
+/**
+ * What every page with the feed's frame loads: the card and feed styles and the feed's scripts
+ * (times, badges, keys, and the live stream, which starts only on a feed: `.feed-layout[data-stream]`).
+ */
+export function FeedAssets() {
   return (
     <>
-      <link rel="stylesheet" href={asset('alert-card.css')} />
-      <link rel="stylesheet" href={asset('feed.css')} />
-      <script src={asset('feed.js')} defer></script>
-      <script src={asset('feed-view.js')} defer></script>
-      <script src={asset('feed-lifecycle.js')} defer></script>
-      {props.live ? <script src={asset('feed-live.js')} defer></script> : null}
+      <link rel="stylesheet" href={asset('feed-bundle.css')} />
+      <script src={asset('feed-bundle.js')} defer></script>
     </>
   );
 }

@@ -156,8 +156,8 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
     total > 0 ? `(${total}) ${heading}` : heading,
     'feed',
     <>
-      <FeedAssets live />
-      <div class="feed-layout" data-feed-channel={channelId ?? ''}>
+      <FeedAssets />
+      <div class="feed-layout" data-feed-channel={channelId ?? ''} data-stream="">
         <Sidebar channels={o.channels} scope={s.scope} total={total} />
         <section class="feed-main" aria-labelledby="feed-heading">
           <div class="feed-head">

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { MIN_PASSWORD_LENGTH } from '../../domain/auth/passwords.js';
 import type { InvitationRecord } from '../../domain/auth/invitations.js';
-import { Card, Field, Notice, PostForm, Time } from '../views/components.js';
+import { Card, Field, PostForm, Time } from '../views/components.js';
 import { publicPage } from '../views/render.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -105,11 +105,4 @@ export function PendingInvitations(props: { invitations: InvitationRecord[]; csr
       </ul>
     </Card>
   );
-}
-
-/** The profile's notice after accepting (declining answers with a flash). */
-export function InvitationOutcome(props: { c: Context; workspaceName: string | undefined }) {
-  const q = (k: string) => props.c.req.query(k);
-  if (q('joined')) return <Notice>Invitation accepted: you are now a member of {props.workspaceName ?? 'the workspace'}.</Notice>;
-  return null;
 }

@@ -5,8 +5,8 @@ import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../domain/auth/sessions
 import type { InvitationRecord } from '../../domain/auth/invitations.js';
 import type { NotifyLevel } from '../../domain/notification-preferences.js';
 import type { DashEnv } from '../http/env.js';
-import { Card, Field, Notice, PostForm } from '../views/components.js';
-import { InvitationOutcome, PendingInvitations } from './invitations.js';
+import { Card, Field, PostForm } from '../views/components.js';
+import { PendingInvitations } from './invitations.js';
 import { PushDevicesSection, type PushSettings } from '../views/push-devices.js';
 import { page } from '../views/render.js';
 import { QuietHoursSection, type QuietHoursView } from '../views/quiet-hours.js';
@@ -40,16 +40,6 @@ export function profilePage(
     'profile',
     <>
       <h1>Profile</h1>
-      {c.req.query('email') === '1' ? <Notice>E-mail address changed.</Notice> : null}
-      {c.req.query('email') === 'unverified' ? (
-        <Notice kind="warn">E-mail address changed. It is not verified (this server sends no e-mail): sign-in links and invitations do not reach it until an operator sets it.</Notice>
-      ) : null}
-      {c.req.query('email') === 'confirmed' ? <Notice>E-mail address confirmed.</Notice> : null}
-      {c.req.query('invited') ? (
-        <Notice kind="warn">Welcome to {c.get('workspace')?.name ?? 'Alertbridge'}! Your account is ready: your name, password and notifications are here.</Notice>
-      ) : null}
-      {c.req.query('welcome') ? <Notice kind="warn">Set your real e-mail address here: sign-in links and notifications go there.</Notice> : null}
-      <InvitationOutcome c={c} workspaceName={c.get('workspace')?.name} />
       <PendingInvitations invitations={o.invitations} csrf={csrf} />
       <section class="card">
         <h2>You</h2>
@@ -114,7 +104,7 @@ export function profilePage(
         )}
       </Card>
       <QuietHoursSection quiet={o.quiet} csrf={csrf} mailEnabled={o.mailEnabled} />
-      <PushDevicesSection push={o.push} csrf={csrf} removed={Boolean(c.req.query('push-removed'))} />
+      <PushDevicesSection push={o.push} csrf={csrf} />
       <Card id="sessions-title" title="Sessions">
         <p>
           A session ends after {SESSION_IDLE_MS / DAY} days without use, and {SESSION_ABSOLUTE_MS / DAY} days after sign-in in any case.

@@ -4,19 +4,16 @@ import { publicPage } from '../views/render.js';
 
 export function signInPage(
   c: Context,
-  o: { next: string; email?: string; error?: string; linkSent?: boolean; mailEnabled: boolean; ended?: boolean; invitation?: boolean },
+  o: { next: string; email?: string; error?: string; mailEnabled: boolean; invitation?: boolean; notice?: { text: string; tone: 'ok' | 'warn' } },
 ) {
   return publicPage(
     c,
     'Sign in',
     <section class="card narrow">
       <h1>Sign in to Alertbridge</h1>
-      {o.ended ? <Notice kind="warn">Your session has ended. Sign in again.</Notice> : null}
+      {o.notice ? <Notice kind={o.notice.tone}>{o.notice.text}</Notice> : null}
       {o.invitation ? (
         <Notice kind="warn">This invitation is for an account that already exists. Sign in as that account to accept it: it waits under Pending invitations on your profile.</Notice>
-      ) : null}
-      {o.linkSent ? (
-        <Notice>If that address belongs to an account, a sign-in link is on its way. It works once, for 15 minutes.</Notice>
       ) : null}
       <form method="post" action="/sign-in" class="stack">
         <input type="hidden" name="next" value={o.next} />

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { silenceJson, type Silence } from '../../domain/silences.js';
 import type { DashEnv } from '../http/env.js';
-import { Card, DataTable, Field, Notice, PostForm, RowAction, SelectField, Time } from '../views/components.js';
+import { Card, DataTable, Field, PostForm, RowAction, SelectField, Time } from '../views/components.js';
 import { page } from '../views/render.js';
 
 /** What the create form holds (as posted, or prefilled from an alert). */
@@ -41,7 +41,6 @@ export function silencesPage(
         A silenced alert is stored, counted and shown as usual, but nobody is e-mailed or pushed about it. Use one for a maintenance window or a
         known problem being worked on.
       </p>
-      {c.req.query('created') ? <Notice>Silence created. Matching alerts notify nobody while it holds.</Notice> : null}
       {o.manager ? (
         <Card id="new-silence" title={o.focusForm && v.titleContains !== undefined && !o.errors ? 'Silence alerts like this one' : 'Create a silence'}>
           <PostForm action="/silences" csrf={csrf} class="grid-form" button="primary" submit="Create silence">

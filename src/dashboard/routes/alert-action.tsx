@@ -6,7 +6,9 @@ import { readBodyCapped } from '../../http/body.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { formOf } from '../http/session.js';
+import { redirectWithBrowserFlash, takeBrowserFlash } from '../http/public-flash.js';
 import { errorPage } from '../pages/errors.js';
+import { linkDonePage } from '../pages/link-done.js';
 import { publicPage } from '../views/render.js';
 
 const VERB: Record<LinkAction, string> = { acknowledge: 'Acknowledge', resolve: 'Resolve' };
@@ -113,18 +115,22 @@ export function alertActionRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const { grant, p, alert } = found;
     if (!(await services.alertActionLinks.use(grant))) return invalid(c, 'used');
     await services.alertActions.change(p, grant.alertId, { status: grant.action === 'acknowledge' ? 'acknowledged' : 'resolved' }, 'email');
-    return publicPage(
-      c,
-      DONE[grant.action],
-      <section class="card narrow">
-        <h1>
-          {DONE[grant.action]} “{titleOf(alert)}”
-        </h1>
-        <p>
-          <a href={`/feed/c/${alert.channelSlug}`}>Open #{alert.channelSlug} in Alertbridge</a>
-        </p>
-      </section>,
-    );
+    // Post/Redirect/Get: a reload of the result loads it with GET, which never acts (and the link is spent anyway).
+    const title = titleOf(alert);
+    return redirectWithBrowserFlash(c, deps, '/alert-action/done', {
+      done: {
+        heading: `${DONE[grant.action]} “${title.length > 200 ? `${title.slice(0, 199)}…` : title}”`,
+        link: { href: `/feed/c/${encodeURIComponent(alert.channelSlug)}`, label: `Open #${alert.channelSlug} in Alertbridge` },
+      },
+    });
   });
+
+  r.get('/alert-action/done', (c) =>
+    linkDonePage(c, takeBrowserFlash(c, deps)?.done, {
+      title: 'Nothing more to do',
+      text: 'This e-mail button was used already. The alert’s state and who changed it are in Alertbridge.',
+      link: { href: '/feed', label: 'Open Alertbridge' },
+    }),
+  );
   return r;
 }

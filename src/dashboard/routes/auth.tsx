@@ -5,6 +5,7 @@ import { enforceRateLimit } from '../../http/rate-limit.js';
 import type { DashboardDeps } from '../deps.js';
 import { clientAddress } from '../http/client-address.js';
 import { localRedirect } from '../http/local-redirect.js';
+import { redirectWithBrowserFlash, takeBrowserFlash } from '../http/public-flash.js';
 import type { DashEnv } from '../http/env.js';
 import { clearSessionCookie, formOf, originGuard, requireSession, setSessionCookie } from '../http/session.js';
 import { linkPage, signInPage } from '../pages/sign-in.js';
@@ -60,12 +61,13 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.get('/sign-in', async (c) => {
     const secret = getCookie(c, deps.cookieName);
     if (secret && (await deps.sessions.resolve(secret))) return c.redirect(safeNext(c.req.query('next'), deps.services.config.publicUrl), 303);
+    // What the last sign-in form did ("a link is on its way"): a browser-bound flash, shown once.
+    const flash = takeBrowserFlash(c, deps);
     return signInPage(c, {
       next: safeNext(c.req.query('next'), deps.services.config.publicUrl),
       mailEnabled,
-      ended: c.req.query('ended') === '1',
       invitation: c.req.query('invitation') === '1',
-      linkSent: c.req.query('link') === 'sent',
+      notice: flash?.notice ? { text: flash.notice, tone: flash.tone ?? 'ok' } : undefined,
     });
   });
 
@@ -97,7 +99,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
       await deps.services.accountMail.enqueue({ to: user.email, kind: 'sign-in', link: signInUrl(deps.services.config.publicUrl, secret), linkExpiresAt: expiresAt });
     }
     // Post/Redirect/Get: a reload must not queue a second e-mail. The address is not echoed back.
-    return c.redirect('/sign-in?link=sent', 303);
+    return redirectWithBrowserFlash(c, deps, '/sign-in', { notice: 'If that address belongs to an account, a sign-in link is on its way. It works once, for 15 minutes.' });
   });
 
   // GET never signs in: mail scanners prefetch links. The page's button POSTs.
@@ -131,7 +133,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.post('/sign-in/again', signedIn, async (c) => {
     await deps.sessions.end(c.get('session'));
     clearSessionCookie(c, deps);
-    return c.redirect('/sign-in?ended=1', 303);
+    return redirectWithBrowserFlash(c, deps, '/sign-in', { notice: 'Your session has ended. Sign in again.', tone: 'warn' });
   });
 
   r.post('/workspace', signedIn, async (c) => {

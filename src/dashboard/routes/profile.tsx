@@ -85,7 +85,10 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     if (same && (viewer.emailVerified || !deps.mailer)) return fail('That is already your address');
     if (!deps.mailer) {
       await deps.accounts.changeEmail(viewer.id, email, { verified: false });
-      return c.redirect('/profile?email=unverified', 303);
+      return redirectWithFlash(c, '/profile', {
+        notice: 'E-mail address changed. It is not verified (this server sends no e-mail): sign-in links and invitations do not reach it until an operator sets it.',
+        tone: 'warn',
+      });
     }
     const { secret, expiresAt } = await deps.links.issueEmailConfirmation(viewer.id, email);
     await deps.services.accountMail.enqueue({ to: email, kind: 'confirm-email', link: emailConfirmUrl(deps.services.config.publicUrl, secret), linkExpiresAt: expiresAt });
@@ -112,7 +115,7 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
       // Proven by its owner, so telling them is no leak: another account proved it first.
       return errorPage(c, 409, 'Address taken', `Another account uses ${email} now. Your e-mail address was not changed.`);
     }
-    return c.redirect('/profile?email=confirmed', 303);
+    return redirectWithFlash(c, '/profile', { notice: `E-mail address confirmed: ${email}.` });
   });
 
   return r;

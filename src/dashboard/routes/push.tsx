@@ -4,6 +4,7 @@ import { AppError } from '../../domain/errors.js';
 import { readBodyCapped } from '../../http/body.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
+import { redirectWithFlash } from '../http/flash.js';
 import { requireSession } from '../http/session.js';
 
 /** A PushSubscription's JSON is about 400 bytes. */
@@ -56,7 +57,7 @@ export function pushRoutes(deps: DashboardDeps): Hono<DashEnv> {
   r.post('/push/devices/:id/delete', async (c) => {
     // Someone else's id (or none) changes nothing and reads the same.
     await subs.remove(c.get('viewer').id, c.req.param('id'));
-    return c.redirect('/profile?push-removed=1#push', 303);
+    return redirectWithFlash(c, '/profile#push', { notice: 'Device removed: it gets no more push notifications.' });
   });
 
   return r;

@@ -72,7 +72,7 @@ export function silenceRoutes(deps: DashboardDeps): Hono<DashEnv> {
         actor: c.get('viewer').id,
       });
       await audit(c, deps, 'silence.created', `${created.id}: ${created.comment}`);
-      return c.redirect(`/silences?created=${encodeURIComponent(created.id)}`, 303);
+      return redirectWithFlash(c, '/silences', { notice: 'Silence created. Matching alerts notify nobody while it holds.' });
     } catch (err) {
       if (!(err instanceof AppError) || (err.code !== 'invalid-body' && err.code !== 'not-found')) throw err;
       return silencesPage(c, { ...(await view(c)), form, errors: formErrors(err), focusForm: true }, 400);

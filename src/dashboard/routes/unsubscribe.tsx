@@ -3,10 +3,17 @@ import { Hono } from 'hono';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { formOf } from '../http/session.js';
+import { takeBrowserFlash, redirectWithBrowserFlash } from '../http/public-flash.js';
 import { errorPage } from '../pages/errors.js';
+import { linkDonePage } from '../pages/link-done.js';
 import { publicPage } from '../views/render.js';
 
-/** GET shows a button (link scanners must not unsubscribe anyone); POST (the button, or the mail provider's one click) does it. */
+/**
+ * GET shows a button (link scanners must not unsubscribe anyone); POST does it. The mail provider's
+ * RFC 8058 one-click POST (body `List-Unsubscribe=One-Click`, from its servers, no browser behind it)
+ * gets its 200 at once; the page's button, pressed by a person, gets Post/Redirect/Get: 303 to
+ * /unsubscribe/done, which shows the result once through a browser-bound flash (no session needed).
+ */
 export function unsubscribeRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
   const params = (c: Context) => ({ u: c.req.query('u') ?? '', ch: c.req.query('c') ?? '', s: c.req.query('s') ?? '' });
@@ -30,7 +37,6 @@ export function unsubscribeRoutes(deps: DashboardDeps): Hono<DashEnv> {
         <h1>Stop e-mails from {name}?</h1>
         <p>You will get no more notification e-mails from this channel. You can turn them on again in its settings.</p>
         <form method="post" action={`/unsubscribe?${new URLSearchParams({ u, c: ch, s })}`}>
-          <input type="hidden" name="List-Unsubscribe" value="One-Click" />
           <button type="submit" class="button primary">
             Stop e-mails from {name}
           </button>
@@ -41,11 +47,16 @@ export function unsubscribeRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
   r.post('/unsubscribe', async (c) => {
     const { u, ch, s } = params(c);
-    await formOf(c);
+    const oneClick = (await formOf(c))['List-Unsubscribe'] === 'One-Click';
     const name = await channelName(ch);
     if (!deps.unsubscribe.verify(u, ch, s) || !name) return invalid(c);
     // Someone who can no longer see the channel gets no mail from it anyway: done either way.
     if (await deps.services.notifyPrefs.recipient(ch, u)) await deps.services.notifyPrefs.set(u, ch, 'none');
+    if (!oneClick) {
+      return redirectWithBrowserFlash(c, deps, '/unsubscribe/done', {
+        done: { heading: 'Unsubscribed', text: `You will get no more notification e-mails from ${name}. You can turn them on again in its settings.` },
+      });
+    }
     return publicPage(
       c,
       'Unsubscribed',
@@ -55,5 +66,12 @@ export function unsubscribeRoutes(deps: DashboardDeps): Hono<DashEnv> {
       </section>,
     );
   });
+  r.get('/unsubscribe/done', (c) =>
+    linkDonePage(c, takeBrowserFlash(c, deps)?.done, {
+      title: 'Nothing more to do',
+      text: 'This unsubscribe was done already. Which e-mails you get is in each channel’s settings.',
+      link: { href: '/channels', label: 'Open channel settings' },
+    }),
+  );
   return r;
 }

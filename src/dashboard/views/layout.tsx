@@ -105,14 +105,11 @@ export function Layout(props: { chrome: PageChrome; children?: Child }) {
           <meta name="theme-color" content={DARK_THEME_COLOR} media="(prefers-color-scheme: dark)" data-theme-color="dark" />
           <link rel="icon" href="/icons/icon-192.png" type="image/png" />
           <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
-          <link rel="stylesheet" href={c.asset('app.css')} />
-          <link rel="stylesheet" href={c.asset('admin.css')} />
-          <link rel="stylesheet" href={c.asset('routes.css')} />
+          <link rel="stylesheet" href={c.asset('site.css')} />
           {/* Not deferred: it sets the stored theme before the first paint. */}
           <script src={c.asset('theme.js')}></script>
           <script src={c.asset('htmx.js')} defer></script>
-          <script src={c.asset('app.js')} defer></script>
-          <script src={c.asset('confirm.js')} defer></script>
+          <script src={c.asset('site.js')} defer></script>
         </head>
         <body>
           <a class="skip-link" href="#main">

@@ -15,7 +15,7 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
  * drives it; without JavaScript it says so) and every subscribed device with
  * its last success, each removable by a plain form.
  */
-export function PushDevicesSection(props: { push: PushSettings; csrf: string; removed?: boolean }) {
+export function PushDevicesSection(props: { push: PushSettings; csrf: string }) {
   const { devices, publicKey } = props.push;
   return (
     <section class="card" id="push" aria-labelledby="push-title" data-push-settings data-public-key={publicKey}>
@@ -35,7 +35,6 @@ export function PushDevicesSection(props: { push: PushSettings; csrf: string; re
           Turn off for this browser
         </button>
       </p>
-      {props.removed ? <p class="hint">Device removed.</p> : null}
       {devices.length === 0 ? (
         <p class="muted">No device gets push notifications yet.</p>
       ) : (
