@@ -67,6 +67,10 @@ export async function startBackground(services: Services, leadership: Leadership
   // Retention: batches of deletes between other writes (docs/operations.md "Retention").
   await singleton('retention', () => startRetentionScheduler(services.retention, services.logger, services.config.retentionIntervalMs));
 
+  // Heartbeat checks going down at their due time (docs/heartbeats.md): one timer, the leader's; its
+  // first pass moves every check that fell overdue while no node ran it, each exactly once.
+  await singleton('heartbeats', () => services.heartbeats.timer.start());
+
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   // Every node runs both workers on PostgreSQL (each row is claimed by one node); a node that died mid-send
   // is not the one that restarts there, so its rows are recovered after their send lease at every prune.

@@ -11,12 +11,13 @@ import { retentionCommands } from './commands/retention.js';
 import { routeCommands } from './commands/routes.js';
 import { signingCommands } from './commands/signing.js';
 import { silenceCommands } from './commands/silences.js';
+import { heartbeatCommands } from './commands/heartbeats.js';
 import { transferCommands } from './commands/transfer.js';
 import { OpsRefusal } from '../ops/files.js';
 import { AdminServices } from '../services/admin.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands, ...routeCommands, ...silenceCommands, ...transferCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands, ...routeCommands, ...silenceCommands, ...heartbeatCommands, ...transferCommands];
 
 /**
  * Exit codes (docs/admin-cli.md): 2 when the command line is wrong, the same command can never succeed

@@ -21,6 +21,8 @@ import type { RetentionSettingsRows } from '../domain/retention.js';
 import type { UsageRows } from '../domain/usage.js';
 import type { RouteRowStore } from '../domain/routes/route-rows.js';
 import type { SilenceRows } from '../domain/silences.js';
+import type { HeartbeatRows } from '../domain/heartbeats/ports.js';
+import { SqlHeartbeatRows } from '../db/shared/heartbeat-rows.js';
 
 /** The rows the admin commands use, on the engine the service runs on (src/services/admin.ts builds them). */
 export interface AdminRows {
@@ -34,6 +36,7 @@ export interface AdminRows {
   audit: AuditRows;
   routes: RouteRowStore;
   silences: SilenceRows;
+  heartbeats: HeartbeatRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; lifecycle: AlertLifecycleWrites; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
@@ -57,6 +60,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const audit = once(() => new SqlAuditRows(database));
   const routes = once(() => new SqlRouteRows(database));
   const silences = once(() => new SqlSilenceRows(database));
+  const heartbeats = once(() => new SqlHeartbeatRows(database));
   const alertRows = once(alerts);
   return {
     get accounts() { return accounts(); },
@@ -69,6 +73,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
     get audit() { return audit(); },
     get routes() { return routes(); },
     get silences() { return silences(); },
+    get heartbeats() { return heartbeats(); },
     get alerts() { return alertRows(); },
     close,
   };

@@ -8,6 +8,7 @@ import { loadSecretBox } from '../lib/secret-box.js';
 import { sendRouteTest } from '../notify/routes/route-sender.js';
 import { createRouteTransport, type RouteTransport } from '../notify/routes/transport.js';
 import { Silences } from '../domain/silences.js';
+import { Heartbeats } from '../domain/heartbeats/heartbeats.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -108,6 +109,11 @@ export class AdminServices {
 
   async silences(): Promise<Silences> {
     return new Silences((await this.rows()).silences, await this.accounts(), new IdGenerator(() => this.clock.now()), this.clock);
+  }
+
+  /** Heartbeat checks (no timer here: the service's leader runs it). */
+  async heartbeats(): Promise<Heartbeats> {
+    return new Heartbeats((await this.rows()).heartbeats, new IdGenerator(() => this.clock.now()), this.clock);
   }
 
   async retentionSettings(): Promise<RetentionSettings> {

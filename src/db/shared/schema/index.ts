@@ -15,3 +15,4 @@ export * from './settings.js';
 export * from './silences.js';
 export * from './alert-history.js';
 export * from './feed-preferences.js';
+export * from './heartbeats.js';
