@@ -34,6 +34,7 @@ const ON_POSTGRES = [
   'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash,silences}.test.ts',
   'test/{cli,cli-lifecycle,lib-ids}.test.ts',
   'test/heartbeats/{ping-http,cli}.test.ts',
+  'test/reliability/fuzz-heartbeats.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');
