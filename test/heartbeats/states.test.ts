@@ -104,11 +104,13 @@ describe('heartbeat states on a cron schedule', () => {
     expect(nextExpected(daily, Date.UTC(2026, 2, 27, 2, 0))).toBe(Date.UTC(2026, 2, 28, 2, 0));
     // Back on 25 October 2026.
     expect(nextExpected(daily, Date.UTC(2026, 9, 24, 1, 0))).toBe(Date.UTC(2026, 9, 25, 2, 0));
-    // A 02:30 job on the spring day: the local time does not exist; croner runs it at the gap's end, once.
+    // A 02:30 job: on the spring day that local time does not exist, and croner expects it at the gap's
+    // end (03:00 CEST); on the autumn day it exists twice, and it is expected once (the first, CEST).
     const gap = cronSchedule('30 2 * * *', 'Europe/Berlin');
-    const spring = nextExpected(gap, Date.UTC(2026, 2, 28, 12, 0))!;
-    expect(spring).toBeGreaterThan(Date.UTC(2026, 2, 29, 0, 0));
-    expect(spring).toBeLessThan(Date.UTC(2026, 2, 30, 0, 0));
+    expect(nextExpected(gap, Date.UTC(2026, 2, 28, 12, 0))).toBe(Date.UTC(2026, 2, 29, 1, 0));
+    const autumn = nextExpected(gap, Date.UTC(2026, 9, 24, 12, 0))!;
+    expect(autumn).toBe(Date.UTC(2026, 9, 25, 0, 30));
+    expect(nextExpected(gap, autumn)).toBe(Date.UTC(2026, 9, 26, 1, 30));
   });
 
   it('refuses a bad cron line or zone', () => {

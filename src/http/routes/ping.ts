@@ -1,4 +1,5 @@
-import type { Context, Hono } from 'hono';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { PING_BODY_LIMIT, type PingAnswer, type PingInput } from '../../domain/heartbeats/pinger.js';
 import type { AppEnv } from '../env.js';
 
@@ -55,21 +56,62 @@ async function inputOf(c: Context<AppEnv>, suffix: string | undefined): Promise<
  * and `/ping/{ping-key}/{slug}[/…]`. The UUID or the ping key is the only credential; the access log
  * masks it (maskPath).
  */
-export function registerPing(app: Hono<AppEnv>) {
+export function registerPing(app: OpenAPIHono<AppEnv>) {
   const pinger = (c: Context<AppEnv>) => c.var.services.heartbeats.pinger;
-  app.on(METHODS, '/ping/:id', async (c) => {
-    const id = c.req.param('id');
-    if (!UUID.test(id)) return answer({ status: 404, body: 'not found' });
-    return answer(await pinger(c).byUuid(id, await inputOf(c, undefined)));
+  app.on(METHODS, '/ping/:uuid', async (c) => {
+    const uuid = c.req.param('uuid');
+    if (!UUID.test(uuid)) return answer({ status: 404, body: 'not found' });
+    return answer(await pinger(c).byUuid(uuid, await inputOf(c, undefined)));
   });
-  app.on(METHODS, '/ping/:id/:next', async (c) => {
-    const id = c.req.param('id');
-    if (UUID.test(id)) return answer(await pinger(c).byUuid(id, await inputOf(c, c.req.param('next'))));
-    return answer(await pinger(c).bySlug(id, c.req.param('next'), await inputOf(c, undefined)));
+  app.on(METHODS, '/ping/:uuidOrKey/:suffixOrSlug', async (c) => {
+    const head = c.req.param('uuidOrKey');
+    const next = c.req.param('suffixOrSlug');
+    if (UUID.test(head)) return answer(await pinger(c).byUuid(head, await inputOf(c, next)));
+    return answer(await pinger(c).bySlug(head, next, await inputOf(c, undefined)));
   });
-  app.on(METHODS, '/ping/:key/:slug/:suffix', async (c) => {
-    const key = c.req.param('key');
+  app.on(METHODS, '/ping/:pingKey/:slug/:suffix', async (c) => {
+    const key = c.req.param('pingKey');
     if (UUID.test(key)) return answer({ status: 404, body: 'not found' });
     return answer(await pinger(c).bySlug(key, c.req.param('slug'), await inputOf(c, c.req.param('suffix'))));
   });
+  documentPing(app);
+}
+
+const SUFFIXES = '`start`, `fail`, `log`, or an exit status 0–255 (0 success, 1–255 failure)';
+const pathParam = (name: string, description: string) => z.string().openapi({ param: { name, in: 'path' }, description });
+const rid = z.string().optional().openapi({ description: "A run id (a UUID) pairing a start with its end, as Healthchecks' `rid`." });
+const answers = {
+  200: { description: '`OK` (also over the rate limit for a UUID ping: the ping is then not recorded)', content: { 'text/plain': { schema: z.string() } } },
+  400: { description: '`invalid url format` (suffix) or `invalid uuid format` (rid)', content: { 'text/plain': { schema: z.string() } } },
+  404: { description: '`not found`: no such check', content: { 'text/plain': { schema: z.string() } } },
+} as const;
+
+/** The ping URLs in the OpenAPI document: plain-text answers, Healthchecks' contract (docs/heartbeats.md). */
+function documentPing(app: OpenAPIHono<AppEnv>) {
+  const uuid = pathParam('uuid', "The check's ping UUID");
+  const forms = [
+    { path: '/ping/{uuid}', summary: 'Heartbeat: success, by UUID', params: { uuid } },
+    {
+      path: '/ping/{uuidOrKey}/{suffixOrSlug}',
+      summary: `Heartbeat: /ping/{uuid}/{suffix} with ${SUFFIXES}; or the success of /ping/{ping-key}/{slug}`,
+      params: { uuidOrKey: pathParam('uuidOrKey', "The check's UUID, or the workspace's ping key"), suffixOrSlug: pathParam('suffixOrSlug', 'A suffix after a UUID, or the slug after a ping key') },
+    },
+    {
+      path: '/ping/{pingKey}/{slug}/{suffix}',
+      summary: `Heartbeat by slug with a suffix: ${SUFFIXES}`,
+      params: { pingKey: pathParam('pingKey', "The workspace's ping key"), slug: pathParam('slug', "The check's slug"), suffix: pathParam('suffix', SUFFIXES) },
+    },
+  ];
+  for (const f of forms) {
+    for (const method of ['get', 'post'] as const) {
+      app.openAPIRegistry.registerPath({
+        method,
+        path: f.path,
+        summary: f.summary,
+        description: 'GET, POST and HEAD alike. A POST body (its first 10 KB, as text) is kept as the ping\'s log. The slug form answers 429 over the per-check rate limit.',
+        request: { params: z.object(f.params), query: z.object({ rid }) },
+        responses: f.path === '/ping/{uuid}' ? answers : { ...answers, 429: { description: '`rate limit exceeded` (slug form only)', content: { 'text/plain': { schema: z.string() } } } },
+      });
+    }
+  }
 }
