@@ -24,6 +24,7 @@ import type { UserSettings } from '../domain/user-settings.js';
 import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
 import type { WebhookFiles } from '../domain/webhook/request-files.js';
 import type { Silences } from '../domain/silences.js';
+import type { Heartbeats } from '../domain/heartbeats/heartbeats.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveStreams } from '../notify/live-stream.js';
@@ -62,6 +63,8 @@ export interface DashboardServices {
   live: LiveStreams;
   usage: Usage;
   silences: Silences;
+  /** Heartbeat checks: the Heartbeats pages. */
+  heartbeats: { checks: Heartbeats };
   /** The feed's rows, alert and channel deletion, the usage chart's counts. */
   store: Pick<AlertStore, 'reads' | 'removal' | 'reports' | 'channels'>;
   /** Marks a deleted alert's or channel's files as orphaned once nothing else uses them. */
