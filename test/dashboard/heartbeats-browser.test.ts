@@ -65,7 +65,7 @@ describe('Heartbeats pages', () => {
     // Late, then down, without a reload.
     clock.advance(60 * 60_000);
     await row.getByText('Late', { exact: true }).waitFor({ timeout: 12_000 });
-    await screenshots(page, 'heartbeats-late');
+    await screenshots(page, 'heartbeats');
     clock.advance(10 * 60_000);
     expect(await h.services.heartbeats.timer.pass()).toEqual({ wentDown: 1, alertsWritten: 1 });
     await row.getByText('Down', { exact: true }).waitFor({ timeout: 12_000 });
@@ -89,7 +89,14 @@ describe('Heartbeats pages', () => {
     await page.getByRole('heading', { name: 'Ping history' }).waitFor();
     expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
-    await screenshots(page, 'heartbeats');
+    await screenshots(page, 'heartbeat-check-member');
+
+    // The channel's settings list its checks.
+    await page.goto(`${h.config.publicUrl}/channels/${seed.general.id}`);
+    const section = page.getByRole('region', { name: 'Heartbeat checks' });
+    await section.getByRole('link', { name: 'Nightly backup' }).waitFor();
+    expect(await section.textContent()).toContain('(down)');
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
 });

@@ -6,6 +6,8 @@ import { isManager } from '../http/session.js';
 import type { ChannelRecord, DiscordStatus, Role, UserRef } from '../ports.js';
 import { DiscordSection } from './channel-discord.js';
 import { SigningSecretSection } from './channel-signing.js';
+import { ChannelHeartbeatsSection } from './channel-heartbeats.js';
+import type { HeartbeatCheck } from '../../domain/heartbeats/ports.js';
 import { Card, CopyBox, Field, Notice, PostForm, SelectField } from '../views/components.js';
 import { page } from '../views/render.js';
 import { flashOf } from '../http/flash.js';
@@ -71,6 +73,8 @@ export interface SettingsExtra {
   discord?: { status: DiscordStatus; inviteUrl?: string; botRunning: boolean };
   /** Whether the channel has a GitHub signing secret (shown to managers only). */
   signingSecretSet?: boolean;
+  /** The channel's heartbeat checks, with the clock their states are read at. */
+  heartbeats?: { checks: HeartbeatCheck[]; now: number };
   reveal?: boolean;
   /** Whether this server sends e-mail (SMTP_URL): without it, the notification levels would do nothing. */
   mailEnabled?: boolean;
@@ -158,6 +162,8 @@ export function channelSettingsPage(
       {manager && o.signingSecretSet !== undefined ? (
         <SigningSecretSection channelId={ch.id} channelName={ch.name} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
       ) : null}
+
+      {o.heartbeats ? <ChannelHeartbeatsSection {...o.heartbeats} chatConnected={o.discord?.status.connected ?? false} /> : null}
 
       {manager ? (
         <Card id="general-title" title="Name and icon">

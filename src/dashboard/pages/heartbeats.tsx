@@ -70,8 +70,8 @@ export function HeartbeatTable(props: { rows: CheckRow[]; now: number }) {
               <td data-label="Channel">{channel}</td>
               <td data-label="Last ping">{relative(c.lastPingAt, props.now)}</td>
               <td data-label="Next due">{c.status === 'paused' ? '—' : relative(nextDueAt(c), props.now)}</td>
-              <td data-label="Last duration">{durationText(c.lastDurationMs)}</td>
-              <td data-label="Last 50 pings">
+              <td data-label="Duration">{durationText(c.lastDurationMs)}</td>
+              <td data-label="Pings">
                 <PingStrip pings={pings} />
               </td>
             </tr>
@@ -142,10 +142,10 @@ export function heartbeatPage(
         {relative(nextDueAt(h), o.now)}.
       </p>
       <Card id="ping-urls" title="Ping it">
-        <CopyBox id="hb-url" label="Ping URL" value={url} />
-        <CopyBox id="hb-slug-url" label="Slug URL" value={`${o.publicUrl}/ping/${o.pingKey}/${h.slug}`} />
-        <CopyBox id="hb-cron" label="Crontab line" value={`${cronLine} /path/to/job.sh && curl -fsS -m 10 --retry 5 ${url}`} />
-        <CopyBox id="hb-curl" label="Report an exit status" value={`curl -fsS -m 10 --retry 5 ${url}/start; /path/to/job.sh; curl -fsS -m 10 --retry 5 ${url}/$?`} />
+        <CopyBox id="hb-url" label="Ping URL" value={url} copyLabel="Copy the ping URL" />
+        <CopyBox id="hb-slug-url" label="Slug URL" value={`${o.publicUrl}/ping/${o.pingKey}/${h.slug}`} copyLabel="Copy the slug URL" />
+        <CopyBox id="hb-cron" label="Crontab line" multiline copyLabel="Copy the crontab line" value={`${cronLine} /path/to/job.sh && curl -fsS -m 10 --retry 5 ${url}`} />
+        <CopyBox id="hb-curl" label="Report an exit status" multiline copyLabel="Copy the commands" value={`curl -fsS -m 10 --retry 5 ${url}/start; /path/to/job.sh; curl -fsS -m 10 --retry 5 ${url}/$?`} />
       </Card>
       {o.manager ? (
         <Card id="manage" title="Manage">

@@ -73,6 +73,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       workspaceMembers: await deps.accounts.listMembers(ws.id),
       discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
       signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
+      heartbeats: { checks: await deps.services.heartbeats.checks.ofChannel(ch.id), now: deps.services.clock.now() },
       mailEnabled: deps.mailer !== null,
       ...extra,
     }, extra.errors ? 400 : 200);
