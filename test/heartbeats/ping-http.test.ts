@@ -104,6 +104,9 @@ describe('heartbeat pings over HTTP', () => {
     expect(pings[0]!.body!.startsWith('backup done\n')).toBe(true);
     expect(pings[0]!.durationMs).toBe(2 * MIN);
     expect(pings[2]!.userAgent).toBe('runitor/1.2');
+    // Binary and NUL bytes (which PostgreSQL text refuses) are kept as text, never a 500.
+    expect(await text(await ping(`/ping/${c.pingUuid}/log`, { method: 'POST', body: new Uint8Array([0x61, 0x00, 0xff, 0x62]) }))).toEqual([200, 'OK']);
+    expect((await checks().pings(c.id, 1))[0]!.body).toMatch(/^a.*b$/);
   });
 
   it('goes late, then down at the due time; one alert; repeated failures update it; back up resolves it', async () => {

@@ -29,6 +29,12 @@ const SAVE = statement<CheckRow>(
      last_duration_ms = :lastDurationMs, down_at = :downAt, down_since = :downSince, ping_count = :pingCount
    WHERE id = :id`,
 );
+/** A ping's write: the state columns only, so the name, slug and schedule indexes are left alone on the hot path. */
+const SAVE_PING = statement<Pick<CheckRow, 'id' | 'status' | 'lastPingAt' | 'lastStartAt' | 'lastStartRid' | 'lastDurationMs' | 'downAt' | 'downSince' | 'pingCount'>>(
+  `UPDATE heartbeat_checks SET status = :status, last_ping_at = :lastPingAt, last_start_at = :lastStartAt, last_start_rid = :lastStartRid,
+     last_duration_ms = :lastDurationMs, down_at = :downAt, down_since = :downSince, ping_count = :pingCount
+   WHERE id = :id`,
+);
 const BY_ID = statement<{ id: string }, CheckRow>(`SELECT ${COLUMNS} FROM heartbeat_checks WHERE id = :id`);
 const BY_ID_LOCKED = byDialect<{ id: string }, CheckRow>(
   (d) => `SELECT ${COLUMNS} FROM heartbeat_checks WHERE id = :id${d.engine === 'postgres' ? ' FOR UPDATE' : ''}`,
@@ -167,7 +173,8 @@ export class SqlHeartbeatRows implements HeartbeatRows {
         downSince: becameDown ? now : out.state.status === 'down' ? before.downSince : null,
         pingCount: before.pingCount + 1,
       };
-      yield* tx.run(SAVE, rowOf(after));
+      const { id, status, lastPingAt, lastStartAt, lastStartRid, lastDurationMs, downAt, downSince, pingCount } = after;
+      yield* tx.run(SAVE_PING, { id, status, lastPingAt, lastStartAt, lastStartRid, lastDurationMs, downAt, downSince, pingCount });
       yield* tx.run(INSERT_PING, { checkId, n: after.pingCount, kind: out.kind, exitStatus: out.exitStatus, rid: request.rid, method: request.method, userAgent: request.userAgent, body: request.body, durationMs: out.durationMs, createdAt: now });
       // Every tenth ping trims the history to the last PINGS_KEPT.
       if (after.pingCount % 10 === 0) yield* tx.run(PRUNE_PINGS, { checkId, below: after.pingCount - PINGS_KEPT });
