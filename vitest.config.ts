@@ -33,7 +33,7 @@ const ON_POSTGRES = [
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash,silences}.test.ts',
   'test/{cli,cli-lifecycle,lib-ids}.test.ts',
-  'test/heartbeats/{ping-http,cli}.test.ts',
+  'test/heartbeats/{ping-http,cli,notify}.test.ts',
   'test/reliability/fuzz-heartbeats.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
