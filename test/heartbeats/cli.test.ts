@@ -56,6 +56,8 @@ describe('admin CLI: heartbeat', () => {
     expect(list.pingKey).toBe(created.pingKey);
     expect(list.heartbeats.map((c) => c.id)).toEqual([created.id]);
 
+    // A new cron line keeps the zone; a period replaces the cron line.
+    expect(await admin('heartbeat', 'update', '--id', created.id, '--cron', '15 4 * * *', '--grace', '14d')).toMatchObject({ schedule: { cron: '15 4 * * *', tz: 'Europe/Berlin' }, graceSeconds: 14 * 86_400 });
     expect(await admin('heartbeat', 'update', '--id', created.id, '--period', '1h', '--grace', '5m', '--slug', 'db')).toMatchObject({ slug: 'db', schedule: { period: 3600 }, graceSeconds: 300 });
     expect(await admin('heartbeat', 'pause', '--id', created.id)).toMatchObject({ status: 'paused' });
     expect(await admin('heartbeat', 'resume', '--id', created.id)).toMatchObject({ status: 'new' });

@@ -114,8 +114,14 @@ export class SqlHeartbeatRows implements HeartbeatRows {
     await this.database.run(INSERT, rowOf(check));
   }
 
-  async update(check: HeartbeatCheck): Promise<void> {
-    await this.database.run(SAVE, rowOf(check));
+  async edit(id: string, change: (check: HeartbeatCheck) => HeartbeatCheck): Promise<HeartbeatCheck | undefined> {
+    return await this.database.transaction(function* (tx) {
+      const row = yield* tx.get(BY_ID_LOCKED, { id });
+      if (!row) return undefined;
+      const next = change(checkOf(row));
+      yield* tx.run(SAVE, rowOf(next));
+      return next;
+    });
   }
 
   async setPaused(id: string, paused: boolean): Promise<HeartbeatCheck | undefined> {

@@ -91,23 +91,24 @@ export class Heartbeats {
     return check;
   }
 
-  /** Renames, re-slugs or reschedules a check; the due time follows the new schedule. */
+  /** Renames, re-slugs or reschedules a check; the due time follows the new schedule. A cron line keeps its zone unless --tz is given. */
   async update(id: string, change: ScheduleInput & { name?: string; slug?: string }): Promise<HeartbeatCheck> {
     const c = await this.require(id);
-    const next = { ...c };
-    if (change.name !== undefined) next.name = checkName(change.name);
-    if (change.slug !== undefined && change.slug !== c.slug) {
-      await this.requireFreeSlug(c.workspaceId, change.slug, c.id);
-      next.slug = change.slug;
-    }
+    const name = change.name === undefined ? c.name : checkName(change.name);
+    if (change.slug !== undefined && change.slug !== c.slug) await this.requireFreeSlug(c.workspaceId, change.slug, c.id);
+    const graceMs = change.grace === undefined ? c.graceMs : durationMs(change.grace, 'grace');
+    let schedule = c.schedule;
     if (change.period !== undefined || change.cron !== undefined || change.tz !== undefined) {
-      const s = scheduleOf({ grace: change.grace ?? `${c.graceMs / 1000}s`, ...change });
-      next.schedule = s.schedule;
+      const kept = c.schedule.kind === 'cron' ? c.schedule : undefined;
+      const cron = change.cron ?? (change.period === undefined ? kept?.cron : undefined);
+      schedule = scheduleFrom({ period: change.period, cron, tz: change.tz ?? kept?.timeZone });
     }
-    if (change.grace !== undefined) next.graceMs = durationMs(change.grace, 'grace');
-    next.downAt = downAt(next);
-    await this.rows.update(next);
-    return next;
+    const updated = await this.rows.edit(id, (current) => {
+      const next = { ...current, name, slug: change.slug ?? current.slug, schedule, graceMs };
+      return { ...next, downAt: downAt(next) };
+    });
+    if (!updated) throw notFound(`heartbeat ${id}`);
+    return updated;
   }
 
   async pause(id: string): Promise<HeartbeatCheck> {
@@ -170,9 +171,12 @@ function checkName(name: string): string {
 
 function scheduleOf(input: ScheduleInput): { schedule: Schedule; graceMs: number } {
   if (input.grace === undefined) throw new AppError('invalid-body', 'grace is required (such as --grace 10m)');
-  const graceMs = durationMs(input.grace, 'grace');
+  return { schedule: scheduleFrom(input), graceMs: durationMs(input.grace, 'grace') };
+}
+
+function scheduleFrom(input: Omit<ScheduleInput, 'grace'>): Schedule {
   if ((input.period === undefined) === (input.cron === undefined)) throw new AppError('invalid-body', 'give a period (--period 1h) or a cron line (--cron "0 3 * * *" --tz ZONE), not both');
-  if (input.period !== undefined) return { schedule: { kind: 'period', periodMs: durationMs(input.period, 'period') }, graceMs };
+  if (input.period !== undefined) return { kind: 'period', periodMs: durationMs(input.period, 'period') };
   if (input.tz === undefined) throw new AppError('invalid-body', 'a cron line needs its time zone (--tz Europe/Berlin, or UTC)');
-  return { schedule: cronSchedule(input.cron!, input.tz), graceMs };
+  return cronSchedule(input.cron!, input.tz);
 }

@@ -54,8 +54,8 @@ export const PINGS_KEPT = 100;
 
 export interface HeartbeatRows {
   insert(check: HeartbeatCheck): Promise<void>;
-  /** Name, slug, schedule and grace, with the due time they give (one conditional write). */
-  update(check: HeartbeatCheck): Promise<void>;
+  /** Name, slug, schedule and grace: `change` gets the check as locked in one transaction (a ping waits), undefined when gone. */
+  edit(id: string, change: (check: HeartbeatCheck) => HeartbeatCheck): Promise<HeartbeatCheck | undefined>;
   setPaused(id: string, paused: boolean): Promise<HeartbeatCheck | undefined>;
   remove(id: string): Promise<boolean>;
   byId(id: string): Promise<HeartbeatCheck | undefined>;
