@@ -35,6 +35,8 @@ const ON_POSTGRES = [
   'test/{cli,cli-lifecycle,lib-ids}.test.ts',
   'test/escalation/{escalation,escalation-dashboard}.test.ts',
   'test/reliability/fuzz-escalation.test.ts',
+  'test/heartbeats/{ping-http,cli,notify}.test.ts',
+  'test/reliability/fuzz-heartbeats.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');

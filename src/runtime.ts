@@ -70,6 +70,9 @@ export async function startBackground(services: Services, leadership: Leadership
 
   // Escalation steps (docs/handling-alerts.md "Escalation"): one node looks for due steps; the outbox delivers them.
   await singleton('escalation', () => startEscalationScheduler(services));
+  // Heartbeat checks going down at their due time (docs/heartbeats.md): one timer, the leader's; its
+  // first pass moves every check that fell overdue while no node ran it, each exactly once.
+  await singleton('heartbeats', () => services.heartbeats.timer.start());
 
   // E-mail delivery from the outbox (or "e-mail off" when SMTP_URL is unset).
   // Every node runs both workers on PostgreSQL (each row is claimed by one node); a node that died mid-send

@@ -74,6 +74,7 @@ import { RoutePauseNotices } from './domain/routes/route-pause-notice.js';
 import { createRouteTransport, type RouteTransport } from './notify/routes/transport.js';
 import type { AuthRows, EngineParts } from './services/engine.js';
 import { sharedRows } from './services/shared-rows.js';
+import { heartbeatServices, type HeartbeatServices } from './services/heartbeats.js';
 import type { SqlExecutor } from './db/shared/executor.js';
 import { sqliteParts, type SqliteParts } from './services/sqlite.js';
 import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
@@ -185,6 +186,8 @@ export interface Services {
     /** The e-mail to owners and admins when the worker pauses a route. */
     pauseNotices: RoutePauseNotices;
   };
+  /** Heartbeat checks: management, pings, and the timer the leader runs (docs/heartbeats.md). */
+  heartbeats: HeartbeatServices;
   /** Whether this node runs the singletons (maintenance, retention, the Discord gateway): always on SQLite, the leader lock's holder on PostgreSQL. */
   leadership: Leadership;
   /** Prunes expired idempotency answers and old stream events, and deletes media orphaned for longer than the grace period. */
@@ -304,12 +307,13 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
       },
     },
   });
+  const formats = new FormatIngest({ store: store.groups, ids, clock, bus, releaseMedia });
   const acceptAlert = new AcceptWebhookAlert({
     channels: webhookChannels,
     limiter: parts.limiter('webhook', config.webhookRateLimitPerMinute),
     idempotency,
     ingest,
-    formats: new FormatIngest({ store: store.groups, ids, clock, bus, releaseMedia }),
+    formats,
     avatars,
   });
   const accounts = new Accounts(rows.accountRows, ids, clock, config.tokenPrefix);
@@ -386,6 +390,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     quietDigests: new SqlQuietDigests(parts.database),
     silences,
     escalation: { escalations: new Escalations(escalationRows, accounts, clock), pass: new EscalationPass(escalationRows, clock, logger) },
+    heartbeats: heartbeatServices({ database: parts.database, formats, limiter: (scope, n) => parts.limiter(scope, n), ids, clock, logger, bus }),
     unitRecipients: parts.unitRecipients,
     leadership: parts.leadership,
     live,

@@ -30,6 +30,7 @@ import type { Routes } from '../domain/routes/routes.js';
 import type { RoutePreviewer } from '../domain/routes/route-preview.js';
 import type { AlertDeliveries } from '../domain/routes/alert-deliveries.js';
 import type { Escalations } from '../domain/escalation/escalations.js';
+import type { Heartbeats } from '../domain/heartbeats/heartbeats.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveStreams } from '../notify/live-stream.js';
@@ -76,6 +77,8 @@ export interface DashboardServices {
   alertDeliveries: Pick<AlertDeliveries, 'list'>;
   /** Escalation per channel (the channel settings' section). */
   escalation: { escalations: Escalations };
+  /** Heartbeat checks: the Heartbeats pages. */
+  heartbeats: { checks: Heartbeats };
   /** The feed's rows, alert and channel deletion, the usage chart's counts. */
   store: Pick<AlertStore, 'reads' | 'removal' | 'reports' | 'channels'>;
   /** Marks a deleted alert's or channel's files as orphaned once nothing else uses them. */

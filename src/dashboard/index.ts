@@ -26,6 +26,7 @@ import { searchRoutes } from './routes/search.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { silenceRoutes } from './routes/silences.js';
 import { alertDeliveryRoutes } from './routes/alert-deliveries.js';
+import { heartbeatRoutes } from './routes/heartbeats.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { alertActionRoutes } from './routes/alert-action.js';
 import { usageRoutes } from './routes/usage.js';
@@ -33,7 +34,7 @@ import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|silences|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|alert-action|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|silences|heartbeats|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|alert-action|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
@@ -91,6 +92,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   r.route('/', channelRoutes(deps));
   r.route('/', silenceRoutes(deps));
   r.route('/', alertDeliveryRoutes(deps));
+  r.route('/', heartbeatRoutes(deps));
   r.route('/', tokenRoutes(deps));
   r.route('/', memberRoutes(deps));
   r.route('/', invitationRoutes(deps));

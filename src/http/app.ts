@@ -12,6 +12,8 @@ import { requestContext, requestLogger } from './middleware/request-context.js';
 import { readApiMetrics, webhookMetrics } from './middleware/request-metrics.js';
 import { authFailureResponse, httpExceptionResponse, problemResponse } from './problems.js';
 import { registerDocs } from './routes/docs.js';
+import { registerHeartbeatsApi } from './routes/heartbeats-api.js';
+import { registerPing } from './routes/ping.js';
 import { createMediaRoutes } from './routes/media.js';
 import { registerOperations } from './routes/operations.js';
 import { registerReadApi } from './routes/read-api.js';
@@ -87,7 +89,7 @@ export function createApp(services: HttpDeps & DashboardServices, opts: AppOptio
 
   const auth = requireToken(services.apiLimiter);
   // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.
-  for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream', '/api/search']) app.use(path, auth);
+  for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream', '/api/search', '/api/heartbeats']) app.use(path, auth);
 
   const webhookBody = new WebhookBodyReader(services.webhookFiles, { maxJsonBytes: MAX_JSON_BODY_BYTES });
   registerWebhook(app, webhookBody);
@@ -97,6 +99,8 @@ export function createApp(services: HttpDeps & DashboardServices, opts: AppOptio
   registerReadApi(app);
   registerSearch(app);
   registerStream(app);
+  registerHeartbeatsApi(app);
+  registerPing(app);
   app.route('/media', createMediaRoutes(services.media, config.publicUrl));
   app.openAPIRegistry.registerPath({
     method: 'get',

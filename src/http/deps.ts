@@ -9,6 +9,9 @@ import type { TokenAuthenticator } from '../domain/tokens.js';
 import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
 import type { WebhookFiles } from '../domain/webhook/request-files.js';
 import type { Logger } from '../lib/logger.js';
+import type { Clock } from '../lib/clock.js';
+import type { Heartbeats } from '../domain/heartbeats/heartbeats.js';
+import type { Pinger } from '../domain/heartbeats/pinger.js';
 import type { MediaStore } from '../media/store.js';
 import type { LiveStreams } from '../notify/live-stream.js';
 import type { Operations } from '../ops/operations.js';
@@ -41,4 +44,6 @@ export interface HttpDeps {
   store: Pick<AlertStore, 'reads'>;
   /** Serves /media and names the re-hosted files' URLs. */
   media: MediaStore;
+  /** The ping URLs and GET /api/heartbeats; `clock` reads the checks' states. */
+  heartbeats: { pinger: Pinger; checks: Heartbeats; clock: Clock };
 }

@@ -38,7 +38,10 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** `/api/webhook/<token>` → `/api/webhook/****` so access logs never carry a webhook token. */
+/**
+ * `/api/webhook/<token>` → `/api/webhook/****` so access logs never carry a webhook token; a ping
+ * URL's UUID or ping key (`/ping/<credential>/…`) is masked the same way; a slug or suffix is no secret.
+ */
 export function maskPath(pathname: string): string {
-  return pathname.replace(/^(\/api\/webhook\/)[^/]+/, '$1****');
+  return pathname.replace(/^(\/api\/webhook\/)[^/]+/, '$1****').replace(/^(\/ping\/)[^/]+/, '$1****');
 }

@@ -25,6 +25,8 @@ import type { RouteRowStore } from '../domain/routes/route-rows.js';
 import type { SilenceRows } from '../domain/silences.js';
 import type { EscalationPolicyRows } from '../domain/escalation/escalations.js';
 import { SqlEscalationRows } from '../db/shared/escalation-rows.js';
+import type { HeartbeatRows } from '../domain/heartbeats/ports.js';
+import { SqlHeartbeatRows } from '../db/shared/heartbeat-rows.js';
 
 /** The rows the admin commands use, on the engine the service runs on (src/services/admin.ts builds them). */
 export interface AdminRows {
@@ -40,6 +42,7 @@ export interface AdminRows {
   silences: SilenceRows;
   quietHours: QuietHoursRows;
   escalations: EscalationPolicyRows;
+  heartbeats: HeartbeatRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; lifecycle: AlertLifecycleWrites; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
@@ -65,6 +68,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const silences = once(() => new SqlSilenceRows(database));
   const quietHours = once(() => new SqlQuietHoursRows(database));
   const escalations = once(() => new SqlEscalationRows(database));
+  const heartbeats = once(() => new SqlHeartbeatRows(database));
   const alertRows = once(alerts);
   return {
     get accounts() { return accounts(); },
@@ -79,6 +83,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
     get silences() { return silences(); },
     get quietHours() { return quietHours(); },
     get escalations() { return escalations(); },
+    get heartbeats() { return heartbeats(); },
     get alerts() { return alertRows(); },
     close,
   };

@@ -9,6 +9,7 @@ import { sendRouteTest } from '../notify/routes/route-sender.js';
 import { createRouteTransport, type RouteTransport } from '../notify/routes/transport.js';
 import { Silences } from '../domain/silences.js';
 import { Escalations } from '../domain/escalation/escalations.js';
+import { Heartbeats } from '../domain/heartbeats/heartbeats.js';
 import { SqliteExecutor } from '../db/sqlite/executor.js';
 import { WriteBatcher } from '../db/sqlite/write-batcher.js';
 import { Accounts } from '../domain/accounts.js';
@@ -114,6 +115,11 @@ export class AdminServices {
 
   async escalations(): Promise<Escalations> {
     return new Escalations((await this.rows()).escalations, await this.accounts(), this.clock);
+  }
+
+  /** Heartbeat checks (no timer here: the service's leader runs it). */
+  async heartbeats(): Promise<Heartbeats> {
+    return new Heartbeats((await this.rows()).heartbeats, new IdGenerator(() => this.clock.now()), this.clock);
   }
 
   async retentionSettings(): Promise<RetentionSettings> {

@@ -28,7 +28,7 @@ export interface AuthRows {
 }
 
 /** Which rate limit a limiter counts: each has its own keys (the scope of the shared PostgreSQL table). */
-export type LimiterScope = 'webhook' | 'api' | 'sign-in-email' | 'sign-in-address';
+export type LimiterScope = 'webhook' | 'api' | 'sign-in-email' | 'sign-in-address' | 'heartbeat';
 
 /**
  * What differs between the engines: every row module, the alert store, the bus, the limiters and

@@ -412,6 +412,22 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       await client.submit('/profile/quiet-hours/clear');
     },
   },
+  {
+    name: 'heartbeat pings: every form, unknown UUIDs and keys, bad suffixes, a failure that alerts (issue 28)',
+    run: async (c) => {
+      const check = await c.h.services.heartbeats.checks.create({ channelId: c.seed.deploys.id, name: 'Log-safe job', period: '1h', grace: '1m' });
+      const uuid = c.secret('heartbeat ping UUID', check.pingUuid);
+      const key = c.secret('heartbeat ping key', await c.h.services.heartbeats.checks.pingKey(c.seed.ws.id));
+      const unknown = c.secret('unknown heartbeat UUID', '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9');
+      for (const path of [`/ping/${uuid}`, `/ping/${uuid}/start`, `/ping/${uuid}/log`, `/ping/${key}/${check.slug}`, `/ping/${key}/${check.slug}/0`]) await expectStatus(c.fetch(path, { method: 'POST', body: 'log line' }), 200);
+      await expectStatus(c.fetch(`/ping/${uuid}/7`, { method: 'POST', body: 'exit 7' }), 200);
+      await expectStatus(c.fetch(`/ping/${unknown}`), 404);
+      await expectStatus(c.fetch(`/ping/${key}x/${check.slug}`), 404);
+      await expectStatus(c.fetch(`/ping/${uuid}/999`), 400);
+      await expectStatus(c.fetch(`/ping/${uuid}?rid=bad`), 400);
+      await expectStatus(c.fetch('/api/heartbeats', { token: c.seed.ownerToken }), 200);
+    },
+  },
 ];
 
 let ctx: Ctx;
@@ -500,6 +516,7 @@ describe('no secret in any log line', () => {
     expect(lines.length).toBeGreaterThan(30);
     const parsed = lines.map((l) => JSON.parse(l) as { level: number; msg: string; path?: string });
     expect(parsed.some((l) => l.msg === 'request' && l.path === '/api/webhook/****')).toBe(true);
+    expect(parsed.some((l) => l.msg === 'request' && l.path === '/ping/****/start')).toBe(true);
     expect(parsed.some((l) => l.msg === 'e-mail failed; will retry')).toBe(true);
     expect(parsed.some((l) => l.msg === 'push failed; will retry')).toBe(true);
     expect(parsed.some((l) => l.msg === 'push subscription expired or unsubscribed; removed')).toBe(true);

@@ -8,6 +8,8 @@ import { DiscordSection } from './channel-discord.js';
 import { SigningSecretSection } from './channel-signing.js';
 import { EscalationSection, type EscalationView } from './channel-escalation.js';
 import { Card, CopyBox, Field, PostForm, SelectField } from '../views/components.js';
+import { ChannelHeartbeatsSection } from './channel-heartbeats.js';
+import type { HeartbeatCheck } from '../../domain/heartbeats/ports.js';
 import { page } from '../views/render.js';
 import { flashOf } from '../http/flash.js';
 import { NotificationsSection, PrivacySection } from './channel-privacy.js';
@@ -75,6 +77,8 @@ export interface SettingsExtra {
   signingSecretSet?: boolean;
   /** The escalation policy (managers only; null: none). */
   escalation?: EscalationView | null;
+  /** The channel's heartbeat checks, with the clock their states are read at. */
+  heartbeats?: { checks: HeartbeatCheck[]; now: number };
   reveal?: boolean;
   /** Whether this server sends e-mail (SMTP_URL): without it, the notification levels would do nothing. */
   mailEnabled?: boolean;
@@ -169,6 +173,7 @@ export function channelSettingsPage(
         <EscalationSection channelId={ch.id} channelName={ch.name} policy={o.escalation} members={o.workspaceMembers} csrf={csrf} errors={e} values={o.values} />
       ) : null}
       {manager && o.routes ? <RoutesSection channelId={ch.id} routes={o.routes.list} unavailable={o.routes.unavailable} csrf={csrf} /> : null}
+      {o.heartbeats ? <ChannelHeartbeatsSection {...o.heartbeats} chatConnected={o.discord?.status.connected ?? false} /> : null}
 
       {manager ? (
         <Card id="general-title" title="Name and icon">

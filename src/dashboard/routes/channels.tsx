@@ -76,6 +76,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
       signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
       escalation: isManager(ws.role) ? await escalationView(deps, ch.id) : undefined,
+      heartbeats: { checks: await deps.services.heartbeats.checks.ofChannel(ch.id), now: deps.services.clock.now() },
       mailEnabled: deps.mailer !== null,
       routes: isManager(ws.role) ? { list: await deps.services.routes.routes.list(ch.id), unavailable: deps.services.routes.routes.unavailable } : undefined,
       ...extra,

@@ -7,7 +7,7 @@ import { SearchBox, type SearchBoxState } from './search-box.js';
 export const THEME_COLOR = '#ffffff';
 export const DARK_THEME_COLOR = '#171b21';
 
-export type NavKey = 'feed' | 'channels' | 'silences' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
+export type NavKey = 'feed' | 'channels' | 'silences' | 'heartbeats' | 'tokens' | 'members' | 'usage' | 'audit' | 'profile' | 'none';
 
 export interface PageChrome {
   title: string;
@@ -28,6 +28,7 @@ const NAV: { key: NavKey; href: string; label: string; managersOnly?: boolean }[
   { key: 'feed', href: '/feed', label: 'Feed' },
   { key: 'channels', href: '/channels', label: 'Channels' },
   { key: 'silences', href: '/silences', label: 'Silences' },
+  { key: 'heartbeats', href: '/heartbeats', label: 'Heartbeats' },
   { key: 'tokens', href: '/tokens', label: 'API tokens' },
   { key: 'members', href: '/members', label: 'Members' },
   { key: 'usage', href: '/usage', label: 'Usage' },

@@ -17,3 +17,4 @@ export * from './alert-history.js';
 export * from './feed-preferences.js';
 export * from './quiet-hours.js';
 export * from './escalations.js';
+export * from './heartbeats.js';
