@@ -58,7 +58,12 @@ async function hostileData() {
   await routes.create(wide.id, 'slack', { url: `https://hooks.slack.com/services/${'T'.repeat(200)}` }, { source: `Source${LONG}`, fields: [{ label: `Field${LONG}`, value: `Value${LONG}` }] });
   const route = await routes.create(wide.id, 'webhook', { url: `https://${'h'.repeat(60)}.example.com/hook` }, {});
   await h.services.routes.outbox.pauseRoute(route.id, `paused after failing for an hour: ${'e'.repeat(300)}`, Date.now());
-  return { wide, alertId, routeId: route.id };
+  await h.services.silences.create({ workspaceId: seed.ws.id, channel: wide.id, source: `Source${LONG}`, titleContains: `Title${LONG}`, for: '2h', comment: `Maintenance ${LONG}${LONG}`, actor: 'owner@acme.test' });
+  // A heartbeat check with a 100-character name, down with a long failing log.
+  const beats = h.services.heartbeats.checks;
+  const check = await beats.create({ channelId: wide.id, name: `Backup${LONG}`.slice(0, 100), period: '1h', grace: '5m' });
+  await fetch(`${h.config.publicUrl}/ping/${check.pingUuid}/fail`, { method: 'POST', body: `${'x'.repeat(400)} ${WORDS.slice(0, 2000)}` });
+  return { wide, alertId, routeId: route.id, checkId: check.id };
 }
 
 const signIn = (page: Page, userId: string) => signInAs(h, page, userId);
@@ -79,9 +84,9 @@ async function sideways(page: Page): Promise<{ overflow: number; culprits: strin
 }
 
 describe('every dashboard page', () => {
-  // 16 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
+  // 24 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
   it('fits a 390 px phone with hostile data and passes axe in both themes at both widths', { timeout: 600_000 }, async () => {
-    const { wide, alertId, routeId } = await hostileData();
+    const { wide, alertId, routeId, checkId } = await hostileData();
     const invite = await h.services.accountAuth.invitations.invite({ workspaceId: seed.ws.id, email: 'newcomer@acme.test', role: 'member', invitedBy: seed.owner.id });
     const { context, page } = await newPage(browser);
     await signIn(page, seed.owner.id);
@@ -103,6 +108,9 @@ describe('every dashboard page', () => {
       `/channels/${wide.id}/routes/new?kind=telegram`,
       `/channels/${wide.id}/routes/${routeId}`,
       `/alerts/${alertId}/deliveries`,
+      '/silences',
+      '/heartbeats',
+      `/heartbeats/${checkId}`,
       '/no-such-page',
     ];
     const problems: string[] = [];

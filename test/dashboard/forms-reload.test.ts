@@ -234,6 +234,32 @@ describe('every form, submitted and reloaded, has exactly one effect', () => {
     expect(again.location).toMatch(/^\/sign-in\?flash=/);
   });
 
+  it('escalation, quiet hours and heartbeats: set, clear, create, pause, resume, delete', async () => {
+    const owner = await client(seed.owner.id);
+    const at = `/channels/${seed.general.id}`;
+    await owner.get(at);
+    const policy = { escalation_level: 'WARNING', escalation_after: '10m', escalation_every: '5m', escalation_times: '2' };
+    await auditedOnce(owner, 'channel.escalation-set', `${at}/escalation`, policy, 'Escalation of “General” saved.');
+    await auditedOnce(owner, 'channel.escalation-cleared', `${at}/escalation/clear`, {}, 'Escalation of “General” turned off.');
+
+    // Quiet hours are personal: checked by what is stored.
+    await owner.get('/profile');
+    const quiet = 'SELECT count(*) AS n FROM quiet_hours WHERE user_id = ?';
+    await submitAndReload(owner, '/profile/quiet-hours', { start: '22:00', end: '07:00', timeZone: 'Europe/Berlin', minLevel: 'warning' }, 'Quiet hours saved.');
+    expect(await count(quiet, [seed.owner.id])).toBe(1);
+    await submitAndReload(owner, '/profile/quiet-hours/clear', {}, 'Quiet hours are off.');
+    expect(await count(quiet, [seed.owner.id])).toBe(0);
+
+    await owner.get('/heartbeats');
+    await auditedOnce(owner, 'heartbeat.created', '/heartbeats', { channel: seed.general.id, name: 'Nightly backup', period: '1d', grace: '1h' }, 'Check created.');
+    const check = (await h.query<{ id: string }>('SELECT id FROM heartbeat_checks WHERE name = ?', ['Nightly backup']))[0]!.id;
+    expect(await count('SELECT count(*) AS n FROM heartbeat_checks WHERE channel_id = ?', [seed.general.id])).toBe(1);
+    await auditedOnce(owner, 'heartbeat.paused', `/heartbeats/${check}/pause`, {}, 'Check paused');
+    await auditedOnce(owner, 'heartbeat.resumed', `/heartbeats/${check}/resume`, {}, 'Check resumed');
+    await auditedOnce(owner, 'heartbeat.deleted', `/heartbeats/${check}/delete`, {}, 'Check deleted.');
+    expect(await count('SELECT count(*) AS n FROM heartbeat_checks WHERE id = ?', [check])).toBe(0);
+  });
+
   it('silences: create and expire', async () => {
     const owner = await client(seed.owner.id);
     await owner.get('/silences');

@@ -3,18 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { githubSignature } from '../../src/domain/formats/github-body.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
+import { startNotifier } from '../../src/notify/outbox-worker.js';
 import { startBackground } from '../../src/runtime.js';
-import { startHarness, type Harness, listen, seedWorkspace } from '../helpers/harness.js';
+import { startHarness, listen, seedWorkspace } from '../helpers/harness.js';
 import { SmtpSink } from '../helpers/smtp-sink.js';
 import { eventually } from '../helpers/poll.js';
 import { png } from '../media/fixtures.js';
 import { FAST_RETRY } from '../notify/setup.js';
-import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
 import { DashClient, type DashHarness } from '../dashboard/helpers.js';
 import { FakePushService } from '../helpers/push-service.js';
 import { routesStep } from './secrets-in-logs-routes.js';
+import { type Ctx, type Step, accountEmailsStep, cliEnv, dashboardSignInStep, escalationStep, expectStatus, heartbeatPingsStep, invitationsStep, json, quietHoursStep } from './secrets-in-logs-steps.js';
 
 /**
  * No secret in any log line, at any level. The service runs at LOG_LEVEL=trace
@@ -24,34 +24,14 @@ import { routesStep } from './secrets-in-logs-routes.js';
  * steps to STEPS and its secrets with `ctx.secret(...)`.
  */
 
-interface Ctx {
-  h: Harness;
-  url: string;
-  seed: Awaited<ReturnType<typeof seedWorkspace>>;
-  sink: SmtpSink;
-  notifier: Notifier;
-  push: PushWorker;
-  pushService: FakePushService;
-  /** Registers a value that must never appear in a log line; returns it. */
-  secret(label: string, value: string): string;
-  fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
-}
 
 const SMTP_USER = 'alertbridge-mailer';
 
-/** The admin CLI's environment at trace level: the service's DATA_DIR, and its DATABASE_URL on PostgreSQL. */
-const cliEnv = (h: Harness) => ({ DATA_DIR: h.dir, LOG_LEVEL: 'trace', ...(h.config.databaseUrl ? { DATABASE_URL: h.config.databaseUrl } : {}) });
 const SMTP_PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const expectStatus = async (res: Promise<Response>, status: number) => {
-  const r = await res;
-  await r.arrayBuffer();
-  expect(r.status).toBe(status);
-};
 
 /** The scenario: every way a secret reaches the service. */
-const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
+const STEPS: Step[] = [
   {
     name: 'webhook: accepted alerts (JSON, multipart, keyed) with good tokens',
     run: async (c) => {
@@ -237,36 +217,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect(c.pushService.received.some((r) => r.payload?.title === '🚨 push me')).toBe(true);
     },
   },
-  {
-    name: 'dashboard: password sign-in (hostile next, a user id as the address), a member revealing a webhook URL, usage, the manifest and icons',
-    run: async (c) => {
-      const s = c.h.services;
-      const password = c.secret('dashboard password', `pw-${randomBytes(12).toString('hex')}`);
-      await s.accountAuth.passwords.set(c.seed.member.id, password);
-      const form = async (body: Record<string, string>, cookie = '') =>
-        await c.h.app.request('/sign-in', {
-          method: 'POST',
-          headers: { origin: 'http://alertbridge.test', 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', cookie },
-          body: new URLSearchParams(body).toString(),
-        });
-      await expectStatus(form({ email: c.seed.member.id, password, next: '/usage' }), 401);
-      const signedIn = await form({ email: 'member@acme.test', password, next: '/%0d%0a/evil.example' });
-      expect(signedIn.status).toBe(303);
-      expect(signedIn.headers.get('location')).toBe('/');
-      const cookie = signedIn.headers.getSetCookie().map((l) => l.split(';')[0]!).join('; ');
-      for (const pair of cookie.split('; ')) c.secret(`member session cookie ${pair.split('=')[0]}`, pair.split('=')[1]!);
-      const get = async (path: string) => await c.h.app.request(path, { headers: { cookie, accept: 'text/html' } });
-      const revealed = await get(`/channels/${c.seed.general.id}/webhook`);
-      expect(revealed.status).toBe(200);
-      expect(await revealed.text()).toContain(c.seed.general.webhookToken);
-      await expectStatus(get(`/sign-in?next=${encodeURIComponent('/\t/evil.example')}`), 303);
-      await expectStatus(get('/usage'), 200);
-      // The installable app's files, asked for with the session's cookie as a browser does.
-      await expectStatus(get('/manifest.webmanifest'), 200);
-      await expectStatus(get('/icons/icon-192.png'), 200);
-      await expectStatus(get('/icons/..%2Ficon.svg'), 404);
-    },
-  },
+  dashboardSignInStep,
   routesStep,
   {
     name: "dashboard: an empty channel's first-alert panel revealed, a test alert sent from it, the density saved",
@@ -288,28 +239,7 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect((await dash.post('/feed/density', { density: fresh.webhookToken })).res.status).toBe(400);
     },
   },
-  {
-    name: 'escalation: set from the channel settings (303, a refused value 400, a member 403) and the CLI, a pass run, turned off',
-    run: async (c) => {
-      const s = c.h.services;
-      const links = s.accountAuth.signInLinks;
-      const link = async (id: string) => `http://alertbridge.test/auth/link?t=${c.secret('sign-in link secret (escalation)', (await links.issue(id)).secret)}`;
-      const dash = new DashClient({ app: c.h.app, origin: 'http://alertbridge.test', link } as unknown as DashHarness);
-      await dash.signInWithLink(c.seed.owner.id);
-      for (const [name, value] of dash.cookies) c.secret(`owner session cookie ${name} (escalation)`, value);
-      const form = { escalation_level: 'ERROR', escalation_after: '10m', escalation_every: '5m', escalation_times: '2', [`escalate_to_${c.seed.member.id}`]: 'on' };
-      const path = `/channels/${c.seed.general.id}/escalation`;
-      expect((await dash.post(path, form)).res.status).toBe(303);
-      // A secret pasted into a field is refused, shown back in the page, never logged.
-      expect((await dash.post(path, { ...form, escalation_every: c.seed.general.webhookToken })).res.status).toBe(400);
-      expect((await dash.post(`${path}/clear`, {})).res.status).toBe(303);
-      const cli = await runAdmin(['channel', 'set-escalation', '--channel', c.seed.general.id, '--min-level', 'error', '--after', '30s', '--every', '1m', '--times', '1', '--then', 'owner@acme.test'], cliEnv(c.h));
-      expect(cli.code).toBe(0);
-      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'escalating', level: 'error' })), 201);
-      await s.escalation.pass.run();
-      expect((await runAdmin(['channel', 'set-escalation', '--channel', c.seed.general.id, '--clear'], cliEnv(c.h))).code).toBe(0);
-    },
-  },
+  escalationStep,
   {
     name: 'SMTP: a login refused (retried), a MAIL FROM refused (retried), then delivered with the password',
     run: async (c) => {
@@ -323,111 +253,10 @@ const STEPS: { name: string; run(ctx: Ctx): Promise<void> }[] = [
       expect(c.sink.attempts).toBeGreaterThanOrEqual(3);
     },
   },
-  {
-    name: 'account e-mails: sign-in links asked for a known and an unknown address, an address change confirmed by its link, both links replayed',
-    run: async (c) => {
-      const s = c.h.services;
-      const links = s.accountAuth.signInLinks;
-      const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
-      const client = new DashClient(dash as unknown as DashHarness);
-      const mailed = async (subject: string, to: string) => {
-        await eventually(() => c.sink.messages.some((m) => m.subject === subject && m.rcpt.includes(to)), `${subject} to ${to}`);
-        const text = c.sink.messages.find((m) => m.subject === subject && m.rcpt.includes(to))!.text;
-        return new URL(/http:\/\/alertbridge\.test\/\S+/.exec(text)![0]);
-      };
-      expect((await client.submit('/sign-in/link', { email: 'member@acme.test' })).res.status).toBe(200);
-      expect((await client.submit('/sign-in/link', { email: 'ghost@acme.test' })).res.status).toBe(200);
-      const signIn = await mailed('Your Alertbridge sign-in link', 'member@acme.test');
-      const t = c.secret('e-mailed sign-in link', signIn.searchParams.get('t')!);
-      expect((await client.get(signIn.pathname + signIn.search)).res.status).toBe(200);
-      expect((await client.post('/auth/link', { t }, { csrf: null })).res.status).toBe(303);
-      expect((await client.post('/auth/link', { t }, { csrf: null })).res.status).toBe(410);
-      for (const [name, value] of client.cookies) c.secret(`session cookie ${name} (link sign-in)`, value);
-      await client.get('/profile');
-      expect((await client.submit('/profile/email', { email: 'max.moved@acme.test' })).res.status).toBe(200);
-      const confirm = await mailed('Confirm your Alertbridge e-mail address', 'max.moved@acme.test');
-      const ct = c.secret('e-mailed address confirmation link', confirm.searchParams.get('t')!);
-      expect((await new DashClient(dash as unknown as DashHarness).get(confirm.pathname + confirm.search)).res.status).toBe(303);
-      expect((await client.get(confirm.pathname + confirm.search)).res.status).toBe(200);
-      expect((await client.post('/profile/email/confirm', { t: ct })).res.status).toBe(303);
-      expect((await client.post('/profile/email/confirm', { t: ct })).res.status).toBe(410);
-      expect((await s.accounts.findUser(c.seed.member.id))?.email).toBe('max.moved@acme.test');
-    },
-  },
-  {
-    name: 'invitations: e-mailed, shown after a failed send, opened, accepted, re-opened, for an existing account, unknown',
-    run: async (c) => {
-      const links = c.h.services.accountAuth.signInLinks;
-      const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
-      const owner = new DashClient(dash as unknown as DashHarness);
-      await owner.signInWithLink(c.seed.owner.id);
-      for (const [name, value] of owner.cookies) c.secret(`session cookie ${name} (inviter)`, value);
-      const before = c.sink.messages.length;
-      expect((await owner.submit('/members/invite', { email: 'invitee@acme.test', role: 'member' })).posted.status).toBe(303);
-      await c.sink.waitFor(before + 1, 10_000);
-      const mailed = c.secret('invitation secret (e-mailed)', /\/invite\?t=([A-Za-z0-9_-]{43})/.exec(c.sink.to('invitee@acme.test')[0]!.text)![1]!);
-      const invitee = new DashClient(dash as unknown as DashHarness);
-      expect((await invitee.get(`/invite?t=${mailed}`)).res.status).toBe(200);
-      expect((await invitee.post('/invite/accept', { t: mailed, name: 'Ivy', password: 'short', repeat_password: 'short' }, { csrf: null })).res.status).toBe(400);
-      expect((await invitee.post('/invite/accept', { t: mailed, name: 'Ivy' }, { csrf: null })).res.status).toBe(303);
-      for (const [name, value] of invitee.cookies) c.secret(`session cookie ${name} (invitee)`, value);
-      expect((await invitee.get(`/invite?t=${mailed}`)).res.status).toBe(410);
-      // The send fails: the inviter is shown the link, and the failure is logged without it.
-      c.sink.rejectNext(3, 550, 'Mailbox unavailable');
-      const shown = await owner.submit('/members/invite', { email: 'stranger@other.test', role: 'admin' });
-      expect(shown.res.status).toBe(200);
-      const secret = c.secret('invitation secret (shown)', /\/invite\?t=([A-Za-z0-9_-]{43})/.exec(shown.html)![1]!);
-      expect((await new DashClient(dash as unknown as DashHarness).get(`/invite?t=${secret}`)).res.status).toBe(303);
-      expect((await new DashClient(dash as unknown as DashHarness).post('/invite/accept', { t: secret, name: 'Mallory' }, { csrf: null })).res.status).toBe(303);
-      const unknown = c.secret('unknown invitation secret', randomBytes(32).toString('base64url'));
-      expect((await new DashClient(dash as unknown as DashHarness).get(`/invite?t=${unknown}`)).res.status).toBe(410);
-    },
-  },
-  {
-    name: 'quiet hours: set and refused on Profile, an alert held, its digest e-mailed',
-    run: async (c) => {
-      const links = c.h.services.accountAuth.signInLinks;
-      const dash = { app: c.h.app, origin: 'http://alertbridge.test', link: async (id: string) => `http://alertbridge.test/auth/link?t=${(await links.issue(id)).secret}` };
-      const client = new DashClient(dash as unknown as DashHarness);
-      await client.signInWithLink(c.seed.member.id);
-      for (const [name, value] of client.cookies) c.secret(`session cookie ${name} (quiet hours)`, value);
-      await client.get('/profile');
-      expect((await client.post('/profile/quiet-hours', { start: '25:00', end: '07:00', timeZone: 'UTC' })).res.status).toBe(400);
-      // A window around now (UTC), so the next alert below ERROR is held for the member.
-      const hour = new Date().getUTCHours();
-      const pad = (n: number) => String(n).padStart(2, '0');
-      const form = { start: `${pad(hour)}:00`, end: `${pad((hour + 2) % 24)}:00`, timeZone: 'UTC', minLevel: 'error' };
-      expect((await client.submit('/profile/quiet-hours', form)).posted.status).toBe(303);
-      c.sink.rejectNext(0); // what an earlier step's refusals left unused
-      // An earlier step moved the member's address.
-      const address = (await c.h.services.accounts.findUser(c.seed.member.id))!.email;
-      const before = c.sink.to(address).length;
-      await expectStatus(c.fetch(`/api/webhook/${c.seed.general.webhookToken}`, json({ title: 'Held for the digest', level: 'warning' })), 201);
-      await c.notifier.whenIdle();
-      // Due now instead of at the window's end: the digest goes out through the real SMTP server.
-      await c.h.exec('UPDATE quiet_digests SET next_attempt_at = 0');
-      c.notifier.wake();
-      await eventually(() => c.sink.to(address).some((m) => m.subject.startsWith('[Quiet hours]')), 'the quiet-hours digest');
-      expect(c.sink.to(address).length).toBe(before + 1);
-      await client.submit('/profile/quiet-hours/clear');
-    },
-  },
-  {
-    name: 'heartbeat pings: every form, unknown UUIDs and keys, bad suffixes, a failure that alerts (issue 28)',
-    run: async (c) => {
-      const check = await c.h.services.heartbeats.checks.create({ channelId: c.seed.deploys.id, name: 'Log-safe job', period: '1h', grace: '1m' });
-      const uuid = c.secret('heartbeat ping UUID', check.pingUuid);
-      const key = c.secret('heartbeat ping key', await c.h.services.heartbeats.checks.pingKey(c.seed.ws.id));
-      const unknown = c.secret('unknown heartbeat UUID', '0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9');
-      for (const path of [`/ping/${uuid}`, `/ping/${uuid}/start`, `/ping/${uuid}/log`, `/ping/${key}/${check.slug}`, `/ping/${key}/${check.slug}/0`]) await expectStatus(c.fetch(path, { method: 'POST', body: 'log line' }), 200);
-      await expectStatus(c.fetch(`/ping/${uuid}/7`, { method: 'POST', body: 'exit 7' }), 200);
-      await expectStatus(c.fetch(`/ping/${unknown}`), 404);
-      await expectStatus(c.fetch(`/ping/${key}x/${check.slug}`), 404);
-      await expectStatus(c.fetch(`/ping/${uuid}/999`), 400);
-      await expectStatus(c.fetch(`/ping/${uuid}?rid=bad`), 400);
-      await expectStatus(c.fetch('/api/heartbeats', { token: c.seed.ownerToken }), 200);
-    },
-  },
+  accountEmailsStep,
+  invitationsStep,
+  quietHoursStep,
+  heartbeatPingsStep,
 ];
 
 let ctx: Ctx;

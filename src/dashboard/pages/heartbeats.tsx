@@ -175,7 +175,7 @@ export function heartbeatPage(
                 <td data-label="Exit status">{p.exitStatus ?? '—'}</td>
                 <td data-label="Duration">{durationText(p.durationMs)}</td>
                 <td data-label="Client">{p.userAgent ?? '—'}</td>
-                <td data-label="Log">{p.body ? <pre class="hb-log">{p.body}</pre> : '—'}</td>
+                <td data-label="Log">{p.body ? <pre class="hb-log" tabindex={0}>{p.body}</pre> : '—'}</td>
               </tr>
             ))}
           </DataTable>
