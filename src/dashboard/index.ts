@@ -34,7 +34,7 @@ import { dashboardStartupWarnings } from './startup-warnings.js';
 import { assets } from './views/render.js';
 
 /** The paths the dashboard owns: only these get its headers and HTML error pages. */
-const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|channels|silences|heartbeats|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|alert-action|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
+const DASHBOARD_PATH = /^\/(?:$|sign-in|sign-out|auth|assets|feed|search|alerts|channels|silences|heartbeats|tokens|members|usage|audit|profile|workspace|invite|invitations|unsubscribe|alert-action|push|push-sw\.js|manifest\.webmanifest|icons)(?:\/|$)/;
 
 export function isDashboardPath(pathname: string): boolean {
   return DASHBOARD_PATH.test(pathname);
