@@ -92,7 +92,7 @@ describe('every form is Post/Redirect/Get', () => {
     await reloadOnce(page, 'channel.changed');
 
     // Public → private asks who keeps access.
-    await page.getByLabel(/Max Member/).uncheck();
+    await page.getByRole('region', { name: 'Privacy' }).getByLabel(/Max Member/).uncheck();
     await page.getByRole('button', { name: 'Make private' }).click();
     await page.getByText('“Deploys two” is private: only you see it.').waitFor();
     await reloadOnce(page, 'channel.made-private');
@@ -182,20 +182,21 @@ describe('e-mail buttons in a browser with no session', () => {
     const posts: string[] = [];
     page.on('request', (r) => void (r.method() === 'POST' && posts.push(new URL(r.url()).pathname)));
 
+    // The owner: the members test above removed Max Member from the workspace.
     const channel = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Mail buttons', icon: '📬' });
-    await page.goto(h.services.unsubscribe.url(seed.member.id, channel.id));
+    await page.goto(h.services.unsubscribe.url(seed.owner.id, channel.id));
     await page.getByRole('button', { name: /^Stop e-mails from / }).click();
     await page.getByRole('heading', { name: 'Unsubscribed', level: 1 }).waitFor();
     expect(await page.textContent('main')).toContain('from Mail buttons');
     expect(page.url()).toMatch(/\/unsubscribe\/done\?flash=/);
-    expect((await h.services.notifyPrefs.recipient(channel.id, seed.member.id))!.level).toBe('none');
+    expect((await h.services.notifyPrefs.recipient(channel.id, seed.owner.id))!.level).toBe('none');
     expect(await axeViolations(page)).toEqual([]);
     await page.reload();
     await page.getByRole('heading', { name: 'Nothing more to do', level: 1 }).waitFor();
 
     const res = await fetch(`${h.config.publicUrl}/api/webhook/${channel.webhookToken}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Queue backlog', level: 'error' }) });
     const { alertId } = (await res.json()) as { alertId: string };
-    await page.goto(h.services.alertActionLinks.url(seed.member.id, alertId, 'acknowledge'));
+    await page.goto(h.services.alertActionLinks.url(seed.owner.id, alertId, 'acknowledge'));
     await page.getByRole('button', { name: /^Acknowledge as / }).click();
     await page.getByRole('heading', { name: 'Acknowledged “Queue backlog”', level: 1 }).waitFor();
     expect(await axeViolations(page)).toEqual([]);

@@ -46,7 +46,7 @@
     if (existing) {
       // In place: a workflow run's progress, an edited message, a read change.
       if (!fits(ev) && unreadOnly) { existing.remove(); return; }
-      var wasCurrent = existing.classList.contains('is-current');
+      var wasCurrent = feed.isCurrent(existing);
       existing.replaceWith(el);
       if (wasCurrent) feed.focusEntry(el);
     } else if (ev.type === 'alert.created' && fits(ev)) {

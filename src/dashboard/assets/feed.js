@@ -107,7 +107,10 @@
     if (entry && (!current || !document.body.contains(current) || current.getAttribute('data-alert-id') === id)) focusEntry(entry);
   });
 
-  window.AlertbridgeFeed = { setCount: setCount, refreshTimes: refreshTimes, recountTotal: recountTotal, showRead: showRead, focusEntry: function (el) { focusEntry(el); } };
+  window.AlertbridgeFeed = { setCount: setCount, refreshTimes: refreshTimes, recountTotal: recountTotal, showRead: showRead, focusEntry: function (el) { focusEntry(el); },
+    // Current without the ring too (a click inside a card): a live copy that replaces it before the
+    // button's own answer (whose htmx events then fire on a detached element) keeps the focus.
+    isCurrent: function (el) { return el === current; } };
 
   // Keyboard: j/k move, o opens the link, e toggles read, ? lists the shortcuts.
 
@@ -146,13 +149,7 @@
   list.addEventListener('click', function (e) {
     var entry = e.target.closest && e.target.closest('.feed-entry');
     if (!entry) return;
-    // Current by class too: a live event that replaces this entry before the button's own
-    // response (whose events then fire on a detached element) keeps the focus on it.
-    if (current !== entry) {
-      if (current) current.classList.remove('is-current');
-      current = entry;
-      entry.classList.add('is-current');
-    }
+    current = entry;
     // Following a card's link counts as reading it.
     if (e.target.closest('.ab-card a[href]') && entry.getAttribute('data-read') === 'false') markRead(entry);
   });
