@@ -102,6 +102,18 @@ export function channelSettingsPage(
   const curl = `curl -X POST ${url} \\\n  -H 'Content-Type: application/json' \\\n  -d '{"title":"Deploy finished","level":"SUCCESS"}'`;
   const memberIds = new Set(o.members.map((m) => m.id));
   const addable = o.workspaceMembers.filter((m) => !memberIds.has(m.id));
+  // The page's sections in order, for the jump links under the title (only those shown).
+  const sections: (readonly [string, string])[] = [
+    ...(manager ? ([['general-title', 'Name']] as const) : []),
+    ['webhook-title', 'Webhook'],
+    ...(manager && o.signingSecretSet !== undefined ? ([['signing-title', 'Signing']] as const) : []),
+    ...(o.discord ? ([['discord-title', 'Discord']] as const) : []),
+    ['notify-title', 'E-mail'],
+    ...(manager && o.routes ? ([['routes-title', 'Routes']] as const) : []),
+    ...(manager && o.escalation !== undefined ? ([['escalation-title', 'Escalation']] as const) : []),
+    ...(o.heartbeats ? ([['heartbeats-title', 'Heartbeats']] as const) : []),
+    ...(manager ? ([['privacy-title', 'Privacy'], ['delete-title', 'Delete']] as const) : []),
+  ];
   return page(
     c,
     `${ch.name} settings`,
@@ -117,6 +129,21 @@ export function channelSettingsPage(
       <p class="page-links">
         <a href={`/feed/c/${ch.slug}`}>Open the feed of {ch.name}</a>
       </p>
+
+      <nav class="jump-nav" aria-label="Sections of this page">
+        {sections.map(([id, label]) => (
+          <a href={`#${id}`}>{label}</a>
+        ))}
+      </nav>
+
+      {manager ? (
+        <Card id="general-title" title="Name and icon">
+          <PostForm action={`/channels/${ch.id}/settings`} csrf={csrf} class="grid-form" submit="Save name and icon">
+            <Field name="name" label="Channel name" value={o.values?.name ?? ch.name} error={e.name} maxlength={100} required />
+            <Field name="icon" label="Channel icon (emoji)" value={o.values?.icon ?? ch.icon} error={e.icon} maxlength={16} />
+          </PostForm>
+        </Card>
+      ) : null}
 
       <Card id="webhook-title" title="Webhook">
         <p>Senders POST alerts to this URL. Treat it like a password.</p>
@@ -152,6 +179,14 @@ export function channelSettingsPage(
         ) : null}
       </Card>
 
+      {manager && o.signingSecretSet !== undefined ? (
+        <SigningSecretSection channelId={ch.id} channelName={ch.name} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
+      ) : null}
+
+      {o.discord ? (
+        <DiscordSection channelId={ch.id} channelName={ch.name} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
+      ) : null}
+
       <NotificationsSection
         channel={ch}
         csrf={csrf}
@@ -161,28 +196,14 @@ export function channelSettingsPage(
         error={e.level}
       />
 
-      {o.discord ? (
-        <DiscordSection channelId={ch.id} channelName={ch.name} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
-      ) : null}
-
-      {manager && o.signingSecretSet !== undefined ? (
-        <SigningSecretSection channelId={ch.id} channelName={ch.name} set={o.signingSecretSet} csrf={csrf} error={e.signing_secret} />
-      ) : null}
+      {manager && o.routes ? <RoutesSection channelId={ch.id} routes={o.routes.list} unavailable={o.routes.unavailable} csrf={csrf} /> : null}
 
       {manager && o.escalation !== undefined ? (
         <EscalationSection channelId={ch.id} channelName={ch.name} policy={o.escalation} members={o.workspaceMembers} csrf={csrf} errors={e} values={o.values} />
       ) : null}
-      {manager && o.routes ? <RoutesSection channelId={ch.id} routes={o.routes.list} unavailable={o.routes.unavailable} csrf={csrf} /> : null}
+
       {o.heartbeats ? <ChannelHeartbeatsSection {...o.heartbeats} chatConnected={o.discord?.status.connected ?? false} /> : null}
 
-      {manager ? (
-        <Card id="general-title" title="Name and icon">
-          <PostForm action={`/channels/${ch.id}/settings`} csrf={csrf} class="grid-form" submit="Save name and icon">
-            <Field name="name" label="Channel name" value={o.values?.name ?? ch.name} error={e.name} maxlength={100} required />
-            <Field name="icon" label="Channel icon (emoji)" value={o.values?.icon ?? ch.icon} error={e.icon} maxlength={16} />
-          </PostForm>
-        </Card>
-      ) : null}
 
       {manager ? <PrivacySection channel={ch} csrf={csrf} me={c.get('viewer').id} workspaceMembers={o.workspaceMembers} error={e.privacy} /> : null}
 
