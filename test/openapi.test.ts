@@ -39,6 +39,21 @@ describe('OpenAPI document', () => {
     expect(limit?.schema).toMatchObject({ minimum: 1, maximum: 100, default: 50 });
   });
 
+  it('describes what a webhook route sends, in its webhooks section', async () => {
+    h = await startHarness({ engine: 'sqlite' });
+    const doc = (await (await h.call('GET', '/openapi.json')).json()) as {
+      webhooks: Record<string, { post: { parameters: { name: string; in: string }[]; requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>;
+      components: { schemas: Record<string, { required: string[]; properties: Record<string, { enum?: string[] }> }> };
+    };
+    const event = doc.webhooks['alert-route-event']!.post;
+    expect(event.parameters.map((p) => `${p.in} ${p.name}`)).toEqual(['header webhook-id', 'header webhook-timestamp', 'header webhook-signature']);
+    expect(event.requestBody.content['application/json']!.schema.$ref).toBe('#/components/schemas/RouteWebhookEvent');
+    const body = doc.components.schemas.RouteWebhookEvent!;
+    expect(body.properties.event!.enum).toEqual(['alert.opened', 'alert.updated', 'alert.acknowledged', 'alert.resolved']);
+    expect(body.required).toEqual(expect.arrayContaining(['id', 'title', 'level', 'status', 'event', 'channel']));
+    expect(body.properties).not.toHaveProperty('isRead');
+  });
+
   it('describes every route the app serves', async () => {
     h = await startHarness({ engine: 'sqlite' });
     const doc = await bodyOf.openApi(await h.call('GET', '/openapi.json'));

@@ -12,6 +12,7 @@ import { requestContext, requestLogger } from './middleware/request-context.js';
 import { readApiMetrics, webhookMetrics } from './middleware/request-metrics.js';
 import { authFailureResponse, httpExceptionResponse, problemResponse } from './problems.js';
 import { registerDocs } from './routes/docs.js';
+import { registerRouteWebhookEvent } from './routes/route-webhook-event.js';
 import { registerHeartbeatsApi } from './routes/heartbeats-api.js';
 import { registerPing } from './routes/ping.js';
 import { createMediaRoutes } from './routes/media.js';
@@ -117,6 +118,7 @@ export function createApp(services: HttpDeps & DashboardServices, opts: AppOptio
   });
   app.route('/', dashboard.routes as unknown as OpenAPIHono<AppEnv>);
   opts.extend?.(app);
+  registerRouteWebhookEvent(app);
   registerDocs(app, config.publicUrl);
   return app;
 }

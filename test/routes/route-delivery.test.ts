@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { RouteWebhookEvent } from '../../src/http/routes/route-webhook-event.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.js';
 import { startRouteWorker } from '../../src/notify/routes/start.js';
@@ -54,6 +55,8 @@ describe('outbound routes deliver alerts', () => {
       event: 'alert.opened', channel: { id: seed.general.id, slug: 'general', name: 'General' },
     });
     expect(verified).not.toHaveProperty('isRead');
+    // Exactly the shape the OpenAPI document's webhooks section promises (strict: no undocumented member).
+    expect(RouteWebhookEvent.strict().safeParse(verified).error).toBeUndefined();
     // Another secret does not verify it.
     expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(got.body, headers)).toThrow();
     await eventually(async () => (await deliveries())[0]?.state === 'sent', 'the delivery recorded sent');
