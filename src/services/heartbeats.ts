@@ -3,7 +3,7 @@ import type { ChangeBus } from '../domain/changes.js';
 import { HeartbeatAlerts } from '../domain/heartbeats/alerts.js';
 import { Heartbeats } from '../domain/heartbeats/heartbeats.js';
 import { PINGS_PER_CHECK_PER_MINUTE, Pinger } from '../domain/heartbeats/pinger.js';
-import { HeartbeatTimer } from '../domain/heartbeats/timer.js';
+import { HeartbeatTimer, MAX_SLEEP_MS } from '../domain/heartbeats/timer.js';
 import type { Limiter } from '../domain/rate-limiter.js';
 import type { FormatIngest } from '../domain/webhook/ingest-formats.js';
 import type { SqlExecutor } from '../db/shared/executor.js';
@@ -37,9 +37,15 @@ export function heartbeatServices(deps: {
     alerts,
     limiter: deps.limiter('heartbeat', PINGS_PER_CHECK_PER_MINUTE),
     clock: deps.clock,
-    onDueChanged: (at) => timer.dueChanged(at),
+    // A due time the leader's longest sleep could overshoot goes on the bus, which (on PostgreSQL)
+    // reaches the leader's timer on whichever node it runs; a later one it reads at its next wake.
+    onDueChanged: (at) => {
+      if (at !== null && at - deps.clock.now() < MAX_SLEEP_MS) deps.bus.emit('heartbeat-due', at);
+      else timer.dueChanged(at);
+    },
     // The dashboard's Heartbeats page listens for this to refresh.
     onPinged: (checkId) => deps.bus.emit('heartbeats', checkId),
   });
+  deps.bus.on('heartbeat-due', (at: number) => timer.dueChanged(at));
   return { checks: new Heartbeats(rows, deps.ids, deps.clock), pinger, timer, alerts, clock: deps.clock };
 }

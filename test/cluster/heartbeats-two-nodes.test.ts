@@ -70,4 +70,32 @@ describePg('heartbeats on two PostgreSQL nodes', () => {
       for (const bg of bgs) await bg.stop();
     }
   });
+  it('a start ping on a node that is not the leader wakes the leader’s timer for its grace', async () => {
+    const { systemClock } = await import('../../src/lib/clock.js');
+    const one = await h.restart({ overrides: { clock: systemClock } });
+    const two = await h.node({ overrides: { clock: systemClock } });
+    const bgs = [await startBackground(one.services), await startBackground(two.services)];
+    try {
+      await eventually(() => (one.services.leadership.isLeader || two.services.leadership.isLeader ? true : undefined), 'a leader', { timeoutMs: 15_000 });
+      const [leader, follower] = one.services.leadership.isLeader ? [one, two] : [two, one];
+      const heard: number[] = [];
+      leader.services.bus.on('heartbeat-due', (at: number) => heard.push(at));
+      const c = await leader.services.heartbeats.checks.create({ channelId: seed.deploys.id, name: 'started, never finished', period: '1h', grace: '1s' });
+      // Up, due in an hour; then a run starts on the other node and has one second to finish.
+      expect((await fetch(`${follower.base}/ping/${c.pingUuid}`)).status).toBe(200);
+      expect(heard).toEqual([]);
+      const started = Date.now();
+      expect((await fetch(`${follower.base}/ping/${c.pingUuid}/start`)).status).toBe(200);
+      await eventually(() => (heard.length ? true : undefined), 'the leader hears the due time', { timeoutMs: 5_000 });
+      expect(heard[0]! - started).toBeGreaterThanOrEqual(900);
+      expect(heard[0]! - started).toBeLessThan(2_000);
+      await eventually(
+        async () => ((await h.query<{ status: string }>('SELECT status FROM heartbeat_checks WHERE id = ?', [c.id]))[0]?.status === 'down' ? true : undefined),
+        'the leader marks the run down',
+        { timeoutMs: 15_000 },
+      );
+    } finally {
+      for (const bg of bgs) await bg.stop();
+    }
+  });
 });

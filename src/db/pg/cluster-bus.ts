@@ -14,6 +14,9 @@ const MAX_PAYLOAD_BYTES = 7_000;
  * - `read-state` and `notifications`: emitted here for this node at once, and published for the
  *   others (the payload names this node, which skips its own notification).
  *
+ * - `heartbeat-due`: a ping set a check's due time soon (src/services/heartbeats.ts): published for
+ *   the other nodes, so the leader's timer wakes for it whichever node was pinged.
+ *
  * Everything else (`push-deliveries`) stays on the node: the other nodes' workers poll. A missed
  * notification only delays, never loses: the rows are the truth, and the live streams and workers poll.
  */
@@ -36,6 +39,12 @@ export class ClusterChangeBus extends ChangeBus {
           if (from !== this.#node) local('notifications');
         },
         resumed: () => local('notifications'),
+      }),
+      notify.subscribe(TOPICS.heartbeatDue, {
+        message: (payload) => {
+          const due = parseDue(payload);
+          if (due && due.from !== this.#node) local('heartbeat-due', due.at);
+        },
       }),
       notify.subscribe(TOPICS.readState, {
         message: (payload) => {
@@ -63,6 +72,7 @@ export class ClusterChangeBus extends ChangeBus {
       // Too big to send (hundreds of channels at once): only this node's streams of the user get `read.updated`.
       if (Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES) notify.publish(TOPICS.readState, payload).catch(() => {});
     }
+    if (notify && event === 'heartbeat-due') notify.publish(TOPICS.heartbeatDue, JSON.stringify({ from: this.#node, at: args[0] })).catch(noop);
     return heard;
   }
 
@@ -99,6 +109,15 @@ function parse(payload: string): { from: string; userId: string; channelIds: str
     const v = JSON.parse(payload) as { from?: unknown; userId?: unknown; channelIds?: unknown };
     if (typeof v.from !== 'string' || typeof v.userId !== 'string' || !Array.isArray(v.channelIds)) return null;
     return { from: v.from, userId: v.userId, channelIds: v.channelIds.filter((c): c is string => typeof c === 'string') };
+  } catch {
+    return null;
+  }
+}
+
+function parseDue(payload: string): { from: string; at: number } | null {
+  try {
+    const v = JSON.parse(payload) as { from?: unknown; at?: unknown };
+    return typeof v.from === 'string' && typeof v.at === 'number' && Number.isFinite(v.at) ? { from: v.from, at: v.at } : null;
   } catch {
     return null;
   }

@@ -17,6 +17,8 @@ export const TOPICS = {
   readState: 'read-state',
   /** Outbox jobs were written (payload: the origin node): the e-mail and push workers of other nodes look now, not at their next poll. */
   notifications: 'notifications',
+  /** A ping set a heartbeat check's due time under the timer's longest sleep (payload: origin node and time): the leader's timer wakes for it. */
+  heartbeatDue: 'heartbeat-due',
 } as const;
 
 const CHANNEL_PREFIX = 'alertbridge:';

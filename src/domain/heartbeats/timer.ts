@@ -6,7 +6,7 @@ import type { HeartbeatRows } from './ports.js';
 
 const BATCH = 500;
 /** The longest the timer sleeps: a ping on another node may have moved a due time earlier. */
-const MAX_SLEEP_MS = 5_000;
+export const MAX_SLEEP_MS = 5_000;
 
 export interface PassResult {
   wentDown: number;
