@@ -1,20 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../src/cli/admin.js';
-import { ManualClock } from '../../src/lib/clock.js';
 import { startEscalationScheduler, type EscalationScheduler } from '../../src/notify/escalation-scheduler.js';
-import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
+import { startNotifier } from '../../src/notify/outbox-worker.js';
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
 import { startPushWorker } from '../../src/notify/push/start.js';
-import { startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
+import { postAlert } from '../helpers/harness.js';
 import { FakePushService } from '../helpers/push-service.js';
-import { SmtpSink } from '../helpers/smtp-sink.js';
-import { FAST_RETRY, MAIL_FROM, rows } from '../notify/setup.js';
+import { adminJson, startClocked, stopClocked, type ClockedEnv } from '../notify/clocked.js';
+import { FAST_RETRY, rows } from '../notify/setup.js';
 
 // Escalation per channel over real HTTP on testEngine(), with an injected clock: the webhook opens
 // the alert, the API acknowledges and snoozes it, the scheduler's passes write the steps and the
 // outbox delivers them to a real SMTP sink and a local push service.
 
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36';
 const START = Date.UTC(2026, 2, 2, 9);
 const MIN = 60_000;
 
@@ -24,47 +21,22 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-interface Env {
-  h: Harness;
-  seed: Awaited<ReturnType<typeof seedWorkspace>>;
-  sink: SmtpSink;
-  clock: ManualClock;
-  notifier: Notifier;
-  push: PushWorker;
-  escalation: EscalationScheduler;
-  pushName: string;
-}
+type Env = ClockedEnv & { push: PushWorker; escalation: EscalationScheduler };
 let t: Env | undefined;
 afterEach(async () => {
   if (!t) return;
   await t.escalation.stop();
-  await t.push.stop();
-  await t.notifier.stop();
-  await t.sink.close();
-  await t.h.close();
+  await stopClocked(t);
   t = undefined;
 });
 
 async function start(): Promise<Env> {
-  const sink = await SmtpSink.start();
-  const clock = new ManualClock(START);
-  const h = await startHarness({ serve: true, env: { SMTP_URL: sink.url, MAIL_FROM, PUSH_ALLOW_PRIVATE: '1' }, overrides: { clock } });
-  const seed = await seedWorkspace(h.services);
-  const pushName = `owner-${Date.now()}-${Math.random()}`;
-  const sub = svc.subscription(pushName);
-  await h.services.push.subscriptions.subscribe(seed.owner.id, { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, UA);
-  const notifier = startNotifier(h.services, { retry: FAST_RETRY });
-  const push = startPushWorker(h.services, { ca: svc.ca, retry: FAST_RETRY });
-  const escalation = startEscalationScheduler(h.services);
-  t = { h, seed, sink, clock, notifier, push, escalation, pushName };
+  const env = await startClocked(svc, START, { push: true });
+  t = { ...env, push: env.push!, escalation: startEscalationScheduler(env.h.services) };
   return t;
 }
 
-const admin = async (e: Env, ...argv: string[]) => {
-  const env = { DATA_DIR: e.h.config.dataDir, LOG_LEVEL: 'silent', ...(e.h.config.databaseUrl ? { DATABASE_URL: e.h.config.databaseUrl } : {}) };
-  const r = await runAdmin(argv, env);
-  return { code: r.code, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : null, stderr: r.stderr };
-};
+const admin = adminJson;
 
 async function post(e: Env, payload: unknown): Promise<string> {
   const { res, body } = await postAlert(e.h, e.seed.general.webhookToken, payload);

@@ -1,17 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../src/cli/admin.js';
-import { ManualClock } from '../../src/lib/clock.js';
-import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
-import { startHarness, type Harness, type HarnessNode, postAlert, seedWorkspace } from '../helpers/harness.js';
+import { startNotifier } from '../../src/notify/outbox-worker.js';
+import { type HarnessNode, postAlert } from '../helpers/harness.js';
 import { FakePushService } from '../helpers/push-service.js';
-import { SmtpSink } from '../helpers/smtp-sink.js';
-import { FAST_RETRY, MAIL_FROM, rows } from './setup.js';
+import { adminJson, startClocked, stopClocked, type ClockedEnv } from './clocked.js';
+import { FAST_RETRY, rows } from './setup.js';
 
 // Quiet hours over real HTTP on testEngine(), with an injected clock: the webhook stores alerts, the
 // fan-out holds what the owner's quiet hours keep back (no e-mail, no push), and one digest e-mail
 // reaches the real SMTP sink when the window ends — once, across a restart too.
 
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36';
 // Tuesday 2026-03-10 21:30 UTC = 22:30 in Berlin (UTC+1): inside 22:00–07:00. The window ends at 07:00 Berlin = 06:00 UTC.
 const NIGHT = Date.UTC(2026, 2, 10, 21, 30);
 const WINDOW_END = Date.UTC(2026, 2, 11, 6, 0);
@@ -24,40 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-interface Env {
-  h: Harness;
-  node: HarnessNode;
-  seed: Awaited<ReturnType<typeof seedWorkspace>>;
-  sink: SmtpSink;
-  clock: ManualClock;
-  notifier: Notifier;
-}
+/** `node`: the service as it runs now (a restart replaces it; `h` still closes it). */
+type Env = ClockedEnv & { node: HarnessNode };
 let t: Env | undefined;
 afterEach(async () => {
-  if (!t) return;
-  await t.notifier.stop();
-  await t.sink.close();
-  await t.h.close();
+  if (t) await stopClocked(t);
   t = undefined;
 });
 
 async function start(): Promise<Env> {
-  const sink = await SmtpSink.start();
-  const clock = new ManualClock(NIGHT);
-  const h = await startHarness({ serve: true, env: { SMTP_URL: sink.url, MAIL_FROM, PUSH_ALLOW_PRIVATE: '1' }, overrides: { clock } });
-  const seed = await seedWorkspace(h.services);
-  const sub = svc.subscription(`owner-${Date.now()}-${Math.random()}`);
-  await h.services.push.subscriptions.subscribe(seed.owner.id, { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, UA);
-  const notifier = startNotifier(h.services, { retry: FAST_RETRY });
-  t = { h, node: h, seed, sink, clock, notifier };
+  const env = await startClocked(svc, NIGHT);
+  t = { ...env, node: env.h };
   return t;
 }
 
-const admin = async (e: Env, ...argv: string[]) => {
-  const env = { DATA_DIR: e.h.config.dataDir, LOG_LEVEL: 'silent', ...(e.h.config.databaseUrl ? { DATABASE_URL: e.h.config.databaseUrl } : {}) };
-  const r = await runAdmin(argv, env);
-  return { code: r.code, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : null, stderr: r.stderr };
-};
+const admin = adminJson;
 
 async function post(e: Env, channel: { webhookToken: string }, payload: unknown): Promise<string> {
   const { res, body } = await postAlert(e.node, channel.webhookToken, payload);

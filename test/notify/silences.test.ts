@@ -1,20 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../../src/cli/admin.js';
 import type { SilenceRequest } from '../../src/domain/silences.js';
-import { ManualClock } from '../../src/lib/clock.js';
-import { startNotifier, type Notifier } from '../../src/notify/outbox-worker.js';
 import type { PushWorker } from '../../src/notify/push/push-worker.js';
-import { startPushWorker } from '../../src/notify/push/start.js';
 import { bodyOf } from '../helpers/bodies.js';
-import { startHarness, type Harness, postAlert, seedWorkspace } from '../helpers/harness.js';
+import { postAlert } from '../helpers/harness.js';
 import { FakePushService } from '../helpers/push-service.js';
-import { SmtpSink } from '../helpers/smtp-sink.js';
-import { FAST_RETRY, MAIL_FROM, rows } from './setup.js';
+import { adminJson, startClocked, stopClocked, type ClockedEnv } from './clocked.js';
+import { rows } from './setup.js';
 
 // Silences over real HTTP on testEngine(): the webhook stores the alert, the fan-out mutes it for
 // e-mail (SMTP sink) and Web Push (a local push service) alike, and the API shows `silencedBy`.
 
-const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/147.0.0.0 Safari/537.36';
 // Saturday 2026-03-28 12:00 UTC; Berlin changes to summer time on Sunday 2026-03-29 at 02:00 (01:00 UTC).
 const SATURDAY_NOON = Date.UTC(2026, 2, 28, 12);
 
@@ -24,34 +19,16 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-interface Env {
-  h: Harness;
-  seed: Awaited<ReturnType<typeof seedWorkspace>>;
-  sink: SmtpSink;
-  clock: ManualClock;
-  notifier: Notifier;
-  push: PushWorker;
-}
+type Env = ClockedEnv & { push: PushWorker };
 let t: Env | undefined;
 afterEach(async () => {
-  if (!t) return;
-  await t.push.stop();
-  await t.notifier.stop();
-  await t.sink.close();
-  await t.h.close();
+  if (t) await stopClocked(t);
   t = undefined;
 });
 
 async function start(): Promise<Env> {
-  const sink = await SmtpSink.start();
-  const clock = new ManualClock(SATURDAY_NOON);
-  const h = await startHarness({ serve: true, env: { SMTP_URL: sink.url, MAIL_FROM, PUSH_ALLOW_PRIVATE: '1' }, overrides: { clock } });
-  const seed = await seedWorkspace(h.services);
-  const sub = svc.subscription(`owner-${Date.now()}-${Math.random()}`);
-  await h.services.push.subscriptions.subscribe(seed.owner.id, { endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }, UA);
-  const notifier = startNotifier(h.services, { retry: FAST_RETRY });
-  const push = startPushWorker(h.services, { ca: svc.ca, retry: FAST_RETRY });
-  t = { h, seed, sink, clock, notifier, push };
+  const env = await startClocked(svc, SATURDAY_NOON, { push: true });
+  t = { ...env, push: env.push! };
   return t;
 }
 
@@ -67,11 +44,7 @@ async function settle(e: Env): Promise<void> {
   await e.push.whenIdle();
 }
 
-const admin = async (e: Env, ...argv: string[]) => {
-  const env = { DATA_DIR: e.h.config.dataDir, LOG_LEVEL: 'silent', ...(e.h.config.databaseUrl ? { DATABASE_URL: e.h.config.databaseUrl } : {}) };
-  const r = await runAdmin(argv, env);
-  return { code: r.code, json: r.stdout ? (JSON.parse(r.stdout) as Record<string, unknown>) : null, stderr: r.stderr };
-};
+const admin = adminJson;
 
 /** Created through the service's own use case (the CLI runs on the system clock; these tests move the service's). */
 async function silence(e: Env, request: Omit<SilenceRequest, 'workspaceId' | 'actor'>): Promise<string> {
