@@ -80,6 +80,9 @@ describe('feed routes under hostile input', () => {
       fc.asyncProperty(probe, async (p) => {
         const a = await send(p);
         statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+        // Three 5,000-character fields in a GET's query pass Node's 16 KB header limit: its parser
+        // answers 431 with no body before the app sees the request. Nothing reached the service.
+        if (a.status === 431 && p.route.method === 'GET') return true;
         if (a.status >= 500) throw new Error(`${p.route.method} ${p.route.path} → ${a.status}: ${a.text.slice(0, 200)}`);
         if (a.status >= 400 && !a.type.startsWith('application/problem+json') && !(a.type.startsWith('text/html') && /^<!doctype html>/i.test(a.text))) {
           throw new Error(`${a.status} as ${a.type}: ${a.text.slice(0, 200)}`);
