@@ -84,7 +84,7 @@ async function sideways(page: Page): Promise<{ overflow: number; culprits: strin
 }
 
 describe('every dashboard page', () => {
-  // 24 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
+  // 27 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
   it('fits a 390 px phone with hostile data and passes axe in both themes at both widths', { timeout: 600_000 }, async () => {
     const { wide, alertId, routeId, checkId } = await hostileData();
     const invite = await h.services.accountAuth.invitations.invite({ workspaceId: seed.ws.id, email: 'newcomer@acme.test', role: 'member', invitedBy: seed.owner.id });

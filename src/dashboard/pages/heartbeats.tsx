@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { durationText } from '../../domain/heartbeats/alerts.js';
 import type { HeartbeatCheck, StoredPing } from '../../domain/heartbeats/ports.js';
-import { checkStatus, nextDueAt, type CheckStatus } from '../../domain/heartbeats/schedule.js';
+import { checkStatus, nextDueAt, type CheckStatus, type CheckTiming } from '../../domain/heartbeats/schedule.js';
 import type { DashEnv } from '../http/env.js';
 import { Card, CopyBox, DataTable, Field, Notice, PostForm, SelectField, Time } from '../views/components.js';
 import { page } from '../views/render.js';
@@ -26,6 +26,15 @@ export function relative(ms: number | null, now: number): string {
   const a = Math.abs(d);
   const text = a < 60 ? `${a} s` : a < 7200 ? `${Math.round(a / 60)} min` : a < 172_800 ? `${Math.round(a / 3600)} h` : `${Math.round(a / 86_400)} d`;
   return d <= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/** The "next due" text: a due time already passed reads "overdue by …", not "… ago" (the check is late). */
+export function dueText(c: CheckTiming, now: number): string {
+  if (c.status === 'paused') return '—';
+  if (c.status === 'down') return 'overdue';
+  const due = nextDueAt(c);
+  if (due === null) return 'after the first ping';
+  return due <= now ? `overdue by ${relative(due, now).replace(/ ago$/, '')}` : relative(due, now);
 }
 
 function StateDot(props: { state: CheckStatus }) {
@@ -69,7 +78,7 @@ export function HeartbeatTable(props: { rows: CheckRow[]; now: number }) {
               </td>
               <td data-label="Channel">{channel}</td>
               <td data-label="Last ping">{relative(c.lastPingAt, props.now)}</td>
-              <td data-label="Next due">{c.status === 'paused' ? '—' : relative(nextDueAt(c), props.now)}</td>
+              <td data-label="Next due">{dueText(c, props.now)}</td>
               <td data-label="Duration">{durationText(c.lastDurationMs)}</td>
               <td data-label="Pings">
                 <PingStrip pings={pings} />
@@ -139,7 +148,7 @@ export function heartbeatPage(
       <h1>{h.name}</h1>
       <p class="lead">
         <StateDot state={checkStatus(h, o.now)} /> in {o.channel}, {schedule}, grace {durationText(h.graceMs)}. Last ping {relative(h.lastPingAt, o.now)}; next due{' '}
-        {relative(nextDueAt(h), o.now)}.
+        {dueText(h, o.now)}.
       </p>
       <Card id="ping-urls" title="Ping it">
         <CopyBox id="hb-url" label="Ping URL" value={url} copyLabel="Copy the ping URL" />
