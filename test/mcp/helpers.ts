@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { PassThrough } from 'node:stream';
 import { expect } from 'vitest';
 
 /** The tools the server offers (list_threads comes with the threads endpoint). */
@@ -56,3 +59,40 @@ export const INITIALIZE = {
 };
 
 export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/**
+ * The client side of a stdio pair without a process: the SDK's own line framing (ReadBuffer,
+ * serializeMessage) over two PassThrough streams, so `runMcpStdio` runs in the test's process.
+ */
+export class PipeTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  /** Every line the proxy wrote, for the tests that count them. */
+  readonly lines: string[] = [];
+  private readonly buffer = new ReadBuffer();
+
+  constructor(
+    /** What the proxy reads (its stdin). */
+    readonly toProxy: PassThrough,
+    /** What the proxy writes (its stdout). */
+    readonly fromProxy: PassThrough,
+  ) {}
+
+  async start(): Promise<void> {
+    this.fromProxy.on('data', (chunk: Buffer) => {
+      this.lines.push(...chunk.toString('utf8').split('\n').filter((l) => l !== ''));
+      this.buffer.append(chunk);
+      for (let m = this.buffer.readMessage(); m; m = this.buffer.readMessage()) this.onmessage?.(m);
+    });
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.toProxy.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.toProxy.end();
+    this.onclose?.();
+  }
+}
