@@ -223,3 +223,16 @@ describe('MCP rate limit', () => {
     }
   });
 });
+
+describe('MCP in the OpenAPI document', () => {
+  it('documents POST /mcp with Bearer auth, the 401 body and the 429, and GET/DELETE as 405', async () => {
+    const doc = (await (await h.call('GET', '/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
+    };
+    const post = doc.paths['/mcp']!.post!;
+    expect(post.security).toEqual([{ bearerAuth: [] }]);
+    expect(post.responses['401']!.content!['application/json']!.schema.$ref).toBe('#/components/schemas/AuthFailure');
+    expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(['200', '202', '400', '401', '406', '413', '415', '429']));
+    for (const method of ['get', 'delete']) expect(Object.keys(doc.paths['/mcp']![method]!.responses)).toEqual(['405']);
+  });
+});
