@@ -2,7 +2,6 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { AppError } from '../../domain/errors.js';
-import { answerMcpRequest } from '../../mcp/server.js';
 import { storageFailureOf, storageUnavailable } from '../../ops/storage-health.js';
 import type { AppEnv } from '../env.js';
 import { requestLogger } from '../middleware/request-context.js';
@@ -69,12 +68,21 @@ export function registerMcp(app: OpenAPIHono<AppEnv>, auth: MiddlewareHandler<Ap
 
   app.post('/mcp', auth, async (c) => {
     const { readApi, search, alertActions } = c.var.services;
+    const { answerMcpRequest } = await mcpServer();
     return answerMcpRequest(c.req.raw, { readApi, search, alertActions }, { principal: c.var.principal, failure: (err) => toolFailure(c, err) });
   });
   app.all('/mcp', (c) => {
     c.header('allow', 'POST');
     throw new HTTPException(405, { message: 'this MCP server is stateless: send JSON-RPC messages with POST' });
   });
+}
+
+let loaded: Promise<typeof import('../../mcp/server.js')> | undefined;
+
+/** The MCP SDK is loaded on the first POST /mcp, not at start: it adds about a second to every start, and most installations never use it. */
+function mcpServer() {
+  loaded ??= import('../../mcp/server.js');
+  return loaded;
 }
 
 /** A tool's failure as the problem document the read API would answer; an unexpected one is logged and answered as `internal`. */
