@@ -7,6 +7,7 @@ import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
 import { SEARCH_LIMITS } from '../domain/search-query.js';
 import { requireWriter, type Principal } from '../domain/tokens.js';
+import { LIST_PAGE_SIZE } from '../http/schemas.js';
 import { ID_PATTERN } from '../lib/ids.js';
 
 /** The use cases the tools call: the same ones the read API's routes call (src/http/deps.ts fits this shape). */
@@ -23,8 +24,8 @@ export interface ToolCall {
   failure(err: unknown): string;
 }
 
-/** The read API's page size (src/http/schemas.ts LIST_PAGE_SIZE), restated so the tool's JSON schema carries it. */
-const PAGE = { min: 1, max: 100, default: 50 } as const;
+/** The read API's page size: the tools' JSON schemas carry the same bounds. */
+const PAGE = LIST_PAGE_SIZE;
 const LEVEL_OF = { info: 'INFO', success: 'SUCCESS', warning: 'WARNING', error: 'ERROR' } as const satisfies Record<string, AlertLevel>;
 const STATUS_OF_ACTION = { acknowledge: 'acknowledged', resolve: 'resolved', reopen: 'open' } as const;
 
