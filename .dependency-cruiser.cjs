@@ -1,13 +1,13 @@
 // Layers point one way (issue 24; docs/architecture.md):
 //
-//   transports (http, dashboard, cli, discord) → use cases (domain) → ports declared in domain
+//   transports (http, dashboard, cli, discord, mcp) → use cases (domain) → ports declared in domain
 //                                                                     ← adapters (db, media, notify, ops)
 //
 // lib is the shared bottom layer; alert-card renders an alert for the dashboard and the e-mails; the
 // composition root (main, bootstrap, runtime, services, config) is the one place that knows every part.
 // Each rule below is one clause of that sentence; `npm run lint` fails on a wrong arrow.
 
-const TRANSPORTS = '^src/(http|dashboard|cli|discord)/';
+const TRANSPORTS = '^src/(http|dashboard|cli|discord|mcp)/';
 const ADAPTERS = '^src/(db|media|notify|ops)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -14,6 +14,7 @@ import { authFailureResponse, httpExceptionResponse, problemResponse } from './p
 import { registerDocs } from './routes/docs.js';
 import { registerRouteWebhookEvent } from './routes/route-webhook-event.js';
 import { registerHeartbeatsApi } from './routes/heartbeats-api.js';
+import { registerMcp } from './routes/mcp.js';
 import { registerPing } from './routes/ping.js';
 import { createMediaRoutes } from './routes/media.js';
 import { registerOperations } from './routes/operations.js';
@@ -101,6 +102,7 @@ export function createApp(services: HttpDeps & DashboardServices, opts: AppOptio
   registerSearch(app);
   registerStream(app);
   registerHeartbeatsApi(app);
+  registerMcp(app, auth);
   registerPing(app);
   app.route('/media', createMediaRoutes(services.media, config.publicUrl));
   app.openAPIRegistry.registerPath({

@@ -185,7 +185,8 @@ export function problemTypeUrl(publicUrl: string, name: string): string {
   return `${publicUrl}/problems/${name}`;
 }
 
-function problemBody(publicUrl: string, err: AppError, instance?: string, requestId?: string) {
+/** The problem document of `err` (RFC 9457 and the spec's `error` member): an HTTP answer's body, or an MCP tool error's text. */
+export function problemBody(publicUrl: string, err: AppError, instance?: string, requestId?: string) {
   const t = PROBLEM_TYPES[err.code];
   return {
     type: problemTypeUrl(publicUrl, err.code),

@@ -205,3 +205,33 @@ export const heartbeatPingsStep: Step = {
     await expectStatus(c.fetch('/api/heartbeats', { token: c.seed.ownerToken }), 200);
   },
 };
+
+/** POST /mcp with one JSON-RPC message (issue 30). */
+const mcp = (c: Ctx, token: string | undefined, message: unknown) =>
+  c.fetch('/mcp', { method: 'POST', token, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: typeof message === 'string' ? message : JSON.stringify(message) });
+const toolCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: args } });
+
+export const mcpStep: Step = {
+  name: 'MCP: initialize and every tool with good tokens, a read-only refusal, a hidden alert, unknown tokens (401), malformed JSON-RPC',
+  run: async (c) => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'logs', version: '1' } } };
+    await expectStatus(mcp(c, c.seed.ownerToken, initialize), 200);
+    const list = await mcp(c, c.seed.ownerToken, toolCall('list_alerts', { channel: 'general' }));
+    const page = JSON.parse(((await list.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text) as { alerts: { id: string }[] };
+    const id = page.alerts[0]!.id;
+    for (const [name, args] of [['list_channels', {}], ['search_alerts', { query: 'ok' }], ['get_alert', { id }], ['mark_read', { id }], ['set_status', { id, action: 'resolve' }]] as const) {
+      await expectStatus(mcp(c, c.seed.memberToken, toolCall(name, args)), 200);
+    }
+    const readOnly = c.secret('read-only API token (MCP)', (await c.h.services.accounts.createToken(c.seed.ws.id, c.seed.member.id, 'mcp ro', { readOnly: true })).token);
+    const refused = await mcp(c, readOnly, toolCall('set_status', { id, action: 'reopen' }));
+    expect(JSON.stringify(await refused.json())).toContain('read-only-token');
+    const secretAlert = ((await (await c.fetch('/api/channels/security/alerts', { token: c.seed.ownerToken })).json()) as { alerts: { id: string }[] }).alerts[0];
+    if (secretAlert) await expectStatus(mcp(c, c.seed.memberToken, toolCall('get_alert', { id: secretAlert.id })), 200);
+    await expectStatus(mcp(c, c.secret('unknown API token (MCP)', `ab_${randomBytes(24).toString('hex')}`), initialize), 401);
+    await expectStatus(mcp(c, c.seed.ownerToken.slice(0, -1), initialize), 401);
+    await expectStatus(mcp(c, undefined, initialize), 401);
+    await expectStatus(mcp(c, c.seed.ownerToken, '{"jsonrpc":'), 400);
+    await expectStatus(mcp(c, c.seed.ownerToken, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping', params: { pad: 'x'.repeat(70_000) } })), 413);
+    await expectStatus(c.fetch('/mcp', { token: c.seed.ownerToken }), 405);
+  },
+};

@@ -14,7 +14,7 @@ import { startPushWorker } from '../../src/notify/push/start.js';
 import { DashClient, type DashHarness } from '../dashboard/helpers.js';
 import { FakePushService } from '../helpers/push-service.js';
 import { routesStep } from './secrets-in-logs-routes.js';
-import { type Ctx, type Step, accountEmailsStep, cliEnv, dashboardSignInStep, escalationStep, expectStatus, heartbeatPingsStep, invitationsStep, json, quietHoursStep } from './secrets-in-logs-steps.js';
+import { type Ctx, type Step, accountEmailsStep, cliEnv, dashboardSignInStep, escalationStep, expectStatus, heartbeatPingsStep, invitationsStep, json, mcpStep, quietHoursStep } from './secrets-in-logs-steps.js';
 
 /**
  * No secret in any log line, at any level. The service runs at LOG_LEVEL=trace
@@ -257,6 +257,7 @@ const STEPS: Step[] = [
   invitationsStep,
   quietHoursStep,
   heartbeatPingsStep,
+  mcpStep,
 ];
 
 let ctx: Ctx;
@@ -346,6 +347,7 @@ describe('no secret in any log line', () => {
     const parsed = lines.map((l) => JSON.parse(l) as { level: number; msg: string; path?: string });
     expect(parsed.some((l) => l.msg === 'request' && l.path === '/api/webhook/****')).toBe(true);
     expect(parsed.some((l) => l.msg === 'request' && l.path === '/ping/****/start')).toBe(true);
+    expect(parsed.some((l) => l.msg === 'request' && l.path === '/mcp')).toBe(true);
     expect(parsed.some((l) => l.msg === 'e-mail failed; will retry')).toBe(true);
     expect(parsed.some((l) => l.msg === 'push failed; will retry')).toBe(true);
     expect(parsed.some((l) => l.msg === 'push subscription expired or unsubscribed; removed')).toBe(true);
