@@ -15,7 +15,8 @@ import { defineConfig } from 'vitest/config';
  * notifications (recipients, content, retries, the flood guard, restarts and crashes, one-click
  * unsubscribe, the admin CLI's notify commands), a real process stopped by SIGTERM and killed by
  * kill -9 under load, the admin CLI end to end (in-process and as child processes on the same
- * DATABASE_URL) and alert ids across a restart with the clock behind. The browser tests and the
+ * DATABASE_URL), alert ids across a restart with the clock behind, and the client package and its
+ * `alertbridge` CLI (send, pages, stream resume, the spawned binary). The browser tests and the
  * `*-sqlite.test.ts` files (SQLite's file, FTS5 index and group commit, a grace period of 0, the
  * CLI's file and its data_version check) stay on SQLite (docs/cluster.md).
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
@@ -37,6 +38,7 @@ const ON_POSTGRES = [
   'test/reliability/fuzz-escalation.test.ts',
   'test/heartbeats/{ping-http,cli,notify}.test.ts',
   'test/reliability/fuzz-heartbeats.test.ts',
+  'test/client/{send,api,stream,cli}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');

@@ -24,7 +24,7 @@ const OPTIONS = {
  */
 export async function run(args: string[], io: CliIo): Promise<number> {
   const dash = args.indexOf('--');
-  if (dash < 0 || dash === args.length - 1) throw new UsageError('run needs a command after "--": alertbridge run [--name N] -- COMMAND…');
+  if (dash < 0 || dash === args.length - 1 || args[dash + 1] === '') throw new UsageError('run needs a command after "--": alertbridge run [--name N] -- COMMAND…');
   const { values, positionals } = parse(args.slice(0, dash), OPTIONS);
   if (positionals.length > 0) throw new UsageError(`unexpected "${positionals[0]}" before "--"`);
   const command = args.slice(dash + 1);
