@@ -32,13 +32,13 @@ export class FaultyProxy {
   ) {}
 
   static async start(upstream: string): Promise<FaultyProxy> {
-    let proxy: FaultyProxy | undefined;
-    const server = http.createServer((req, res) => void proxy!.handle(req, res));
+    const server = http.createServer();
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    proxy = new FaultyProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, new URL(upstream));
+    const proxy = new FaultyProxy(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, new URL(upstream));
+    server.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => void proxy.handle(req, res));
     server.on('connection', (s) => {
-      proxy!.#sockets.add(s);
-      s.on('close', () => proxy!.#sockets.delete(s));
+      proxy.#sockets.add(s);
+      s.on('close', () => proxy.#sockets.delete(s));
     });
     return proxy;
   }
