@@ -40,7 +40,7 @@ export default defineConfig(
   },
   {
     // Plain JavaScript that runs in Node: the build's asset copy, the bench's preload, the tests' module-log preload.
-    files: ['scripts/**/*.mjs', 'packages/*/scripts/**/*.mjs', 'bench/**/*.mjs', 'test/fixtures/**/*.mjs'],
+    files: ['scripts/**/*.mjs', 'packages/*/bin/*.js', 'bench/**/*.mjs', 'test/fixtures/**/*.mjs'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -41,7 +41,6 @@ function buildClient(root: string, newest: (dir: string) => number): void {
   const built = fs.existsSync(stamp) ? fs.statSync(stamp).mtimeMs : 0;
   if (Math.max(newest(path.join(client, 'src')), fs.statSync(path.join(client, 'tsconfig.json')).mtimeMs) <= built) return;
   execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: client, stdio: 'inherit' });
-  execFileSync(process.execPath, ['scripts/mark-executable.mjs'], { cwd: client, stdio: 'inherit' });
   const now = new Date();
   if (fs.existsSync(stamp)) fs.utimesSync(stamp, now, now);
 }

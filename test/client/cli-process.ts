@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** The real `alertbridge` binary as npm links it (`npx alertbridge` runs this file). */
+/** The real `alertbridge` binary as npm links it (`npx alertbridge` runs this link to packages/client/bin/alertbridge.js). */
 export const BIN = path.resolve(import.meta.dirname, '../../node_modules/.bin/alertbridge');
 
 export interface CliResult {
