@@ -12,7 +12,8 @@ import { runCli, startCli } from './cli-process.js';
  * the real service over loopback (both engines: vitest.config.ts ON_POSTGRES): send, exit codes,
  * run as a workflow run and a heartbeat, watch, and the read commands.
  */
-describe('alertbridge CLI', () => {
+// Every test spawns Node processes: on a busy 2-core machine one start-up takes seconds.
+describe('alertbridge CLI', { timeout: 120_000 }, () => {
   let h: Harness;
   let seed: Awaited<ReturnType<typeof seedWorkspace>>;
   let api: AlertbridgeApi;
@@ -56,11 +57,13 @@ describe('alertbridge CLI', () => {
     expect([notFound.code, notFound.stderr.split('\n')[0]]).toEqual([1, 'alertbridge: not found (404)']);
     const noToken = await runCli(['list'], { ...env, ALERTBRIDGE_TOKEN: 'ab_' + '0'.repeat(48) });
     expect([noToken.code, noToken.stderr.split('\n')[0]]).toEqual([1, 'alertbridge: Unauthorized (401)']);
-    for (const args of [['send'], ['send', 'a', 'b'], ['send', 'x', '--nope'], ['send', 'x', '--field', 'novalue'], ['send', 'x', '--resolve'], ['frobnicate'], [], ['run', '--', ''], ['run', 'echo'], ['show']]) {
-      const r = await runCli(args, env);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stdout, args.join(' ')).toBe('');
-    }
+    // Spawned side by side: each is a Node start-up, slow on a busy machine.
+    const usage = [['send'], ['send', 'a', 'b'], ['send', 'x', '--nope'], ['send', 'x', '--field', 'novalue'], ['send', 'x', '--resolve'], ['frobnicate'], [], ['run', '--', ''], ['run', 'echo'], ['show']];
+    const results = await Promise.all(usage.map((args) => runCli(args, env)));
+    results.forEach((r, i) => {
+      expect(r.code, usage[i]!.join(' ')).toBe(2);
+      expect(r.stdout, usage[i]!.join(' ')).toBe('');
+    });
     const noUrl = await runCli(['send', 'x'], {});
     expect([noUrl.code, noUrl.stderr.split('\n')[0]]).toEqual([2, 'alertbridge: the webhook URL is missing: pass --webhook-url or set ALERTBRIDGE_WEBHOOK_URL']);
     expect((await runCli(['--help'], {})).code).toBe(0);
