@@ -7,7 +7,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'drizzle/', '.vitest-tmp/'] },
+  { ignores: ['dist/', 'packages/*/dist/', 'node_modules/', 'data/', 'drizzle/', '.vitest-tmp/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -30,8 +30,17 @@ export default defineConfig(
     },
   },
   {
+    // The client package (packages/client): its own program, the same promise rules as the server's.
+    files: ['packages/client/src/**/*.ts'],
+    languageOptions: { parserOptions: { project: './packages/client/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Plain JavaScript that runs in Node: the build's asset copy, the bench's preload, the tests' module-log preload.
-    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'test/fixtures/**/*.mjs'],
+    files: ['scripts/**/*.mjs', 'packages/*/bin/*.js', 'bench/**/*.mjs', 'test/fixtures/**/*.mjs'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -16,7 +16,8 @@ import { defineConfig } from 'vitest/config';
  * unsubscribe, the admin CLI's notify commands), a real process stopped by SIGTERM and killed by
  * kill -9 under load, the MCP endpoint and its stdio proxy (and their hostile input), the admin CLI
  * end to end (in-process and as child processes on the same DATABASE_URL) and alert ids across a
- * restart with the clock behind. The browser tests and the `*-sqlite.test.ts` files (SQLite's file, FTS5 index and group commit, a grace period of 0, the
+ * restart with the clock behind, and the client package and its `alertbridge` CLI (send, pages,
+ * stream resume, the spawned binary). The browser tests and the `*-sqlite.test.ts` files (SQLite's file, FTS5 index and group commit, a grace period of 0, the
  * CLI's file and its data_version check) stay on SQLite (docs/cluster.md).
  * Without TEST_DATABASE_URL that project is left out and a line says so; with CI=true it runs
  * anyway and fails, so CI never skips it silently.
@@ -39,6 +40,7 @@ const ON_POSTGRES = [
   'test/reliability/fuzz-heartbeats.test.ts',
   'test/mcp/{mcp-http,stdio}.test.ts',
   'test/reliability/fuzz-mcp.test.ts',
+  'test/client/{send,api,stream,cli}.test.ts',
 ];
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL) || Boolean(process.env.CI);
 if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (project on-postgres): TEST_DATABASE_URL is not set');

@@ -10,11 +10,12 @@ import { INITIALIZE, PipeTransport, TOOL_NAMES, callTool, connected, problemOf }
 
 /**
  * The stdio variant (`alertbridge mcp`, packages/client/src/mcp-stdio.ts) against the real service
- * over loopback: the SDK's own client on a stdio pair (in-process streams, and a spawned process
+ * over loopback: the SDK's own client on a stdio pair (in-process streams, and the spawned binary
  * through the SDK's StdioClientTransport), plus the proxy's own rules on raw lines.
  */
 
-const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'stdio-runner.ts');
+/** The real `alertbridge` binary, as `npx alertbridge mcp` runs it. */
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/alertbridge');
 
 let h: Harness;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
@@ -136,10 +137,10 @@ describe('MCP over stdio (the proxy)', () => {
     expect(seen[0]!.get('accept')).toBe('application/json, text/event-stream');
   });
 
-  it('as a process: the SDK\'s StdioClientTransport spawns the proxy with ALERTBRIDGE_URL and ALERTBRIDGE_TOKEN', async () => {
+  it('as a process: the SDK\'s StdioClientTransport spawns `alertbridge mcp` with ALERTBRIDGE_URL and ALERTBRIDGE_TOKEN', async () => {
     const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: ['--import', 'tsx', RUNNER],
+      command: BIN,
+      args: ['mcp'],
       env: { ...getDefaultEnvironment(), ALERTBRIDGE_URL: h.base, ALERTBRIDGE_TOKEN: seed.ownerToken },
       stderr: 'pipe',
     });
