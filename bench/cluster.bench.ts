@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { load, ms, startServerProcess, WEBHOOK_PAYLOAD } from './lib.js';
+import { pgCpuSpent, samplePgServerCpu } from './lib/pg-server-cpu.js';
 import { emitResult, QUICK } from './lib/result.js';
 
 /**
@@ -62,6 +63,8 @@ async function readMeters(nodes: Node[]): Promise<number> {
 
 interface Figures {
   webhook: Load & { cpu: number };
+  /** The PostgreSQL server's CPU µs per accepted webhook alert: this database's backends, and the shared writers. */
+  pgServer?: { backendsUsPerAlert: number; auxiliaryUsPerAlert: number };
   pageFirst: Load;
   channels: Load;
   stored: number;
@@ -77,9 +80,13 @@ async function measure(env: Record<string, string>, nodeCount: number): Promise<
     const urls = nodes.map((n) => n.url);
     const post = { url: urls, method: 'POST' as const, path: `/api/webhook/${hook}`, body: WEBHOOK_PAYLOAD, connections: CONNECTIONS, expectStatus: 201 };
     await load({ ...post, seconds: WARM_UP_SECONDS });
+    const pgBefore = env.DATABASE_URL ? await samplePgServerCpu(env.DATABASE_URL) : undefined;
     startMeters(nodes);
     const webhook = await load({ ...post, seconds: SECONDS });
     const cpu = await readMeters(nodes);
+    const pgAfter = pgBefore ? await samplePgServerCpu(env.DATABASE_URL!) : undefined;
+    const spent = pgBefore && pgAfter ? pgCpuSpent(pgBefore, pgAfter) : undefined;
+    const pgServer = spent && { backendsUsPerAlert: spent.backendsUs / webhook.requests, auxiliaryUsPerAlert: spent.auxiliaryUs / webhook.requests };
 
     // The reads measure a database in its steady state: autovacuum analyzes a table this busy within
     // a minute in service, and without statistics the planner takes the fresh `alerts` table for a
@@ -91,7 +98,7 @@ async function measure(env: Record<string, string>, nodeCount: number): Promise<
     const pageFirst = await load({ ...page, seconds: SECONDS / 2 });
     const channels = await load({ ...get('/api/channels'), seconds: SECONDS / 2 });
     const listed = (await (await fetch(`${first.url}/api/channels`, { headers: { authorization: `Bearer ${token}` } })).json()) as { _count: { alerts: number } }[];
-    return { webhook: { ...webhook, cpu }, pageFirst, channels, stored: listed[0]!._count.alerts };
+    return { webhook: { ...webhook, cpu }, pgServer, pageFirst, channels, stored: listed[0]!._count.alerts };
   } finally {
     await Promise.all(nodes.map((n) => n.stop()));
   }
@@ -166,6 +173,12 @@ export async function clusterBench(): Promise<string> {
     pgPageFirstP99Ms: pg1.pageFirst.p99,
     pgPageFirstReqPerSec1Node: pg1.pageFirst.rps,
     pgChannelsP99Ms: pg1.channels.p99,
+    // The issue-31 figures, each with its same-run baseline above (sqlite…).
+    pgWebhookToSqliteRatio: pg1.webhook.rps / sqlite.webhook.rps,
+    pgWebhookCpuToSqliteRatio: pg1.webhook.cpu / sqlite.webhook.cpu,
+    pgPageFirstToSqliteRatio: pg1.pageFirst.rps / sqlite.pageFirst.rps,
+    pgServerCpuUsPerAlert: pg1.pgServer?.backendsUsPerAlert,
+    pgServerSharedWritersCpuUsPerAlert: pg1.pgServer?.auxiliaryUsPerAlert,
     pgWebhookReqPerSec2Nodes: pg2.webhook.rps,
     pgWebhookCpuUsPerReq2Nodes: pg2.webhook.cpu,
     pgWebhookP99Ms2Nodes: pg2.webhook.p99,
@@ -191,6 +204,11 @@ export async function clusterBench(): Promise<string> {
       ([name, f]) =>
         `| ${name} | ${Math.round(f.webhook.rps).toLocaleString('en')} | ${ms(f.webhook.p50)} / ${ms(f.webhook.p99)} | ${f.webhook.cpu.toFixed(0)} | ${Math.round(f.pageFirst.rps).toLocaleString('en')} | ${ms(f.pageFirst.p50)} / ${ms(f.pageFirst.p99)} | ${ms(f.channels.p50)} / ${ms(f.channels.p99)} | ${f.stored.toLocaleString('en')} | ${errors(f)} |`,
     ),
+    '',
+    `PostgreSQL, one node: webhook ${(100 * pg1.webhook.rps / sqlite.webhook.rps).toFixed(0)} % of SQLite's req/s (node CPU ${(pg1.webhook.cpu / sqlite.webhook.cpu).toFixed(2)}x SQLite's); first page ${(100 * pg1.pageFirst.rps / sqlite.pageFirst.rps).toFixed(0)} % of SQLite's req/s. ` +
+      (pg1.pgServer
+        ? `The PostgreSQL server spent **${pg1.pgServer.backendsUsPerAlert.toFixed(0)} µs of CPU per accepted alert** in the database's backends (from /proc, before and after the webhook phase), plus ${pg1.pgServer.auxiliaryUsPerAlert.toFixed(0)} µs in the WAL writer, background writer and checkpointer (shared with anything else on the server).`
+        : 'The PostgreSQL server is not on this machine: its CPU per alert is not measured.'),
     '',
     `Load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(', ')} (${os.cpus().length} cores).`,
   ].join('\n');

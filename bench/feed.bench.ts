@@ -83,7 +83,13 @@ async function main() {
     const oneWord = await search('deploy');
     const twoWords = await search('payment failed');
     const rareWord = await search('checksum');
-    const searchPage = summarize(await timeIt(ITER, () => fetchText(`/search?q=${encodeURIComponent('payment failed')}`, page)));
+    // The dashboard's search page (25 results, highlighted) against the API's same 25, interleaved.
+    const [searchPageT, searchApiT] = await timePair(
+      ITER,
+      () => fetchText(`/search?q=${encodeURIComponent('payment failed')}`, page),
+      () => fetchText(`/api/search?limit=25&q=${encodeURIComponent('payment failed')}`, api),
+    );
+    const [searchPage, searchApi25] = [searchPageT, searchApiT].map(summarize) as [S, S];
 
     // 3. First load: the page and every stylesheet and script it references, bytes as sent.
     const loadHeaders = { ...page, 'accept-encoding': 'gzip, deflate, br' };
@@ -117,6 +123,10 @@ async function main() {
       searchTwoWordsP99Ms: twoWords.p99,
       searchRareWordP99Ms: rareWord.p99,
       searchPageP99Ms: searchPage.p99,
+      searchPageP50Ms: searchPage.p50,
+      searchApi25P50Ms: searchApi25.p50,
+      searchApi25P99Ms: searchApi25.p99,
+      searchPageToApiP50Ratio: searchPage.p50 / searchApi25.p50,
       feedFirstLoadKb: firstLoadKb,
       feedFirstLoadRawKb: rawBytes / 1024,
       feedSeedSeconds: seedSeconds,
@@ -135,7 +145,10 @@ async function main() {
       row('GET /api/search?q=deploy (one common word)', oneWord),
       row('GET /api/search?q=payment failed (two words)', twoWords),
       row('GET /api/search?q=checksum (a rare word)', rareWord),
+      row('GET /api/search?q=payment failed&limit=25 (interleaved with the next row)', searchApi25),
       row('GET /search?q=payment failed (dashboard page, 25 results with highlights)', searchPage),
+      '',
+      `Search page against the API's same 25 results: **${(searchPage.p50 / searchApi25.p50).toFixed(1)}x at p50** (goal ≤ 3x).`,
       '',
       `First load of the feed (25 cards): **${firstLoadKb.toFixed(1)} KB transferred** (${(rawBytes / 1024).toFixed(1)} KB uncompressed): ` +
         `the page ${(htmlBytes / 1024).toFixed(1)} KB${first.headers.get('content-encoding') ? ` (${first.headers.get('content-encoding')})` : ''}, ${perAsset.join(', ')}; no web fonts.`,

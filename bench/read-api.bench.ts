@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { ALERT_COLUMNS } from '../src/db/sqlite/alert-store/rows.js';
+import { feedPage } from '../src/dashboard/feed/feed-query.js';
 import { createApp } from '../src/http/app.js';
 import { openServices, sqliteServicesOf } from '../src/services.js';
 import { ms, summarize, timeIt, timePair } from './lib.js';
@@ -118,7 +119,20 @@ async function measureSize(ALERTS: number) {
     const oldCount = s.db.sqlite.prepare('SELECT count(*) FROM alerts WHERE channel_id = ? AND id > ?').pluck();
     const oldBehindCount = summarize(await timeIt(ALERTS > 1_000_000 ? 10 : 30, () => oldCount.get(channel.id, deepCursor)));
     if (oldCount.get(channel.id, deepCursor) !== unreadBehind) throw new Error(`unread ${unreadBehind} differs from the brute-force count`);
-    return { ALERTS, seedSeconds, apiFirst, sqlFirst, apiDeep, sqlDeep, level, channelsNeverRead, channelsAfterMark, channelsBehind, oldBehindCount, markMs, unreadAfter, firstTail };
+    // The dashboard's unread-only feed page (25 cards) for this user, 90 % behind, from cursors spread
+    // evenly over the whole channel (read and unread parts alike), beside the unfiltered page from the
+    // same cursors: the goal is constant work per page whatever the read state.
+    const principal = { tokenId: 'bench', userId: user.id, workspaceId: ws.id };
+    const [view] = await s.readApi.listChannels(principal);
+    const at = s.db.sqlite.prepare('SELECT id FROM alerts WHERE channel_id = ? ORDER BY id LIMIT 1 OFFSET ?').pluck();
+    const cursors = [undefined, ...Array.from({ length: 19 }, (_, i) => at.get(channel.id, Math.floor(((i + 1) * ALERTS) / 20)) as string)];
+    let turn = 0;
+    const feedArgs = (unreadOnly: boolean) => ({ channels: [view!], unreadOnly, limit: 25, cursor: cursors[turn++ % cursors.length] });
+    const [unreadFeedT, allFeedT] = main
+      ? await timePair(behindIters, () => feedPage(s, principal, feedArgs(true)), () => feedPage(s, principal, feedArgs(false)))
+      : [[], []];
+    const [unreadFeed, allFeed] = [unreadFeedT, allFeedT].map(summarize) as [S, S];
+    return { ALERTS, unreadFeed, allFeed, seedSeconds, apiFirst, sqlFirst, apiDeep, sqlDeep, level, channelsNeverRead, channelsAfterMark, channelsBehind, oldBehindCount, markMs, unreadAfter, firstTail };
   } finally {
     s.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -157,6 +171,9 @@ export async function readApiBench(): Promise<string> {
     channelsBehindP99Ms: m.channelsBehind.p99,
     channelsBehindOldCountP99Ms: m.oldBehindCount.p99,
     markAllReadMs: m.markMs,
+    unreadFeedPageP50MsFarBehind: m.unreadFeed.p50,
+    unreadFeedPageP99MsFarBehind: m.unreadFeed.p99,
+    feedPageP99MsSameCursors: m.allFeed.p99,
     pageFirstP99NoGcMs: m.firstTail?.p99CleanMs,
     pageFirstSlowWithGcShare: m.firstTail ? m.firstTail.withGc / m.firstTail.slow : undefined,
     pageFirstSlowDescheduledShare: m.firstTail ? m.firstTail.descheduled / m.firstTail.slow : undefined,
@@ -200,6 +217,8 @@ export async function readApiBench(): Promise<string> {
     row(`GET channels with unread counts (${ALERTS.toLocaleString('en')} unread, never read)`, m.channelsNeverRead),
     row('GET channels after mark-all-read', m.channelsAfterMark),
     row(`GET channels with the watermark 10 % into the channel (${unread} unread)`, m.channelsBehind),
+    row('dashboard feed page of 25, unfiltered, from 20 cursors spread over the channel (baseline)', m.allFeed),
+    row(`dashboard unread-only feed page of 25, same cursors, user 90 % behind (${unread} unread)`, m.unreadFeed, m.allFeed),
     row(`before migration 0011: the index range count those ${unread} unread cost (SQL alone, reference)`, m.oldBehindCount),
     '',
     `mark-all-read on ${ALERTS.toLocaleString('en')} unread alerts: **${ms(m.markMs)} ms**; unread afterwards: ${m.unreadAfter}.`,

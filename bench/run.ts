@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * `npm run bench [-- read|webhook|discord|search|feed|live|memory|heartbeats|cluster] [--json] [suite flags]`: each
+ * `npm run bench [-- start|read|webhook|discord|search|feed|live|memory|heartbeats|cluster] [--json] [suite flags]`: each
  * benchmark runs in its own process (one at a time, so they do not compete for
  * the 2 cores) and prints a markdown section with its figures and the baseline
  * measured in the same run. Flags (`--alerts N`, `--10m`, `--heap-snapshots`)
@@ -13,6 +13,7 @@ import path from 'node:path';
  * collected from the file each suite writes to BENCH_RESULT_FILE.
  */
 const SUITES: Record<string, string> = {
+  start: 'bench/start.bench.ts',
   read: 'bench/read-api.bench.ts',
   webhook: 'bench/webhook.bench.ts',
   discord: 'bench/discord.bench.ts',

@@ -42,5 +42,6 @@ export function startScriptNodeArgs(): string[] {
   const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
   const m = /^node (.*?)\s*dist\/main\.js$/.exec(pkg.scripts.start);
   if (!m) throw new Error(`package.json start script is not "node <flags> dist/main.js": ${pkg.scripts.start}`);
-  return m[1]!.split(' ').filter(Boolean);
+  // The staleness check (scripts/build-if-stale.mjs) is npm start's, not the service's: the bench builds first.
+  return m[1]!.replace('--import ./scripts/build-if-stale.mjs', '').split(' ').filter(Boolean);
 }

@@ -46,6 +46,10 @@ describePg('npm run bench -- cluster --json on PostgreSQL', () => {
       'pgWebhookReqPerSec2Nodes',
       'pgWebhookCpuUsPerReq2Nodes',
       'pgPageFirstP99Ms2Nodes',
+      'pgWebhookToSqliteRatio',
+      'pgPageFirstToSqliteRatio',
+      // The test server runs on this machine, so its backends' CPU time is readable in /proc.
+      'pgServerCpuUsPerAlert',
     ]) {
       expect(figures[key], key).toEqual(expect.any(Number));
       expect(figures[key] as number, key).toBeGreaterThan(0);
