@@ -1636,6 +1636,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Not offered (stateless MCP server): 405 */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Stateless server: no server-initiated stream (GET) and no session to end (DELETE). `Allow: POST`. */
+                405: {
+                    headers: {
+                        allow: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Model Context Protocol endpoint for AI assistants (Streamable HTTP)
+         * @description The Model Context Protocol (Streamable HTTP transport, stateless) for AI assistants: tools list_channels, list_alerts, search_alerts, get_alert, mark_read and set_status over the read API's use cases, with the same Bearer tokens, visibility and rate limit. Send `Accept: application/json, text/event-stream`; answers are JSON. A tool refusal is a tool result with `isError: true` whose text is the read API's problem document. See docs/mcp.md.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["JsonRpcMessage"] | components["schemas"]["JsonRpcMessage"][];
+                };
+            };
+            responses: {
+                /** @description The JSON-RPC answer(s) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Accepted: the body held only notifications or responses */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Not JSON, not JSON-RPC, or an unsupported MCP-Protocol-Version */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcError"];
+                    };
+                };
+                /** @description Missing or invalid Bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthFailure"];
+                    };
+                };
+                /** @description The Accept header lacks application/json or text/event-stream */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcError"];
+                    };
+                };
+                /** @description The body is over 64 KiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcError"];
+                    };
+                };
+                /** @description The body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcError"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /** Not offered (stateless MCP server): 405 */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Stateless server: no server-initiated stream (GET) and no session to end (DELETE). `Allow: POST`. */
+                405: {
+                    headers: {
+                        allow: string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/{key}": {
         parameters: {
             query?: never;
@@ -2527,6 +2671,27 @@ export interface components {
             slug: string;
             /** @enum {string} */
             status: "new" | "up" | "late" | "down" | "paused";
+        };
+        /** @description The MCP transport's own refusal (JSON-RPC error without an id) */
+        JsonRpcError: {
+            error: {
+                code: number;
+                message: string;
+            };
+            id: null;
+            /** @enum {string} */
+            jsonrpc: "2.0";
+        };
+        JsonRpcMessage: {
+            /** @description Absent on a notification (answered 202 with no body) */
+            id?: string | number;
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            /** @example tools/call */
+            method: string;
+            params?: {
+                [key: string]: unknown;
+            };
         };
         /** @description RFC 9457 problem document (application/problem+json). */
         Problem: {
