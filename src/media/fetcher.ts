@@ -1,8 +1,8 @@
 import dns, { type LookupAddress } from 'node:dns';
 import net from 'node:net';
-import { Agent, request, errors as undiciErrors } from 'undici';
 import { AppError } from '../domain/errors.js';
 import type { MediaFetcher } from '../domain/media.js';
+import { loadUndici } from '../lib/undici-lazy.js';
 import { refusedAddressReason, type AddressPolicy } from '../lib/ssrf.js';
 
 /**
@@ -74,6 +74,7 @@ export function createMediaFetcher(options: MediaFetcherOptions): MediaFetcher {
       const label = opts.label ?? showUrl(url);
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
+      const { Agent, request } = await loadUndici();
 
       // Addresses checked for each host name, handed to the socket as-is: the
       // connection goes to exactly what was checked (no second, rebindable lookup).
@@ -202,7 +203,7 @@ function translate(err: unknown, label: string, timeout: AbortSignal, timeoutMs:
   if (external?.aborted) return fail(label, 'cancelled');
   const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = e?.code ?? e?.cause?.code;
-  if (err instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') return fail(label, 'connection timed out');
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return fail(label, 'connection timed out');
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return fail(label, `timed out after ${timeoutMs} ms`);
   switch (code) {
     case 'ECONNREFUSED':

@@ -1,4 +1,5 @@
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from '../../lib/undici-lazy.js';
 import { refusedRouteUrl } from '../../domain/routes/route-kinds.js';
 import { guardedLookup } from '../push/transport.js';
 import type { OutboundRequest } from './formats/index.js';
@@ -34,13 +35,16 @@ export function retryAfterMs(value: string | string[] | undefined, now: number):
  */
 export function createRouteTransport(o: { allowPrivate: boolean; now: () => number; timeoutMs?: number }): RouteTransport {
   const timeout = o.timeoutMs ?? ROUTE_TIMEOUT_MS;
-  const agent = new Agent({ connect: { timeout, lookup: guardedLookup(o.allowPrivate) }, keepAliveTimeout: 30_000 });
+  // Made on the first send: undici is loaded then, not at start.
+  let agent: Agent | undefined;
   return {
     async send(req) {
       const refused = refusedRouteUrl(req.url, o.allowPrivate);
       const host = URL.canParse(req.url) ? new URL(req.url).host : 'the target';
       if (refused) return { ok: false, status: null, body: '', error: `target URL ${refused}`, retry: false, retryAfterMs: null };
       try {
+        const { Agent, request } = await loadUndici();
+        agent ??= new Agent({ connect: { timeout, lookup: guardedLookup(o.allowPrivate) }, keepAliveTimeout: 30_000 });
         const res = await request(req.url, {
           method: req.method, headers: { 'user-agent': 'Alertbridge-routes/1', ...req.headers }, body: req.body,
           dispatcher: agent, headersTimeout: timeout, bodyTimeout: timeout, signal: AbortSignal.timeout(timeout),
@@ -59,6 +63,8 @@ export function createRouteTransport(o: { allowPrivate: boolean; now: () => numb
         return { ok: false, status: null, body: '', error, retry: !refusedAddress, retryAfterMs: null };
       }
     },
-    close: () => agent.close(),
+    close: async () => {
+      await agent?.close();
+    },
   };
 }
