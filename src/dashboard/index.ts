@@ -15,6 +15,7 @@ import { localRedirect } from './http/local-redirect.js';
 import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
 import { appShellRoutes } from './routes/app-shell.js';
 import { authRoutes } from './routes/auth.js';
+import { ssoRoutes } from './routes/sso.js';
 import { channelRoutes } from './routes/channels.js';
 import { feedRoutes } from './routes/feed.js';
 import { feedStreamRoutes } from './routes/feed-stream.js';
@@ -86,6 +87,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   r.route('/', assets().routes());
   r.route('/', appShellRoutes());
   r.route('/', authRoutes(deps));
+  if (deps.relyingParty) r.route('/', ssoRoutes(deps, deps.relyingParty));
   r.route('/', feedStreamRoutes(deps));
   r.route('/', feedRoutes(deps));
   r.route('/', searchRoutes(deps));
