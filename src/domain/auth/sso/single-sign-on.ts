@@ -153,6 +153,9 @@ export class SingleSignOn {
 
   async setBreakGlass(userIdOrEmail: string | null): Promise<string | null> {
     const user = userIdOrEmail ? await this.accounts.requireUser(userIdOrEmail) : null;
+    if (user && !(await this.accounts.workspacesOf(user.id)).some((w) => w.role === 'owner')) {
+      throw new AppError('invalid-body', `${user.email} owns no workspace: the break-glass account must be an owner`);
+    }
     await this.rows.setBreakGlass(user?.id ?? null, this.clock.now());
     return user?.id ?? null;
   }
