@@ -29,7 +29,7 @@ const ON_POSTGRES = [
   'test/routes/{routes-cli,route-delivery,route-kinds,alert-deliveries,route-lifecycle,routes-dashboard,route-pause-notice}.test.ts',
   'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified,http-lifecycle,http-first-resolved}.test.ts',
   'test/media/orphan-sweep.test.ts',
-  'test/reliability/{media-grace,retention,fuzz,fuzz-formats,fuzz-push,fuzz-accounts,fuzz-invitations,fuzz-redirect,fuzz-feed,fuzz-silences,fuzz-routes,secrets-in-logs,shutdown,crash}.test.ts',
+  'test/reliability/{fuzz-sso,secrets-in-logs-sso,media-grace,retention,fuzz,fuzz-formats,fuzz-push,fuzz-accounts,fuzz-invitations,fuzz-redirect,fuzz-feed,fuzz-silences,fuzz-routes,secrets-in-logs,shutdown,crash}.test.ts',
   'test/ops/{request-id,stream-shutdown,metrics,readiness}.test.ts',
   'test/notify/{stream,stream-limits,stream-revoke,email,push,flood,retry,recover-each-prune,dashboard-links,cli,crash,silences,quiet-hours}.test.ts',
   'test/{cli,cli-lifecycle,lib-ids}.test.ts',

@@ -49,8 +49,8 @@ export const ssoEnvShape = {
     .default([]),
 };
 
-const ssoEnvObject = z.object(ssoEnvShape);
-type SsoEnv = z.infer<typeof ssoEnvObject>;
+const _ssoEnvObject = z.object(ssoEnvShape);
+type SsoEnv = z.infer<typeof _ssoEnvObject>;
 
 /** Cross-setting rules, as zod issues on the named setting. */
 export function ssoEnvIssues(e: SsoEnv): { path: string; message: string }[] {

@@ -16,6 +16,8 @@ export interface TestProvider {
   /** Who the next sign-in at the provider is (its login step finishes as this `sub`, without a form). */
   nextLogin: string;
   accounts: Map<string, TestIdentity>;
+  /** The bodies of the provider's own outgoing requests (back-channel logout tokens). */
+  sent: string[];
   provider(): Provider;
   /** Registers the relying party (its callback and back-channel logout URIs are known once the dashboard listens). */
   register(publicUrl: string): Promise<void>;
@@ -45,7 +47,7 @@ export async function startTestProvider(): Promise<TestProvider> {
       });
       return;
     }
-    provider.callback()(req, res);
+    void provider.callback()(req, res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -56,6 +58,7 @@ export async function startTestProvider(): Promise<TestProvider> {
     issuer,
     nextLogin: 'alice',
     accounts: new Map(),
+    sent: [],
     provider: () => provider!,
     register: async (publicUrl) => {
       const configuration: Configuration = {
@@ -74,7 +77,10 @@ export async function startTestProvider(): Promise<TestProvider> {
         claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
         conformIdTokenClaims: false,
         // Its SSRF guard refuses loopback; the relying party here is on 127.0.0.1.
-        fetch: ((url: string, options: RequestInit & { dispatcher?: unknown }) => fetch(url, { ...options, dispatcher: undefined } as RequestInit)) as never,
+        fetch: ((url: string, options: RequestInit & { dispatcher?: unknown }) => {
+          if (typeof options.body === 'string' || options.body instanceof URLSearchParams) t.sent.push(String(options.body));
+          return fetch(url, { ...options, dispatcher: undefined } as RequestInit);
+        }) as never,
         features: { devInteractions: { enabled: false }, backchannelLogout: { enabled: true }, rpInitiatedLogout: { enabled: true } },
         interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
         findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...t.accounts.get(sub) }) }),
