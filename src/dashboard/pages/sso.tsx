@@ -6,12 +6,11 @@ import { publicPage } from '../views/render.js';
 /** The "Sign in with ‹label›" button, above the other ways in. */
 export function SsoButton(props: { label: string; next: string }) {
   return (
-    <form method="post" action="/auth/oidc/start" class="stack sso-form">
-      <input type="hidden" name="next" value={props.next} />
-      <button type="submit" class="button primary">
+    <p class="stack sso-form">
+      <a class="button primary" href={`/auth/oidc/start?next=${encodeURIComponent(props.next)}`}>
         Sign in with {props.label}
-      </button>
-    </form>
+      </a>
+    </p>
   );
 }
 

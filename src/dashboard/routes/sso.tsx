@@ -61,6 +61,9 @@ export function ssoRoutes(deps: DashboardDeps, rp: RelyingParty): Hono<DashEnv> 
     return c.redirect(started.url, 303);
   };
 
+  // A link (GET), not a form: CSP's form-action 'self' would stop a form's redirect to the provider. Starting
+  // changes nothing here but the browser's own sealed cookie; the POST stays for clients that post.
+  r.get('/auth/oidc/start', async (c) => begin(c, safeNext(c.req.query('next'), deps.services.config.publicUrl)));
   r.post('/auth/oidc/start', guard, async (c) => begin(c, safeNext((await formOf(c)).next, deps.services.config.publicUrl)));
 
   // Linking from the profile: a POST of a signed-in user (CSRF-checked), answered by a redirect to the provider.
