@@ -40,8 +40,8 @@ export function linkNeededPage(c: Context, label: string) {
     <>
       <p>An account here already uses the e-mail address your {label} account gave, so it was not signed in or changed.</p>
       <p>
-        To use {label} from now on, sign in as that account with its password or a sign-in link, open <strong>Profile</strong>, and press{' '}
-        <strong>Link {label}</strong>. If you cannot sign in, ask an owner or the operator.
+        To use {label} from now on, sign in as that account with its password or a sign-in link and link {label} to it, or ask the operator: when
+        both {label} and this service have verified the address, automatic linking can be turned on.
       </p>
     </>,
   );
