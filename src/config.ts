@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { ssoConfig, ssoEnvIssues, ssoEnvShape, type SsoConfig } from './config-sso.js';
 
 /**
  * The whole configuration, parsed once from the environment. Nothing else in
@@ -69,11 +70,15 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   // Retention passes (settings per channel and workspace in the database); at most 24 days (setTimeout's range).
   RETENTION_INTERVAL_MS: z.coerce.number().int().min(100).max(2_073_600_000).default(60_000),
+  // Single sign-on (docs/sso.md)
+  ...ssoEnvShape,
 }).refine((e) => !(e.DATABASE_URL && e.MEDIA_ORPHAN_GRACE_HOURS === 0), {
   // Nodes share MEDIA_DIR: a file deleted at release could be the one another node's upload has
   // just linked and is about to commit. The grace period is what makes that impossible.
   message: 'must be above 0 with DATABASE_URL: nodes share MEDIA_DIR, and only a grace period keeps a file another node is uploading',
   path: ['MEDIA_ORPHAN_GRACE_HOURS'],
+}).superRefine((e, ctx) => {
+  for (const i of ssoEnvIssues(e)) ctx.addIssue({ code: 'custom', path: [i.path], message: i.message });
 });
 
 export type Env = Record<string, string | undefined>;
@@ -126,6 +131,8 @@ export interface Config {
   readonly metrics: boolean;
   readonly metricsToken: string | undefined;
   readonly retentionIntervalMs: number;
+  /** OpenID Connect and the authenticating proxy (docs/sso.md). */
+  readonly sso: SsoConfig;
 }
 
 export class ConfigError extends Error {}
@@ -183,6 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: e.METRICS,
     metricsToken: e.METRICS_TOKEN,
     retentionIntervalMs: e.RETENTION_INTERVAL_MS,
+    sso: ssoConfig(e),
   };
   return Object.freeze(config);
 }

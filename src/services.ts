@@ -52,6 +52,9 @@ import { AuditLog } from './domain/auth/audit.js';
 import { Invitations } from './domain/auth/invitations.js';
 import { Flashes } from './domain/auth/flashes.js';
 import { SqlFlashRows } from './db/shared/flash-rows.js';
+import { SqlSsoRows } from './db/shared/sso-rows.js';
+import { SingleSignOn } from './domain/auth/sso/single-sign-on.js';
+import { SealedState } from './domain/auth/sso/sealed-state.js';
 import { Passwords, type ScryptParams } from './domain/auth/passwords.js';
 import { Sessions } from './domain/auth/sessions.js';
 import { SignInLinks } from './domain/auth/sign-in-links.js';
@@ -166,6 +169,8 @@ export interface Services {
   unsubscribe: UnsubscribeLinks;
   /** Results of sessionless buttons (unsubscribe, e-mail actions) shown once after their redirect. */
   browserFlashes: BrowserFlashes;
+  /** Single sign-on (docs/sso.md): identities, group mapping, the sealed sign-in state cookie. */
+  sso: { signOn: SingleSignOn; sealedState: SealedState };
   /** Silences and maintenance windows (the fan-out reads them itself, in its own transaction). */
   silences: Silences;
   /** Escalation per channel: the policies, and the pass the leader runs (src/notify/escalation-scheduler.ts). */
@@ -366,6 +371,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     mediaOrphans: orphans,
     unsubscribe: new UnsubscribeLinks(parts.appSecrets, clock, config.publicUrl),
     browserFlashes: new BrowserFlashes(parts.appSecrets, clock),
+    sso: { signOn: new SingleSignOn(new SqlSsoRows(parts.database), accounts, new AuditLog(rows.authRows.audit, clock), clock), sealedState: new SealedState(parts.appSecrets, clock) },
     alertActionLinks: new AlertActionLinks(parts.appSecrets, clock, config.publicUrl, new SqlActionLinkUses(parts.database)),
     push: {
       vapid: loadVapidKeys(parts.appSecrets, clock),

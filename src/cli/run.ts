@@ -14,11 +14,12 @@ import { silenceCommands } from './commands/silences.js';
 import { escalationCommands } from './commands/escalation.js';
 import { heartbeatCommands } from './commands/heartbeats.js';
 import { transferCommands } from './commands/transfer.js';
+import { ssoCommands } from './commands/sso.js';
 import { OpsRefusal } from '../ops/files.js';
 import { AdminServices } from '../services/admin.js';
 
 /** Every command group; a part of the service adds its commands here. */
-const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands, ...routeCommands, ...silenceCommands, ...escalationCommands, ...heartbeatCommands, ...transferCommands];
+const COMMANDS: Command[] = [...coreCommands, ...discordCommands, ...notifyCommands, ...dashboardCommands, ...opsCommands, ...retentionCommands, ...alertCommands, ...signingCommands, ...routeCommands, ...silenceCommands, ...escalationCommands, ...heartbeatCommands, ...transferCommands, ...ssoCommands];
 
 /**
  * Exit codes (docs/admin-cli.md): 2 when the command line is wrong, the same command can never succeed

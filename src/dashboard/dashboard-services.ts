@@ -11,6 +11,8 @@ import type { Sessions } from '../domain/auth/sessions.js';
 import type { SignInLinks } from '../domain/auth/sign-in-links.js';
 import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
 import type { BrowserFlashes } from '../domain/auth/browser-flashes.js';
+import type { SingleSignOn } from '../domain/auth/sso/single-sign-on.js';
+import type { SealedState } from '../domain/auth/sso/sealed-state.js';
 import type { ChangeBus } from '../domain/changes.js';
 import type { DiscordLinks } from '../domain/chat/links.js';
 import type { NotificationPreferences } from '../domain/notification-preferences.js';
@@ -55,6 +57,7 @@ export interface DashboardServices {
   accountMail: AccountMail;
   unsubscribe: UnsubscribeLinks;
   browserFlashes: BrowserFlashes;
+  sso: { signOn: SingleSignOn; sealedState: SealedState };
   alertActionLinks: AlertActionLinks;
   notifyPrefs: NotificationPreferences;
   userSettings: UserSettings;

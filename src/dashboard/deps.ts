@@ -10,6 +10,8 @@ import { accountsAdapter } from './accounts-adapter.js';
 import type { DashboardServices } from './dashboard-services.js';
 import type { DashboardAccounts } from './ports.js';
 import type { UnsubscribeLinks } from '../domain/auth/unsubscribe-links.js';
+import type { SignInPolicy } from '../domain/auth/sso/single-sign-on.js';
+import { RelyingParty } from './sso/relying-party.js';
 
 
 export interface DashboardOptions {
@@ -35,6 +37,9 @@ export interface DashboardDeps {
   secureCookies: boolean;
   cookieName: string;
   origin: string;
+  /** OpenID Connect, when OIDC_ISSUER is set (docs/sso.md). */
+  relyingParty: RelyingParty | undefined;
+  ssoPolicy: SignInPolicy;
 }
 
 export function createDashboardDeps(services: DashboardServices, opts: DashboardOptions = {}): DashboardDeps {
@@ -59,5 +64,7 @@ export function createDashboardDeps(services: DashboardServices, opts: Dashboard
     secureCookies,
     cookieName: secureCookies ? '__Host-ab_session' : 'ab_session',
     origin: new URL(config.publicUrl).origin,
+    relyingParty: config.sso.oidc ? new RelyingParty(config.sso.oidc, `${config.publicUrl}/auth/oidc/callback`) : undefined,
+    ssoPolicy: { linkByEmail: config.sso.oidc?.linkByEmail ?? false, allowedDomains: config.sso.oidc?.allowedDomains ?? [] },
   };
 }

@@ -15,6 +15,8 @@ import { localRedirect } from './http/local-redirect.js';
 import { errorPage, notFoundPage, reauthPage } from './pages/errors.js';
 import { appShellRoutes } from './routes/app-shell.js';
 import { authRoutes } from './routes/auth.js';
+import { ssoRoutes } from './routes/sso.js';
+import { authProxy } from './sso/auth-proxy.js';
 import { channelRoutes } from './routes/channels.js';
 import { feedRoutes } from './routes/feed.js';
 import { feedStreamRoutes } from './routes/feed-stream.js';
@@ -82,10 +84,14 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
     return errorPage(c, 500, 'Something went wrong', 'Nothing was changed. Try again in a moment.');
   });
 
+  // Dashboard paths only (this sub-app): /api and /mcp never honour the proxy's header.
+  const proxy = services.config.sso.authProxy;
+  if (proxy) r.use('*', async (c, next) => (isDashboardPath(c.req.path) && !c.req.path.startsWith('/assets/') ? authProxy(deps, proxy)(c, next) : next()));
   r.get('/', (c) => c.redirect('/feed', 303));
   r.route('/', assets().routes());
   r.route('/', appShellRoutes());
   r.route('/', authRoutes(deps));
+  if (deps.relyingParty) r.route('/', ssoRoutes(deps, deps.relyingParty));
   r.route('/', feedStreamRoutes(deps));
   r.route('/', feedRoutes(deps));
   r.route('/', searchRoutes(deps));

@@ -27,6 +27,8 @@ import type { EscalationPolicyRows } from '../domain/escalation/escalations.js';
 import { SqlEscalationRows } from '../db/shared/escalation-rows.js';
 import type { HeartbeatRows } from '../domain/heartbeats/ports.js';
 import { SqlHeartbeatRows } from '../db/shared/heartbeat-rows.js';
+import type { SsoRows } from '../domain/auth/sso/sso-rows.js';
+import { SqlSsoRows } from '../db/shared/sso-rows.js';
 
 /** The rows the admin commands use, on the engine the service runs on (src/services/admin.ts builds them). */
 export interface AdminRows {
@@ -43,6 +45,7 @@ export interface AdminRows {
   quietHours: QuietHoursRows;
   escalations: EscalationPolicyRows;
   heartbeats: HeartbeatRows;
+  sso: SsoRows;
   alerts: { reads: AlertReads; removal: AlertRemoval; lifecycle: AlertLifecycleWrites; isMediaReferenced: ReferenceCheck; orphans: MediaOrphanRows };
   close(): void | Promise<void>;
 }
@@ -64,6 +67,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const preferences = once(() => new SqlPreferenceRows(database));
   const links = once(() => new SqlSignInLinkRows(database));
   const audit = once(() => new SqlAuditRows(database));
+  const sso = once(() => new SqlSsoRows(database));
   const routes = once(() => new SqlRouteRows(database));
   const silences = once(() => new SqlSilenceRows(database));
   const quietHours = once(() => new SqlQuietHoursRows(database));
@@ -72,6 +76,7 @@ export function adminRowsOver(database: SqlExecutor, alerts: () => AdminRows['al
   const alertRows = once(alerts);
   return {
     get accounts() { return accounts(); },
+    get sso() { return sso(); },
     get usage() { return usage(); },
     get discordLinks() { return discordLinks(); },
     get retention() { return retention(); },

@@ -17,6 +17,7 @@ import { AlertDeletion } from '../domain/alert-deletion.js';
 import { AlertActions } from '../domain/alert-actions.js';
 import type { AlertReports } from '../domain/alert-reports.js';
 import { AuditLog } from '../domain/auth/audit.js';
+import { SingleSignOn } from '../domain/auth/sso/single-sign-on.js';
 import { SignInLinks } from '../domain/auth/sign-in-links.js';
 import { ChangeBus } from '../domain/changes.js';
 import { DiscordLinks } from '../domain/chat/links.js';
@@ -133,6 +134,11 @@ export class AdminServices {
 
   async signInLinks(): Promise<SignInLinks> {
     return new SignInLinks((await this.rows()).links, this.clock);
+  }
+
+  /** Group mappings and the break-glass owner (docs/sso.md). */
+  async singleSignOn(): Promise<SingleSignOn> {
+    return new SingleSignOn((await this.rows()).sso, await this.accounts(), await this.auditLog(), this.clock);
   }
 
   async auditLog(): Promise<AuditLog> {

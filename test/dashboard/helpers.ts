@@ -64,7 +64,8 @@ export async function startDashboard(
   // Assigned once below: the server is listening before the app exists (its port goes into PUBLIC_URL).
   // eslint-disable-next-line prefer-const
   let app: App | undefined;
-  const server = opts.serve === false ? undefined : await listen((req) => app!.fetch(req));
+  // The node server's bindings go along: the TCP peer (getConnInfo) is what the authenticating proxy check reads.
+  const server = opts.serve === false ? undefined : await listen((req, env) => app!.fetch(req, env));
   const config = loadConfig({
     DATA_DIR: dir,
     PUBLIC_URL: server?.url ?? 'http://alertbridge.test',

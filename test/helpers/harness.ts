@@ -227,7 +227,7 @@ export function describeEngines(name: string, body: (engine: Engine) => void): v
 }
 
 /** Serves an app on an ephemeral loopback port (real HTTP). */
-export async function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<{ url: string; server: ServerType; close(): Promise<void> }> {
+export async function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>): Promise<{ url: string; server: ServerType; close(): Promise<void> }> {
   return new Promise((resolve) => {
     const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
       resolve({

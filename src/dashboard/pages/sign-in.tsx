@@ -1,10 +1,11 @@
 import type { Context } from 'hono';
 import { Field, Notice } from '../views/components.js';
 import { publicPage } from '../views/render.js';
+import { SsoButton } from './sso.js';
 
 export function signInPage(
   c: Context,
-  o: { next: string; email?: string; error?: string; mailEnabled: boolean; invitation?: boolean; notice?: { text: string; tone: 'ok' | 'warn' } },
+  o: { next: string; email?: string; error?: string; mailEnabled: boolean; invitation?: boolean; notice?: { text: string; tone: 'ok' | 'warn' }; sso?: string; localForms?: boolean },
 ) {
   return publicPage(
     c,
@@ -15,6 +16,9 @@ export function signInPage(
       {o.invitation ? (
         <Notice kind="warn">This invitation is for an account that already exists. Sign in as that account to accept it: it waits under Pending invitations on your profile.</Notice>
       ) : null}
+      {o.sso ? <SsoButton label={o.sso} next={o.next} /> : null}
+      {o.localForms === false ? null : (
+      <>
       <form method="post" action="/sign-in" class="stack">
         <input type="hidden" name="next" value={o.next} />
         <Field name="email" label="E-mail" type="email" value={o.email} autocomplete="username" required />
@@ -35,6 +39,8 @@ export function signInPage(
         <p class="hint">
           No password yet? Ask an operator for a sign-in link (<code>npm run --silent admin -- login-link --email you@example.com</code>).
         </p>
+      )}
+      </>
       )}
     </section>,
     o.error ? 401 : 200,

@@ -18,7 +18,7 @@ export function safeNext(raw: string | undefined, publicUrl: string): string {
 
 /** A new session (new id at every sign-in) for a proven user; records a sign-in from a new device. */
 /** Returns the new session's cookie secret (a flash for the first page is sealed with it). */
-export async function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link' | 'invitation'): Promise<string> {
+export async function startSession(c: Context, deps: DashboardDeps, userId: string, how: 'password' | 'link' | 'invitation' | 'oidc' | 'proxy'): Promise<string> {
   const from = clientAddress(c, deps.services.config.trustProxy);
   const workspaces = await deps.accounts.workspacesOf(userId);
   // A session the browser already had is ended: one browser, one session.
@@ -67,6 +67,9 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
       next: safeNext(c.req.query('next'), deps.services.config.publicUrl),
       mailEnabled,
       invitation: c.req.query('invitation') === '1',
+      sso: deps.relyingParty?.settings.buttonLabel,
+      // OIDC_ONLY: the password and link forms only for the break-glass owner, at /sign-in?break-glass (docs/sso.md).
+      localForms: !deps.services.config.sso.oidcOnly || c.req.query('break-glass') !== undefined,
       notice: flash?.notice ? { text: flash.notice, tone: flash.tone ?? 'ok' } : undefined,
     });
   });
@@ -80,8 +83,9 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     // Keyed on the account too: however its address is typed, its guesses share one limit.
     if (user) await enforceRateLimit(c, deps.signInPerEmail, `user:${user.id}`, SIGN_IN_LIMITED);
     // Same answer and (roughly) the same time whether the address is unknown, has no password or a wrong one.
-    if (!(await deps.passwords.verify(user?.id, f.password ?? '')) || !user) {
-      return signInPage(c, { next, email, mailEnabled, error: 'That e-mail and password do not match an account with a password.' });
+    const allowed = !deps.services.config.sso.oidcOnly || (await deps.services.sso.signOn.isBreakGlass(user?.id));
+    if (!(await deps.passwords.verify(user?.id, f.password ?? '')) || !user || !allowed) {
+      return signInPage(c, { next, email, mailEnabled, localForms: true, sso: deps.relyingParty?.settings.buttonLabel, error: 'That e-mail and password do not match an account with a password.' });
     }
     await startSession(c, deps, user.id, 'password');
     return c.redirect(next, 303);
@@ -94,7 +98,7 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
     // Only a verified address gets a link. The e-mail is queued, never sent here: the answer takes the
     // same time and says the same whether or not the address has an account (src/notify/account-mail-worker.ts sends it).
     const user = email && deps.mailer ? await deps.accounts.findUserByVerifiedEmail(email) : undefined;
-    if (user) {
+    if (user && (!deps.services.config.sso.oidcOnly || (await deps.services.sso.signOn.isBreakGlass(user.id)))) {
       const { secret, expiresAt } = await deps.links.issue(user.id);
       await deps.services.accountMail.enqueue({ to: user.email, kind: 'sign-in', link: signInUrl(deps.services.config.publicUrl, secret), linkExpiresAt: expiresAt });
     }
@@ -119,9 +123,13 @@ export function authRoutes(deps: DashboardDeps): Hono<DashEnv> {
   });
 
   r.post('/sign-out', signedIn, async (c) => {
-    await deps.sessions.end(c.get('session'));
+    const session = c.get('session');
+    // RP-initiated logout: a session OpenID Connect started also ends at the provider, when it offers that.
+    const viaOidc = deps.relyingParty && (await deps.services.sso.signOn.rows.sessionLink(session.idHash))?.via === 'oidc';
+    await deps.sessions.end(session);
     clearSessionCookie(c, deps);
-    return c.redirect('/sign-in', 303);
+    const providerLogout = viaOidc ? await deps.relyingParty?.endSessionUrl(`${deps.services.config.publicUrl}/sign-in`) : undefined;
+    return c.redirect(providerLogout ?? '/sign-in', 303);
   });
 
   r.post('/sign-out/everywhere', signedIn, async (c) => {

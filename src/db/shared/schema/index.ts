@@ -18,3 +18,4 @@ export * from './feed-preferences.js';
 export * from './quiet-hours.js';
 export * from './escalations.js';
 export * from './heartbeats.js';
+export * from './sso.js';

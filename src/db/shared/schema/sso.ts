@@ -1,0 +1,76 @@
+import { users, workspaces } from './accounts.js';
+import { sessions } from './auth.js';
+import { bigint, text, table } from './define.js';
+
+/**
+ * OpenID Connect identities: a user is found by (issuer, sub), never by e-mail alone (docs/sso.md).
+ * One identity per user per issuer.
+ */
+export const [oidcIdentities, pgOidcIdentities] = table(
+  'oidc_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: bigint('created_at').notNull(),
+  },
+  (t, { primaryKey, uniqueIndex }) => [primaryKey({ columns: [t.issuer, t.subject] }), uniqueIndex('oidc_identities_user_uq').on(t.userId, t.issuer)],
+);
+
+/**
+ * Which identity-provider group gives which role in a workspace, and optionally which private
+ * channel: a row with `channel_id` maps the group to that channel, one without to the role.
+ */
+export const [ssoGroupMappings, pgSsoGroupMappings] = table(
+  'sso_group_mappings',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    groupName: text('group_name').notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'member'] }).notNull(),
+    createdAt: bigint('created_at').notNull(),
+  },
+  (t, { primaryKey }) => [primaryKey({ columns: [t.workspaceId, t.groupName] })],
+);
+
+/** Memberships the group mapping made: only these are changed or removed at the next sign-in. */
+export const [ssoManagedMemberships, pgSsoManagedMemberships] = table(
+  'sso_managed_memberships',
+  {
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: bigint('created_at').notNull(),
+  },
+  (t, { primaryKey }) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
+);
+
+/** The provider's session id (`sid`) of a dashboard session started by OpenID Connect, for back-channel logout. */
+export const [oidcSessions, pgOidcSessions] = table(
+  'oidc_sessions',
+  {
+    sessionHash: text('session_hash')
+      .primaryKey()
+      .references(() => sessions.idHash, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    sid: text('sid'),
+    /** 'oidc' or 'proxy': a proxy session ends when the header names someone else. */
+    via: text('via', { enum: ['oidc', 'proxy'] }).notNull(),
+  },
+  (t, { index }) => [index('oidc_sessions_sub_idx').on(t.issuer, t.subject)],
+);
+
+/** The one account that may still use links and passwords with OIDC_ONLY=1 (set with the admin CLI). */
+export const [ssoBreakGlass, pgSsoBreakGlass] = table('sso_break_glass', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: bigint('created_at').notNull(),
+});

@@ -1,0 +1,42 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, cspViolations, launchBrowser, newPage } from '../helpers/browser.js';
+import { seedWorkspace } from '../helpers/harness.js';
+import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../helpers/oidc-provider.js';
+import { startDashboard, type DashHarness } from './helpers.js';
+
+// One OpenID sign-in in Chromium: the button, the provider's redirects, and the feed (docs/sso.md).
+let op: TestProvider;
+let h: DashHarness;
+let browser: Browser;
+
+beforeAll(async () => {
+  op = await startTestProvider();
+  h = await startDashboard({ env: { OIDC_ISSUER: op.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET, OIDC_BUTTON_LABEL: 'Corp SSO', OIDC_LINK_BY_EMAIL: '1' } });
+  await op.register(h.config.publicUrl);
+  await seedWorkspace(h.services);
+  browser = await launchBrowser();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+  await op?.close();
+});
+
+describe('OpenID sign-in in Chromium', () => {
+  it('signs in with the button and lands signed in, the sign-in page passing axe', async () => {
+    op.accounts.set('olive', { email: 'owner@acme.test', email_verified: true, name: 'Olive' });
+    op.nextLogin = 'olive';
+    const { context, page } = await newPage(browser);
+    const csp = cspViolations(page);
+    await page.goto(`${h.config.publicUrl}/sign-in`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
+    await page.waitForURL((u) => u.origin === h.origin && !u.pathname.startsWith('/sign-in') && !u.pathname.startsWith('/auth/'), { timeout: 20_000 });
+    await page.goto(`${h.config.publicUrl}/profile`);
+    expect(await page.getByText('owner@acme.test').first().isVisible()).toBe(true);
+    expect(csp).toEqual([]);
+    await context.close();
+  });
+});

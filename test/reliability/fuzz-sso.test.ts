@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DashClient, startDashboard, type DashHarness } from '../dashboard/helpers.js';
+import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../helpers/oidc-provider.js';
+
+/**
+ * Hostile input at single sign-on's routes over real HTTP: generated query strings and state cookies
+ * at the callback, generated bodies at the back-channel logout. Never a 5xx, never a session.
+ * FUZZ_RUNS / FUZZ_SEED as in fuzz.test.ts.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+
+let op: TestProvider;
+let h: DashHarness;
+beforeAll(async () => {
+  op = await startTestProvider();
+  h = await startDashboard({ env: { OIDC_ISSUER: op.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET, OIDC_ALLOWED_DOMAINS: 'corp.test' } });
+  await op.register(h.config.publicUrl);
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await op?.close();
+});
+
+const piece = fc.constantFrom('code', 'state', 'error', 'iss', 'session_state', '=', '&', '%', '%00', '%ZZ', '\u0000', '😀', 'a'.repeat(3000), 'eyJhbGciOiJub25lIn0', '.', '', '[]', 'x');
+const hostile = fc.array(piece, { maxLength: 10 }).map((p) => p.join(''));
+
+describe('single sign-on routes under hostile input (property-based)', () => {
+  it(`callback: ${RUNS} generated queries and state cookies, no 5xx, no session`, { timeout: Math.max(60_000, RUNS * 60) }, async () => {
+    // A genuine state cookie, so hostile queries also reach the code exchange.
+    const real = new DashClient(h, 'http');
+    await real.post('/auth/oidc/start', { next: '/' }, { csrf: null });
+    const sealed = real.cookies.get('ab_oidc')!;
+    await fc.assert(
+      fc.asyncProperty(hostile, hostile, fc.boolean(), async (query, cookie, genuine) => {
+        const client = new DashClient(h, 'http');
+        client.cookies.set('ab_oidc', genuine ? sealed : encodeURIComponent(cookie));
+        const res = await fetch(`${h.config.publicUrl}/auth/oidc/callback?${query}`, { redirect: 'manual', headers: { cookie: `ab_oidc=${client.cookies.get('ab_oidc')}` } });
+        expect(res.status).toBeLessThan(500);
+        expect(res.headers.getSetCookie().some((c) => c.startsWith('ab_session='))).toBe(false);
+        await res.arrayBuffer();
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
+  it(`back-channel logout: ${RUNS} generated bodies, always a 400`, { timeout: Math.max(60_000, RUNS * 40) }, async () => {
+    await fc.assert(
+      fc.asyncProperty(hostile, fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'text/plain', ''), async (body, type) => {
+        const res = await fetch(`${h.config.publicUrl}/auth/oidc/backchannel-logout`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: `logout_token=${body}` });
+        expect(res.status).toBe(400);
+        await res.arrayBuffer();
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+});
