@@ -339,11 +339,32 @@ export interface ChatMessageWrites {
    * the link is gone.
    */
   saveThread(link: ChatLinkRef, thread: ChatThreadRecord, now: number): Promise<{ updated: number }>;
+  /** A page of a channel's threads in the asked order (the threads endpoint). */
+  threadPage(channelId: string, q: ThreadPageQuery): Promise<ThreadRow[]>;
   /**
    * Replaces a message's reaction summary with what `change` makes of the stored one (one unit,
    * the row locked): false when the message is not stored or nothing changed.
    */
   changeReactions(link: ChatLinkRef, alertId: string, change: (current: ChatReaction[]) => ChatReaction[], now: number): Promise<boolean>;
+}
+
+export interface ThreadPageQuery {
+  sort: 'activity' | 'reactions';
+  tag: string | null;
+  /** The last row of the previous page: its sort key and thread id. */
+  cursor: { key: number; id: string } | null;
+  limit: number;
+}
+
+export interface ThreadRow {
+  id: string;
+  name: string;
+  tags: string[];
+  starterAlertId: string | null;
+  messageCount: number;
+  lastMessageAt: number | null;
+  reactionCount: number;
+  sortKey: number;
 }
 
 /** One emoji's count on a message (`alerts.reactions_json`). */

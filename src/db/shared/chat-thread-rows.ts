@@ -30,3 +30,48 @@ export const REACTIONS_OF = byDialect<{ alertId: string; channelId: string }, { 
 export const SET_REACTIONS = statement<{ alertId: string; channelId: string; json: string | null; count: number }>(
   `UPDATE alerts SET reactions_json = :json, reaction_count = :count WHERE id = :alertId AND channel_id = :channelId AND kind = 'chat'`,
 );
+
+/** A thread as the threads endpoint lists it, before its JSON columns are parsed. */
+export interface ThreadListRow {
+  id: string;
+  name: string;
+  tagsJson: string;
+  starterAlertId: string | null;
+  messageCount: number;
+  lastMessageAt: number | null;
+  reactionCount: number;
+  sortKey: number;
+}
+
+export type ThreadSort = 'activity' | 'reactions';
+type ThreadPageParams = { channelId: string; limit: number; cursorKey: number | null; cursorId: string | null; tag: string | null };
+
+/**
+ * A page of a channel's threads, newest activity (or most reactions on the starter message) first,
+ * keyset-paged on (sort key, thread id). The starter is the message whose id is the thread's
+ * (`external_id` = thread id). The counts come from the messages (the thread index).
+ */
+function threadPage(sort: ThreadSort, byTag: boolean) {
+  return byDialect<ThreadPageParams, ThreadListRow>((dialect) => {
+    const tagged = dialect.engine === 'postgres' ? 'jsonb_exists(t.tags_json::jsonb, :tag)' : 'EXISTS (SELECT 1 FROM json_each(t.tags_json) WHERE value = :tag)';
+    const inner = `SELECT t.thread_id AS id, t.name AS name, t.tags_json AS "tagsJson", s.id AS "starterAlertId",
+        COALESCE(s.reaction_count, 0) AS "reactionCount",
+        (SELECT count(*) FROM alerts m WHERE m.channel_id = t.channel_id AND m.thread_id = t.thread_id) AS "messageCount",
+        (SELECT max(m.created_at) FROM alerts m WHERE m.channel_id = t.channel_id AND m.thread_id = t.thread_id) AS "lastMessageAt",
+        t.created_at AS "createdAt"
+      FROM chat_threads t
+      LEFT JOIN alerts s ON s.channel_id = t.channel_id AND s.external_id = t.thread_id AND s.kind = 'chat'
+      WHERE t.channel_id = :channelId${byTag ? ` AND ${tagged}` : ''}`;
+    const key = sort === 'reactions' ? 'x."reactionCount"' : 'COALESCE(x."lastMessageAt", x."createdAt")';
+    return `SELECT x.id, x.name, x."tagsJson", x."starterAlertId", x."reactionCount", x."messageCount", x."lastMessageAt", ${key} AS "sortKey"
+      FROM (${inner}) x
+      WHERE CAST(:cursorKey AS BIGINT) IS NULL OR ${key} < CAST(:cursorKey AS BIGINT) OR (${key} = CAST(:cursorKey AS BIGINT) AND x.id < CAST(:cursorId AS TEXT))
+      ORDER BY ${key} DESC, x.id DESC
+      LIMIT :limit`;
+  });
+}
+
+export const THREAD_PAGES = {
+  activity: { all: threadPage('activity', false), tagged: threadPage('activity', true) },
+  reactions: { all: threadPage('reactions', false), tagged: threadPage('reactions', true) },
+} as const;

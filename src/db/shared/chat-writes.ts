@@ -1,7 +1,7 @@
 import type {
-  AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, ChatReaction, ChatThreadRecord, NewChatMessage,
+  AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, ChatReaction, ChatThreadRecord, NewChatMessage, ThreadPageQuery, ThreadRow,
 } from '../../domain/alert-store.js';
-import { REACTIONS_OF, SAVE_THREAD, SET_REACTIONS, THREAD_COPIES } from './chat-thread-rows.js';
+import { REACTIONS_OF, SAVE_THREAD, SET_REACTIONS, THREAD_COPIES, THREAD_PAGES } from './chat-thread-rows.js';
 import { ADVANCE_MARK, CHAT_MESSAGES, SET_LINK_NAMES } from './discord-link-rows.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { ATTACHMENT_SELECT } from './alert-columns.js';
@@ -104,6 +104,23 @@ export abstract class SqlChatWrites implements ChatMessageWrites {
 
   async chatMessageCount(channelId: string) {
     return (await this.database.value(CHAT_MESSAGES, { channelId })) ?? 0;
+  }
+
+  async threadPage(channelId: string, q: ThreadPageQuery): Promise<ThreadRow[]> {
+    const stmt = THREAD_PAGES[q.sort][q.tag === null ? 'all' : 'tagged'];
+    const rows = await this.database.all(stmt, {
+      channelId, limit: q.limit, cursorKey: q.cursor?.key ?? null, cursorId: q.cursor?.id ?? null, tag: q.tag,
+    });
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      tags: JSON.parse(r.tagsJson) as string[],
+      starterAlertId: r.starterAlertId,
+      messageCount: Number(r.messageCount),
+      lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
+      reactionCount: Number(r.reactionCount),
+      sortKey: Number(r.sortKey),
+    }));
   }
 
   saveThread(link: ChatLinkRef, thread: ChatThreadRecord, now: number) {
