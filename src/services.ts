@@ -1,3 +1,4 @@
+import { ChatThreads } from './domain/chat/threads.js';
 import type { Config } from './config.js';
 import type { WebhookChannels } from './domain/webhook/webhook-channels.js';
 import type { WebhookFiles } from './domain/webhook/request-files.js';
@@ -126,6 +127,8 @@ export interface Services {
   /** The feed's remembered status filter, per user. */
   feedPreferences: FeedPreferences;
   search: SearchAlerts;
+  /** Threads and forum posts of chat-connected channels (GET /api/channels/{channel}/threads). */
+  chatThreads: ChatThreads;
   usage: Usage;
   /** Webhook channels by token (cached; on PostgreSQL invalidated across nodes). */
   webhookChannels: WebhookChannels;
@@ -275,6 +278,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
   });
   const readApi = new ReadApi(store.reads, clock, (key) => media.urlFor(key), (userId, channelIds) => bus.emit('read-state', { userId, channelIds }));
   const search = new SearchAlerts(store.search, store.reads, readApi);
+  const chatThreads = new ChatThreads(readApi, store.chat);
   const alertActions = new AlertActions({
     reads: store.reads,
     lifecycle: store.lifecycle,
@@ -350,6 +354,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     alertActions,
     feedPreferences: new FeedPreferences(new SqlFeedPreferenceRows(parts.database), clock),
     search,
+    chatThreads,
     usage: new Usage(rows.usageRows),
     webhookChannels,
     ingest,

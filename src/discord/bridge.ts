@@ -4,6 +4,7 @@ import {
   GatewayIntentBits,
   Partials,
   Status,
+  type AnyThreadChannel,
   type Channel,
   type ClientEvents,
   type ClientOptions,
@@ -14,11 +15,12 @@ import {
 import type { Config } from '../config.js';
 import type { ChatIngest } from '../domain/chat/ingest.js';
 import type { DiscordLinks } from '../domain/chat/links.js';
+import type { ReactionChange } from '../domain/chat/types.js';
 import { ChatSync, type ChatSyncOptions } from '../domain/chat/sync.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { DiscordHistory } from './history.js';
-import { isIngestible, toChatInput } from './map.js';
+import { emojiLabel, isIngestible, linkedChannelId, toChatInput, toThreadInput } from './map.js';
 
 /** What the bridge needs from Discord (also what to enable in the developer portal: the last two are privileged). */
 export const BRIDGE_INTENTS = [
@@ -26,6 +28,8 @@ export const BRIDGE_INTENTS = [
   GatewayIntentBits.GuildMessages,
   GatewayIntentBits.MessageContent,
   GatewayIntentBits.GuildMembers,
+  // Not privileged: reaction add / remove / remove-all / remove-emoji events.
+  GatewayIntentBits.GuildMessageReactions,
 ];
 
 export interface DiscordBridgeOptions extends ChatSyncOptions {
@@ -59,7 +63,8 @@ export function createDiscordClient(deps: Pick<DiscordBridgeDeps, 'config'>, ext
   return new Client({
     intents: BRIDGE_INTENTS,
     // Message: edits and deletes of messages not in the cache still fire; Channel: uncached channels.
-    partials: [Partials.Message, Partials.Channel],
+    // Reaction, User: reaction events on uncached messages and by uncached users still fire.
+    partials: [Partials.Message, Partials.Channel, Partials.Reaction, Partials.User],
     ...extra,
     rest: { ...(deps.config.discordApiUrl ? { api: deps.config.discordApiUrl } : {}), ...extra.rest },
   });
@@ -134,18 +139,37 @@ export class DiscordBridge {
     this.on(Events.Error, (err) => this.deps.logger.error({ err }, 'Discord client error'));
     this.on(Events.Warn, (message) => this.deps.logger.warn({ message }, 'Discord client warning'));
 
+    // A message in a thread or forum post belongs to its parent's link.
+    const linkOfMessage = (m: Message | PartialMessage) => linkedChannelId(m.channel, m.channelId);
     this.on(Events.MessageCreate, (message) => {
-      if (!this.sync.linkOf(message.channelId) || !isIngestible(message, this.client.user?.id)) return;
-      return this.sync.live(message.channelId, toChatInput(message));
+      const linked = linkOfMessage(message);
+      if (!this.sync.linkOf(linked) || !isIngestible(message, this.client.user?.id)) return;
+      return this.sync.live(linked, toChatInput(message));
     });
     this.on(Events.MessageUpdate, async (_old, updated) => {
-      if (!this.sync.linkOf(updated.channelId)) return;
+      const linked = linkOfMessage(updated);
+      if (!this.sync.linkOf(linked)) return;
       const message = updated.partial ? await updated.fetch() : updated;
       if (!isIngestible(message, this.client.user?.id)) return;
-      return this.sync.edit(message.channelId, toChatInput(message));
+      return this.sync.edit(linked, toChatInput(message));
     });
-    this.on(Events.MessageDelete, (message: Message | PartialMessage) => this.sync.remove(message.channelId, [message.id]));
-    this.on(Events.MessageBulkDelete, (messages, channel) => this.sync.remove(channel.id, [...messages.keys()]));
+    this.on(Events.MessageDelete, (message: Message | PartialMessage) => this.sync.remove(linkOfMessage(message), [message.id]));
+    this.on(Events.MessageBulkDelete, (messages, channel) => this.sync.remove(linkedChannelId(channel, channel.id), [...messages.keys()]));
+    // Threads and forum posts: creation, rename, archiving and tag changes keep the stored name and tags current.
+    // A deleted thread's messages stay stored (as a disconnected channel's do).
+    const thread = (t: AnyThreadChannel) => (t.parentId && this.sync.linkOf(t.parentId) ? this.sync.thread(t.parentId, toThreadInput(t)) : undefined);
+    this.on(Events.ThreadCreate, (t) => thread(t));
+    this.on(Events.ThreadUpdate, (_old, t) => thread(t));
+    this.on(Events.ThreadListSync, (threads) => Promise.all(threads.map((t) => thread(t))));
+    // Reactions: counts only (no per-user data), applied after the message's own write.
+    const react = (m: Message | PartialMessage, change: ReactionChange) => {
+      const linked = linkOfMessage(m);
+      return this.sync.linkOf(linked) ? this.sync.react(linked, m.id, change) : undefined;
+    };
+    this.on(Events.MessageReactionAdd, (r) => react(r.message, { kind: 'add', emoji: emojiLabel(r.emoji) }));
+    this.on(Events.MessageReactionRemove, (r) => react(r.message, { kind: 'remove', emoji: emojiLabel(r.emoji) }));
+    this.on(Events.MessageReactionRemoveAll, (m) => react(m, { kind: 'remove-all' }));
+    this.on(Events.MessageReactionRemoveEmoji, (r) => react(r.message, { kind: 'remove-emoji', emoji: emojiLabel(r.emoji) }));
     this.on(Events.ChannelUpdate, (_old, channel) => this.names(channel));
     this.on(Events.GuildUpdate, (_old, guild) => this.guildNames(guild));
     // The bot joined a server (or it became available): its connected channels can sync now.
@@ -171,6 +195,12 @@ export class DiscordBridge {
     for (const link of this.sync.connectedLinks) {
       const channel = this.client.channels.cache.get(link.discordChannelId);
       if (channel) this.guard('channel names', () => this.names(channel));
+    }
+    // Threads GUILD_CREATE brought (active ones): a rename while the bot was away is picked up here.
+    for (const channel of this.client.channels.cache.values()) {
+      if (channel.isThread() && channel.parentId && this.sync.linkOf(channel.parentId)) {
+        this.guard('thread names', () => this.sync.thread(channel.parentId!, toThreadInput(channel)));
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import { type Client, type Collection, type Message } from 'discord.js';
+import { ChannelType, type Client, type Collection, type Message } from 'discord.js';
 import type { HistoryPage, HistorySource } from '../domain/chat/sync.js';
 import { compareSnowflakes } from '../domain/chat/text.js';
 import type { Logger } from '../lib/logger.js';
@@ -24,6 +24,8 @@ export class DiscordHistory implements HistorySource {
 
   private async page(discordChannelId: string, query: { after?: string; limit: number }): Promise<HistoryPage> {
     const channel = await this.client.channels.fetch(discordChannelId);
+    // A forum or media channel has no messages of its own: its posts are threads (live events bring them).
+    if (channel && (channel.type === ChannelType.GuildForum || channel.type === ChannelType.GuildMedia)) return { messages: [], newestId: null, fetched: 0 };
     if (!channel || !channel.isTextBased() || channel.isDMBased() || !('messages' in channel)) {
       throw new Error(`Discord channel ${discordChannelId} is not a server text channel the bot can see`);
     }

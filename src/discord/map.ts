@@ -1,6 +1,6 @@
-import { MessageType, type Guild, type Message } from 'discord.js';
+import { MessageType, type AnyThreadChannel, type Channel, type Emoji, type Guild, type Message } from 'discord.js';
 import { resolveMentions, type MentionLookup } from '../domain/chat/text.js';
-import type { ChatAuthor, ChatMessageInput } from '../domain/chat/types.js';
+import type { ChatAuthor, ChatMessageInput, ChatReactionInput, ChatThreadInput } from '../domain/chat/types.js';
 
 /**
  * discord.js objects → plain chat inputs. Everything is read from the message
@@ -90,5 +90,40 @@ export function toChatInput(message: Message<true>): ChatMessageInput {
       size: a.size,
       contentType: a.contentType ?? null,
     })),
+    thread: threadOfMessage(message),
+    reactions: reactionsOf(message),
   };
+}
+
+/**
+ * The Discord channel whose link a channel's events belong to: a thread's (or forum post's) parent,
+ * else the channel itself. Threads are never connected on their own.
+ */
+export function linkedChannelId(channel: Channel | null | undefined, fallbackId: string): string {
+  return channel?.isThread() ? (channel.parentId ?? fallbackId) : fallbackId;
+}
+
+/** A thread as stored: its current name, a forum post's tag names (from the forum's tags), archived or not. */
+export function toThreadInput(thread: AnyThreadChannel): ChatThreadInput {
+  const parent = thread.parent;
+  const available = parent && 'availableTags' in parent ? parent.availableTags : [];
+  const tags = thread.appliedTags.flatMap((id) => available.filter((t) => t.id === id).map((t) => t.name));
+  return { id: thread.id, name: thread.name, tags, archived: thread.archived ?? false };
+}
+
+/** The thread a message is in, or the thread started from it (same id); null for a plain channel message. */
+function threadOfMessage(message: Message<true>): ChatThreadInput | null {
+  if (message.channel.isThread()) return toThreadInput(message.channel);
+  const started = message.hasThread ? message.thread : null;
+  return started ? toThreadInput(started) : null;
+}
+
+/** The reaction counts on a message object (exact when Discord sent the message: history pages, fetches). */
+export function reactionsOf(message: Message): ChatReactionInput[] {
+  return [...message.reactions.cache.values()].map((r) => ({ emoji: emojiLabel(r.emoji), count: r.count ?? 0 })).filter((r) => r.count > 0);
+}
+
+/** A unicode emoji as the character, a custom emoji as `:name:`. */
+export function emojiLabel(emoji: Pick<Emoji, 'id' | 'name'>): string {
+  return emoji.id ? `:${emoji.name ?? 'emoji'}:` : (emoji.name ?? '?');
 }

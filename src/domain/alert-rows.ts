@@ -33,6 +33,13 @@ export interface AlertRow {
   externalId: string | null;
   authorJson: string | null;
   replyToJson: string | null;
+  /** Discord threads and forum posts: the thread's id, `{id, name}` and the post's tag names (JSON); null outside threads. */
+  threadId: string | null;
+  threadJson: string | null;
+  tagsJson: string | null;
+  /** The reaction summary `[{emoji, count}]` (JSON, null when none) and its total. */
+  reactionsJson: string | null;
+  reactionCount: number;
   /** The silence that muted the alert's latest notification, and its comment (src/domain/silences.ts). */
   silencedBy: string | null;
   silenceComment: string | null;

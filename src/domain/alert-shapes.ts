@@ -93,5 +93,13 @@ export const ChatAlert = z
     attachments: z.array(z.object({ url: z.string(), mime: z.string() })),
     isRead: z.boolean(),
     ...LIFECYCLE,
+    thread: z
+      .object({ id: z.string(), name: z.string() })
+      .nullable()
+      .openapi({ description: 'The Discord thread or forum post the message belongs to (its current name); null for a message in the channel itself.' }),
+    tags: z.array(z.string()).openapi({ description: "A forum post's applied tags, by name, on every message of the post; [] elsewhere." }),
+    reactions: z
+      .array(z.object({ emoji: z.string(), count: z.number().int() }))
+      .openapi({ description: 'Reaction counts: a unicode emoji as the character, a custom one as `:name:`. No per-user data.' }),
   })
   .openapi('ChatAlert');

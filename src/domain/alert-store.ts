@@ -153,8 +153,11 @@ export interface ChangeLog {
  */
 export type AlertContent = Omit<
   AlertRow,
-  'id' | 'channelId' | 'kind' | 'externalId' | 'authorJson' | 'replyToJson' | 'activityKey' | 'seq' | 'createdAt' | 'updatedAt' | LifecycleKey
+  'id' | 'channelId' | 'kind' | 'externalId' | 'authorJson' | 'replyToJson' | ChatThreadKey | 'activityKey' | 'seq' | 'createdAt' | 'updatedAt' | LifecycleKey
 > & { metadataJson: string | null };
+
+/** The chat-only columns of threads, forum posts and reactions. */
+export type ChatThreadKey = 'threadId' | 'threadJson' | 'tagsJson' | 'reactionsJson' | 'reactionCount';
 
 export interface NewStandardAlert {
   /** Chosen by the caller, so a unit run twice by the group commit writes the same id. */
@@ -279,6 +282,21 @@ export interface NewChatMessage {
   createdAt: number;
   updatedAt: number;
   attachments: AttachmentRecord[];
+  /** The thread or forum post (`alerts.thread_*`, JSON built by the domain); null outside threads. */
+  thread?: { id: string; json: string; tagsJson: string } | null;
+  /** The reaction summary as JSON (absent or null: none) and its total. */
+  reactionsJson?: string | null;
+  reactionCount?: number;
+}
+
+/** A thread or forum post as `chat_threads` keeps it; `json`/`tagsJson` are the copies messages carry. */
+export interface ChatThreadRecord {
+  threadId: string;
+  name: string;
+  tags: string[];
+  archived: boolean;
+  /** The message the thread was started from (a forum post's starter; in a text channel, the parent message), same id. */
+  starterAlertId: string;
 }
 
 /** The names the bot saw for a linked Discord channel (null while unknown). */
@@ -315,6 +333,44 @@ export interface ChatMessageWrites {
   removeChatMessages(link: ChatLinkRef, alertIds: string[], now: number): Promise<{ removed: number; released: string[] }>;
   /** Chat messages stored in a channel (the CLI's disconnect summary). */
   chatMessageCount(channelId: string): Promise<number>;
+  /**
+   * Records a thread's name, tags and archived flag, and rewrites the copies its messages (and its
+   * starter message) carry, with an `alert.updated` event each that changed (one unit). No-op when
+   * the link is gone.
+   */
+  saveThread(link: ChatLinkRef, thread: ChatThreadRecord, now: number): Promise<{ updated: number }>;
+  /** A page of a channel's threads in the asked order (the threads endpoint). */
+  threadPage(channelId: string, q: ThreadPageQuery): Promise<ThreadRow[]>;
+  /**
+   * Replaces a message's reaction summary with what `change` makes of the stored one (one unit,
+   * the row locked): false when the message is not stored or nothing changed.
+   */
+  changeReactions(link: ChatLinkRef, alertId: string, change: (current: ChatReaction[]) => ChatReaction[], now: number): Promise<boolean>;
+}
+
+export interface ThreadPageQuery {
+  sort: 'activity' | 'reactions';
+  tag: string | null;
+  /** The last row of the previous page: its sort key and thread id. */
+  cursor: { key: number; id: string } | null;
+  limit: number;
+}
+
+export interface ThreadRow {
+  id: string;
+  name: string;
+  tags: string[];
+  starterAlertId: string | null;
+  messageCount: number;
+  lastMessageAt: number | null;
+  reactionCount: number;
+  sortKey: number;
+}
+
+/** One emoji's count on a message (`alerts.reactions_json`). */
+export interface ChatReaction {
+  emoji: string;
+  count: number;
 }
 
 /* ------------------------------------------------------------------ retention */

@@ -235,4 +235,7 @@ const CHAT_ALERT = object<AlertRow, ChatAlert>({
   attachments: list(attachmentsOf, object<AttachmentRow, ChatAttachment>({ url: attachmentUrl, mime: text((a) => a.mime) })),
   isRead: flag(isReadOf),
   ...LIFECYCLE_MEMBERS,
+  thread: storedJson((r) => r.threadJson, 'null'),
+  tags: storedJson((r) => r.tagsJson, '[]'),
+  reactions: storedJson((r) => r.reactionsJson, '[]'),
 });

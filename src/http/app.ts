@@ -19,6 +19,7 @@ import { registerPing } from './routes/ping.js';
 import { createMediaRoutes } from './routes/media.js';
 import { registerOperations } from './routes/operations.js';
 import { registerReadApi } from './routes/read-api.js';
+import { registerThreadsApi } from './routes/threads-api.js';
 import { registerSearch } from './routes/search.js';
 import { registerStream } from './routes/stream.js';
 import { registerWebhook } from './routes/webhook.js';
@@ -99,6 +100,7 @@ export function createApp(services: HttpDeps & DashboardServices, opts: AppOptio
   registerWebhookGithub(app, webhookBody);
   registerWebhookGroups(app, webhookBody);
   registerReadApi(app);
+  registerThreadsApi(app);
   registerSearch(app);
   registerStream(app);
   registerHeartbeatsApi(app);

@@ -5,6 +5,7 @@ import type { Limiter } from '../domain/rate-limiter.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { AlertActions } from '../domain/alert-actions.js';
 import type { SearchAlerts } from '../domain/search.js';
+import type { ChatThreads } from '../domain/chat/threads.js';
 import type { TokenAuthenticator } from '../domain/tokens.js';
 import type { AcceptWebhookAlert } from '../domain/webhook/accept-alert.js';
 import type { WebhookFiles } from '../domain/webhook/request-files.js';
@@ -38,6 +39,7 @@ export interface HttpDeps {
   /** GET /api/alerts/{id}/deliveries. */
   alertDeliveries: AlertDeliveries;
   search: SearchAlerts;
+  chatThreads: ChatThreads;
   /** The live stream (SSE) behind GET /api/stream. */
   live: LiveStreams;
   /** The Discord-compatible `?wait=true` answer reads the stored alert back. */

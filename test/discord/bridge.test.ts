@@ -48,6 +48,9 @@ describeEngines('Discord bridge: messages through the read API', (engine) => {
       attachments: [],
       isRead: false,
       ...newLifecycle,
+      thread: null,
+      tags: [],
+      reactions: [],
     });
     expect(alerts[0]!.id).toBe(alertIdFromSnowflake(fromOwner.id));
     expect(alerts[2]!.createdAt).toBe(new Date(Date.parse(fromBob.timestamp)).toISOString());

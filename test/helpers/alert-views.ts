@@ -46,6 +46,9 @@ export function chatAlertView(overrides: Partial<ChatAlert> = {}): ChatAlert {
     attachments: [],
     isRead: false,
     ...newLifecycle,
+    thread: null,
+    tags: [],
+    reactions: [],
     ...overrides,
   };
 }

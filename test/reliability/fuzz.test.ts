@@ -284,6 +284,9 @@ const READ_PATHS = (seg: string) => [
   `/api/channels/${seg}/alerts`,
   '/api/channels/general/alerts',
   '/api/channels/security/alerts',
+  `/api/channels/${seg}/threads`,
+  '/api/channels/general/threads',
+  '/api/channels/security/threads',
   `/api/alerts/${seg}`,
   '/api/alerts/@alert',
   '/api/alerts/@alert',
@@ -304,7 +307,7 @@ const READ_PATHS = (seg: string) => [
 ];
 const segment = fc.oneof(fc.constantFrom('general', 'deploys', 'security', '..', '%2e%2e', '%00', 'alr_x', '__proto__', 'constructor'), text.map((t) => enc(t.slice(0, 100))));
 const query = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel', 'status', 'status', 't', 'flash', 'u', 'c', 's'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true'), text)), { maxLength: 3 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel', 'status', 'status', 't', 'flash', 'u', 'c', 's', 'sort', 'tag'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true'), text)), { maxLength: 3 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v.slice(0, 500))}`).join('&')}` : ''));
 const authorization = fc.oneof(
   fc.constantFrom('owner', 'member', 'stranger', 'revoked', 'none'),

@@ -92,6 +92,8 @@ const STEPS: Step[] = [
       await expectStatus(c.fetch(`/api/alerts/${id}/history`, { token }), 200);
       await expectStatus(c.fetch(`/api/alerts/${id}/deliveries`, { token }), 200);
       await expectStatus(c.fetch('/api/channels/general/alerts?status=open,bogus', { token }), 400);
+      await expectStatus(c.fetch('/api/channels/general/threads?sort=reactions&tag=ui', { token }), 200);
+      await expectStatus(c.fetch('/api/channels/general/threads?cursor=bogus', { token }), 400);
       // An e-mail action link: its token is a secret (it acts as its recipient), so it must never reach the log.
       const link = new URL(c.h.services.alertActionLinks.url(c.seed.member.id, id, 'acknowledge'));
       c.secret('e-mail action link token', link.searchParams.get('t')!);

@@ -15,6 +15,7 @@ const READ_CONTENT_KEYS = CONTENT_KEYS.filter((key): key is Exclude<ContentKey, 
  */
 export const ALERT_ROW_KEYS = [
   'id', 'channelId', 'kind', ...READ_CONTENT_KEYS, 'externalId', 'authorJson', 'replyToJson',
+  'threadId', 'threadJson', 'tagsJson', 'reactionsJson', 'reactionCount',
   'silencedBy', 'silenceComment', 'activityKey', 'seq', 'createdAt', 'updatedAt',
   'status', 'acknowledgedAt', 'acknowledgedByJson', 'resolvedAt', 'resolvedByJson', 'snoozedUntil', 'occurrences',
 ] as const satisfies readonly (keyof AlertRow)[];

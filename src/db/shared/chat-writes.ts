@@ -1,6 +1,7 @@
 import type {
-  AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, NewChatMessage,
+  AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, ChatReaction, ChatThreadRecord, NewChatMessage, ThreadPageQuery, ThreadRow,
 } from '../../domain/alert-store.js';
+import { REACTIONS_OF, SAVE_THREAD, SET_REACTIONS, THREAD_COPIES, THREAD_PAGES } from './chat-thread-rows.js';
 import { ADVANCE_MARK, CHAT_MESSAGES, SET_LINK_NAMES } from './discord-link-rows.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { ATTACHMENT_SELECT } from './alert-columns.js';
@@ -104,6 +105,56 @@ export abstract class SqlChatWrites implements ChatMessageWrites {
   async chatMessageCount(channelId: string) {
     return (await this.database.value(CHAT_MESSAGES, { channelId })) ?? 0;
   }
+
+  async threadPage(channelId: string, q: ThreadPageQuery): Promise<ThreadRow[]> {
+    const stmt = THREAD_PAGES[q.sort][q.tag === null ? 'all' : 'tagged'];
+    const rows = await this.database.all(stmt, {
+      channelId, limit: q.limit, cursorKey: q.cursor?.key ?? null, cursorId: q.cursor?.id ?? null, tag: q.tag,
+    });
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      tags: JSON.parse(r.tagsJson) as string[],
+      starterAlertId: r.starterAlertId,
+      messageCount: Number(r.messageCount),
+      lastMessageAt: r.lastMessageAt === null ? null : Number(r.lastMessageAt),
+      reactionCount: Number(r.reactionCount),
+      sortKey: Number(r.sortKey),
+    }));
+  }
+
+  saveThread(link: ChatLinkRef, thread: ChatThreadRecord, now: number) {
+    const { channelId, discordChannelId } = link;
+    const copies = threadCopies(thread);
+    return this.units.run(function* (tx, effects) {
+      const saved = yield* tx.run(SAVE_THREAD, {
+        channelId, discordChannelId, threadId: thread.threadId, name: thread.name, tagsJson: copies.tagsJson, archived: thread.archived, now,
+      });
+      if (saved === 0) return { updated: 0 };
+      const rows = yield* tx.all(THREAD_COPIES, { channelId, threadId: thread.threadId, starterId: thread.starterAlertId, ...copies });
+      for (const r of rows) effects.event(channelId, r.id, 'alert.updated', now);
+      return { updated: rows.length };
+    });
+  }
+
+  changeReactions(link: ChatLinkRef, alertId: string, change: (current: ChatReaction[]) => ChatReaction[], now: number) {
+    const { channelId } = link;
+    return this.units.run(function* (tx, effects) {
+      const row = yield* tx.get(REACTIONS_OF, { alertId, channelId });
+      if (!row) return false;
+      const next = change(row.reactionsJson ? (JSON.parse(row.reactionsJson) as ChatReaction[]) : []).filter((r) => r.count > 0);
+      const json = next.length > 0 ? JSON.stringify(next) : null;
+      if (json === row.reactionsJson) return false;
+      yield* tx.run(SET_REACTIONS, { alertId, channelId, json, count: next.reduce((n, r) => n + r.count, 0) });
+      effects.event(channelId, alertId, 'alert.updated', now);
+      return true;
+    });
+  }
+}
+
+/** The JSON copies of a thread that its messages carry (`alerts.thread_json`, `alerts.tags_json`). */
+export function threadCopies(thread: Pick<ChatThreadRecord, 'threadId' | 'name' | 'tags'>): { threadJson: string; tagsJson: string } {
+  return { threadJson: JSON.stringify({ id: thread.threadId, name: thread.name }), tagsJson: JSON.stringify(thread.tags) };
 }
 
 /** An alert's files, positions in the given order. */

@@ -4,11 +4,11 @@ import { alertIdFromSnowflake, type IdGenerator } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { type MediaFetcher, MAX_ATTACHMENTS, MAX_MEDIA_BYTES, type MediaStore, type MediaBatch, type ReferenceCheck } from '../media.js';
 import { formatBytes } from '../../lib/bytes.js';
-import type { AttachmentRecord, AttachmentRow, ChatMessageWrites, NewChatMessage, ReplyParent } from '../alert-store.js';
+import type { AttachmentRecord, AttachmentRow, ChatMessageWrites, ChatReaction, NewChatMessage, ReplyParent } from '../alert-store.js';
 import type { ChangeBus } from '../changes.js';
 import { AppError } from '../errors.js';
 import { excerpt } from './text.js';
-import type { ChatAttachmentInput, ChatMessageInput, DiscordLink } from './types.js';
+import type { ChatAttachmentInput, ChatMessageInput, ChatReactionInput, ChatThreadInput, DiscordLink, ReactionChange } from './types.js';
 
 export interface ChatIngestDeps {
   store: ChatMessageWrites;
@@ -50,6 +50,8 @@ const MEDIA_CONTENT_TYPE = /^(image|video|audio)\/|^application\/octet-stream\b/
 export class ChatIngest {
   private readonly downloads: PQueue;
   private emitScheduled = false;
+  /** The thread state last written per `channelId thread` (name, tags, archived): a message in a known thread writes no thread row. */
+  private readonly threads = new Map<string, string>();
 
   constructor(private readonly deps: ChatIngestDeps) {
     this.downloads = new PQueue({ concurrency: deps.downloadConcurrency ?? 4 });
@@ -64,6 +66,7 @@ export class ChatIngest {
   async store(link: LinkRef, inputs: ChatMessageInput[], opts: { advanceMarkTo?: string } = {}): Promise<{ created: number }> {
     // Messages with files that are stored already (a replayed page, a live message
     // the pass fetched again) are left out up front, so their files are not downloaded again.
+    for (const input of inputs) if (input.thread) await this.saveThread(link, input.thread);
     const fresh = inputs.some((i) => i.attachments.length > 0) ? await this.notStored(inputs) : inputs;
     const batch = fresh.some((i) => i.attachments.length > 0) ? this.deps.media.batch() : null;
     try {
@@ -78,6 +81,8 @@ export class ChatIngest {
         createdAt: input.createdAt,
         updatedAt: input.editedAt ?? input.createdAt,
         attachments: files?.[i] ?? [],
+        thread: input.thread ? { id: input.thread.id, ...threadJson(input.thread) } : null,
+        ...reactionColumns(input.reactions ?? []),
       }));
       const { created, skippedWithFiles } = await this.deps.store.insertChatMessages(link, messages, this.deps.clock.now(), opts);
       if (batch) await this.settle(batch, skippedWithFiles === 0);
@@ -137,6 +142,38 @@ export class ChatIngest {
     if (released.length) this.deps.releaseMedia(released);
     if (removed > 0) this.emitSoon();
     return removed;
+  }
+
+  /**
+   * Records a thread's current name, tags and archived flag, and rewrites the copies its stored
+   * messages carry; skipped when this process already wrote exactly that state.
+   */
+  async saveThread(link: LinkRef, thread: ChatThreadInput): Promise<void> {
+    const key = `${link.channelId} ${thread.id}`;
+    const state = JSON.stringify([thread.name, thread.tags, thread.archived]);
+    if (this.threads.get(key) === state) return;
+    const { updated } = await this.deps.store.saveThread(
+      link,
+      { threadId: thread.id, name: thread.name, tags: thread.tags, archived: thread.archived, starterAlertId: alertIdFromSnowflake(thread.id) },
+      this.deps.clock.now(),
+    );
+    this.threads.set(key, state);
+    if (updated > 0) this.emitSoon();
+  }
+
+  /** Applies a reaction event to a stored message's counts; false when the message is not stored (a backfill brings exact counts). */
+  async react(link: LinkRef, messageId: string, change: ReactionChange): Promise<boolean> {
+    const changed = await this.deps.store.changeReactions(link, alertIdFromSnowflake(messageId), (current) => applyReaction(current, change), this.deps.clock.now());
+    if (changed) this.emitSoon();
+    return changed;
+  }
+
+  /** Sets a stored message's counts to the exact ones of its message object (a backfill). */
+  async setReactions(link: LinkRef, messageId: string, reactions: ChatReactionInput[]): Promise<boolean> {
+    const exact = reactions.filter((r) => r.count > 0).map((r) => ({ emoji: r.emoji, count: r.count }));
+    const changed = await this.deps.store.changeReactions(link, alertIdFromSnowflake(messageId), () => exact, this.deps.clock.now());
+    if (changed) this.emitSoon();
+    return changed;
   }
 
   /** Moves the link's sync mark forward (never back). */
@@ -205,6 +242,27 @@ export class ChatIngest {
       this.deps.bus.emit('alert-events');
     });
   }
+}
+
+/** The copies of a thread its messages carry. */
+function threadJson(thread: ChatThreadInput): { json: string; tagsJson: string } {
+  return { json: JSON.stringify({ id: thread.id, name: thread.name }), tagsJson: JSON.stringify(thread.tags) };
+}
+
+function reactionColumns(reactions: ChatReactionInput[]): { reactionsJson: string | null; reactionCount: number } {
+  const kept = reactions.filter((r) => r.count > 0).map((r) => ({ emoji: r.emoji, count: r.count }));
+  return { reactionsJson: kept.length > 0 ? JSON.stringify(kept) : null, reactionCount: kept.reduce((n, r) => n + r.count, 0) };
+}
+
+/** A reaction event on stored counts: a new emoji goes last, a count that drops to 0 leaves. */
+export function applyReaction(current: ChatReaction[], change: ReactionChange): ChatReaction[] {
+  if (change.kind === 'remove-all') return [];
+  if (change.kind === 'remove-emoji') return current.filter((r) => r.emoji !== change.emoji);
+  const delta = change.kind === 'add' ? 1 : -1;
+  const found = current.some((r) => r.emoji === change.emoji);
+  const next = current.map((r) => (r.emoji === change.emoji ? { emoji: r.emoji, count: r.count + delta } : r));
+  if (!found && delta > 0) next.push({ emoji: change.emoji, count: 1 });
+  return next.filter((r) => r.count > 0);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { RetryPolicy } from '../../lib/backoff.js';
 import type { ChatIngest } from './ingest.js';
 import type { DiscordLinks } from './links.js';
 import { ChannelSyncState, type LiveEntry } from './sync-state.js';
-import type { ChatMessageInput, DiscordLink } from './types.js';
+import type { ChatMessageInput, ChatThreadInput, DiscordLink, ReactionChange } from './types.js';
 
 /** A page of channel history, already mapped, oldest first. */
 export interface HistoryPage {
@@ -200,6 +200,29 @@ export class ChatSync {
       messageIds,
       apply().catch((err: unknown) => this.logger.error({ err, count: messageIds.length }, 'deleting chat messages failed')),
     );
+  }
+
+  /** A thread or forum post was created, renamed, archived or re-tagged under a connected channel. */
+  thread(discordChannelId: string, thread: ChatThreadInput): Promise<void> {
+    const t = this.tracked.get(discordChannelId);
+    if (!t || this.stopped) return Promise.resolve();
+    // Chained on the thread id: a forum post's starter message has the same id, so its write goes first.
+    const apply = async () => {
+      await this.after(thread.id);
+      await this.ingest.saveThread(t.link, thread);
+    };
+    return this.track(thread.id, apply().catch((err: unknown) => this.logger.error({ err, threadId: thread.id }, 'storing a Discord thread failed')));
+  }
+
+  /** A reaction event on a message of a connected channel (or of one of its threads), after the message's own write. */
+  react(discordChannelId: string, messageId: string, change: ReactionChange): Promise<void> {
+    const t = this.tracked.get(discordChannelId);
+    if (!t || this.stopped) return Promise.resolve();
+    const apply = async () => {
+      await this.after(messageId);
+      await this.ingest.react(t.link, messageId, change);
+    };
+    return this.track(messageId, apply().catch((err: unknown) => this.logger.error({ err, messageId }, 'storing a reaction failed')));
   }
 
   /** Records guild and channel names seen by the bot (on ready and on channel/guild updates). */

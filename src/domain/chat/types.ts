@@ -40,7 +40,33 @@ export interface ChatMessageInput {
    */
   replyTo: { messageId: string; author: string | null; text: string | null } | null;
   attachments: ChatAttachmentInput[];
+  /** The thread or forum post the message is in (or starts); absent or null for a message of the channel itself. */
+  thread?: ChatThreadInput | null;
+  /** Reaction counts as the message object carries them (exact after a fetch); absent: none known. */
+  reactions?: ChatReactionInput[];
 }
+
+/** A thread or forum post under a connected channel, as the platform shows it now. */
+export interface ChatThreadInput {
+  /** The thread's id (a forum post's starter message has the same id). */
+  id: string;
+  name: string;
+  /** A forum post's applied tags, by name; [] elsewhere. */
+  tags: string[];
+  archived: boolean;
+}
+
+/** One emoji's count: a unicode emoji as the character, a custom emoji as `:name:`. */
+export interface ChatReactionInput {
+  emoji: string;
+  count: number;
+}
+
+/** A reaction event, applied to the stored counts (no per-user data is kept). */
+export type ReactionChange =
+  | { kind: 'add' | 'remove'; emoji: string }
+  | { kind: 'remove-emoji'; emoji: string }
+  | { kind: 'remove-all' };
 
 /** A row of `discord_links`. */
 export interface DiscordLink {

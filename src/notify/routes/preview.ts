@@ -28,7 +28,7 @@ export function previewAlert(channelId: string, now: number): AlertRow {
     fieldsJson: JSON.stringify([{ label: 'Host', value: 'db-1.eu-west', inline: true }, { label: 'Used', value: '91%', inline: true }]),
     linkUrl: 'https://grafana.example.com/d/disk', linkText: 'Open the dashboard', source: 'prometheus', actorJson: null,
     workflowRunId: null, workflowState: null, workflowStepsJson: null, workflowError: null, dedupKey: null, externalId: null,
-    authorJson: null, replyToJson: null, silencedBy: null, silenceComment: null, activityKey: 'al_preview', seq: 1,
+    authorJson: null, replyToJson: null, threadId: null, threadJson: null, tagsJson: null, reactionsJson: null, reactionCount: 0, silencedBy: null, silenceComment: null, activityKey: 'al_preview', seq: 1,
     createdAt: now, updatedAt: now, status: 'open', acknowledgedAt: null, acknowledgedByJson: null, resolvedAt: null,
     resolvedByJson: null, snoozedUntil: null, occurrences: 1,
   };

@@ -16,6 +16,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { FakeCdn } from './cdn.js';
+import { FakeCommunity } from './community.js';
 import { FakeGateway, guildCreateView } from './gateway.js';
 import { closeServer, listen, required } from './http.js';
 import { attachmentPayload, composeMessage, fillMentions, pingedReplyAuthor, visibleMessage } from './messages.js';
@@ -51,6 +52,8 @@ export class FakeDiscord {
   private readonly rest = new FakeRest(this);
   private readonly gateway = new FakeGateway(this);
   private readonly cdn = new FakeCdn();
+  /** Threads, forum channels with tags, reactions (community.ts). */
+  readonly community = new FakeCommunity(this, (t, d, intent) => this.gateway.dispatch(t, d, intent));
 
   readonly token: string;
   readonly heartbeatInterval: number;
@@ -164,6 +167,7 @@ export class FakeDiscord {
       roles: [buildEveryoneRole(id, init.everyonePermissions)],
       members: new Map(),
       channelIds: [],
+      threadIds: [],
     };
     this.guilds.set(id, guild);
     this.putMember(guild, this.botUser.id, {});
@@ -252,10 +256,12 @@ export class FakeDiscord {
   sendMessage(init: SendMessageInit): MessagePayload {
     const channel = required(this.channels, init.channelId, 'channel');
     const guild = channel.payload.guild_id ? required(this.guilds, channel.payload.guild_id, 'guild') : undefined;
-    const context = { id: this.nextId(), channel, guild, users: this.users };
+    const context = { id: init.id ?? this.nextId(), channel, guild, users: this.users };
     const message = composeMessage(init, context, (a) => this.storeAttachment(channel.payload.id, a));
     channel.messages.push(message);
     channel.payload.last_message_id = message.id;
+    // A thread counts its messages; the starter message of a forum post is not counted (Discord's rule).
+    if (channel.thread && message.id !== channel.payload.id) channel.payload.message_count = (channel.payload.message_count ?? 0) + 1;
     if (init.dispatch !== false) this.dispatchMessage('MESSAGE_CREATE', message);
     return message;
   }
@@ -314,6 +320,7 @@ export class FakeDiscord {
   private dispatchMessage(t: 'MESSAGE_CREATE' | 'MESSAGE_UPDATE', message: MessagePayload): void {
     const channel = required(this.channels, message.channel_id, 'channel');
     const botUserId = this.botUser.id;
+    if (!this.community.visible(channel)) return;
     this.gateway.dispatchEach(t, (intents) => visibleMessage(message, (intents & Intent.MessageContent) !== 0, botUserId), messageIntent(channel));
   }
 

@@ -11,7 +11,7 @@ import { buildGuildCreate, Intent } from './payloads.js';
 import type { FakeGuild } from './types.js';
 
 /** What the gateway reads of the fake's configuration and state. */
-export type GatewayHost = Pick<FakeDiscord, 'token' | 'heartbeatInterval' | 'privilegedIntents' | 'botUser' | 'guilds' | 'channels' | 'gatewayUrl' | 'nextId'>;
+export type GatewayHost = Pick<FakeDiscord, 'token' | 'heartbeatInterval' | 'privilegedIntents' | 'botUser' | 'guilds' | 'channels' | 'gatewayUrl' | 'nextId' | 'community'>;
 
 // What a client sends (only the fields the fake reads; others are ignored).
 const ClientPayload = z.object({ op: z.number(), d: z.unknown() });
@@ -54,7 +54,7 @@ type Waiter = { target: number; resolve: () => void };
 type WaitKind = 'identify' | 'resume';
 
 /** The GUILD_CREATE payload a session sees: without the GuildMembers intent, only the bot's own member. */
-export function guildCreateView(host: Pick<GatewayHost, 'botUser' | 'channels'>, guild: FakeGuild, intents: number): Record<string, unknown> {
+export function guildCreateView(host: Pick<GatewayHost, 'botUser' | 'channels' | 'community'>, guild: FakeGuild, intents: number): Record<string, unknown> {
   const members = [...guild.members.values()];
   const withMembers = intents & Intent.GuildMembers ? members : members.filter((m) => m.user.id === host.botUser.id);
   return buildGuildCreate({
@@ -64,6 +64,7 @@ export function guildCreateView(host: Pick<GatewayHost, 'botUser' | 'channels'>,
     roles: guild.roles,
     members: withMembers,
     channels: guild.channelIds.map((id) => required(host.channels, id, 'channel').payload),
+    threads: host.community.activeThreads(guild.id),
   });
 }
 

@@ -10,5 +10,6 @@
  *   types.ts         public data types;  http.ts  small shared helpers
  */
 export { FakeDiscord } from './fake-discord.js';
+export type { FakeCommunity, ThreadInit } from './community.js';
 export * from './payloads.js';
 export type * from './types.js';

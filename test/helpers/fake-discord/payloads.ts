@@ -217,7 +217,19 @@ export function memberWithoutUser(member: MemberPayload): MemberPayload {
   return rest;
 }
 
-export const ChannelType = { GuildText: 0, DM: 1, GuildVoice: 2, GuildCategory: 4, GuildAnnouncement: 5 } as const;
+export const ChannelType = {
+  GuildText: 0, DM: 1, GuildVoice: 2, GuildCategory: 4, GuildAnnouncement: 5,
+  AnnouncementThread: 10, PublicThread: 11, PrivateThread: 12, GuildForum: 15, GuildMedia: 16,
+} as const;
+
+/** A forum or media channel's tag (`available_tags`); posts name tags by id in `applied_tags`. */
+export interface ForumTagPayload {
+  id: string;
+  name: string;
+  moderated: boolean;
+  emoji_id: string | null;
+  emoji_name: string | null;
+}
 
 export interface ChannelPayload {
   id: string;
@@ -232,6 +244,15 @@ export interface ChannelPayload {
   rate_limit_per_user: number;
   parent_id: string | null;
   flags: number;
+  /** Threads (types 10-12): the creator, counters and `thread_metadata`. */
+  owner_id?: string;
+  message_count?: number;
+  member_count?: number;
+  total_message_sent?: number;
+  thread_metadata?: { archived: boolean; auto_archive_duration: number; archive_timestamp: string; locked: boolean; invitable?: boolean; create_timestamp?: string };
+  /** Forum and media channels (15, 16): their tags; posts: the ids of the tags applied. */
+  available_tags?: ForumTagPayload[];
+  applied_tags?: string[];
 }
 
 export interface ChannelInit {
@@ -319,6 +340,8 @@ export function buildGuild(init: GuildInit): Record<string, unknown> {
 export interface GuildCreateInit extends GuildInit {
   members: MemberPayload[];
   channels: ChannelPayload[];
+  /** Active threads the bot can see (Discord sends them with guild_id). */
+  threads?: ChannelPayload[];
   joined_at?: string;
 }
 
@@ -334,7 +357,7 @@ export function buildGuildCreate(init: GuildCreateInit): Record<string, unknown>
     members: init.members,
     // Guild channels carry no guild_id inside GUILD_CREATE.
     channels: init.channels.map(({ guild_id: _g, ...c }) => c),
-    threads: [],
+    threads: init.threads ?? [],
     presences: [],
     stage_instances: [],
     guild_scheduled_events: [],
@@ -364,6 +387,7 @@ export const Intent = {
   GuildMembers: 1 << 1,
   GuildPresences: 1 << 8,
   GuildMessages: 1 << 9,
+  GuildMessageReactions: 1 << 10,
   DirectMessages: 1 << 12,
   MessageContent: 1 << 15,
 } as const;

@@ -15,7 +15,7 @@ const API_PREFIX = '/api/v10';
 /** What the REST API reads and does on the fake's state. */
 export type RestHost = Pick<
   FakeDiscord,
-  'token' | 'privilegedIntents' | 'gatewayUrl' | 'identifyCount' | 'botUser' | 'users' | 'guilds' | 'channels' | 'sendMessage'
+  'token' | 'privilegedIntents' | 'gatewayUrl' | 'identifyCount' | 'botUser' | 'users' | 'guilds' | 'channels' | 'sendMessage' | 'community'
 >;
 
 /** The part of `POST /channels/:id/messages` the fake reads. */
@@ -109,13 +109,31 @@ export class FakeRest {
     }
     if (seg[0] === 'channels' && seg[1]) {
       const channel = host.channels.get(seg[1]);
-      return channel ? this.channelRoute(method, seg, query, body, channel) : errorBody(404, 10003, 'Unknown Channel');
+      if (!channel || !host.community.visible(channel)) return errorBody(404, 10003, 'Unknown Channel');
+      return this.threadRoute(method, seg, query, channel) ?? this.channelRoute(method, seg, query, body, channel);
     }
     if (seg[0] === 'guilds' && seg[1] && method === 'GET') {
       const guild = host.guilds.get(seg[1]);
       return guild ? this.guildRoute(seg, query, guild) : errorBody(404, 10004, 'Unknown Guild');
     }
     return errorBody(404, 0, '404: Not Found');
+  }
+
+  /** Thread lists of a parent channel and a thread's members; undefined when the path is not one of them. */
+  private threadRoute(method: string, seg: string[], query: Query, channel: FakeChannel): RestResult | undefined {
+    const { community } = this.host;
+    const id = channel.payload.id;
+    if (method === 'GET' && seg[2] === 'threads' && seg[3] === 'archived' && seg.length === 5) {
+      if (seg[4] === 'public') return ok(community.archivedThreads(id, query, false));
+      // Listing every private thread needs Manage Threads, which the bot does not ask for.
+      if (seg[4] === 'private') return errorBody(403, 50013, 'Missing Permissions');
+    }
+    if (method === 'GET' && seg.join('/') === `channels/${id}/users/@me/threads/archived/private`) return ok(community.archivedThreads(id, query, true));
+    if (seg[2] === 'thread-members' && channel.thread) {
+      if (method === 'GET' && seg.length === 3) return ok(community.threadMembers(id));
+      if (method === 'PUT' && seg[3] === '@me') return community.join(id), { status: 204 };
+    }
+    return undefined;
   }
 
   /** `/channels/:id[/messages[/:mid]]` of a known channel. */
@@ -155,6 +173,12 @@ export class FakeRest {
         g.approximate_presence_count = 0;
       }
       return ok(g);
+    }
+    if (seg[2] === 'threads' && seg[3] === 'active' && seg.length === 4) {
+      const threads = this.host.community.activeThreads(guild.id);
+      const bot = this.host.botUser.id;
+      const members = threads.filter((t) => this.host.channels.get(t.id)?.thread?.members.has(bot)).map((t) => ({ id: t.id, user_id: bot, join_timestamp: new Date().toISOString(), flags: 0 }));
+      return ok({ threads, members });
     }
     if (seg[2] === 'channels' && seg.length === 3) return ok(guild.channelIds.map((id) => required(this.host.channels, id, 'channel').payload));
     if (seg[2] === 'roles' && seg.length === 3) return ok(guild.roles);

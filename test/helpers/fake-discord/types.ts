@@ -47,10 +47,14 @@ export interface FakeGuild {
   roles: RolePayload[];
   members: Map<string, MemberPayload & { user: UserPayload }>;
   channelIds: string[];
+  /** Threads of the guild's channels (active and archived), in creation order. */
+  threadIds: string[];
 }
 
 export interface FakeChannel {
   payload: ChannelPayload;
+  /** Threads only: who joined (user ids) and whether it is private. */
+  thread?: { members: Set<string>; private: boolean };
   /** Message history, oldest first. */
   messages: MessagePayload[];
 }
@@ -71,7 +75,7 @@ export interface MessagePayload {
   attachments: AttachmentPayload[];
   embeds: unknown[];
   components: unknown[];
-  reactions?: unknown[];
+  reactions?: ReactionPayload[];
   pinned: boolean;
   type: number;
   flags: number;
@@ -79,6 +83,23 @@ export interface MessagePayload {
   message_reference?: { type: number; message_id: string; channel_id: string; guild_id?: string };
   referenced_message?: MessagePayload | null;
   nonce?: string;
+}
+
+/** A message's reaction summary (Discord's Reaction object). */
+export interface ReactionPayload {
+  count: number;
+  count_details: { burst: number; normal: number };
+  me: boolean;
+  me_burst: boolean;
+  burst_colors: string[];
+  emoji: EmojiPayload;
+}
+
+/** A unicode emoji has `id: null` and the character as `name`; a custom one its snowflake and name. */
+export interface EmojiPayload {
+  id: string | null;
+  name: string;
+  animated?: boolean;
 }
 
 export interface AttachmentInit {
@@ -96,6 +117,8 @@ export interface AttachmentInit {
 
 export interface SendMessageInit {
   channelId: string;
+  /** Message id (a forum post's starter message has the thread's id); default a fresh snowflake. */
+  id?: string;
   /** Author user id (must be a known user unless `webhook` is given). */
   authorId?: string;
   content?: string;

@@ -6,7 +6,7 @@ import { PgExecutor, runOn } from '../executor.js';
 import { insertAttachmentRows } from './unit-rows.js';
 import { inUnit, PgWriteUnits } from './unit.js';
 
-const INSERT_COLUMNS = 11;
+const INSERT_COLUMNS = 16;
 
 /**
  * Chat-message rows (`kind = 'chat'`) on PostgreSQL, behind the interface the SQLite store
@@ -47,18 +47,20 @@ export class PgChatWrites extends SqlChatWrites {
         const reply = m.reply ? m.reply.json(m.reply.parentId === null ? undefined : (stored.get(m.reply.parentId) ?? earlier.get(m.reply.parentId))) : null;
         earlier.set(m.alertId, { authorJson: m.authorJson, message: m.text });
         values.push(i, m.alertId, link.channelId, m.text, m.messageId, m.authorJson, reply, m.activityKey, m.createdAt, m.updatedAt, 0);
+        values.push(m.thread?.id ?? null, m.thread?.json ?? null, m.thread?.tagsJson ?? null, m.reactionsJson ?? null, m.reactionCount ?? 0);
         const n = values.length - INSERT_COLUMNS;
-        return `($${n + 1}::int, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9}::bigint, $${n + 10}::bigint, $${n + 11}::bigint)`;
+        return `($${n + 1}::int, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9}::bigint, $${n + 10}::bigint, $${n + 11}::bigint, $${n + 12}::text, $${n + 13}::text, $${n + 14}::text, $${n + 15}::text, $${n + 16}::int)`;
       });
       const inserted = new Set<string>();
       if (tuples.length > 0) {
         // ORDER BY ord: rows go in (and the trigger numbers them) in the given order.
         const { rows } = await u.tx.query<{ id: string }>(
           `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, external_id, author_json, reply_to_json,
-             activity_key, created_at, updated_at, seq)
+             activity_key, created_at, updated_at, seq, thread_id, thread_json, tags_json, reactions_json, reaction_count)
            SELECT v.id, v.channel_id, 'chat', '', 'INFO', '', v.message, v.external_id, v.author_json, v.reply_to_json,
-             v.activity_key, v.created_at, v.updated_at, v.seq
-           FROM (VALUES ${tuples.join(', ')}) AS v(ord, id, channel_id, message, external_id, author_json, reply_to_json, activity_key, created_at, updated_at, seq)
+             v.activity_key, v.created_at, v.updated_at, v.seq, v.thread_id, v.thread_json, v.tags_json, v.reactions_json, v.reaction_count
+           FROM (VALUES ${tuples.join(', ')}) AS v(ord, id, channel_id, message, external_id, author_json, reply_to_json, activity_key, created_at, updated_at, seq,
+             thread_id, thread_json, tags_json, reactions_json, reaction_count)
            ORDER BY v.ord
            ON CONFLICT DO NOTHING RETURNING id`,
           values,

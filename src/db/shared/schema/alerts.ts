@@ -33,6 +33,16 @@ export const [alerts, pgAlerts] = table(
     authorJson: text('author_json'),
     replyToJson: text('reply_to_json'),
     /**
+     * Discord threads, forum posts and reactions (docs/discord.md): the thread's snowflake, and copies
+     * of `chat_threads` ({id, name} and the post's tag names) that a rename or tag change rewrites, so a
+     * list page renders without a join; the reaction summary `[{emoji, count}]` and its total.
+     */
+    threadId: text('thread_id'),
+    threadJson: text('thread_json'),
+    tagsJson: text('tags_json'),
+    reactionsJson: text('reactions_json'),
+    reactionCount: integer('reaction_count').notNull().default(0),
+    /**
      * The silence that muted this alert's latest notification (src/domain/silences.ts), set when the
      * outbox decides who is told; its comment is copied beside it, as a silence's comment never changes.
      */
@@ -71,6 +81,9 @@ export const [alerts, pgAlerts] = table(
       .on(t.channelId, t.dedupKey)
       .where(sql`${t.dedupKey} IS NOT NULL`),
     index('alerts_channel_status_id_idx').on(t.channelId, t.status, t.id),
+    index('alerts_channel_thread_idx')
+      .on(t.channelId, t.threadId, t.id)
+      .where(sql`${t.threadId} IS NOT NULL`),
     uniqueIndex('alerts_channel_external_uq')
       .on(t.channelId, t.externalId)
       .where(sql`${t.externalId} IS NOT NULL`),

@@ -62,3 +62,24 @@ export const [discordLinks, pgDiscordLinks] = table(
   },
   (t, { uniqueIndex }) => [uniqueIndex('discord_links_discord_channel_uq').on(t.discordChannelId)],
 );
+
+/**
+ * A Discord thread (or forum post) seen under a connected channel: its current name, the post's
+ * tag names and whether it is archived. Messages point at it by `alerts.thread_id`; the threads
+ * endpoint lists these rows with counts from the messages (docs/discord.md).
+ */
+export const [chatThreads, pgChatThreads] = table(
+  'chat_threads',
+  {
+    channelId: text('channel_id')
+      .notNull()
+      .references(() => channels.id, { onDelete: 'cascade' }),
+    threadId: text('thread_id').notNull(),
+    name: text('name').notNull(),
+    tagsJson: text('tags_json').notNull().default('[]'),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: bigint('created_at').notNull(),
+    updatedAt: bigint('updated_at').notNull(),
+  },
+  (t, { primaryKey }) => [primaryKey({ columns: [t.channelId, t.threadId] })],
+);

@@ -5,7 +5,11 @@ import { SqliteDiscordLinkUnitWrites } from '../discord-link-unit-writes.js';
 import type { SqliteWriteUnits } from '../write-units.js';
 import type { StoreWriteContext } from './write-context.js';
 
-type InsertParams = [string, string, string | null, string, string, string | null, string, number, number, number, string, string];
+type InsertParams = [
+  string, string, string | null, string, string, string | null,
+  string | null, string | null, string | null, string | null, number,
+  string, number, number, number, string, string,
+];
 
 /**
  * Chat-message rows (`kind = 'chat'`) on SQLite: the shared writes (src/db/shared/chat-writes.ts)
@@ -30,8 +34,8 @@ export class SqliteChatWrites extends SqlChatWrites {
     // seq: the channel's next read-order number (from the batch's tally, channel-tally.ts), so a backfilled old message is still unread.
     this.insertMessage = sqlite.prepare<InsertParams>(
       `INSERT INTO alerts (id, channel_id, kind, title, level, emoji, message, external_id, author_json, reply_to_json,
-         activity_key, created_at, updated_at, seq)
-       SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?, ?
+         thread_id, thread_json, tags_json, reactions_json, reaction_count, activity_key, created_at, updated_at, seq)
+       SELECT ?, ?, 'chat', '', 'INFO', '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
        WHERE EXISTS (SELECT 1 FROM discord_links WHERE channel_id = ? AND discord_channel_id = ?)
        ON CONFLICT DO NOTHING`,
     );
@@ -50,7 +54,8 @@ export class SqliteChatWrites extends SqlChatWrites {
         // Still idempotent: a message stored meanwhile (live and backfill at once) is skipped by ON CONFLICT.
         const inserted =
           this.insertMessage.run(
-            m.alertId, link.channelId, m.text, m.messageId, m.authorJson, replyJson(m, parent), m.activityKey,
+            m.alertId, link.channelId, m.text, m.messageId, m.authorJson, replyJson(m, parent),
+            m.thread?.id ?? null, m.thread?.json ?? null, m.thread?.tagsJson ?? null, m.reactionsJson ?? null, m.reactionCount ?? 0, m.activityKey,
             m.createdAt, m.updatedAt, writes.tally.take(link.channelId, true), link.channelId, link.discordChannelId,
           ).changes > 0;
         if (!inserted) {
