@@ -11,7 +11,8 @@ const SERVER_INFO = { name: 'alertbridge', version: '1' };
 const INSTRUCTIONS =
   'Alertbridge holds the alerts your team and its systems send (deploys, errors, CI runs, Discord messages). ' +
   'Use list_channels to see the channels, list_alerts or search_alerts to find alerts, get_alert for one alert, ' +
-  'mark_read for your own read state and set_status to acknowledge, resolve or reopen an alert for everyone.';
+  "list_threads for a Discord community's threads and forum posts, mark_read for your own read state " +
+  'and set_status to acknowledge, resolve or reopen an alert for everyone.';
 
 /**
  * Answers one HTTP request of the MCP Streamable HTTP transport, statelessly: a new server and

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AlertActions } from '../domain/alert-actions.js';
 import type { AlertLevel } from '../domain/alert-rows.js';
+import type { ChatThreads } from '../domain/chat/threads.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
 import { SEARCH_LIMITS } from '../domain/search-query.js';
@@ -15,6 +16,7 @@ export interface McpToolDeps {
   readApi: ReadApi;
   search: SearchAlerts;
   alertActions: AlertActions;
+  chatThreads: Pick<ChatThreads, 'list'>;
 }
 
 /** One request's context: who calls, and how a failure becomes the tool error's text (the API's problem document). */
@@ -123,6 +125,27 @@ export function registerAlertTools(server: McpServer, deps: McpToolDeps, call: T
           }),
         ),
       ),
+  );
+
+  server.registerTool(
+    'list_threads',
+    {
+      title: "List a community channel's threads",
+      description:
+        'Lists the Discord threads and forum posts of a chat-connected channel: {threads, nextCursor, hasMore}, each ' +
+        '{id, name, tags, starterAlertId, messageCount, lastMessageAt, reactionCount}. sort=reactions ranks forum posts by votes ' +
+        "(feature requests); tag keeps posts with that forum tag. One thread's messages: list_alerts is per channel, get_alert " +
+        'reads the starter (starterAlertId); search_alerts finds words inside threads.',
+      inputSchema: {
+        channel,
+        sort: z.enum(['activity', 'reactions']).default('activity').describe('activity: newest message first (default); reactions: most reactions first'),
+        tag: z.string().min(1).max(100).optional().describe('Only forum posts with this tag applied (by name)'),
+        limit,
+        cursor: z.string().max(64).optional().describe('The nextCursor of the previous page (opaque)'),
+      },
+      annotations: { title: 'List threads', ...READS },
+    },
+    (a) => run(async () => JSON.stringify(await deps.chatThreads.list(p, a.channel, { sort: a.sort, tag: a.tag, limit: a.limit, cursor: a.cursor }))),
   );
 
   server.registerTool(

@@ -1,6 +1,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { alertIdFromSnowflake } from '../../src/lib/ids.js';
 import { describeEngines } from '../helpers/harness.js';
+import { callTool, httpClient } from '../mcp/helpers.js';
 import { eventually } from '../helpers/poll.js';
 import { BridgeEnv } from './bridge-env.js';
 
@@ -107,5 +108,22 @@ describeEngines('GET /api/channels/{channel}/threads', (engine) => {
     // A channel without threads lists none.
     const empty = await call(e, '', e.ws.ownerToken, 'community');
     expect(await empty.json()).toEqual({ threads: [], nextCursor: null, hasMore: false });
+  });
+
+  it('MCP list_threads answers the same page as the endpoint, with the same 404 for a private channel', async () => {
+    const { e } = await forumWithPosts();
+    const owner = await httpClient(e.h.base, e.ws.ownerToken);
+    const member = await httpClient(e.h.base, e.ws.memberToken);
+    try {
+      const byVotes = await callTool(owner, 'list_threads', { channel: 'requests', sort: 'reactions', tag: 'ui' });
+      expect(byVotes.isError).toBe(false);
+      expect(byVotes.json).toEqual(await threads(e, '?sort=reactions&tag=ui'));
+      const hidden = await callTool(member, 'list_threads', { channel: 'requests' });
+      expect(hidden.isError).toBe(true);
+      expect(JSON.parse(hidden.text)).toMatchObject({ status: 404 });
+    } finally {
+      await owner.close();
+      await member.close();
+    }
   });
 });

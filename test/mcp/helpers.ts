@@ -6,8 +6,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { PassThrough } from 'node:stream';
 import { expect } from 'vitest';
 
-/** The tools the server offers (list_threads comes with the threads endpoint). */
-export const TOOL_NAMES = ['get_alert', 'list_alerts', 'list_channels', 'mark_read', 'search_alerts', 'set_status'];
+/** The tools the server offers. */
+export const TOOL_NAMES = ['get_alert', 'list_alerts', 'list_channels', 'list_threads', 'mark_read', 'search_alerts', 'set_status'];
 
 /** The SDK's own client over real HTTP, authenticated with `token`. */
 export async function httpClient(base: string, token: string): Promise<Client> {

@@ -67,9 +67,9 @@ export function registerMcp(app: OpenAPIHono<AppEnv>, auth: MiddlewareHandler<Ap
   }
 
   app.post('/mcp', auth, async (c) => {
-    const { readApi, search, alertActions } = c.var.services;
+    const { readApi, search, alertActions, chatThreads } = c.var.services;
     const { answerMcpRequest } = await mcpServer();
-    return answerMcpRequest(c.req.raw, { readApi, search, alertActions }, { principal: c.var.principal, failure: (err) => toolFailure(c, err) });
+    return answerMcpRequest(c.req.raw, { readApi, search, alertActions, chatThreads }, { principal: c.var.principal, failure: (err) => toolFailure(c, err) });
   });
   app.all('/mcp', (c) => {
     c.header('allow', 'POST');
