@@ -1,6 +1,6 @@
 import { fetchWithRetry, type RetryOptions } from './retry.js';
 import { openStream, type StreamEvent, type StreamOptions } from './stream.js';
-import type { AlertChange, AlertDelivery, AlertHistoryEntry, AlertPage, AlertQuery, AlertStatus, AlertWithChannel, AnyAlert, Channel, Heartbeat, SearchQuery } from './types.js';
+import type { AlertChange, AlertDelivery, AlertHistoryEntry, AlertPage, AlertQuery, AlertStatus, AlertWithChannel, AnyAlert, Channel, ChatThread, Heartbeat, SearchQuery, ThreadPage, ThreadQuery } from './types.js';
 
 export interface AlertbridgeApiOptions {
   /** The service's address, e.g. `https://alerts.example.com` (PUBLIC_URL). */
@@ -51,6 +51,21 @@ export class AlertbridgeApi {
   /** Every search hit, page after page. */
   search(query: Omit<SearchQuery, 'cursor'>): AsyncGenerator<AnyAlert, void, undefined> {
     return this.#walk((cursor) => this.searchPage({ ...query, cursor }));
+  }
+
+  /** One page of a chat channel's Discord threads and forum posts (`sort: 'reactions'` ranks posts by votes). */
+  threadsPage(channel: string, query: ThreadQuery = {}): Promise<ThreadPage> {
+    return this.request('GET', `/api/channels/${enc(channel)}/threads`, { query });
+  }
+
+  /** Every thread of a chat channel, page after page. */
+  async *threads(channel: string, query: Omit<ThreadQuery, 'cursor'> = {}): AsyncGenerator<ChatThread, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.threadsPage(channel, { ...query, cursor });
+      yield* page.threads;
+      cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
+    } while (cursor);
   }
 
   /** One alert, with its channel's name and slug. */

@@ -20,6 +20,8 @@ export type Channel = Schemas['Channel'];
 export type AlertDelivery = Schemas['AlertDelivery'];
 export type AlertHistoryEntry = Schemas['AlertHistoryEntry'];
 export type Heartbeat = Schemas['Heartbeat'];
+export type ChatThread = Schemas['ChatThread'];
+export type ThreadPage = Schemas['ThreadPage'];
 /** An RFC 9457 problem document, as the service sends it. */
 export type ProblemDocument = Schemas['Problem'];
 /** The read API's 401 body. */
@@ -34,6 +36,7 @@ export type AlertLevel = NonNullable<AlertQuery['level']>;
 export type AlertQuery = NonNullable<paths['/api/channels/{channel}/alerts']['get']['parameters']['query']>;
 /** Parameters of `GET /api/search`. */
 export type SearchQuery = paths['/api/search']['get']['parameters']['query'];
+export type ThreadQuery = NonNullable<paths['/api/channels/{channel}/threads']['get']['parameters']['query']>;
 /** The body of `PATCH /api/alerts/{id}`: read state for you, status or snooze for everyone. */
 export type AlertChange = JsonOf<paths['/api/alerts/{id}']['patch']['requestBody']>;
 export type AlertStatus = NonNullable<AlertChange['status']>;

@@ -514,6 +514,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channels/{channel}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a chat-connected channel's threads and forum posts, newest activity first
+         * @description Same visibility as the channel: a channel the token cannot see is a 404. A channel without threads (or not connected to Discord) lists none. One thread's messages: GET /api/channels/{channel}/alerts?thread={id}.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The nextCursor of the previous page; omit for the first page. */
+                    cursor?: string;
+                    limit?: number;
+                    /** @description activity: newest message first (default); reactions: most reactions on the starter message first (feature-request voting). */
+                    sort?: "activity" | "reactions";
+                    /** @description Only forum posts with this tag applied (by name). */
+                    tag?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description Channel id or slug */
+                    channel: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of threads */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ThreadPage"];
+                    };
+                };
+                /** @description Invalid input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing or invalid Bearer token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuthFailure"];
+                    };
+                };
+                /** @description Not found or not visible to the token */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limited; see Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/heartbeats": {
         parameters: {
             query?: never;
@@ -2566,6 +2652,11 @@ export interface components {
             message: string | null;
             /** @description How many times the sender reported it: 1 for a new alert, + 1 for each POST with its dedupKey. */
             occurrences: number;
+            /** @description Reaction counts: a unicode emoji as the character, a custom one as `:name:`. No per-user data. */
+            reactions: {
+                count: number;
+                emoji: string;
+            }[];
             replyTo: {
                 author: string;
                 excerpt: string;
@@ -2593,6 +2684,29 @@ export interface components {
              * @enum {string}
              */
             status: "open" | "acknowledged" | "resolved";
+            /** @description A forum post's applied tags, by name, on every message of the post; [] elsewhere. */
+            tags: string[];
+            /** @description The Discord thread or forum post the message belongs to (its current name); null for a message in the channel itself. */
+            thread: {
+                id: string;
+                name: string;
+            } | null;
+        };
+        ChatThread: {
+            /** @description The Discord thread id */
+            id: string;
+            /** Format: date-time */
+            lastMessageAt: string | null;
+            /** @description Stored messages of the thread, the starter included */
+            messageCount: number;
+            /** @description Its current name (a forum post: the title) */
+            name: string;
+            /** @description Reactions on the starter message, all emoji together */
+            reactionCount: number;
+            /** @description The alert of the starter message (same snowflake as the thread), null when not stored */
+            starterAlertId: string | null;
+            /** @description A forum post's applied tags by name; [] for other threads */
+            tags: string[];
         };
         DiscordMessage: {
             attachments: ({
@@ -2808,6 +2922,11 @@ export interface components {
                     state: "pending" | "running" | "done" | "failed" | "skipped";
                 }[];
             } | null;
+        };
+        ThreadPage: {
+            hasMore: boolean;
+            nextCursor: string | null;
+            threads: components["schemas"]["ChatThread"][];
         };
         WebhookAccepted: {
             alertId: string;
