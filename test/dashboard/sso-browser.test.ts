@@ -39,4 +39,33 @@ describe('OpenID sign-in in Chromium', () => {
     expect(csp).toEqual([]);
     await context.close();
   });
+
+  it('links an existing account from the Profile page, then signs in with the provider as that account', async () => {
+    const seedMember = (await h.query<{ id: string }>("SELECT id FROM users WHERE email LIKE 'member@%'"))[0]!;
+    op.accounts.set('pat-sub', { email: 'pat@elsewhere.test', email_verified: false, name: 'Pat' });
+    op.nextLogin = 'pat-sub';
+    const { context, page } = await newPage(browser);
+    const csp = cspViolations(page);
+    await page.goto(await h.link(seedMember.id));
+    await page.getByRole('button', { name: /^Sign in as / }).click();
+    await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor();
+    await page.goto(`${h.config.publicUrl}/profile`);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Link your Corp SSO account' }).click();
+    await page.waitForURL((u) => u.origin === h.origin && u.pathname === '/profile', { timeout: 20_000 });
+    await page.getByText('Your account is linked to Corp SSO').first().waitFor();
+    expect(csp).toEqual([]);
+    await context.close();
+    const rows = await h.query<{ user_id: string }>("SELECT user_id FROM oidc_identities WHERE subject = 'pat-sub'");
+    expect(rows).toEqual([{ user_id: seedMember.id }]);
+    // A fresh browser signs in with the provider and lands as the linked account.
+    op.nextLogin = 'pat-sub';
+    const fresh = await newPage(browser);
+    await fresh.page.goto(`${h.config.publicUrl}/sign-in`);
+    await fresh.page.getByRole('link', { name: 'Sign in with Corp SSO' }).click();
+    await fresh.page.waitForURL((u) => u.origin === h.origin && !u.pathname.startsWith('/sign-in') && !u.pathname.startsWith('/auth/'), { timeout: 20_000 });
+    await fresh.page.goto(`${h.config.publicUrl}/profile`);
+    expect(await fresh.page.getByText('Your account is linked to Corp SSO').first().isVisible()).toBe(true);
+    await fresh.context.close();
+  });
 });

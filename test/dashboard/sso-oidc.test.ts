@@ -144,6 +144,27 @@ describe('OpenID Connect sign-in', () => {
     expect((await h.services.accountAuth.sessions.resolve(session))?.userId).toBe(seed.member.id);
   });
 
+  it('links from the Profile page’s link (a GET with a session-bound token) and refuses a wrong token', async () => {
+    const client = new DashClient(h, 'http');
+    await client.signInWithLink(seed.stranger.id);
+    const profile = await client.get('/profile');
+    const href = /href="(\/profile\/oidc\/link\?token=[^"]+)"/.exec(profile.html)?.[1]?.replaceAll('&amp;', '&');
+    expect(href).toBeTruthy();
+    expect((await client.get('/profile/oidc/link?token=made-up')).res.status).toBe(403);
+    const stranger = new DashClient(h, 'http');
+    await stranger.signInWithLink(seed.owner.id);
+    expect((await stranger.get(href!)).res.status).toBe(403);
+    op.nextLogin = 'ada-sub';
+    op.accounts.set('ada-sub', { email: 'ada@other.test', email_verified: false });
+    const pressed = await client.get(href!);
+    expect(pressed.res.status).toBe(303);
+    const back = new URL(await throughProvider(pressed.res.headers.get('location')!, h.config.publicUrl));
+    const landed = await client.get(back.pathname + back.search);
+    expect(landed.res.headers.get('location')).toMatch(/^\/profile\?flash=/);
+    expect(await h.query('SELECT user_id FROM oidc_identities WHERE subject = ?', ['ada-sub'])).toEqual([{ user_id: seed.stranger.id }]);
+    expect((await client.get('/profile')).html).toContain('Your account is linked to Corp SSO');
+  });
+
   it('back-channel logout from the provider ends the sessions it names', async () => {
     op.accounts.set('dora', { email: 'dora@corp.test', email_verified: true });
     const { client } = await signIn('dora');

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashClient, startDashboard, type DashHarness } from '../dashboard/helpers.js';
+import { seedWorkspace } from '../helpers/harness.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../helpers/oidc-provider.js';
 
 /**
@@ -51,6 +52,19 @@ describe('single sign-on routes under hostile input (property-based)', () => {
         const res = await fetch(`${h.config.publicUrl}/auth/oidc/backchannel-logout`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: `logout_token=${body}` });
         expect(res.status).toBe(400);
         await res.arrayBuffer();
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
+  it(`profile link: ${RUNS} generated tokens, always a 403, never a redirect to the provider`, { timeout: Math.max(60_000, RUNS * 40) }, async () => {
+    const seed = await seedWorkspace(h.services);
+    const client = new DashClient(h, 'http');
+    await client.signInWithLink(seed.member.id);
+    await fc.assert(
+      fc.asyncProperty(hostile, async (token) => {
+        const { res } = await client.get(`/profile/oidc/link?token=${token}`);
+        expect(res.status).toBe(403);
       }),
       { numRuns: RUNS, seed: SEED },
     );

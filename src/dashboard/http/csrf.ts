@@ -6,6 +6,22 @@ export function csrfTokenFor(sessionSecret: string): string {
   return createHmac('sha256', sessionSecret).update('alertbridge-csrf').digest('base64url');
 }
 
+/**
+ * A token for one GET that starts something (linking an OpenID account): it travels in a URL, so it is
+ * derived for that purpose only and a copy in the history or a log cannot pass as the forms' token.
+ */
+export const OIDC_LINK_PURPOSE = 'oidc-link';
+
+export function linkTokenFor(sessionSecret: string, purpose: string): string {
+  return createHmac('sha256', sessionSecret).update(`alertbridge-link:${purpose}`).digest('base64url');
+}
+
+export function linkTokenMatches(presented: string | undefined, sessionSecret: string, purpose: string): boolean {
+  const want = Buffer.from(linkTokenFor(sessionSecret, purpose));
+  const got = Buffer.from(presented ?? '');
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
 export const CSRF_FIELD = '_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 

@@ -28,6 +28,8 @@ export function profilePage(
     /** Whether this server sends e-mail: without it, the levels below would do nothing. */
     mailEnabled: boolean;
     quiet: QuietHoursView;
+    /** OpenID Connect, when configured: whether this account is linked, and the link that starts linking. */
+    sso?: { label: string; linked: boolean; linkUrl: string };
   },
   status: ContentfulStatusCode = 200,
 ) {
@@ -105,6 +107,19 @@ export function profilePage(
       </Card>
       <QuietHoursSection quiet={o.quiet} csrf={csrf} mailEnabled={o.mailEnabled} />
       <PushDevicesSection push={o.push} csrf={csrf} />
+      {o.sso ? (
+        <Card id="sso-title" title="Single sign-on">
+          {o.sso.linked ? (
+            <p>Your account is linked to {o.sso.label}: you can sign in with it.</p>
+          ) : (
+            <p>
+              <a class="button" href={o.sso.linkUrl}>
+                Link your {o.sso.label} account
+              </a>
+            </p>
+          )}
+        </Card>
+      ) : null}
       <Card id="sessions-title" title="Sessions">
         <p>
           A session ends after {SESSION_IDLE_MS / DAY} days without use, and {SESSION_ABSOLUTE_MS / DAY} days after sign-in in any case.

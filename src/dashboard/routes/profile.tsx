@@ -7,6 +7,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/auth/pass
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { requireRecentSignIn } from '../http/guards.js';
+import { linkTokenFor, OIDC_LINK_PURPOSE } from '../http/csrf.js';
 import { formOf, requireSession } from '../http/session.js';
 import { profilePage } from '../pages/profile.js';
 import { quietHoursRoutes } from './quiet-hours.js';
@@ -27,6 +28,13 @@ export function profileRoutes(deps: DashboardDeps): Hono<DashEnv> {
     push: { publicKey: deps.services.push.vapid.publicKey, devices: await deps.services.push.subscriptions.list(c.get('viewer').id) },
     mailEnabled: deps.mailer !== null,
     quiet: { current: await deps.services.quietHours.get(c.get('viewer').id) },
+    sso: deps.relyingParty
+      ? {
+          label: deps.relyingParty.settings.buttonLabel,
+          linked: (await deps.services.sso.signOn.rows.identitiesOf(c.get('viewer').id)).length > 0,
+          linkUrl: `/profile/oidc/link?token=${linkTokenFor(c.get('sessionSecret'), OIDC_LINK_PURPOSE)}`,
+        }
+      : undefined,
   });
 
   r.get('/profile', async (c) => profilePage(c, await view(c)));

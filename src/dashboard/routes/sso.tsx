@@ -7,6 +7,8 @@ import type { DashboardDeps } from '../deps.js';
 import { clientAddress } from '../http/client-address.js';
 import type { DashEnv } from '../http/env.js';
 import { redirectWithFlashFor } from '../http/flash.js';
+import { linkTokenMatches, OIDC_LINK_PURPOSE } from '../http/csrf.js';
+import { CrossSiteRefused } from '../http/errors.js';
 import { formOf, originGuard, requireSession } from '../http/session.js';
 import { failedPage, linkNeededPage, refusedPage } from '../pages/sso.js';
 import type { PendingSignIn, RelyingParty } from '../sso/relying-party.js';
@@ -66,7 +68,14 @@ export function ssoRoutes(deps: DashboardDeps, rp: RelyingParty): Hono<DashEnv> 
   r.get('/auth/oidc/start', async (c) => begin(c, safeNext(c.req.query('next'), deps.services.config.publicUrl)));
   r.post('/auth/oidc/start', guard, async (c) => begin(c, safeNext((await formOf(c)).next, deps.services.config.publicUrl)));
 
-  // Linking from the profile: a POST of a signed-in user (CSRF-checked), answered by a redirect to the provider.
+  // Linking from the profile: a link (GET) carrying a token derived for this purpose from the session, for the
+  // same CSP reason as above; a page elsewhere cannot know the token. The CSRF-checked POST stays for clients.
+  r.get('/profile/oidc/link', signedIn, async (c) => {
+    if (c.req.header('sec-fetch-site') === 'cross-site' || !linkTokenMatches(c.req.query('token'), c.get('sessionSecret'), OIDC_LINK_PURPOSE)) {
+      throw new CrossSiteRefused('the link is out of date or did not come from this site');
+    }
+    return begin(c, '/profile', c.get('viewer').id);
+  });
   r.post('/profile/oidc/link', signedIn, async (c) => begin(c, '/profile', c.get('viewer').id));
 
   r.get('/auth/oidc/callback', async (c) => {
