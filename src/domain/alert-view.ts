@@ -6,6 +6,7 @@ import type {
   WorkflowStep as WorkflowStepSchema,
 } from './alert-shapes.js';
 import { isoTime as iso } from '../lib/iso-time.js';
+import type { TextSink } from '../lib/utf8-writer.js';
 import type { AlertRow, AttachmentRow } from './alert-store.js';
 
 /**
@@ -53,7 +54,7 @@ export function toAlertView(
  * garbage (README "Performance"). test/read-api/alert-json.test.ts holds the
  * two renderings equal on generated rows.
  */
-export function pushAlertJson(out: string[], row: AlertRow, attachments: AttachmentRow[], isRead: boolean, mediaUrl: (key: string) => string): void {
+export function pushAlertJson(out: TextSink, row: AlertRow, attachments: AttachmentRow[], isRead: boolean, mediaUrl: (key: string) => string): void {
   const context: RenderContext = { attachments, isRead, mediaUrl };
   if (row.kind === 'chat') CHAT_ALERT.push(out, row, context);
   else STANDARD_ALERT.push(out, row, context);
@@ -69,7 +70,7 @@ interface RenderContext {
 /** One member of a public shape read from a source `S`: its value, and the same value as JSON text. */
 interface Member<S, V> {
   value(source: S, context: RenderContext): V;
-  push(out: string[], source: S, context: RenderContext): void;
+  push(out: TextSink, source: S, context: RenderContext): void;
 }
 
 type Members<S, Shape> = { [K in keyof Shape]-?: Member<S, Shape[K]> };
@@ -80,7 +81,7 @@ const q = JSON.stringify;
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** Pushes a JSON string literal: the stored string itself between quotes when nothing in it needs escaping (no copy). */
-function pushString(out: string[], v: string): void {
+function pushString(out: TextSink, v: string): void {
   if (NEEDS_ESCAPE.test(v)) out.push(q(v));
   else out.push('"', v, '"');
 }

@@ -1,6 +1,7 @@
 import type { AlertLevel, AlertReads, AlertRow, AttachmentRow, ChannelRecord, ReadContext } from './alert-store.js';
 import { pushAlertJson, toAlertView, type AlertView } from './alert-view.js';
 import type { Clock } from '../lib/clock.js';
+import { Utf8Writer } from '../lib/utf8-writer.js';
 import { AppError, notFound, type ValidationIssue } from './errors.js';
 import type { Principal } from './tokens.js';
 import { parseStatusFilter } from './alert-lifecycle.js';
@@ -47,8 +48,16 @@ export class ReadApi {
     return channel;
   }
 
-  /** A page as the response's JSON text (see pushAlertJson): the hot read path. */
+  /** A page as the response's JSON text (see pushAlertJson). */
   async listAlertsJson(p: Principal, ref: string, q: ListQuery): Promise<string> {
+    return (await this.listAlertsJsonBytes(p, ref, q)).toString('utf8');
+  }
+
+  /**
+   * A page as the response's UTF-8 bytes, the hot read path: the JSON is encoded piece by piece into
+   * one reused buffer (src/lib/utf8-writer.ts), never held as an array of pieces or a joined string.
+   */
+  async listAlertsJsonBytes(p: Principal, ref: string, q: ListQuery): Promise<Buffer<ArrayBuffer>> {
     const channel = await this.resolveChannel(p, ref);
     if (q.level && channel.discord) {
       const issue: ValidationIssue = { code: 'invalid_value', message: 'level is not supported on chat-connected channels', path: ['level'] };
@@ -57,18 +66,18 @@ export class ReadApi {
     const status = q.status === undefined ? undefined : parseStatusFilter(q.status);
     const rows = await this.store.page({ channelId: channel.id, level: q.level, status, cursor: q.cursor, after: q.after, limit: q.limit + 1 });
     const hasMore = rows.length > q.limit;
-    const page = hasMore ? rows.slice(0, q.limit) : rows;
-    const out = ['{"alerts":['];
-    if (page.length > 0) {
-      const ctx = await this.store.readContext(p.userId, channel.id, page.map((r) => r.id));
-      for (let i = 0; i < page.length; i++) {
-        const r = page[i]!;
-        if (i > 0) out.push(',');
-        pushAlertJson(out, r, ctx.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx, r), this.mediaUrl);
-      }
+    const count = hasMore ? q.limit : rows.length;
+    const ctx = count > 0 ? await this.store.readContext(p.userId, channel.id, idsOf(rows, count)) : undefined;
+    // From here to bytes() nothing awaits: the shared writer is filled and copied in one go.
+    const out = PAGE_WRITER.reset();
+    out.push('{"alerts":[');
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
+      if (i > 0) out.push(',');
+      pushAlertJson(out, r, ctx!.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx!, r), this.mediaUrl);
     }
-    out.push('],"nextCursor":', hasMore ? JSON.stringify(page[page.length - 1]!.id) : 'null', hasMore ? ',"hasMore":true}' : ',"hasMore":false}');
-    return out.join('');
+    out.push('],"nextCursor":', hasMore ? JSON.stringify(rows[count - 1]!.id) : 'null', hasMore ? ',"hasMore":true}' : ',"hasMore":false}');
+    return out.bytes();
   }
 
   async getAlert(p: Principal, alertId: string): Promise<SingleAlertView> {
@@ -106,6 +115,15 @@ export class ReadApi {
 }
 
 const NO_ATTACHMENTS: AttachmentRow[] = [];
+
+/** One writer for every page of this process (pages are rendered one at a time, synchronously). */
+const PAGE_WRITER = new Utf8Writer();
+
+function idsOf(rows: AlertRow[], count: number): string[] {
+  const ids = new Array<string>(count);
+  for (let i = 0; i < count; i++) ids[i] = rows[i]!.id;
+  return ids;
+}
 
 /** A row's read state for the user: its exception when it is about this version of the row, else the watermark. */
 function isReadIn(ctx: ReadContext, r: AlertRow): boolean {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AlertRow, AttachmentRow } from '../../src/domain/alert-store.js';
 import { ChatAlert, StandardAlert } from '../../src/domain/alert-shapes.js';
 import { pushAlertJson, toAlertView } from '../../src/domain/alert-view.js';
+import { Utf8Writer } from '../../src/lib/utf8-writer.js';
 
 const base: AlertRow = {
   id: 'alt_01M81KVKGV286JF2MCBJ8HQRZ5',
@@ -139,6 +140,29 @@ describe('the alert JSON on generated rows', () => {
         expect(shape.safeParse(view).success).toBe(true);
       }),
       { numRuns: 2_000 },
+    );
+  });
+});
+
+describe('a page written through the Utf8Writer (the read API\'s hot path)', () => {
+  it('is the UTF-8 of the joined pieces byte for byte, across chunks and buffer growth', () => {
+    // A small first buffer, so pages also cross the writer's growth and its chunk joins.
+    const writer = new Utf8Writer(16);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(row, fc.array(attachment, { maxLength: 3 }), fc.boolean()), { maxLength: 12 }), (page) => {
+        const pieces: string[] = [];
+        const out = writer.reset();
+        for (const sink of [pieces, out]) {
+          sink.push('{"alerts":[');
+          page.forEach(([r, a, isRead], i) => {
+            if (i > 0) sink.push(',');
+            pushAlertJson(sink, r, a, isRead, mediaUrl);
+          });
+          sink.push(']}');
+        }
+        expect(out.bytes().equals(Buffer.from(pieces.join('')))).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -230,7 +230,7 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       q = parsed.data;
     }
     // c.get, not c.var: Hono builds a new object of every variable on each c.var (the page is the read API's hot path).
-    const json = await c.get('services').readApi.listAlertsJson(c.get('principal'), c.req.param('channel'), {
+    const bytes = await c.get('services').readApi.listAlertsJsonBytes(c.get('principal'), c.req.param('channel'), {
       limit: q.limit,
       cursor: q.cursor,
       after: q.after,
@@ -238,7 +238,7 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       status: q.status,
     });
     // Pre-rendered JSON (the hot path); same document as AlertPage describes. Plain headers, its RateLimit-* included (src/http/auth.ts); the body as UTF-8 bytes.
-    return plainJson(c, 200, Buffer.from(json), rateHeaders(c.get('rate')));
+    return plainJson(c, 200, bytes, rateHeaders(c.get('rate')));
   });
 
   // Registered before /api/alerts/{id} so "mark-all-read" is never read as an id.
