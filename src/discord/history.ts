@@ -1,4 +1,4 @@
-import { ChannelType, type Client, type Collection, type Message } from 'discord.js';
+import { ChannelType, type AnyThreadChannel, type Client, type Collection, type Message, type ThreadManager } from 'discord.js';
 import type { HistoryPage, HistorySource } from '../domain/chat/sync.js';
 import { compareSnowflakes } from '../domain/chat/text.js';
 import type { Logger } from '../lib/logger.js';
@@ -20,6 +20,36 @@ export class DiscordHistory implements HistorySource {
 
   async latest(discordChannelId: string, limit: number): Promise<HistoryPage> {
     return this.page(discordChannelId, { limit });
+  }
+
+  async threads(discordChannelId: string, archivedSinceMs: number): Promise<string[]> {
+    const channel = await this.client.channels.fetch(discordChannelId);
+    if (!channel || channel.isDMBased() || channel.isThread() || !('threads' in channel)) return [];
+    const ids = new Set<string>();
+    // Active threads come from the guild-wide list (one request), filtered to this parent by discord.js.
+    for (const id of (await channel.threads.fetchActive()).threads.keys()) ids.add(id);
+    await this.archived(channel.threads, 'public', archivedSinceMs, ids);
+    // Private: only the archived ones the bot is a member of (listing them all needs Manage Threads).
+    await this.archived(channel.threads, 'private', archivedSinceMs, ids);
+    return [...ids];
+  }
+
+  /**
+   * Archived threads, newest archive first, 100 per request, until one was archived
+   * before `sinceMs` (public ones come sorted by archive time; joined private ones
+   * by id, so those are read to the end and filtered).
+   */
+  private async archived(threads: ThreadManager, type: 'public' | 'private', sinceMs: number, into: Set<string>): Promise<void> {
+    let before: AnyThreadChannel | undefined;
+    for (;;) {
+      const page = await threads.fetchArchived({ type, limit: 100, ...(before ? { before } : {}) });
+      const list = [...page.threads.values()];
+      for (const t of list) if ((t.archivedAt?.getTime() ?? Number.POSITIVE_INFINITY) >= sinceMs) into.add(t.id);
+      const last = list.at(-1);
+      if (!page.hasMore || !last) return;
+      if (type === 'public' && (last.archivedAt?.getTime() ?? 0) < sinceMs) return;
+      before = last;
+    }
   }
 
   private async page(discordChannelId: string, query: { after?: string; limit: number }): Promise<HistoryPage> {

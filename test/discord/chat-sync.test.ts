@@ -37,6 +37,9 @@ class ScriptedHistory implements HistorySource {
   latest(): Promise<HistoryPage> {
     return this.request(null);
   }
+  threads(): Promise<string[]> {
+    return Promise.resolve([]);
+  }
   /** Resolves once the n-th request (1-based) was made. */
   async requested(n: number): Promise<void> {
     while (this.calls.length < n) await new Promise<void>((r) => this.waiters.push(r));

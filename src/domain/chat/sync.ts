@@ -4,6 +4,7 @@ import type { RetryPolicy } from '../../lib/backoff.js';
 import type { ChatIngest } from './ingest.js';
 import type { DiscordLinks } from './links.js';
 import { ChannelSyncState, type LiveEntry } from './sync-state.js';
+import { backfillThreads, refreshReactions } from './thread-backfill.js';
 import type { ChatMessageInput, ChatThreadInput, DiscordLink, ReactionChange } from './types.js';
 
 /** A page of channel history, already mapped, oldest first. */
@@ -21,6 +22,8 @@ export interface HistorySource {
   after(discordChannelId: string, after: string, limit: number): Promise<HistoryPage>;
   /** The newest `limit` messages (first sync of a new connection). */
   latest(discordChannelId: string, limit: number): Promise<HistoryPage>;
+  /** The channel's active threads and those archived at or after `archivedSinceMs` (ids; `after()` reads their messages). */
+  threads(discordChannelId: string, archivedSinceMs: number): Promise<string[]>;
 }
 
 export interface ChatSyncOptions {
@@ -284,9 +287,10 @@ export class ChatSync {
   }
 
   /**
-   * One backfill pass: from the mark, page by page (oldest first) until a page
-   * comes back short. Each page and the mark commit together. A first sync
-   * (no mark yet) starts with the newest `initialMessages` messages.
+   * One backfill pass: the threads' messages after the mark, then the channel
+   * from the mark, page by page (oldest first) until a page comes back short.
+   * Each channel page and the mark commit together. A first sync (no mark yet)
+   * starts with the newest `initialMessages` messages of the channel, threads live only.
    */
   private async pass(t: Tracked): Promise<void> {
     const token = t.state.beginPass();
@@ -295,12 +299,14 @@ export class ChatSync {
     let stored = 0;
     try {
       let after = t.state.mark;
+      const current = () => !this.stopped && this.tracked.get(link.discordChannelId) === t;
+      if (after !== null) stored += await backfillThreads(this.source, this.ingest, link, after, this.opts.pageSize, current);
       if (after === null) {
         const page = await this.source.latest(link.discordChannelId, this.opts.initialMessages);
         after = await this.storePage(t, page);
         stored += page.messages.length;
       }
-      while (after !== null && !this.stopped && this.tracked.get(link.discordChannelId) === t) {
+      while (after !== null && current()) {
         const page = await this.source.after(link.discordChannelId, after, this.opts.pageSize);
         if (page.fetched === 0) break;
         after = await this.storePage(t, page);
@@ -323,6 +329,7 @@ export class ChatSync {
     if (page.newestId === null) return t.state.mark;
     await this.ingest.store(t.link, page.messages, { advanceMarkTo: page.newestId });
     t.state.markWritten(page.newestId);
+    await refreshReactions(this.ingest, t.link, page.messages);
     return t.state.mark;
   }
 

@@ -184,11 +184,13 @@ export class FakeCommunity {
   /** `GET /channels/:id/threads/archived/{public|private}`: archived threads newest archive first, `before` an ISO time. */
   archivedThreads(parentId: string, query: Record<string, string>, privateOnes: boolean) {
     const limit = Math.min(Math.max(Number(query.limit ?? 50) || 50, 2), 100);
-    const before = query.before ? Date.parse(query.before) : Number.POSITIVE_INFINITY;
+    // Public lists page by archive time (ISO `before`); the bot's joined private list by thread id.
+    const byId = privateOnes && /^\d+$/.test(query.before ?? '');
+    const before = query.before && !byId ? Date.parse(query.before) : Number.POSITIVE_INFINITY;
     const all = [...this.host.channels.values()]
       .filter((c) => c.thread && c.payload.parent_id === parentId && c.thread.private === privateOnes && this.visible(c) && c.payload.thread_metadata!.archived)
       .map((c) => c.payload)
-      .filter((t) => Date.parse(t.thread_metadata!.archive_timestamp) < before)
+      .filter((t) => (byId ? compareSnowflakes(t.id, query.before!) < 0 : Date.parse(t.thread_metadata!.archive_timestamp) < before))
       .sort((a, b) => Date.parse(b.thread_metadata!.archive_timestamp) - Date.parse(a.thread_metadata!.archive_timestamp) || compareSnowflakes(b.id, a.id));
     const threads = all.slice(0, limit);
     return { threads, members: this.botMembers(threads), has_more: all.length > limit };
