@@ -72,3 +72,44 @@ describe('chat in the feed: reactions and threads', () => {
     expect(entryOf(html, 'Unrelated channel message')).not.toContain('ab-thread-chip');
   });
 });
+
+describe("a forum channel's posts list", () => {
+  it('lists posts with tags, votes, replies and last activity; sorts by votes; filters by tag; 404 for an unknown channel', async () => {
+    const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Ideas', icon: '💡' });
+    await h.services.discordLinks.connect(chat.id, '1400000000000000003');
+    const link = { channelId: chat.id, discordChannelId: '1400000000000000003' };
+    const t0 = Date.now() - 60 * 60_000;
+    const csv = { id: '1400000000000000120', name: 'CSV export', tags: ['feature'], archived: false };
+    const sso = { id: '1400000000000000130', name: 'SAML sign-in', tags: ['feature', 'security'], archived: false };
+    await h.services.chatIngest.store(link, [
+      msg(20, t0, 'CSV please', { thread: csv, reactions: [{ emoji: '👍', count: 9 }] }),
+      msg(21, t0 + 60_000, 'Me too', { thread: csv }),
+      msg(22, t0 + 120_000, 'And XLSX', { thread: csv }),
+      msg(30, t0 + 30 * 60_000, 'SAML for our IdP', { thread: sso, reactions: [{ emoji: '👍', count: 2 }] }),
+    ]);
+    const client = new DashClient(h, 'http');
+    await client.signInWithLink(seed.owner.id);
+    const feed = await client.get(`/feed/c/${chat.slug}`);
+    expect(feed.html).toContain(`href="/feed/c/${chat.slug}/posts"`);
+
+    const names = (html: string) => [...html.matchAll(/<span class="post-title">([^<]*)<\/span>/g)].map((m) => m[1]);
+    const byActivity = await client.get(`/feed/c/${chat.slug}/posts`);
+    expect(byActivity.res.status).toBe(200);
+    expect(names(byActivity.html)).toEqual(['SAML sign-in', 'CSV export']);
+    const csvRow = byActivity.html.split('<li class="post-row"').find((r) => r.includes('CSV export'))!;
+    expect(csvRow).toContain('<span class="ab-tag-chip">feature</span>');
+    expect(csvRow).toMatch(/9 votes/);
+    expect(csvRow).toMatch(/2 replies/);
+    expect(csvRow).toContain(`<time datetime="${new Date(t0 + 120_000).toISOString()}"`);
+
+    const byVotes = await client.get(`/feed/c/${chat.slug}/posts?sort=reactions`);
+    expect(names(byVotes.html)).toEqual(['CSV export', 'SAML sign-in']);
+    expect(byVotes.html).toMatch(/<option value="reactions" selected[^>]*>/);
+    const tagged = await client.get(`/feed/c/${chat.slug}/posts?tag=security`);
+    expect(names(tagged.html)).toEqual(['SAML sign-in']);
+
+    expect((await client.get(`/feed/c/${chat.slug}/posts?sort=bogus`)).res.status).toBe(400);
+    expect((await client.get('/feed/c/no-such-channel/posts')).res.status).toBe(404);
+    expect((await client.get(`/feed/c/${seed.general.slug}/posts`)).res.status).toBe(404);
+  });
+});
