@@ -2,7 +2,8 @@ import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, cspViolations, newPage, screenshots } from '../helpers/browser.js';
 import { seedWorkspace } from '../helpers/harness.js';
-import { browserSuite, signInAs, type DashHarness } from './helpers.js';
+import type { Page } from 'playwright-core';
+import { browserSuite, type DashHarness } from './helpers.js';
 
 /** Issue 29's chat markup in a real Chromium: reaction chips and thread/tag chips pass axe and the CSP, in light and dark. */
 let browser: Browser;
@@ -10,6 +11,13 @@ let h: DashHarness;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 
 browserSuite((s) => ({ browser, h, seed } = s));
+
+/** As signInAs, with the longer wait a cold browser on a busy two-core machine needs (as feed-scan does). */
+async function signIn(page: Page, userId: string) {
+  await page.goto(await h.link(userId));
+  await page.getByRole('button', { name: /^Sign in as / }).click();
+  await page.getByRole('heading', { name: 'All channels', level: 1 }).waitFor({ timeout: 15_000 });
+}
 
 describe('chat reactions and threads in the browser', () => {
   it('shows reaction chips and the thread with its tags, accessibly', async () => {
@@ -29,7 +37,7 @@ describe('chat reactions and threads in the browser', () => {
     ]);
     for (const colorScheme of ['light', 'dark'] as const) {
       const { context, page } = await newPage(browser, { colorScheme });
-      await signInAs(h, page, seed.owner.id);
+      await signIn(page, seed.owner.id);
       await page.goto(`${h.config.publicUrl}/feed/c/${chat.slug}`);
       const reactions = page.getByRole('list', { name: '16 reactions: 👍 12, 🎉 3, :party_parrot: 1' });
       await reactions.waitFor();
@@ -38,6 +46,17 @@ describe('chat reactions and threads in the browser', () => {
       expect(await axeViolations(page)).toEqual([]);
       expect(cspViolations(page)).toEqual([]);
       await screenshots(page, `feed-chat-reactions-${colorScheme}`, { fullPage: false });
+      // The channel's threads and forum posts, as a list: the row, the GET form's controls by name.
+      await page.getByRole('link', { name: 'Threads and posts' }).click();
+      const posts = page.getByRole('list', { name: 'Posts, latest activity first' });
+      await posts.getByText('Export to CSV').waitFor();
+      await page.getByLabel('Sort by').selectOption('reactions');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByRole('list', { name: 'Posts, most votes first' }).waitFor();
+      expect(await page.getByRole('listitem').filter({ hasText: 'Export to CSV' }).textContent()).toMatch(/16 votes · 1 reply/);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(cspViolations(page)).toEqual([]);
+      await screenshots(page, `forum-posts-${colorScheme}`);
       await context.close();
     }
   });
