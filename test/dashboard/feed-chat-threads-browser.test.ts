@@ -20,7 +20,7 @@ async function signIn(page: Page, userId: string) {
 }
 
 describe('chat reactions and threads in the browser', () => {
-  it('shows reaction chips and the thread with its tags, accessibly', async () => {
+  it('shows reaction chips and the thread with its tags, accessibly', { timeout: 180_000 }, async () => {
     const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Feature requests', icon: '🗳️' });
     await h.services.discordLinks.connect(chat.id, '1500000000000000001');
     const link = { channelId: chat.id, discordChannelId: '1500000000000000001' };
