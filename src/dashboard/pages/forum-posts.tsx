@@ -39,7 +39,7 @@ export function forumPostsPage(c: Context<DashEnv>, v: ForumPostsView) {
       <p>
         <a href={`/feed/c/${encodeURIComponent(channel.slug)}`}>Back to the channel's messages</a>
       </p>
-      <form method="get" action={postsUrl(channel, { sort: 'activity' })} class="feed-filters">
+      <form method="get" action={postsUrl(channel, { sort: 'activity' })} class="posts-filters">
         <label for="posts-sort">Sort by</label>
         <select id="posts-sort" name="sort">
           <option value="activity" selected={v.sort === 'activity'}>
