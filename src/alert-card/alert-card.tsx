@@ -2,6 +2,7 @@ import type { Child } from 'hono/jsx';
 import { Actor, ChatAuthor, ReplyQuote } from './actor.js';
 import { Attachments } from './attachments.js';
 import { Fields } from './fields.js';
+import { Reactions, ThreadChip } from './reactions.js';
 import { Accent, CardHeader, HeaderMeta, LinkButton, RichText, Section, type ChannelLabel } from './parts.js';
 import { look, type Styling } from './styling.js';
 import { runPhase, type AlertCardModel, type CardModel, type ChatCardModel, type Tone } from './view-model.js';
@@ -133,8 +134,9 @@ export function ChatCard(props: AlertCardProps & { card: ChatCardModel }) {
       <Section styling={styling} part="section">
         <ChatAuthor styling={styling} author={m.author} />
       </Section>
-      {m.replyTo || m.message ? (
+      {m.replyTo || m.message || m.thread ? (
         <Section styling={styling} part="section">
+          {m.thread ? <ThreadChip styling={styling} thread={m.thread} tags={m.tags} /> : null}
           {m.replyTo ? <ReplyQuote styling={styling} replyTo={m.replyTo} /> : null}
           {m.message ? (
             <div {...look(styling, 'message')}>
@@ -146,6 +148,11 @@ export function ChatCard(props: AlertCardProps & { card: ChatCardModel }) {
       {m.attachments.length ? (
         <Section styling={styling} part="section">
           <Attachments styling={styling} attachments={m.attachments} />
+        </Section>
+      ) : null}
+      {m.reactions.items.length ? (
+        <Section styling={styling} part="section">
+          <Reactions styling={styling} reactions={m.reactions} />
         </Section>
       ) : null}
     </Frame>

@@ -6,6 +6,7 @@
 export { AlertCard, ChatCard, StandardCard, type AlertCardProps } from './alert-card.js';
 export { Actor, Avatar, ChatAuthor, ReplyQuote } from './actor.js';
 export { Attachments } from './attachments.js';
+export { Reactions, ThreadChip } from './reactions.js';
 export { Fields } from './fields.js';
 export { CardHeader, HeaderMeta, LinkButton, RichText, Section, Time, type ChannelLabel } from './parts.js';
 export { WorkflowError, WorkflowSteps } from './workflow-steps.js';

@@ -86,6 +86,12 @@ const PARTS = {
   channelLabel: '',
   replyQuote: 'margin:0 0 8px;padding:4px 10px;border-left:3px solid #d1d5db;color:#4b5563;font-size:14px;line-height:20px;',
   replyAuthor: 'font-weight:700;',
+  reactions: 'margin:8px 0 0;padding:0;list-style:none;',
+  reaction: 'display:inline-block;margin:0 6px 4px 0;padding:0 8px;border:1px solid #e5e7eb;border-radius:10px;background-color:#f3f4f6;font-size:13px;line-height:22px;',
+  reactionCount: 'font-weight:700;color:#4b5563;',
+  threadLine: 'display:block;margin:0 0 6px;',
+  threadChip: 'display:inline-block;margin-right:6px;padding:0 8px;border-radius:10px;background-color:#eff6ff;color:#1d4ed8;font-size:12px;line-height:20px;font-weight:600;',
+  tagChip: 'display:inline-block;margin-right:6px;padding:0 8px;border:1px solid #d1d5db;border-radius:10px;color:#374151;font-size:12px;line-height:20px;',
 } satisfies Record<string, string | ((t: ToneColors) => string)>;
 
 export type Part = keyof typeof PARTS;

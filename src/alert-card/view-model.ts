@@ -132,6 +132,12 @@ export interface ChatCardModel {
   createdAt: TimeModel;
   editedAt: TimeModel | null;
   isRead: boolean;
+  /** The message's thread or forum post (its current name); null in the channel itself. */
+  thread: { id: string; name: string } | null;
+  /** A forum post's tags, by name. */
+  tags: string[];
+  /** Reaction chips and the sentence that names them all ("3 reactions: 👍 2, 🎉 1"); no items, no chips. */
+  reactions: { items: { emoji: string; count: number }[]; label: string };
 }
 
 export type CardModel = AlertCardModel | ChatCardModel;
@@ -179,7 +185,18 @@ export function toChatCard(m: ChatAlert): ChatCardModel {
     createdAt: time(m.createdAt),
     editedAt: m.editedAt ? time(m.editedAt) : null,
     isRead: m.isRead,
+    thread: m.thread ? { id: m.thread.id, name: m.thread.name } : null,
+    tags: m.tags ?? [],
+    reactions: reactionsModel(m.reactions ?? []),
   };
+}
+
+/** Reactions with a positive count, and their sum said as one sentence for screen readers. */
+export function reactionsModel(reactions: ChatAlert['reactions']): ChatCardModel['reactions'] {
+  const items = reactions.filter((r) => r.count > 0).map((r) => ({ emoji: r.emoji, count: r.count }));
+  const total = items.reduce((n, r) => n + r.count, 0);
+  const label = `${total} ${total === 1 ? 'reaction' : 'reactions'}: ${items.map((r) => `${r.emoji} ${r.count}`).join(', ')}`;
+  return { items, label };
 }
 
 const sameName = (x: string, y: string) => x.trim().toLowerCase() === y.trim().toLowerCase();

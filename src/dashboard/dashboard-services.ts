@@ -15,6 +15,7 @@ import type { SingleSignOn } from '../domain/auth/sso/single-sign-on.js';
 import type { SealedState } from '../domain/auth/sso/sealed-state.js';
 import type { ChangeBus } from '../domain/changes.js';
 import type { DiscordLinks } from '../domain/chat/links.js';
+import type { ChatThreads } from '../domain/chat/threads.js';
 import type { NotificationPreferences } from '../domain/notification-preferences.js';
 import type { PushSubscriptions } from '../domain/push.js';
 import type { Limiter } from '../domain/rate-limiter.js';
@@ -67,6 +68,8 @@ export interface DashboardServices {
   webhookFiles: WebhookFiles;
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
   readApi: ReadApi;
+  /** A chat channel's threads and forum posts (the forum's posts page). */
+  chatThreads: Pick<ChatThreads, 'list'>;
   /** Acknowledge, resolve, reopen and snooze from the feed. */
   alertActions: AlertActions;
   feedPreferences: FeedPreferences;

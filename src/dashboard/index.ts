@@ -19,6 +19,7 @@ import { ssoRoutes } from './routes/sso.js';
 import { authProxy } from './sso/auth-proxy.js';
 import { channelRoutes } from './routes/channels.js';
 import { feedRoutes } from './routes/feed.js';
+import { forumPostRoutes } from './routes/forum-posts.js';
 import { feedStreamRoutes } from './routes/feed-stream.js';
 import { invitationRoutes } from './routes/invitations.js';
 import { memberRoutes } from './routes/members.js';
@@ -94,6 +95,7 @@ export function createDashboard(services: DashboardServices, opts: DashboardOpti
   if (deps.relyingParty) r.route('/', ssoRoutes(deps, deps.relyingParty));
   r.route('/', feedStreamRoutes(deps));
   r.route('/', feedRoutes(deps));
+  r.route('/', forumPostRoutes(deps));
   r.route('/', searchRoutes(deps));
   r.route('/', channelRoutes(deps));
   r.route('/', silenceRoutes(deps));

@@ -25,6 +25,9 @@ beforeAll(async () => {
   client = new DashClient(h);
   await client.signInWithLink(seed.member.id);
   await client.get('/feed');
+  // A chat channel for the posts list to reach past its 404.
+  const community = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
+  await h.services.discordLinks.connect(community.id, '1600000000000000001');
 });
 afterAll(async () => {
   await h?.close();
@@ -33,7 +36,7 @@ afterAll(async () => {
 const nasty = fc.constantFrom('\u0000', '\u202e', '😀', '\ud800', '%00', '%ff', '../', '<script>', "'; DROP TABLE users;--", '__proto__', 'constructor', '\r\nX: y');
 const text = fc.oneof(fc.string({ maxLength: 40 }), nasty, fc.constant('x'.repeat(5000)));
 const probe = fc.record({
-  route: fc.constantFrom({ method: 'POST', path: '/feed/density' }, { method: 'POST', path: '/feed/test-alert' }, { method: 'GET', path: '/feed' }, { method: 'GET', path: '/feed/c/general' }),
+  route: fc.constantFrom({ method: 'POST', path: '/feed/density' }, { method: 'POST', path: '/feed/test-alert' }, { method: 'GET', path: '/feed' }, { method: 'GET', path: '/feed/c/general' }, { method: 'GET', path: '/feed/c/community/posts' }),
   type: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'text/plain', 'application/json', ''),
   csrf: fc.constantFrom('good', 'good', 'good', 'none', 'wrong'),
   htmx: fc.constantFrom(false, false, true),
@@ -48,6 +51,10 @@ const probe = fc.record({
       ),
       back: fc.oneof(fc.constantFrom('/feed', '/feed/unread', '//evil.example', 'https://evil.example/'), text),
       reveal: fc.oneof(fc.constant('1'), text),
+      // The posts list of a chat channel (issue 29): its sort, tag filter and cursor.
+      sort: fc.oneof(fc.constantFrom('activity', 'reactions'), text),
+      tag: text,
+      cursor: fc.oneof(fc.constant('1700000000000.1400000000000000120'), text),
     },
     { requiredKeys: [] },
   ),

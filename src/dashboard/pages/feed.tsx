@@ -168,6 +168,12 @@ export function feedPageView(c: Context<DashEnv>, o: { channels: ChannelView[]; 
                 Enable browser notifications
               </button>
               <ChannelSettingsLink c={c} channelId={channelId} channelName={s.scope.kind === 'channel' ? s.scope.channel.name : undefined} />
+              {/* A chat channel's threads and forum posts, as a list to sort by votes (issue 29). */}
+              {s.scope.kind === 'channel' && s.scope.channel.chat ? (
+                <a class="button ghost small" href={`/feed/c/${encodeURIComponent(s.scope.channel.slug)}/posts`}>
+                  Threads and posts
+                </a>
+              ) : null}
               <DensityToggle density={o.density} csrf={csrf} back={feedUrl(s)} />
               <form method="post" action="/feed/read-all" class="feed-read-all">
                 <Csrf token={csrf} />

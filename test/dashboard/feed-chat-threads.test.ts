@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedWorkspace } from '../helpers/harness.js';
+import { DashClient, startDashboard, type DashHarness } from './helpers.js';
+
+/** Issue 29 in the dashboard, over real HTTP: reaction chips under chat messages, threads and forum posts in the feed. */
+let h: DashHarness;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
+
+beforeAll(async () => {
+  h = await startDashboard();
+  seed = await seedWorkspace(h.services);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const mia = { id: 'u1', name: 'Mia Member', bot: false, role: 'member' as const };
+const msg = (n: number, at: number, text: string, extra: Record<string, unknown> = {}) => ({
+  messageId: `14000000000000001${String(n).padStart(2, '0')}`, createdAt: at, editedAt: null, text, author: mia, replyTo: null, attachments: [], ...extra,
+});
+
+/** The <li> of one feed entry, found by its text. */
+function entryOf(html: string, text: string): string {
+  const entries = html.split('<li class="feed-entry"').slice(1);
+  const found = entries.find((e) => e.includes(text));
+  expect(found, `an entry with ${text}`).toBeDefined();
+  return found!;
+}
+
+describe('chat in the feed: reactions and threads', () => {
+  it('shows reaction chips with one accessible sentence under a message, and nothing for a message without reactions', async () => {
+    const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Feedback', icon: '💬' });
+    await h.services.discordLinks.connect(chat.id, '1400000000000000001');
+    const link = { channelId: chat.id, discordChannelId: '1400000000000000001' };
+    const t0 = Date.now() - 10 * 60_000;
+    await h.services.chatIngest.store(link, [
+      msg(1, t0, 'Dark mode please', { reactions: [{ emoji: '👍', count: 2 }, { emoji: '🎉', count: 1 }] }),
+      msg(2, t0 + 60_000, 'No reactions on this one'),
+      msg(3, t0 + 120_000, 'Custom emoji', { reactions: [{ emoji: ':party_parrot:', count: 1 }] }),
+    ]);
+    const client = new DashClient(h, 'http');
+    await client.signInWithLink(seed.owner.id);
+    const { res, html } = await client.get(`/feed/c/${chat.slug}`);
+    expect(res.status).toBe(200);
+    const voted = entryOf(html, 'Dark mode please');
+    expect(voted).toContain('<ul class="ab-reactions" aria-label="3 reactions: 👍 2, 🎉 1">');
+    expect(voted.match(/class="ab-reaction"/g)).toHaveLength(2);
+    expect(voted).toMatch(/👍 <span class="ab-reaction-count">2<\/span>/);
+    expect(entryOf(html, 'Custom emoji')).toContain('aria-label="1 reaction: :party_parrot: 1"');
+    expect(entryOf(html, 'No reactions on this one')).not.toContain('ab-reactions');
+  });
+
+  it('names the thread or forum post (and its tags) on a message in it, not on a message of the channel', async () => {
+    const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Requests', icon: '🗳️' });
+    await h.services.discordLinks.connect(chat.id, '1400000000000000002');
+    const link = { channelId: chat.id, discordChannelId: '1400000000000000002' };
+    const t0 = Date.now() - 10 * 60_000;
+    const post = { id: '1400000000000000110', name: 'Export to CSV <b>now</b>', tags: ['feature', 'export'], archived: false };
+    await h.services.chatIngest.store(link, [
+      { ...msg(10, t0, 'Please add a CSV export', { thread: post, reactions: [{ emoji: '👍', count: 5 }] }) },
+      msg(11, t0 + 60_000, 'Yes, for our finance team', { thread: post }),
+      msg(12, t0 + 120_000, 'Unrelated channel message'),
+    ]);
+    const client = new DashClient(h, 'http');
+    await client.signInWithLink(seed.owner.id);
+    const { html } = await client.get(`/feed/c/${chat.slug}`);
+    const reply = entryOf(html, 'Yes, for our finance team');
+    // The name is the sender's text: escaped, never markup.
+    expect(reply).toContain('<span class="ab-thread-chip">Thread: Export to CSV &lt;b&gt;now&lt;/b&gt;</span>');
+    expect(reply).toContain('<span class="ab-tag-chip">feature</span><span class="ab-tag-chip">export</span>');
+    expect(entryOf(html, 'Please add a CSV export')).toContain('aria-label="5 reactions: 👍 5"');
+    expect(entryOf(html, 'Unrelated channel message')).not.toContain('ab-thread-chip');
+  });
+});
+
+describe("a forum channel's posts list", () => {
+  it('lists posts with tags, votes, replies and last activity; sorts by votes; filters by tag; 404 for an unknown channel', async () => {
+    const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Ideas', icon: '💡' });
+    await h.services.discordLinks.connect(chat.id, '1400000000000000003');
+    const link = { channelId: chat.id, discordChannelId: '1400000000000000003' };
+    const t0 = Date.now() - 60 * 60_000;
+    const csv = { id: '1400000000000000120', name: 'CSV export', tags: ['feature'], archived: false };
+    const sso = { id: '1400000000000000130', name: 'SAML sign-in', tags: ['feature', 'security'], archived: false };
+    await h.services.chatIngest.store(link, [
+      msg(20, t0, 'CSV please', { thread: csv, reactions: [{ emoji: '👍', count: 9 }] }),
+      msg(21, t0 + 60_000, 'Me too', { thread: csv }),
+      msg(22, t0 + 120_000, 'And XLSX', { thread: csv }),
+      msg(30, t0 + 30 * 60_000, 'SAML for our IdP', { thread: sso, reactions: [{ emoji: '👍', count: 2 }] }),
+    ]);
+    const client = new DashClient(h, 'http');
+    await client.signInWithLink(seed.owner.id);
+    const feed = await client.get(`/feed/c/${chat.slug}`);
+    expect(feed.html).toContain(`href="/feed/c/${chat.slug}/posts"`);
+
+    const names = (html: string) => [...html.matchAll(/<span class="post-title">([^<]*)<\/span>/g)].map((m) => m[1]);
+    const byActivity = await client.get(`/feed/c/${chat.slug}/posts`);
+    expect(byActivity.res.status).toBe(200);
+    expect(names(byActivity.html)).toEqual(['SAML sign-in', 'CSV export']);
+    const csvRow = byActivity.html.split('<li class="post-row"').find((r) => r.includes('CSV export'))!;
+    expect(csvRow).toContain('<span class="ab-tag-chip">feature</span>');
+    expect(csvRow).toMatch(/9 votes/);
+    expect(csvRow).toMatch(/2 replies/);
+    expect(csvRow).toContain(`<time datetime="${new Date(t0 + 120_000).toISOString()}"`);
+
+    const byVotes = await client.get(`/feed/c/${chat.slug}/posts?sort=reactions`);
+    expect(names(byVotes.html)).toEqual(['CSV export', 'SAML sign-in']);
+    expect(byVotes.html).toMatch(/<option value="reactions" selected[^>]*>/);
+    const tagged = await client.get(`/feed/c/${chat.slug}/posts?tag=security`);
+    expect(names(tagged.html)).toEqual(['SAML sign-in']);
+
+    expect((await client.get(`/feed/c/${chat.slug}/posts?sort=bogus`)).res.status).toBe(400);
+    expect((await client.get('/feed/c/no-such-channel/posts')).res.status).toBe(404);
+    expect((await client.get(`/feed/c/${seed.general.slug}/posts`)).res.status).toBe(404);
+  });
+});
