@@ -52,6 +52,8 @@ export class ChatIngest {
   private emitScheduled = false;
   /** The thread state last written per `channelId thread` (name, tags, archived): a message in a known thread writes no thread row. */
   private readonly threads = new Map<string, string>();
+  /** The store running for each message id, so a second store of the same message waits for it. */
+  private readonly writing = new Map<string, Promise<unknown>>();
 
   constructor(private readonly deps: ChatIngestDeps) {
     this.downloads = new PQueue({ concurrency: deps.downloadConcurrency ?? 4 });
@@ -64,6 +66,20 @@ export class ChatIngest {
    * not stored. Resolves after COMMIT with the number of rows created.
    */
   async store(link: LinkRef, inputs: ChatMessageInput[], opts: { advanceMarkTo?: string } = {}): Promise<{ created: number }> {
+    // A message another store is still writing (the live copy, while a pass fetched it again): wait
+    // for that write, so the check below sees it stored and its files are not downloaded twice.
+    const running = inputs.map((i) => this.writing.get(i.messageId)).filter((w) => w !== undefined);
+    if (running.length > 0) await Promise.allSettled(running);
+    const write = this.write(link, inputs, opts);
+    for (const i of inputs) this.writing.set(i.messageId, write);
+    try {
+      return await write;
+    } finally {
+      for (const i of inputs) if (this.writing.get(i.messageId) === write) this.writing.delete(i.messageId);
+    }
+  }
+
+  private async write(link: LinkRef, inputs: ChatMessageInput[], opts: { advanceMarkTo?: string }): Promise<{ created: number }> {
     // Messages with files that are stored already (a replayed page, a live message
     // the pass fetched again) are left out up front, so their files are not downloaded again.
     for (const input of inputs) if (input.thread) await this.saveThread(link, input.thread);
