@@ -20,8 +20,8 @@ export const [oidcIdentities, pgOidcIdentities] = table(
 );
 
 /**
- * Which identity-provider group gives which role in a workspace, and optionally which private
- * channel: a row with `channel_id` maps the group to that channel, one without to the role.
+ * Which identity-provider group gives which role in a workspace. Groups do not map to private
+ * channels yet (issue 32, open).
  */
 export const [ssoGroupMappings, pgSsoGroupMappings] = table(
   'sso_group_mappings',
