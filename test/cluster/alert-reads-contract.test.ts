@@ -6,7 +6,8 @@ import { openPg } from '../../src/db/pg/connection.js';
 import { PgExecutor } from '../../src/db/pg/executor.js';
 import { SqlAlertReads } from '../../src/db/shared/alert-reads.js';
 import { SqliteAlertPages } from '../../src/db/sqlite/alert-pages.js';
-import { SqliteExecutor } from '../../src/db/sqlite/executor.js';import type { TransferEngine } from '../../src/db/transfer/engine.js';
+import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
+import type { TransferEngine } from '../../src/db/transfer/engine.js';
 import { PgTransferEngine } from '../../src/db/transfer/pg-engine.js';
 import { SqliteTransferEngine } from '../../src/db/transfer/sqlite-engine.js';
 import { transferTables, type Value } from '../../src/db/transfer/tables.js';
@@ -20,7 +21,7 @@ import { describePg, freshDatabase } from '../helpers/pg.js';
  */
 const alert = (id: string, channel: string, level: string, t: number, seq = t) => ({
   id, channel_id: channel, kind: 'standard', title: `title ${id}`, level, emoji: '', message: `message ${id}`, fields_json: '[]',
-  activity_key: id, seq, created_at: 1_700_000_000_000 + t, updated_at: 1_700_000_000_000 + t, status: 'open', occurrences: 1,
+  activity_key: id, seq, created_at: 1_700_000_000_000 + t, updated_at: 1_700_000_000_000 + t, status: 'open', occurrences: 1, reaction_count: 0,
 });
 const FIXTURE: [string, Record<string, Value>[]][] = [
   ['workspaces', [{ id: 'w1', name: 'Acme', created_at: 1 }, { id: 'w2', name: 'Other', created_at: 1 }]],
@@ -71,7 +72,7 @@ function contract(open: () => Promise<{ reads: AlertReads; close(): Promise<void
   let reads: AlertReads;
   let close: () => Promise<void>;
   beforeAll(async () => ({ reads, close } = await open()));
-  afterAll(() => close());
+  afterAll(() => close?.());
   const unread = async (p: typeof owner) => Object.fromEntries((await reads.visibleChannels(p)).map((c) => [c.id, c.unread]));
 
   it('lists visible channels, oldest first, with each user\'s unread count and the Discord link', async () => {
