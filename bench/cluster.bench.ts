@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { load, ms, startServerProcess, WEBHOOK_PAYLOAD } from './lib.js';
+import { freshBenchDatabase, pgAdmin } from './lib/pg-database.js';
 import { pgCpuSpent, samplePgServerCpu } from './lib/pg-server-cpu.js';
 import { emitResult, QUICK } from './lib/result.js';
 
@@ -105,35 +104,11 @@ async function measure(env: Record<string, string>, nodeCount: number): Promise<
 }
 
 async function analyze(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query('ANALYZE');
-  } finally {
-    await c.end();
-  }
-}
-
-/** A fresh database on the bench server, dropped by `drop`. */
-async function freshDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `ab_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  await pgAdmin(url, 'ANALYZE');
 }
 
 async function onPostgres(serverUrl: string, nodeCount: number): Promise<Figures> {
-  const db = await freshDatabase(serverUrl);
+  const db = await freshBenchDatabase(serverUrl);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertbridge-bench-pg-'));
   try {
     return await measure({ DATABASE_URL: db.url, DATA_DIR: dir, MEDIA_DIR: path.join(dir, 'media') }, nodeCount);

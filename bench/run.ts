@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * `npm run bench [-- start|read|webhook|discord|search|feed|live|memory|heartbeats|cluster] [--json] [suite flags]`: each
+ * `npm run bench [-- start|read|webhook|discord|search|feed|live|memory|heartbeats|cluster|pgcost] [--json] [suite flags]`: each
  * benchmark runs in its own process (one at a time, so they do not compete for
  * the 2 cores) and prints a markdown section with its figures and the baseline
  * measured in the same run. Flags (`--alerts N`, `--10m`, `--heap-snapshots`)
@@ -24,6 +24,8 @@ const SUITES: Record<string, string> = {
   heartbeats: 'bench/heartbeats.bench.ts',
   // PostgreSQL, one and two nodes, beside SQLite; skipped (saying so) without BENCH_DATABASE_URL or TEST_DATABASE_URL.
   cluster: 'bench/cluster.bench.ts',
+  // The PostgreSQL server's CPU per alert with one part of the alerts table taken away at a time.
+  pgcost: 'bench/pg-cost.bench.ts',
 };
 const args = process.argv.slice(2);
 const json = args.includes('--json');

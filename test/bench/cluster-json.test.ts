@@ -7,9 +7,9 @@ import { describePg, TEST_DATABASE_URL } from '../helpers/pg.js';
  * a smoke test of the plumbing (BENCH_QUICK=1, half-second loads), not a measurement; and, without
  * a database, a skip that says so in the report and in the JSON.
  */
-function runBench(env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBench(env: Record<string, string | undefined>, suite = 'cluster'): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', 'cluster', '--json'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', suite, '--json'], {
       env: { ...process.env, BENCH_QUICK: '1', BENCH_SECONDS: '0.5', ...env },
     });
     let stdout = '';
@@ -58,5 +58,18 @@ describePg('npm run bench -- cluster --json on PostgreSQL', () => {
     expect(stdout).toContain('| PostgreSQL, two nodes (connections split evenly) |');
     // No request failed in any configuration (the last column).
     for (const row of stdout.split('\n').filter((l) => /^\| (SQLite|PostgreSQL)/.test(l))) expect(row.trimEnd().endsWith('| 0 |'), row).toBe(true);
+  }, 180_000);
+});
+
+describePg('npm run bench -- pgcost --json on PostgreSQL', () => {
+  it('prices the alerts table part by part: the server CPU per alert of each variant beside the full schema', async () => {
+    const { code, stdout, stderr } = await runBench({ BENCH_DATABASE_URL: TEST_DATABASE_URL }, 'pgcost');
+    expect(code, stderr).toBe(0);
+    const figures = lastJson(stdout);
+    for (const key of ['pgCostUsPerAlertFull', 'pgCostUsPerAlertNoSearchVector', 'pgCostUsPerAlertFull2']) {
+      expect(figures[key], key).toEqual(expect.any(Number));
+      expect(figures[key] as number, key).toBeGreaterThan(0);
+    }
+    expect(stdout).toContain('| without the search vector (its generated column and GIN index) |');
   }, 180_000);
 });
