@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { load, ms, startServerProcess, WEBHOOK_PAYLOAD } from './lib.js';
+import { cpuStages } from './lib/cpu-stages.js';
 import { emitResult, QUICK } from './lib/result.js';
 
 /**
@@ -63,6 +64,10 @@ export async function webhookBench(): Promise<string> {
     const keyed = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'keyed') }, keyedPayload);
     const fresh = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'fresh-keys') }, freshKeyPayload);
     const routed = await measureRouted(dir);
+    // Where the webhook's CPU goes, from a CPU profile over a run of its own (sampling slows it a little).
+    const profileFile = path.join(dir, 'webhook.cpuprofile');
+    const profiled = await measure('bench/servers/alertbridge.ts', { DATA_DIR: path.join(dir, 'profiled'), BENCH_CPU_PROFILE: profileFile });
+    const stages = cpuStages(profileFile);
     emitResult({
       webhookNewDedupKeyCpuUsPerReq: fresh.cpu,
       webhookNewDedupKeyReqPerSec: fresh.rps,
@@ -89,6 +94,7 @@ export async function webhookBench(): Promise<string> {
       webhookThreeRoutesSendingReqPerSec: routed.sending.rps,
       webhookThreeRoutesSendingCpuUsPerReq: routed.sending.cpu,
       webhookThreeRoutesSendingP99Ms: routed.sending.p99,
+      ...Object.fromEntries(stages.map((st) => [`webhookStage${st.key}Us`, st.share * real.cpu])),
     });
     const pct = (r: typeof bare) => `${((r.rps / bare.rps) * 100).toFixed(0)} %`;
     const row = (name: string, r: typeof bare) =>
@@ -110,6 +116,14 @@ export async function webhookBench(): Promise<string> {
       `Three routes: ${routed.sending.routed?.sent.toLocaleString('en') ?? '?'} of ${routed.sending.routed?.rows.toLocaleString('en') ?? '?'} deliveries sent by the time the load stopped (the rest queue in the outbox, in order; none is sent inside a request).`,
       '',
       `Ratio to the baseline: **${pct(real)}** (goal: at least 60 %)${floor && floorFull ? `; the reference floor reaches ${pct(floor)} in the same run, ${pct(floorFull)} with the service's payload schema` : ''}.`,
+      '',
+      `#### Webhook CPU per alert by stage (a CPU profile over a run of its own: ${Math.round(profiled.rps).toLocaleString('en')} req/s, ${profiled.cpu.toFixed(0)} µs per request while sampled; µs below are each share of the unsampled run's ${real.cpu.toFixed(0)} µs)`,
+      '',
+      '| stage | share | µs per alert |',
+      '|---|---|---|',
+      ...stages.map((st) => `| ${st.name} | ${(st.share * 100).toFixed(1)} % | ${(st.share * real.cpu).toFixed(0)} |`),
+      '',
+      `Bare route in the same run: ${bare.cpu.toFixed(0)} µs per request (HTTP adapter, node's HTTP, JSON parse and the answer).`,
     ].join('\n');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

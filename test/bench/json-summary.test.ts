@@ -42,6 +42,9 @@ describe('npm run bench -- --json', () => {
       'memoryIngestAlertsPerSec',
       'pageFirstP99MsAt2k',
       'pageFirstP99NoGcMs',
+      // The webhook's CPU split by stage from a CPU profile: our store and SQLite are always in it.
+      'webhookStageStoreUs',
+      'webhookStageSqliteUs',
     ]) {
       expect(figures[key], key).toEqual(expect.any(Number));
       expect(figures[key] as number, key).toBeGreaterThan(0);
@@ -54,5 +57,6 @@ describe('npm run bench -- --json', () => {
     expect(stdout).toContain('### Memory of the service');
     expect(stdout).toContain('### Read API on 2,000 alerts');
     expect(stdout).toContain('### Webhook ingest');
+    expect(stdout).toContain('| ours: store (batching, statements, rows) |');
   }, 120_000);
 });
