@@ -26,15 +26,15 @@ export class WebhookBodyReader {
     if (kind === 'json') {
       // Nothing is stored until attachments are resolved, so there is nothing to roll back here.
       const bytes = await readBodyCapped(req, this.limits.maxJsonBytes);
-      return { json: parseJson(bytes), fingerprintParts: [bytes], files: this.files.open(req.signal) };
+      return { json: parseJson(bytes), fingerprintParts: [bytes], files: this.files.open(() => req.signal) };
     }
     const batch = this.files.batch();
     try {
       const { payloadText, uploads } = await parseMultipart(req, { batch, payloadPart });
       const json = parseJson(payloadText, `the ${payloadPart} part`);
-      return { json, fingerprintParts: [payloadText, ...uploads.map((u) => u.media.sha256)], files: this.files.open(req.signal, { batch, uploads }) };
+      return { json, fingerprintParts: [payloadText, ...uploads.map((u) => u.media.sha256)], files: this.files.open(() => req.signal, { batch, uploads }) };
     } catch (err) {
-      await this.files.open(req.signal, { batch, uploads: [] }).discard();
+      await this.files.open(() => req.signal, { batch, uploads: [] }).discard();
       throw err;
     }
   }
@@ -44,6 +44,6 @@ export class WebhookBodyReader {
    * bytes, and the JSON may sit in a form field). It brings no files.
    */
   fromBytes(req: Request, json: unknown, bytes: Uint8Array): ReceivedWebhookBody {
-    return { json, fingerprintParts: [bytes], files: this.files.open(req.signal) };
+    return { json, fingerprintParts: [bytes], files: this.files.open(() => req.signal) };
   }
 }

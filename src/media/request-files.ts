@@ -20,7 +20,7 @@ export class MediaRequestFiles implements WebhookFiles {
     return this.store.batch();
   }
 
-  open(signal: AbortSignal, uploaded?: { batch: MediaBatch; uploads: UploadedFile[] }): RequestFiles {
+  open(signal: () => AbortSignal, uploaded?: { batch: MediaBatch; uploads: UploadedFile[] }): RequestFiles {
     const { store, fetcher, isReferenced } = this;
     const uploads = uploaded?.uploads ?? [];
     let batch = uploaded?.batch ?? null;
@@ -30,7 +30,7 @@ export class MediaRequestFiles implements WebhookFiles {
       async resolveAttachments(items) {
         if (items.length === 0 && uploads.length === 0) return [];
         batch ??= store.batch();
-        const resolved = await resolveAttachments(items, uploads, { batch, fetcher, signal });
+        const resolved = await resolveAttachments(items, uploads, { batch, fetcher, signal: signal() });
         return resolved.map(toRecord);
       },
       async fetchSkipping(urls) {
@@ -45,7 +45,7 @@ export class MediaRequestFiles implements WebhookFiles {
           }
           batch ??= store.batch();
           try {
-            attachments.push(...(await resolveAttachments([{ url }], [], { batch, fetcher, signal })));
+            attachments.push(...(await resolveAttachments([{ url }], [], { batch, fetcher, signal: signal() })));
           } catch (err) {
             // A sender that cannot shape its body must not lose the alert to a dead image link (issue 14);
             // storage failures (disk full) are not AppErrors and still fail the request.

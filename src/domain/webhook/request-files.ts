@@ -37,6 +37,10 @@ export interface RequestFiles {
 export interface WebhookFiles {
   /** A batch for a multipart body's uploads. */
   batch(): MediaBatch;
-  /** `signal` stops downloads when the sender hangs up; `uploaded`: the batch a multipart body streamed its files into. */
-  open(signal: AbortSignal, uploaded?: { batch: MediaBatch; uploads: UploadedFile[] }): RequestFiles;
+  /**
+   * `signal` gives what stops downloads when the sender hangs up, read only when a download starts
+   * (the request's AbortSignal is made on first read, a cost most alerts never need);
+   * `uploaded`: the batch a multipart body streamed its files into.
+   */
+  open(signal: () => AbortSignal, uploaded?: { batch: MediaBatch; uploads: UploadedFile[] }): RequestFiles;
 }

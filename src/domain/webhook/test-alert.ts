@@ -24,7 +24,7 @@ export function sampleAlertPayload(sentBy: string) {
 export async function sendTestAlert(deps: { acceptAlert: Pick<AcceptWebhookAlert, 'admit' | 'accept'>; webhookFiles: WebhookFiles }, webhookToken: string, sentBy: string): Promise<string> {
   const channel = await deps.acceptAlert.admit(webhookToken, undefined, () => {});
   const json = sampleAlertPayload(sentBy);
-  const files = deps.webhookFiles.open(new AbortController().signal);
+  const files = deps.webhookFiles.open(() => new AbortController().signal);
   const accepted = await deps.acceptAlert.accept(channel, WebhookPayload.parse(json), { json, fingerprintParts: [], files });
   if (accepted.replayed) throw new Error('a test alert has no Idempotency-Key, so it is never a replay');
   // A sample has no dedupKey, so it is never an unmatched resolve.
