@@ -40,12 +40,16 @@ export interface ChannelRecord {
 export interface PageQuery {
   channelId: string;
   level?: AlertLevel;
-  /** Strictly older than this id. */
+  /** Past this id in the page's order: strictly older (newest first), strictly newer (ascending). */
   cursor?: string;
   /** Strictly newer than this id. */
   after?: string;
   /** Only alerts with one of these statuses (at most the three there are). */
   status?: readonly AlertStatus[];
+  /** Only the messages of this Discord thread (`alerts.thread_id`). */
+  threadId?: string;
+  /** Oldest first instead of newest first. */
+  ascending?: boolean;
   limit: number;
 }
 
@@ -64,7 +68,7 @@ export interface AlertReads {
   /** A visible channel by id or slug. */
   visibleChannel(p: Principal, ref: string): Promise<ChannelRecord | undefined>;
   visibleChannelIds(p: Principal): Promise<string[]>;
-  /** Newest first, `limit` rows at most. */
+  /** Newest first (oldest first when `ascending`), `limit` rows at most. */
   page(q: PageQuery): Promise<AlertRow[]>;
   visibleAlert(p: Principal, alertId: string): Promise<(AlertRow & { channelName: string; channelSlug: string }) | undefined>;
   alert(alertId: string): Promise<AlertRow | undefined>;
@@ -93,6 +97,9 @@ export interface SearchQuery {
   level?: AlertLevel;
   /** Only alerts with one of these statuses. */
   status?: readonly AlertStatus[];
+  /** Only messages of this Discord thread, and only those of forum posts with this tag (by name). */
+  threadId?: string;
+  tag?: string;
   /** Strictly older than this search key (a previous hit's `searchKey`). */
   before?: number;
   limit: number;

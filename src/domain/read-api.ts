@@ -13,6 +13,10 @@ export interface ListQuery {
   level?: AlertLevel;
   /** Comma-separated statuses (checked here). */
   status?: string;
+  /** One Discord thread's messages (its snowflake, as `thread.id` shows it); one that does not exist gives an empty page. */
+  thread?: string;
+  /** Oldest first; a cursor then means "strictly newer than". */
+  ascending?: boolean;
 }
 
 /** A channel as the read API shows it: the stored record, its Discord link as `chat`, and the user's unread count. */
@@ -64,7 +68,16 @@ export class ReadApi {
       throw new AppError('invalid-query', 'the level filter does not apply to a chat-connected channel: its messages have no level', { details: [issue] });
     }
     const status = q.status === undefined ? undefined : parseStatusFilter(q.status);
-    const rows = await this.store.page({ channelId: channel.id, level: q.level, status, cursor: q.cursor, after: q.after, limit: q.limit + 1 });
+    const rows = await this.store.page({
+      channelId: channel.id,
+      level: q.level,
+      status,
+      cursor: q.cursor,
+      after: q.after,
+      threadId: q.thread,
+      ascending: q.ascending,
+      limit: q.limit + 1,
+    });
     const hasMore = rows.length > q.limit;
     const count = hasMore ? q.limit : rows.length;
     const ctx = count > 0 ? await this.store.readContext(p.userId, channel.id, idsOf(rows, count)) : undefined;

@@ -13,6 +13,10 @@ export interface SearchInput {
   level?: AlertLevel;
   /** Comma-separated statuses (checked here). */
   status?: string;
+  /** Only messages of this Discord thread (its `thread.id`). */
+  thread?: string;
+  /** Only messages of forum posts with this tag (by name). */
+  tag?: string;
   /** The previous page's nextCursor. */
   cursor?: string;
   limit: number;
@@ -57,6 +61,8 @@ export class SearchAlerts {
       channelIds,
       level: input.level,
       status,
+      threadId: input.thread,
+      tag: input.tag,
       before: input.cursor === undefined ? undefined : Number(input.cursor),
       limit: input.limit + 1,
     });

@@ -1,5 +1,5 @@
 import { ID_PATTERN } from '../lib/ids.js';
-import { LIST_PAGE_SIZE } from './schemas.js';
+import { LIST_PAGE_SIZE, THREAD_ID_PATTERN } from './schemas.js';
 
 /** The alert page's query, as the route's zod schema (ListQuery in routes/read-api.ts) returns it. */
 export interface PageQueryInput {
@@ -9,6 +9,8 @@ export interface PageQueryInput {
   level?: 'info' | 'success' | 'warning' | 'error' | undefined;
   /** As given: the use case checks it (parseStatusFilter). */
   status?: string | undefined;
+  thread?: string | undefined;
+  order?: 'asc' | 'desc' | undefined;
 }
 
 const LEVELS = new Set(['info', 'success', 'warning', 'error']);
@@ -26,7 +28,7 @@ const PLAIN_LIMIT = /^[1-9][0-9]{0,2}$/;
 export function parsePageQuery(queries: Record<string, string[]>): PageQueryInput | undefined {
   const out: PageQueryInput = { limit: LIST_PAGE_SIZE.default };
   for (const key in queries) {
-    if (key !== 'limit' && key !== 'cursor' && key !== 'after' && key !== 'level' && key !== 'status') continue;
+    if (key !== 'limit' && key !== 'cursor' && key !== 'after' && key !== 'level' && key !== 'status' && key !== 'thread' && key !== 'order') continue;
     const values = queries[key]!;
     if (values.length !== 1) return undefined;
     const v = values[0]!;
@@ -37,6 +39,12 @@ export function parsePageQuery(queries: Record<string, string[]>): PageQueryInpu
       out.limit = n;
     } else if (key === 'status') {
       out.status = v;
+    } else if (key === 'thread') {
+      if (!THREAD_ID_PATTERN.test(v)) return undefined;
+      out.thread = v;
+    } else if (key === 'order') {
+      if (v !== 'asc' && v !== 'desc') return undefined;
+      out.order = v;
     } else if (key === 'level') {
       const level = v.toLowerCase();
       if (!LEVELS.has(level)) return undefined;

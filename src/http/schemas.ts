@@ -36,6 +36,25 @@ export const StatusQuery = z
   .optional()
   .openapi({ description: 'Only alerts with one of these statuses, comma-separated: open, acknowledged, resolved', example: 'open,acknowledged' });
 
+/** A Discord thread id (a snowflake), as a message shows it in `thread.id`. */
+export const THREAD_ID_PATTERN = /^[0-9]{17,20}$/;
+
+/** `thread` filter of the lists: one Discord thread's (or forum post's) messages. */
+export const ThreadQuery = z
+  .string()
+  .regex(THREAD_ID_PATTERN, 'thread must be a Discord thread id (the thread.id of a message)')
+  .optional()
+  .openapi({ description: "Only this thread's or forum post's messages: the `thread.id` a message shows. A thread that does not exist gives an empty page.", example: '1234567890123456789' });
+
+/** `tag` filter: messages of forum posts with this tag applied (by name, exact). */
+export const TagQuery = z
+  .string()
+  .min(1, 'tag must not be empty')
+  .max(100, 'tag must be at most 100 characters')
+  .regex(/^\P{Cc}*$/u, 'tag must not contain control characters')
+  .optional()
+  .openapi({ description: 'Only messages of forum posts with this tag applied (by name, exact).' });
+
 export const Problem = z
   .object({
     type: z.string().url().openapi({ example: 'http://localhost:3000/problems/not-found' }),

@@ -8,7 +8,7 @@ import type { ReadApi } from '../domain/read-api.js';
 import type { SearchAlerts } from '../domain/search.js';
 import { SEARCH_LIMITS } from '../domain/search-query.js';
 import { requireWriter, type Principal } from '../domain/tokens.js';
-import { LIST_PAGE_SIZE } from '../http/schemas.js';
+import { LIST_PAGE_SIZE, THREAD_ID_PATTERN } from '../http/schemas.js';
 import { ID_PATTERN } from '../lib/ids.js';
 
 /** The use cases the tools call: the same ones the read API's routes call (src/http/deps.ts fits this shape). */
@@ -40,6 +40,11 @@ const statuses = z
   .min(1)
   .max(3)
   .describe('Only alerts with one of these statuses (open: nobody has acted on it yet)');
+const thread = z
+  .string()
+  .regex(THREAD_ID_PATTERN, 'thread must be a Discord thread id (the thread.id of a message)')
+  .describe("Only this Discord thread's or forum post's messages: a message's thread.id, or a list_threads id");
+const tag = z.string().min(1).max(100).regex(/^\P{Cc}*$/u, 'tag must not contain control characters').describe('Only messages of forum posts with this tag applied (by name)');
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -77,12 +82,15 @@ export function registerAlertTools(server: McpServer, deps: McpToolDeps, call: T
       title: 'List alerts of a channel',
       description:
         'Lists the alerts of one channel, newest first, one page at a time: {alerts, nextCursor, hasMore}. Pass nextCursor back as ' +
-        'cursor for the next page. Filter by level (not on chat-connected channels) and status. Each alert carries its title, message, ' +
-        'level, status, fields, links, attachments, isRead and createdAt.',
+        'cursor for the next page. Filter by level (not on chat-connected channels), status and Discord thread; order asc reads ' +
+        'oldest first (a thread as it was written). Each alert carries its title, message, level, status, fields, links, attachments, ' +
+        'isRead and createdAt.',
       inputSchema: {
         channel,
         level: level.optional(),
         status: statuses.optional(),
+        thread: thread.optional(),
+        order: z.enum(['desc', 'asc']).default('desc').describe('desc: newest first (default); asc: oldest first'),
         limit,
         cursor: z.string().regex(ID_PATTERN, 'cursor must be the nextCursor of the previous page').optional().describe('The nextCursor of the previous page'),
       },
@@ -90,7 +98,14 @@ export function registerAlertTools(server: McpServer, deps: McpToolDeps, call: T
     },
     (a) =>
       run(() =>
-        deps.readApi.listAlertsJson(p, a.channel, { limit: a.limit, cursor: a.cursor, level: a.level ? LEVEL_OF[a.level] : undefined, status: a.status?.join(',') }),
+        deps.readApi.listAlertsJson(p, a.channel, {
+          limit: a.limit,
+          cursor: a.cursor,
+          level: a.level ? LEVEL_OF[a.level] : undefined,
+          status: a.status?.join(','),
+          thread: a.thread,
+          ascending: a.order === 'asc',
+        }),
       ),
   );
 
@@ -100,13 +115,16 @@ export function registerAlertTools(server: McpServer, deps: McpToolDeps, call: T
       title: 'Search alerts',
       description:
         'Full-text search across every channel this token can see (or one channel), newest first: {alerts, nextCursor, hasMore}. ' +
-        'Matches titles, messages, fields, workflow steps and errors, links, sources, actors and chat messages. All words are required; ' +
+        'Matches titles, messages, fields, workflow steps and errors, links, sources, actors, chat messages and the names of their ' +
+        'Discord threads and forum posts; thread and tag narrow to one thread or to forum posts with a tag. All words are required; ' +
         'a trailing * makes a prefix (deploy*), "double quotes" make a phrase; there are no other operators.',
       inputSchema: {
         query: z.string().min(1).describe(`The words to find: at most ${SEARCH_LIMITS.maxQueryChars} characters and ${SEARCH_LIMITS.maxTerms} words or phrases`),
         channel: channel.optional(),
         level: level.optional(),
         status: statuses.optional(),
+        thread: thread.optional(),
+        tag: tag.optional(),
         limit,
         cursor: z.string().max(20).optional().describe('The nextCursor of the previous page (opaque)'),
       },
@@ -120,6 +138,8 @@ export function registerAlertTools(server: McpServer, deps: McpToolDeps, call: T
             channel: a.channel,
             level: a.level ? LEVEL_OF[a.level] : undefined,
             status: a.status?.join(','),
+            thread: a.thread,
+            tag: a.tag,
             cursor: a.cursor,
             limit: a.limit,
           }),
@@ -134,8 +154,8 @@ export function registerAlertTools(server: McpServer, deps: McpToolDeps, call: T
       description:
         'Lists the Discord threads and forum posts of a chat-connected channel: {threads, nextCursor, hasMore}, each ' +
         '{id, name, tags, starterAlertId, messageCount, lastMessageAt, reactionCount}. sort=reactions ranks forum posts by votes ' +
-        "(feature requests); tag keeps posts with that forum tag. One thread's messages: list_alerts is per channel, get_alert " +
-        'reads the starter (starterAlertId); search_alerts finds words inside threads.',
+        "(feature requests); tag keeps posts with that forum tag. One thread's messages: list_alerts with thread (order asc reads " +
+        'it as written); search_alerts finds words inside threads and in their names.',
       inputSchema: {
         channel,
         sort: z.enum(['activity', 'reactions']).default('activity').describe('activity: newest message first (default); reactions: most reactions first'),

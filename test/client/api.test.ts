@@ -36,6 +36,13 @@ describe('AlertbridgeApi', () => {
     expect(new Set(seen).size).toBe(250);
     // Ids sort in creation order: newest first is descending.
     expect(seen).toEqual([...posted].sort().reverse());
+    // order: 'asc' walks the same alerts oldest first; a thread filter that matches nothing is an empty walk.
+    const oldestFirst: string[] = [];
+    for await (const a of owner.alerts('deploys', { order: 'asc', limit: 37 })) oldestFirst.push(a.id);
+    expect(oldestFirst).toEqual([...posted].sort());
+    const inThread: string[] = [];
+    for await (const a of owner.alerts('deploys', { thread: '99999999999999999' })) inThread.push(a.id);
+    expect(inThread).toEqual([]);
   });
 
   it('passes filters to every page and stops early on break', async () => {

@@ -53,8 +53,8 @@ describe('MCP over Streamable HTTP', () => {
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.list_alerts!.inputSchema.required).toEqual(['channel']);
-    expect(Object.keys(byName.list_alerts!.inputSchema.properties ?? {}).sort()).toEqual(['channel', 'cursor', 'level', 'limit', 'status']);
-    expect(Object.keys(byName.search_alerts!.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'channel', 'level', 'limit']));
+    expect(Object.keys(byName.list_alerts!.inputSchema.properties ?? {}).sort()).toEqual(['channel', 'cursor', 'level', 'limit', 'order', 'status', 'thread']);
+    expect(Object.keys(byName.search_alerts!.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'channel', 'level', 'limit', 'thread', 'tag']));
     expect(byName.set_status!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
     expect(byName.set_status!.inputSchema.properties?.action).toMatchObject({ enum: ['acknowledge', 'resolve', 'reopen'] });
     for (const name of ['list_channels', 'list_alerts', 'search_alerts', 'get_alert']) expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);

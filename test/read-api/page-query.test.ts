@@ -14,6 +14,8 @@ const values = {
   cursor: [ID, 'alt_01jz0000000000000000000000', 'alt_short', '', `${ID}x`, 'chn_01JZ0000000000000000000000'],
   after: [ID, 'nope', ''],
   level: ['info', 'ERROR', 'Warning', 'success', 'fatal', '', 'İNFO'],
+  thread: ['12345678901234567', '12345678901234567890', '1234567890123456', '123456789012345678901', '', 'abc', '１２３４５６７８９０１２３４５６７'],
+  order: ['asc', 'desc', 'ASC', '', 'up'],
 };
 
 function* queries(): Generator<Record<string, string[]>> {
@@ -28,6 +30,7 @@ function* queries(): Generator<Record<string, string[]>> {
   }
   for (const limit of values.limit) for (const level of values.level) for (const cursor of values.cursor) yield { limit: [limit], level: [level], cursor: [cursor] };
   for (const after of values.after) for (const cursor of values.cursor) yield { after: [after], cursor: [cursor] };
+  for (const thread of values.thread) for (const order of values.order) for (const cursor of values.cursor) yield { thread: [thread], order: [order], cursor: [cursor] };
 }
 
 /** What the OpenAPI validator hands the schema: one value as a string, repeated ones as an array. */
@@ -52,7 +55,7 @@ describe('the alert page query without zod', () => {
   });
 
   it('takes the fast path for the queries clients send', () => {
-    const common: Record<string, string[]>[] = [{}, { limit: ['50'] }, { limit: ['20'], cursor: [ID] }, { level: ['error'] }, { after: [ID] }, { limit: ['100'], level: ['WARNING'], cursor: [ID], after: [ID] }];
+    const common: Record<string, string[]>[] = [{}, { limit: ['50'] }, { limit: ['20'], cursor: [ID] }, { level: ['error'] }, { after: [ID] }, { limit: ['100'], level: ['WARNING'], cursor: [ID], after: [ID] }, { thread: ['12345678901234567'], order: ['asc'], cursor: [ID] }];
     for (const q of common) {
       expect(parsePageQuery(q), JSON.stringify(q)).toBeDefined();
     }

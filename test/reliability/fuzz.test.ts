@@ -307,7 +307,7 @@ const READ_PATHS = (seg: string) => [
 ];
 const segment = fc.oneof(fc.constantFrom('general', 'deploys', 'security', '..', '%2e%2e', '%00', 'alr_x', '__proto__', 'constructor'), text.map((t) => enc(t.slice(0, 100))));
 const query = fc
-  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel', 'status', 'status', 't', 'flash', 'u', 'c', 's', 'sort', 'tag'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true'), text)), { maxLength: 3 })
+  .array(fc.tuple(fc.oneof(fc.constantFrom('limit', 'cursor', 'before', 'after', 'unread', 'channelId', '__proto__', 'limit[]', 'q', 'q', 'q', 'level', 'channel', 'status', 'status', 't', 'flash', 'u', 'c', 's', 'sort', 'tag', 'thread', 'order'), fc.string()), fc.oneof(fc.constantFrom('0', '1', '50', '100', '101', '-1', '1e3', 'NaN', '', 'true', 'asc', 'desc', '12345678901234567', '99999999999999999999'), text)), { maxLength: 3 })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${enc(k)}=${enc(v.slice(0, 500))}`).join('&')}` : ''));
 const authorization = fc.oneof(
   fc.constantFrom('owner', 'member', 'stranger', 'revoked', 'none'),
@@ -384,6 +384,27 @@ describe('hostile input (property-based)', () => {
     for (const path of ['/api/channels/%00/alerts', `/api/alerts/alt_%00`, '/api/search?q=x&channel=%00']) {
       const missing = await send({ method: 'GET', path, headers: { authorization: `Bearer ${seed.ownerToken}` } });
       expect([missing.status, path]).toEqual([404, path]);
+    }
+  });
+
+  it('thread, order and tag filters: hostile values are 400 problem documents, valid ones a page', async () => {
+    const auth = { authorization: `Bearer ${seed.ownerToken}` };
+    const hostile = ['thread=%00', 'thread=1%2e0e17', 'thread=-12345678901234567', 'thread=__proto__', 'order=%00', 'order=constructor', 'thread[]=1', 'order=asc&order=asc'];
+    for (const q of hostile) {
+      for (const path of [`/api/channels/general/alerts?${q}`, `/api/search?q=x&${q}`]) {
+        const res = await send({ method: 'GET', path, headers: auth });
+        // Unknown parameters (thread[], and order on search) are ignored, as every list does.
+        expect([200, 400], `${path} ${res.text}`).toContain(res.status);
+      }
+    }
+    for (const q of ['tag=%00', 'tag=', 'tag=__proto__&tag=x', `tag=${'%F0%9F%90%9B'.repeat(101)}`]) {
+      const res = await send({ method: 'GET', path: `/api/search?q=x&${q}`, headers: auth });
+      expect([res.status, q]).toEqual([400, q]);
+    }
+    for (const q of ['thread=12345678901234567&order=asc', 'order=desc&thread=99999999999999999999', 'tag=__proto__']) {
+      const path = q.startsWith('tag') ? `/api/search?q=x&${q}` : `/api/channels/general/alerts?${q}`;
+      const res = await send({ method: 'GET', path, headers: auth });
+      expect([res.status, path]).toEqual([200, path]);
     }
   });
 

@@ -33,17 +33,20 @@ export class AlertbridgeApi {
     return this.request('GET', '/api/channels');
   }
 
-  /** One page of a channel's alerts (newest first); pass the previous `nextCursor` as `cursor`. */
+  /** One page of a channel's alerts (newest first, or `order: 'asc'`; `thread` for one Discord thread); pass the previous `nextCursor` as `cursor`. */
   alertsPage(channel: string, query: AlertQuery = {}): Promise<AlertPage> {
     return this.request('GET', `/api/channels/${enc(channel)}/alerts`, { query });
   }
 
-  /** Every alert of a channel, newest first, page after page: `for await (const a of api.alerts('deploys', { level: 'error' }))`. */
+  /**
+   * Every alert of a channel, newest first, page after page: `for await (const a of api.alerts('deploys', { level: 'error' }))`.
+   * A Discord thread as it was written: `api.alerts('community', { thread: t.id, order: 'asc' })`.
+   */
   alerts(channel: string, query: Omit<AlertQuery, 'cursor'> = {}): AsyncGenerator<AnyAlert, void, undefined> {
     return this.#walk((cursor) => this.alertsPage(channel, { ...query, cursor }));
   }
 
-  /** One page of a full-text search over every visible channel. */
+  /** One page of a full-text search over every visible channel (thread names included; `thread` and `tag` narrow it). */
   searchPage(query: SearchQuery): Promise<AlertPage> {
     return this.request('GET', '/api/search', { query });
   }

@@ -95,36 +95,47 @@ export interface PageParams {
   status1: string | null;
   status2: string | null;
   status3: string | null;
+  threadId: string | null;
   limit: number;
 }
 
-/** One statement per filter combination (at most 16), each an index range on (channel_id, id), built when the module loads. */
+const PAGE_FILTERS = ['level', 'cursor', 'after', 'status', 'thread', 'asc'] as const;
+type PageShape = Record<(typeof PAGE_FILTERS)[number], boolean>;
+const pageKey = (shape: PageShape) => PAGE_FILTERS.map((f) => (shape[f] ? f[0] : '-')).join('');
+
+/**
+ * One statement per filter combination (at most 64), each an index range on (channel_id, id), or on
+ * (channel_id, thread_id, id) for one thread, read in either direction; built when the module loads.
+ * Ascending, the cursor is the last row of the previous page, so it bounds from below.
+ */
 const PAGES = new Map<string, Statement<PageParams, AlertRow>>();
-const pageKey = (level: boolean, cursor: boolean, after: boolean, status: boolean) =>
-  `${level ? 'l' : ''}${cursor ? 'c' : ''}${after ? 'a' : ''}${status ? 's' : ''}`;
-for (const level of [false, true]) {
-  for (const cursor of [false, true]) {
-    for (const after of [false, true]) {
-      for (const status of [false, true]) {
-        const where = ['a.channel_id = :channelId'];
-        if (level) where.push('a.level = :level');
-        if (status) where.push('a.status IN (:status1, :status2, :status3)');
-        if (cursor) where.push('a.id < :cursor');
-        if (after) where.push('a.id > :after');
-        PAGES.set(
-          pageKey(level, cursor, after, status),
-          statement(`SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id DESC LIMIT :limit`),
-        );
-      }
-    }
-  }
+for (let bits = 0; bits < 1 << PAGE_FILTERS.length; bits++) {
+  const shape = Object.fromEntries(PAGE_FILTERS.map((f, i) => [f, (bits & (1 << i)) !== 0])) as PageShape;
+  const where = ['a.channel_id = :channelId'];
+  if (shape.thread) where.push('a.thread_id = :threadId');
+  if (shape.level) where.push('a.level = :level');
+  if (shape.status) where.push('a.status IN (:status1, :status2, :status3)');
+  if (shape.cursor) where.push(shape.asc ? 'a.id > :cursor' : 'a.id < :cursor');
+  if (shape.after) where.push('a.id > :after');
+  PAGES.set(
+    pageKey(shape),
+    statement(`SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id ${shape.asc ? 'ASC' : 'DESC'} LIMIT :limit`),
+  );
 }
 
 /** The page statement for a query's filters, and its parameters. */
 export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow>; params: PageParams } {
   const statuses = query.status ?? [];
+  const shape: PageShape = {
+    level: !!query.level,
+    cursor: !!query.cursor,
+    after: !!query.after,
+    status: statuses.length > 0,
+    thread: !!query.threadId,
+    asc: !!query.ascending,
+  };
   return {
-    stmt: PAGES.get(pageKey(!!query.level, !!query.cursor, !!query.after, statuses.length > 0))!,
+    stmt: PAGES.get(pageKey(shape))!,
     params: {
       channelId: query.channelId,
       level: query.level ?? null,
@@ -133,6 +144,7 @@ export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow
       status1: statuses[0] ?? null,
       status2: statuses[1] ?? statuses[0] ?? null,
       status3: statuses[2] ?? statuses[0] ?? null,
+      threadId: query.threadId ?? null,
       limit: query.limit,
     },
   };

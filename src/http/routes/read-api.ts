@@ -5,7 +5,7 @@ import type { AppEnv } from '../env.js';
 import { parsePageQuery } from '../page-query.js';
 import { plainJson } from '../plain-response.js';
 import { rateHeaders } from '../rate-limit.js';
-import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, StatusQuery, problemResponses, readOnlyResponse } from '../schemas.js';
+import { AlertPage, Channel, LevelQuery, PageLimitQuery, SingleAlert, StatusQuery, ThreadQuery, problemResponses, readOnlyResponse } from '../schemas.js';
 import { requireWriter, type Principal } from '../../domain/tokens.js';
 import { validationError } from '../validation.js';
 
@@ -38,6 +38,15 @@ export const ListQuery = z.object({
     .regex(ID_PATTERN, 'after must be an alert id')
     .optional()
     .openapi({ description: 'Only alerts strictly newer than this alert id (polling). Combine with cursor to page through them.' }),
+  thread: ThreadQuery,
+  order: z
+    .enum(['desc', 'asc'], { message: 'order must be desc or asc' })
+    .optional()
+    .openapi({
+      description:
+        'desc: newest first (default); asc: oldest first, as a thread reads. A nextCursor continues in the order it was given with; ' +
+        'with after, asc reads what came since in the order it happened.',
+    }),
 });
 
 const listChannels = createRoute({
@@ -55,7 +64,7 @@ const listChannels = createRoute({
 const listAlerts = createRoute({
   method: 'get',
   path: '/api/channels/{channel}/alerts',
-  summary: 'List alerts of a channel, newest first',
+  summary: 'List alerts of a channel, newest first (or oldest first with order=asc)',
   security,
   request: {
     params: z.object({ channel: z.string().openapi({ param: { name: 'channel', in: 'path' }, description: 'Channel id or slug' }) }),
@@ -236,6 +245,8 @@ export function registerReadApi(app: OpenAPIHono<AppEnv>) {
       after: q.after,
       level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
       status: q.status,
+      thread: q.thread,
+      ascending: q.order === 'asc',
     });
     // Pre-rendered JSON (the hot path); same document as AlertPage describes. Plain headers, its RateLimit-* included (src/http/auth.ts); the body as UTF-8 bytes.
     return plainJson(c, 200, bytes, rateHeaders(c.get('rate')));

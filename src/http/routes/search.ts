@@ -1,7 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { SEARCH_LIMITS } from '../../domain/search-query.js';
 import type { AppEnv } from '../env.js';
-import { AlertPage, LevelQuery, PageLimitQuery, StatusQuery, problemResponses } from '../schemas.js';
+import { AlertPage, LevelQuery, PageLimitQuery, StatusQuery, TagQuery, ThreadQuery, problemResponses } from '../schemas.js';
 
 const LEVEL_OF_QUERY = { info: 'INFO', success: 'SUCCESS', warning: 'WARNING', error: 'ERROR' } as const;
 
@@ -17,6 +17,8 @@ const SearchQuery = z.object({
   channel: z.string().min(1).optional().openapi({ description: 'Only this channel (id or slug)' }),
   level: LevelQuery.openapi({ description: 'Only standard alerts of this level (no chat messages)' }),
   status: StatusQuery,
+  thread: ThreadQuery,
+  tag: TagQuery,
   cursor: z.string().optional().openapi({ description: 'The nextCursor of the previous page (opaque); omit for the first page.' }),
   limit: PageLimitQuery,
 });
@@ -27,7 +29,7 @@ const searchRoute = createRoute({
   summary: 'Full-text search across the channels the token can see, newest first',
   description:
     'Searches titles, messages, field labels and values, workflow steps and errors, link texts, sources, actors (name, e-mail, company) ' +
-    'and chat messages with their authors. Same visibility rule and alert shapes as the channel list.',
+    'and chat messages with their authors and the name of their Discord thread or forum post. Same visibility rule and alert shapes as the channel list.',
   security: [{ bearerAuth: [] }],
   request: { query: SearchQuery },
   responses: {
@@ -44,6 +46,8 @@ export function registerSearch(app: OpenAPIHono<AppEnv>) {
       channel: q.channel,
       level: q.level ? LEVEL_OF_QUERY[q.level] : undefined,
       status: q.status,
+      thread: q.thread,
+      tag: q.tag,
       cursor: q.cursor,
       limit: q.limit,
     });

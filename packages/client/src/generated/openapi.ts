@@ -437,7 +437,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List alerts of a channel, newest first */
+        /** List alerts of a channel, newest first (or oldest first with order=asc) */
         get: {
             parameters: {
                 query?: {
@@ -447,8 +447,12 @@ export interface paths {
                     cursor?: string;
                     level?: "info" | "success" | "warning" | "error";
                     limit?: number;
+                    /** @description desc: newest first (default); asc: oldest first, as a thread reads. A nextCursor continues in the order it was given with; with after, asc reads what came since in the order it happened. */
+                    order?: "desc" | "asc";
                     /** @description Only alerts with one of these statuses, comma-separated: open, acknowledged, resolved */
                     status?: string;
+                    /** @description Only this thread's or forum post's messages: the `thread.id` a message shows. A thread that does not exist gives an empty page. */
+                    thread?: string;
                 };
                 header?: never;
                 path: {
@@ -684,7 +688,7 @@ export interface paths {
         };
         /**
          * Full-text search across the channels the token can see, newest first
-         * @description Searches titles, messages, field labels and values, workflow steps and errors, link texts, sources, actors (name, e-mail, company) and chat messages with their authors. Same visibility rule and alert shapes as the channel list.
+         * @description Searches titles, messages, field labels and values, workflow steps and errors, link texts, sources, actors (name, e-mail, company) and chat messages with their authors and the name of their Discord thread or forum post. Same visibility rule and alert shapes as the channel list.
          */
         get: {
             parameters: {
@@ -700,6 +704,10 @@ export interface paths {
                     q: string;
                     /** @description Only alerts with one of these statuses, comma-separated: open, acknowledged, resolved */
                     status?: string;
+                    /** @description Only messages of forum posts with this tag applied (by name, exact). */
+                    tag?: string;
+                    /** @description Only this thread's or forum post's messages: the `thread.id` a message shows. A thread that does not exist gives an empty page. */
+                    thread?: string;
                 };
                 header?: never;
                 path?: never;

@@ -74,10 +74,12 @@ export class PgAlertSearch implements AlertSearch {
     const values: unknown[] = [q.terms.map((t) => t.text), q.terms.map((t) => t.prefix), q.before ?? NO_CURSOR, q.channelIds, q.limit];
     const level = q.level === undefined ? '' : `AND a.kind = 'standard' AND a.level = $${values.push(q.level)}`;
     const status = q.status === undefined ? '' : `AND a.status = ANY($${values.push(q.status)}::text[])`;
+    const thread = q.threadId === undefined ? '' : `AND a.thread_id = $${values.push(q.threadId)}`;
+    const tag = q.tag === undefined ? '' : `AND a.tags_json IS NOT NULL AND jsonb_exists(a.tags_json::jsonb, $${values.push(q.tag)})`;
     const { rows } = await unreadable(() =>
       this.pool.query<SearchHit>(
         `SELECT ${ALERT_SELECT}, a.search_key AS "searchKey" FROM alerts a
-         WHERE a.search_vector @@ ${QUERY} AND a.search_key < $3 AND a.channel_id = ANY($4::text[]) ${level} ${status}
+         WHERE a.search_vector @@ ${QUERY} AND a.search_key < $3 AND a.channel_id = ANY($4::text[]) ${level} ${status} ${thread} ${tag}
          ORDER BY a.search_key DESC LIMIT $5`,
         values,
       ),
@@ -90,7 +92,8 @@ export class PgAlertSearch implements AlertSearch {
     const { rows } = await unreadable(() =>
       this.pool.query<HighlightSqlRow>(
         `SELECT a.id AS "alertId", a.title,
-           alertbridge_search_body(a.message, a.fields_json, a.workflow_steps_json, a.workflow_error, a.link_text, a.source) AS body,
+           alertbridge_search_body_in_thread(
+             alertbridge_search_body(a.message, a.fields_json, a.workflow_steps_json, a.workflow_error, a.link_text, a.source), a.thread_json) AS body,
            alertbridge_search_actor(a.actor_json, a.author_json) AS actor
          FROM alerts a
          WHERE a.id = ANY($3::text[]) AND a.channel_id = ANY($4::text[]) AND a.search_vector @@ ${QUERY}`,

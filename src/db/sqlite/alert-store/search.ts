@@ -69,12 +69,14 @@ export class SqliteAlertSearch implements AlertSearch {
     if (q.terms.length === 0 || q.channelIds.length === 0) return [];
     this.indexer.catchUp();
     return unreadable(() =>
-      this.statement(q.level !== undefined, q.status !== undefined).all({
+      this.statement({ level: q.level !== undefined, status: q.status !== undefined, thread: q.threadId !== undefined, tag: q.tag !== undefined }).all({
         match: toMatchExpression(q.terms),
         before: q.before ?? NO_CURSOR,
         channels: JSON.stringify(q.channelIds),
         level: q.level ?? null,
         statuses: JSON.stringify(q.status ?? []),
+        threadId: q.threadId ?? null,
+        tag: q.tag ?? null,
         limit: q.limit,
       }),
     );
@@ -99,8 +101,8 @@ export class SqliteAlertSearch implements AlertSearch {
    * table instead (a channel filter looks selective to the planner) would
    * read every alert of the channels and sort them.
    */
-  private statement(withLevel: boolean, withStatus: boolean) {
-    const key = `${withLevel ? 'level' : 'all'}${withStatus ? '+status' : ''}`;
+  private statement(filters: { level: boolean; status: boolean; thread: boolean; tag: boolean }) {
+    const key = JSON.stringify(filters);
     let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.sqlite.prepare<Record<string, unknown>, SearchHit>(
@@ -108,8 +110,10 @@ export class SqliteAlertSearch implements AlertSearch {
          FROM alerts_fts f CROSS JOIN alerts a ON a.rowid = f.rowid
          WHERE alerts_fts MATCH @match AND f.rowid < @before
            AND a.channel_id IN (SELECT value FROM json_each(@channels))
-           ${withLevel ? "AND a.kind = 'standard' AND a.level = @level" : ''}
-           ${withStatus ? 'AND a.status IN (SELECT value FROM json_each(@statuses))' : ''}
+           ${filters.level ? "AND a.kind = 'standard' AND a.level = @level" : ''}
+           ${filters.status ? 'AND a.status IN (SELECT value FROM json_each(@statuses))' : ''}
+           ${filters.thread ? 'AND a.thread_id = @threadId' : ''}
+           ${filters.tag ? 'AND a.tags_json IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(a.tags_json) WHERE value = @tag)' : ''}
          ORDER BY f.rowid DESC LIMIT @limit`,
       );
       this.statements.set(key, stmt);
