@@ -72,7 +72,7 @@ export interface DashboardServices {
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
   readApi: ReadApi;
   /** A chat channel's threads and forum posts (the forum's posts page). */
-  chatThreads: Pick<ChatThreads, 'list'>;
+  chatThreads: Pick<ChatThreads, 'list' | 'heads' | 'messages'>;
   /** Acknowledge, resolve, reopen and snooze from the feed. */
   alertActions: AlertActions;
   feedPreferences: FeedPreferences;
