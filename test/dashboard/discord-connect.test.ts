@@ -52,9 +52,9 @@ describe('Dashboard: connect a channel to Discord by server and channel name', (
     const page = await owner.get(`/channels/${seed.deploys.id}`);
     // Servers by name (escaped), channels in Discord's order; #general is taken by another workspace's channel.
     expect(options(page.html)).toEqual([
-      `Lab &lt;b&gt;&amp;amp; friends&lt;/b&gt; › #feedback = ${feedback.id}`,
-      `Lab &lt;b&gt;&amp;amp; friends&lt;/b&gt; › #feature-requests (forum) = ${requests.id}`,
-      `Ops › #alerts = ${ops.channel.id}`,
+      `Lab &lt;b&gt;&amp;amp; friends&lt;/b&gt; › #feedback · Lab &lt;b&gt;&amp;amp; friends&lt;/b&gt; = ${feedback.id}`,
+      `Lab &lt;b&gt;&amp;amp; friends&lt;/b&gt; › #feature-requests (forum) · Lab &lt;b&gt;&amp;amp; friends&lt;/b&gt; = ${requests.id}`,
+      `Ops › #alerts · Ops = ${ops.channel.id}`,
     ]);
     expect(page.html).toContain('<label for="f-discord_channel">Discord channel</label>');
     expect(page.html).toContain('Not in the list? Use the channel id');

@@ -28,6 +28,11 @@ beforeAll(async () => {
   // A chat channel for the posts list to reach past its 404.
   const community = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
   await h.services.discordLinks.connect(community.id, '1600000000000000001');
+  // A thread with a reply, for the thread route (in place and as a page) to reach success.
+  const thread = { id: '1600000000000000100', name: 'Thread', tags: [], archived: false };
+  const mia = { id: 'u1', name: 'Mia', bot: false, role: 'member' as const };
+  const msg = (id: string, text: string) => ({ messageId: id, createdAt: Date.now(), editedAt: null, text, author: mia, replyTo: null, attachments: [], thread });
+  await h.services.chatIngest.store({ channelId: community.id, discordChannelId: '1600000000000000001' }, [msg(thread.id, 'head'), msg('1600000000000000101', 'reply')]);
 });
 afterAll(async () => {
   await h?.close();
@@ -36,7 +41,8 @@ afterAll(async () => {
 const nasty = fc.constantFrom('\u0000', '\u202e', '😀', '\ud800', '%00', '%ff', '../', '<script>', "'; DROP TABLE users;--", '__proto__', 'constructor', '\r\nX: y');
 const text = fc.oneof(fc.string({ maxLength: 40 }), nasty, fc.constant('x'.repeat(5000)));
 const probe = fc.record({
-  route: fc.constantFrom({ method: 'POST', path: '/feed/density' }, { method: 'POST', path: '/feed/test-alert' }, { method: 'GET', path: '/feed' }, { method: 'GET', path: '/feed/c/general' }, { method: 'GET', path: '/feed/c/community/posts' }),
+  route: fc.constantFrom({ method: 'POST', path: '/feed/density' }, { method: 'POST', path: '/feed/test-alert' }, { method: 'GET', path: '/feed' }, { method: 'GET', path: '/feed/c/general' }, { method: 'GET', path: '/feed/c/community/posts' },
+    { method: 'GET', path: '/feed/c/community/threads/1600000000000000100' }, { method: 'GET', path: '/feed/c/community/threads/%2e%2e%2fposts' }),
   type: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'text/plain', 'application/json', ''),
   csrf: fc.constantFrom('good', 'good', 'good', 'none', 'wrong'),
   htmx: fc.constantFrom(false, false, true),
@@ -55,6 +61,7 @@ const probe = fc.record({
       sort: fc.oneof(fc.constantFrom('activity', 'reactions'), text),
       tag: text,
       cursor: fc.oneof(fc.constant('1700000000000.1400000000000000120'), text),
+      fragment: fc.oneof(fc.constant('1'), text),
     },
     { requiredKeys: [] },
   ),

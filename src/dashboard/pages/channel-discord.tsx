@@ -99,7 +99,8 @@ function ConnectForm(props: { channelId: string; csrf: string; servers: DiscordS
             <optgroup label={s.name}>
               {s.channels.map((c) => (
                 <option value={c.id} selected={c.id === chosen}>
-                  {`#${c.name}${KIND_WORDS[c.kind]}`}
+                  {/* The server again: a closed list shows the option alone, and two servers may both have #general. */}
+                  {`#${c.name}${KIND_WORDS[c.kind]} · ${s.name}`}
                 </option>
               ))}
             </optgroup>

@@ -137,11 +137,13 @@ export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfT
   );
 }
 
-/** Which entries continue the chat turn above them (same channel and author, at most CHAT_GROUP_MS apart); newest first. */
-export function chatContinuations(items: { alert: AlertView; channel: ChannelView }[]): boolean[] {
+/** Which entries continue the chat turn above them (same channel and author, at most CHAT_GROUP_MS apart, no thread fold between); newest first. */
+export function chatContinuations(items: { alert: AlertView; channel: ChannelView; fold?: ThreadFold }[]): boolean[] {
   return items.map((item, i) => {
     const above = items[i - 1];
     if (!above || !('author' in item.alert) || !('author' in above.alert)) return false;
+    // A message under a folded thread starts a turn of its own: it does not belong to the thread.
+    if (above.fold) return false;
     if (above.channel.id !== item.channel.id || above.alert.author.id !== item.alert.author.id) return false;
     return Math.abs(Date.parse(above.alert.createdAt) - Date.parse(item.alert.createdAt)) <= CHAT_GROUP_MS;
   });
