@@ -18,6 +18,8 @@ let h: DashHarness;
 let client: DashClient;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 const statuses = new Map<number, number>();
+/** The chat channel whose thread the probes read (its two messages are the only rows outside the webhook channels). */
+let community: { id: string };
 
 beforeAll(async () => {
   h = await startDashboard({ env: { WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000' } });
@@ -26,7 +28,7 @@ beforeAll(async () => {
   await client.signInWithLink(seed.member.id);
   await client.get('/feed');
   // A chat channel for the posts list to reach past its 404.
-  const community = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
+  community = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
   await h.services.discordLinks.connect(community.id, '1600000000000000001');
   // A thread with a reply, for the thread route (in place and as a page) to reach success.
   const thread = { id: '1600000000000000100', name: 'Thread', tags: [], archived: false };
@@ -109,7 +111,7 @@ describe('feed routes under hostile input', () => {
     const densities = await h.query<{ feed_density: string }>('SELECT feed_density FROM user_settings');
     for (const d of densities) expect(['cards', 'compact']).toContain(d.feed_density);
     const where = await h.query<{ channel_id: string }>('SELECT DISTINCT channel_id FROM alerts');
-    for (const w of where) expect([seed.general.id, seed.deploys.id]).toContain(w.channel_id);
+    for (const w of where) expect([seed.general.id, seed.deploys.id, community.id]).toContain(w.channel_id);
   });
 
   it('the generated requests reach success, refused values, unknown channels and CSRF refusal', () => {
