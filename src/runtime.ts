@@ -96,10 +96,12 @@ export async function startBackground(services: Services, leadership: Leadership
         const { startDiscordBridge } = await import('./discord/index.js');
         const bridge = await startDiscordBridge(services);
         services.ops.attachDiscord(bridge);
+        services.discordDirectory.attach(bridge);
         return {
           name: 'discord',
           stop: () => {
             services.ops.attachDiscord(null);
+            services.discordDirectory.attach(null);
             return bridge.stop();
           },
         };

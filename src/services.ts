@@ -13,6 +13,7 @@ import type { AlertGroupWrites } from './domain/alert-groups.js';
 import type { AlertStore } from './domain/alert-store.js';
 import type { ChangeBus } from './domain/changes.js';
 import { ChatIngest } from './domain/chat/ingest.js';
+import { DiscordDirectory } from './domain/chat/directory.js';
 import { DiscordLinks } from './domain/chat/links.js';
 import { Idempotency } from './domain/idempotency.js';
 import { ReadApi } from './domain/read-api.js';
@@ -141,6 +142,8 @@ export interface Services {
   avatars: AvatarMirror;
   /** Which channel mirrors which Discord channel. */
   discordLinks: DiscordLinks;
+  /** The servers and channels the bot sees, on the node that runs the gateway (the connect form's names). */
+  discordDirectory: DiscordDirectory;
   /** Stores chat messages (the Discord bridge's one way in). */
   chatIngest: ChatIngest;
   /** Per read-API token. */
@@ -364,6 +367,7 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     webhookFiles: new MediaRequestFiles(media, fetcher, isMediaReferenced),
     avatars,
     discordLinks,
+    discordDirectory: new DiscordDirectory(),
     chatIngest,
     apiLimiter: parts.limiter('api', config.rateLimitPerMinute),
     signInLimiters: {

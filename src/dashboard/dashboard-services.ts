@@ -14,6 +14,7 @@ import type { BrowserFlashes } from '../domain/auth/browser-flashes.js';
 import type { SingleSignOn } from '../domain/auth/sso/single-sign-on.js';
 import type { SealedState } from '../domain/auth/sso/sealed-state.js';
 import type { ChangeBus } from '../domain/changes.js';
+import type { DiscordDirectory } from '../domain/chat/directory.js';
 import type { DiscordLinks } from '../domain/chat/links.js';
 import type { ChatThreads } from '../domain/chat/threads.js';
 import type { NotificationPreferences } from '../domain/notification-preferences.js';
@@ -52,6 +53,8 @@ export interface DashboardServices {
   bus: ChangeBus;
   accounts: Accounts;
   discordLinks: DiscordLinks;
+  /** The bot's servers and channels by name (null on a node without the gateway). */
+  discordDirectory: Pick<DiscordDirectory, 'servers'>;
   /** Sessions, sign-in links, passwords, audit log and invitations (built once, shared with first start and the CLI). */
   accountAuth: { sessions: Sessions; signInLinks: SignInLinks; passwords: Passwords; audit: AuditLog; invitations: Invitations; flashes: Flashes };
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
@@ -69,7 +72,7 @@ export interface DashboardServices {
   push: { vapid: VapidKeys; subscriptions: PushSubscriptions };
   readApi: ReadApi;
   /** A chat channel's threads and forum posts (the forum's posts page). */
-  chatThreads: Pick<ChatThreads, 'list'>;
+  chatThreads: Pick<ChatThreads, 'list' | 'heads' | 'messages'>;
   /** Acknowledge, resolve, reopen and snooze from the feed. */
   alertActions: AlertActions;
   feedPreferences: FeedPreferences;

@@ -14,6 +14,7 @@ import {
 } from 'discord.js';
 import type { Config } from '../config.js';
 import type { ChatIngest } from '../domain/chat/ingest.js';
+import type { DiscordServerEntry } from '../domain/chat/directory.js';
 import type { DiscordLinks } from '../domain/chat/links.js';
 import type { ReactionChange } from '../domain/chat/types.js';
 import { ChatSync, type ChatSyncOptions } from '../domain/chat/sync.js';
@@ -21,6 +22,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { DiscordHistory } from './history.js';
 import { emojiLabel, isIngestible, linkedChannelId, toChatInput, toThreadInput } from './map.js';
+import { serversOf } from './servers.js';
 
 /** What the bridge needs from Discord (also what to enable in the developer portal: the last two are privileged). */
 export const BRIDGE_INTENTS = [
@@ -55,6 +57,8 @@ export interface DiscordBridgeHandle {
   statuses: typeof Status;
   /** Resolves at the first ClientReady. */
   ready: Promise<void>;
+  /** The servers the bot is in and their connectable channels, from the gateway's cache. */
+  servers(): DiscordServerEntry[];
   stop(): Promise<void>;
 }
 
@@ -239,7 +243,7 @@ export async function startDiscordBridge(deps: DiscordBridgeDeps, opts: DiscordB
   if (!deps.config.discordToken) throw new Error('DISCORD_TOKEN is not set');
   const bridge = new DiscordBridge(deps, createDiscordClient(deps, opts.client), opts);
   await bridge.start();
-  return { client: bridge.client, sync: bridge.sync, statuses: Status, ready: bridge.ready, stop: () => bridge.stop() };
+  return { client: bridge.client, sync: bridge.sync, statuses: Status, ready: bridge.ready, servers: () => serversOf(bridge.client), stop: () => bridge.stop() };
 }
 
 function loginAdvice(err: unknown): string {

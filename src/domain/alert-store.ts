@@ -348,11 +348,23 @@ export interface ChatMessageWrites {
   saveThread(link: ChatLinkRef, thread: ChatThreadRecord, now: number): Promise<{ updated: number }>;
   /** A page of a channel's threads in the asked order (the threads endpoint). */
   threadPage(channelId: string, q: ThreadPageQuery): Promise<ThreadRow[]>;
+  /** Each listed thread's earliest stored message, message count and last message time (threads without messages are left out). */
+  threadHeads(channelId: string, threadIds: readonly string[]): Promise<ThreadHead[]>;
+  /** Up to `limit` messages of one thread, oldest first. */
+  threadMessages(channelId: string, threadId: string, limit: number): Promise<AlertRow[]>;
   /**
    * Replaces a message's reaction summary with what `change` makes of the stored one (one unit,
    * the row locked): false when the message is not stored or nothing changed.
    */
   changeReactions(link: ChatLinkRef, alertId: string, change: (current: ChatReaction[]) => ChatReaction[], now: number): Promise<boolean>;
+}
+
+export interface ThreadHead {
+  threadId: string;
+  /** The alert id of the thread's earliest stored message: the starter when it is stored. */
+  headId: string;
+  messageCount: number;
+  lastMessageAt: number;
 }
 
 export interface ThreadPageQuery {

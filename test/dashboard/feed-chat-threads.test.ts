@@ -50,26 +50,60 @@ describe('chat in the feed: reactions and threads', () => {
     expect(entryOf(html, 'No reactions on this one')).not.toContain('ab-reactions');
   });
 
-  it('names the thread or forum post (and its tags) on a message in it, not on a message of the channel', async () => {
+  it('folds a thread under its head message as "N replies"; its replies open in place (fragment) or on the thread’s page', async () => {
     const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Requests', icon: '🗳️' });
     await h.services.discordLinks.connect(chat.id, '1400000000000000002');
     const link = { channelId: chat.id, discordChannelId: '1400000000000000002' };
     const t0 = Date.now() - 10 * 60_000;
     const post = { id: '1400000000000000110', name: 'Export to CSV <b>now</b>', tags: ['feature', 'export'], archived: false };
+    // A thread started without a starter message in the channel: its first message is its head.
+    const loose = { id: '1400000000000000500', name: 'Loose thread', tags: [], archived: false };
     await h.services.chatIngest.store(link, [
       { ...msg(10, t0, 'Please add a CSV export', { thread: post, reactions: [{ emoji: '👍', count: 5 }] }) },
       msg(11, t0 + 60_000, 'Yes, for our finance team', { thread: post }),
       msg(12, t0 + 120_000, 'Unrelated channel message'),
+      msg(13, t0 + 180_000, 'And XLSX too', { thread: post }),
+      msg(14, t0 + 240_000, 'First words of a loose thread', { thread: loose }),
     ]);
     const client = new DashClient(h, 'http');
     await client.signInWithLink(seed.owner.id);
     const { html } = await client.get(`/feed/c/${chat.slug}`);
-    const reply = entryOf(html, 'Yes, for our finance team');
+    // The replies are not interleaved in the channel's feed.
+    expect(html).not.toContain('Yes, for our finance team');
+    expect(html).not.toContain('And XLSX too');
+    const head = entryOf(html, 'Please add a CSV export');
     // The name is the sender's text: escaped, never markup.
-    expect(reply).toContain('<span class="ab-thread-chip">Thread: Export to CSV &lt;b&gt;now&lt;/b&gt;</span>');
-    expect(reply).toContain('<span class="ab-tag-chip">feature</span><span class="ab-tag-chip">export</span>');
-    expect(entryOf(html, 'Please add a CSV export')).toContain('aria-label="5 reactions: 👍 5"');
+    expect(head).toContain('<span class="ab-thread-chip">Thread: Export to CSV &lt;b&gt;now&lt;/b&gt;</span>');
+    expect(head).toContain('<span class="ab-tag-chip">feature</span><span class="ab-tag-chip">export</span>');
+    expect(head).toContain('aria-label="5 reactions: 👍 5"');
+    const url = `/feed/c/${chat.slug}/threads/${post.id}`;
+    expect(head).toContain(`<a class="thread-fold-link" href="${url}" hx-get="${url}?fragment=1" hx-target="closest .thread-fold" hx-swap="outerHTML" aria-label="2 replies in “Export to CSV &lt;b&gt;now&lt;/b&gt;”">`);
+    expect(head).toContain(`<time datetime="${new Date(t0 + 180_000).toISOString()}"`);
     expect(entryOf(html, 'Unrelated channel message')).not.toContain('ab-thread-chip');
+    // A thread with only its head shows no fold.
+    expect(entryOf(html, 'First words of a loose thread')).not.toContain('thread-fold');
+
+    const fragment = await client.get(`${url}?fragment=1`);
+    expect(fragment.res.status).toBe(200);
+    expect(fragment.html.startsWith('<div class="thread-fold is-open">')).toBe(true);
+    expect(fragment.html).not.toContain('Please add a CSV export');
+    expect(fragment.html.indexOf('Yes, for our finance team')).toBeLessThan(fragment.html.indexOf('And XLSX too'));
+    expect(fragment.html).not.toContain('<html');
+
+    const full = await client.get(url);
+    expect(full.res.status).toBe(200);
+    expect(full.html).toContain('<h1 id="thread-title">Export to CSV &lt;b&gt;now&lt;/b&gt;</h1>');
+    const order = ['Please add a CSV export', 'Yes, for our finance team', 'And XLSX too'].map((t) => full.html.indexOf(t));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order[0]).toBeGreaterThan(0);
+
+    // Unknown threads, another channel's thread and a channel of another workspace are 404s.
+    expect((await client.get(`/feed/c/${chat.slug}/threads/1400000000000009999`)).res.status).toBe(404);
+    expect((await client.get(`/feed/c/${chat.slug}/threads/not-a-thread`)).res.status).toBe(404);
+    expect((await client.get(`/feed/c/${seed.general.slug}/threads/${post.id}`)).res.status).toBe(404);
+    const stranger = new DashClient(h, 'http');
+    await stranger.signInWithLink(seed.stranger.id);
+    expect((await stranger.get(`/feed/c/${chat.slug}/threads/${post.id}`)).res.status).toBe(404);
   });
 });
 

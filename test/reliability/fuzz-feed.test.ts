@@ -18,6 +18,8 @@ let h: DashHarness;
 let client: DashClient;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 const statuses = new Map<number, number>();
+/** The chat channel whose thread the probes read (its two messages are the only rows outside the webhook channels). */
+let community: { id: string };
 
 beforeAll(async () => {
   h = await startDashboard({ env: { WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000' } });
@@ -26,8 +28,13 @@ beforeAll(async () => {
   await client.signInWithLink(seed.member.id);
   await client.get('/feed');
   // A chat channel for the posts list to reach past its 404.
-  const community = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
+  community = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Community', icon: '💬' });
   await h.services.discordLinks.connect(community.id, '1600000000000000001');
+  // A thread with a reply, for the thread route (in place and as a page) to reach success.
+  const thread = { id: '1600000000000000100', name: 'Thread', tags: [], archived: false };
+  const mia = { id: 'u1', name: 'Mia', bot: false, role: 'member' as const };
+  const msg = (id: string, text: string) => ({ messageId: id, createdAt: Date.now(), editedAt: null, text, author: mia, replyTo: null, attachments: [], thread });
+  await h.services.chatIngest.store({ channelId: community.id, discordChannelId: '1600000000000000001' }, [msg(thread.id, 'head'), msg('1600000000000000101', 'reply')]);
 });
 afterAll(async () => {
   await h?.close();
@@ -36,7 +43,8 @@ afterAll(async () => {
 const nasty = fc.constantFrom('\u0000', '\u202e', '😀', '\ud800', '%00', '%ff', '../', '<script>', "'; DROP TABLE users;--", '__proto__', 'constructor', '\r\nX: y');
 const text = fc.oneof(fc.string({ maxLength: 40 }), nasty, fc.constant('x'.repeat(5000)));
 const probe = fc.record({
-  route: fc.constantFrom({ method: 'POST', path: '/feed/density' }, { method: 'POST', path: '/feed/test-alert' }, { method: 'GET', path: '/feed' }, { method: 'GET', path: '/feed/c/general' }, { method: 'GET', path: '/feed/c/community/posts' }),
+  route: fc.constantFrom({ method: 'POST', path: '/feed/density' }, { method: 'POST', path: '/feed/test-alert' }, { method: 'GET', path: '/feed' }, { method: 'GET', path: '/feed/c/general' }, { method: 'GET', path: '/feed/c/community/posts' },
+    { method: 'GET', path: '/feed/c/community/threads/1600000000000000100' }, { method: 'GET', path: '/feed/c/community/threads/%2e%2e%2fposts' }),
   type: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'text/plain', 'application/json', ''),
   csrf: fc.constantFrom('good', 'good', 'good', 'none', 'wrong'),
   htmx: fc.constantFrom(false, false, true),
@@ -55,6 +63,7 @@ const probe = fc.record({
       sort: fc.oneof(fc.constantFrom('activity', 'reactions'), text),
       tag: text,
       cursor: fc.oneof(fc.constant('1700000000000.1400000000000000120'), text),
+      fragment: fc.oneof(fc.constant('1'), text),
     },
     { requiredKeys: [] },
   ),
@@ -102,7 +111,7 @@ describe('feed routes under hostile input', () => {
     const densities = await h.query<{ feed_density: string }>('SELECT feed_density FROM user_settings');
     for (const d of densities) expect(['cards', 'compact']).toContain(d.feed_density);
     const where = await h.query<{ channel_id: string }>('SELECT DISTINCT channel_id FROM alerts');
-    for (const w of where) expect([seed.general.id, seed.deploys.id]).toContain(w.channel_id);
+    for (const w of where) expect([seed.general.id, seed.deploys.id, community.id]).toContain(w.channel_id);
   });
 
   it('the generated requests reach success, refused values, unknown channels and CSRF refusal', () => {

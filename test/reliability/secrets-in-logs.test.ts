@@ -222,7 +222,7 @@ const STEPS: Step[] = [
   dashboardSignInStep,
   routesStep,
   {
-    name: "dashboard: an empty channel's first-alert panel revealed, a test alert sent from it, the density saved",
+    name: "dashboard: an empty channel's first-alert panel revealed, a test alert sent from it, the density saved, a chat thread read, a Discord id refused",
     run: async (c) => {
       const s = c.h.services;
       const fresh = await s.accounts.createChannel({ workspaceId: c.seed.ws.id, name: 'Fresh start', slug: 'fresh-start' });
@@ -239,6 +239,18 @@ const STEPS: Step[] = [
       expect((await dash.post('/feed/test-alert', { channel: 'ch_nope' })).res.status).toBe(404);
       expect((await dash.post('/feed/density', { density: 'compact' })).res.status).toBe(303);
       expect((await dash.post('/feed/density', { density: fresh.webhookToken })).res.status).toBe(400);
+      // Issue 29: a chat thread's replies (in place and on its page), and the Discord connect form refusing a secret as an id.
+      const chat = await s.accounts.createChannel({ workspaceId: c.seed.ws.id, name: 'Chat threads', slug: 'chat-threads' });
+      c.secret('chat channel webhook token', chat.webhookToken);
+      await s.discordLinks.connect(chat.id, '1700000000000000001');
+      const thread = { id: '1700000000000000100', name: 'a thread', tags: [], archived: false };
+      const mia = { id: 'u1', name: 'Mia', bot: false, role: 'member' as const };
+      const msg = (id: string, text: string) => ({ messageId: id, createdAt: Date.now(), editedAt: null, text, author: mia, replyTo: null, attachments: [], thread });
+      await s.chatIngest.store({ channelId: chat.id, discordChannelId: '1700000000000000001' }, [msg(thread.id, 'head'), msg('1700000000000000101', 'reply')]);
+      expect((await dash.get(`/feed/c/chat-threads/threads/${thread.id}?fragment=1`)).res.status).toBe(200);
+      expect((await dash.get(`/feed/c/chat-threads/threads/${thread.id}`)).res.status).toBe(200);
+      expect((await dash.get('/feed/c/chat-threads/threads/1700000000000009999')).res.status).toBe(404);
+      expect((await dash.post(`/channels/${fresh.id}/discord`, { discord_channel: '', discord_channel_id: fresh.webhookToken })).res.status).toBe(400);
     },
   },
   escalationStep,

@@ -1,13 +1,21 @@
-import type { AlertLevel, AlertReads, AlertRow } from '../../domain/alert-store.js';
+import type { AlertLevel, AlertReads, AlertRow, ThreadHead } from '../../domain/alert-store.js';
+import { isoTime } from '../../lib/iso-time.js';
 import type { AlertView } from '../../domain/alert-view.js';
 import type { AlertStatus } from '../../domain/alert-lifecycle.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { Principal } from '../../domain/tokens.js';
 import type { DashboardServices } from '../dashboard-services.js';
 
+/** A thread folded under its head message: how many replies it hides, and when the last one came. */
+export interface ThreadFold {
+  threadId: string;
+  replies: number;
+  lastReplyAt: string;
+}
+
 /** One feed page: newest first, and the cursor for the next older page. */
 export interface FeedPage {
-  items: { alert: AlertView; channel: ChannelView }[];
+  items: { alert: AlertView; channel: ChannelView; fold?: ThreadFold }[];
   nextCursor: string | null;
 }
 
@@ -36,7 +44,7 @@ const UNREAD_SCAN_ROWS = 400;
  * rows: a page may come back short with a cursor, which the "Load older"
  * button simply follows.
  */
-export async function feedPage(services: Pick<DashboardServices, 'store' | 'readApi'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
+export async function feedPage(services: Pick<DashboardServices, 'store' | 'readApi' | 'chatThreads'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
   const reads = services.store.reads;
   const byId = new Map(f.channels.map((c) => [c.id, c]));
   const items: FeedPage['items'] = [];
@@ -57,11 +65,16 @@ export async function feedPage(services: Pick<DashboardServices, 'store' | 'read
     for (const [channelId, list] of perChannel) {
       for (const v of await services.readApi.render(p.userId, channelId, list)) views.set(v.id, v);
     }
+    const heads = await threadHeadsOf(services, taken);
     for (const r of taken) {
       const v = views.get(r.id)!;
       if (f.unreadOnly && v.isRead) continue;
       if (f.membersOnly && !('author' in v && v.author.role === 'member')) continue;
-      if (items.length < f.limit) items.push({ alert: v, channel: byId.get(r.channelId)! });
+      // A thread shows once, as its head message with "N replies"; its other messages open from there.
+      const head = r.threadId ? heads.get(`${r.channelId} ${r.threadId}`) : undefined;
+      if (head && head.headId !== r.id) continue;
+      const fold = head && head.messageCount > 1 ? { threadId: head.threadId, replies: head.messageCount - 1, lastReplyAt: isoTime(head.lastMessageAt) } : undefined;
+      if (items.length < f.limit) items.push({ alert: v, channel: byId.get(r.channelId)!, ...(fold ? { fold } : {}) });
     }
     scanned += taken.length;
     const last = taken[taken.length - 1];
@@ -75,6 +88,17 @@ export async function feedPage(services: Pick<DashboardServices, 'store' | 'read
     cursor = last.id;
     if (scanned >= UNREAD_SCAN_ROWS) return { items, nextCursor: cursor };
   }
+}
+
+/** The heads of the threads a batch's chat messages are in, keyed `channel thread`: one query per channel with threads. */
+async function threadHeadsOf(services: Pick<DashboardServices, 'chatThreads'>, rows: AlertRow[]): Promise<Map<string, ThreadHead>> {
+  const byChannel = new Map<string, string[]>();
+  for (const r of rows) if (r.threadId) byChannel.set(r.channelId, [...(byChannel.get(r.channelId) ?? []), r.threadId]);
+  const out = new Map<string, ThreadHead>();
+  for (const [channelId, threadIds] of byChannel) {
+    for (const [threadId, head] of await services.chatThreads.heads(channelId, threadIds)) out.set(`${channelId} ${threadId}`, head);
+  }
+  return out;
 }
 
 const newestFirst = (a: AlertRow, b: AlertRow) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

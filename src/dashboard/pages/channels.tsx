@@ -1,3 +1,4 @@
+import type { DiscordServerEntry } from '../../domain/chat/directory.js';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { NotifyLevel } from '../../domain/notification-preferences.js';
@@ -72,7 +73,8 @@ export function channelsPage(
 }
 
 export interface SettingsExtra {
-  discord?: { status: DiscordStatus; inviteUrl?: string; botRunning: boolean };
+  /** `servers`: the bot's servers and the channels still free to connect, or null without a gateway on this node. */
+  discord?: { status: DiscordStatus; inviteUrl?: string; botRunning: boolean; servers: DiscordServerEntry[] | null };
   /** Whether the channel has a GitHub signing secret (shown to managers only). */
   signingSecretSet?: boolean;
   /** The escalation policy (managers only; null: none). */
@@ -184,7 +186,7 @@ export function channelSettingsPage(
       ) : null}
 
       {o.discord ? (
-        <DiscordSection channelId={ch.id} channelName={ch.name} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} />
+        <DiscordSection channelId={ch.id} channelName={ch.name} status={o.discord.status} manager={manager} csrf={csrf} inviteUrl={o.discord.inviteUrl} botRunning={o.discord.botRunning} error={e.discord_channel} servers={o.discord.servers} value={o.values?.discord_channel} />
       ) : null}
 
       <NotificationsSection

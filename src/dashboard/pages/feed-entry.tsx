@@ -1,5 +1,6 @@
 import type { AlertView } from '../../domain/alert-view.js';
 import type { ChannelView } from '../../domain/read-api.js';
+import type { ThreadFold } from '../feed/feed-query.js';
 import { CachedCard } from '../views/card-cache.js';
 import { EntryActions, type EntryAction } from '../views/entry-actions.js';
 import { LifecycleStatus, lifecycleEntryActions } from '../views/lifecycle-actions.js';
@@ -100,7 +101,7 @@ function CompactRow(props: { alert: AlertView; channel: ChannelView }) {
  * only; switching to the list loads the page again). Single entries (live, swapped) keep it: the
  * live stream's HTML is shared by a browser's tabs, whatever density each shows.
  */
-export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfToken: string; manager?: boolean; continues?: boolean; row?: boolean; now?: number }) {
+export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfToken: string; manager?: boolean; continues?: boolean; row?: boolean; now?: number; fold?: ThreadFold }) {
   const { alert, channel } = props;
   const now = props.now ?? Date.now();
   return (
@@ -130,17 +131,46 @@ export function FeedEntry(props: { alert: AlertView; channel: ChannelView; csrfT
         <CachedCard alert={alert} channel={{ icon: channel.icon, slug: channel.slug }} />
         {/* The shared lifecycle (docs/handling-alerts.md): who handles it; its buttons sit in the header's slot above. */}
         <LifecycleStatus alert={alert} now={now} />
+        {props.fold ? <ThreadFoldLink alert={alert} channel={channel} fold={props.fold} /> : null}
       </div>
     </li>
   );
 }
 
-/** Which entries continue the chat turn above them (same channel and author, at most CHAT_GROUP_MS apart); newest first. */
-export function chatContinuations(items: { alert: AlertView; channel: ChannelView }[]): boolean[] {
+/** Which entries continue the chat turn above them (same channel and author, at most CHAT_GROUP_MS apart, no thread fold between); newest first. */
+export function chatContinuations(items: { alert: AlertView; channel: ChannelView; fold?: ThreadFold }[]): boolean[] {
   return items.map((item, i) => {
     const above = items[i - 1];
     if (!above || !('author' in item.alert) || !('author' in above.alert)) return false;
+    // A message under a folded thread starts a turn of its own: it does not belong to the thread.
+    if (above.fold) return false;
     if (above.channel.id !== item.channel.id || above.alert.author.id !== item.alert.author.id) return false;
     return Math.abs(Date.parse(above.alert.createdAt) - Date.parse(item.alert.createdAt)) <= CHAT_GROUP_MS;
   });
+}
+
+/** A thread's page: every message of it, oldest first (the fold's link without script). */
+export function threadUrl(channel: Pick<ChannelView, 'slug'>, threadId: string): string {
+  return `/feed/c/${encodeURIComponent(channel.slug)}/threads/${threadId}`;
+}
+
+/**
+ * "N replies" under a thread's head message (Slack's fold): htmx swaps the replies in place of the
+ * link; without script the link opens the thread's page.
+ */
+function ThreadFoldLink(props: { alert: AlertView; channel: ChannelView; fold: ThreadFold }) {
+  const { fold } = props;
+  const url = threadUrl(props.channel, fold.threadId);
+  const name = 'thread' in props.alert && props.alert.thread ? props.alert.thread.name : 'the thread';
+  const count = `${fold.replies} ${fold.replies === 1 ? 'reply' : 'replies'}`;
+  return (
+    <div class="thread-fold">
+      <a class="thread-fold-link" href={url} hx-get={`${url}?fragment=1`} hx-target="closest .thread-fold" hx-swap="outerHTML" aria-label={`${count} in “${name}”`}>
+        <span class="thread-fold-count">{count}</span>
+        <span class="thread-fold-last">
+          last <time datetime={fold.lastReplyAt}>{timeText(fold.lastReplyAt)}</time>
+        </span>
+      </a>
+    </div>
+  );
 }

@@ -102,8 +102,8 @@ export function FeedItems(props: { feed: FeedPage; state: FeedState; csrfToken: 
   const continues = chatContinuations(props.feed.items);
   return (
     <>
-      {props.feed.items.map(({ alert, channel }, i) => (
-        <FeedEntry alert={alert} channel={channel} csrfToken={props.csrfToken} manager={props.manager} continues={continues[i]} row={props.density === 'compact'} />
+      {props.feed.items.map(({ alert, channel, fold }, i) => (
+        <FeedEntry alert={alert} channel={channel} csrfToken={props.csrfToken} manager={props.manager} continues={continues[i]} row={props.density === 'compact'} fold={fold} />
       ))}
       {props.feed.nextCursor ? (
         <LoadMore

@@ -56,7 +56,9 @@ export function forumPostsPage(c: Context<DashEnv>, v: ForumPostsView) {
             <option value={t} />
           ))}
         </datalist>
-        <button type="submit">Show</button>
+        <button type="submit" class="button small">
+          Show posts
+        </button>
       </form>
       {v.page.threads.length === 0 ? (
         <p class="empty">{v.tag ? `No posts tagged “${v.tag}”.` : 'No threads or forum posts yet: they appear here once members start one in Discord.'}</p>

@@ -64,6 +64,15 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     }
   };
 
+  /** The connection, and for a manager of an unconnected channel the channels the bot sees that no channel mirrors yet. */
+  const discordView = async (channelId: string, manager: boolean) => {
+    const status = await deps.accounts.discordStatus(channelId);
+    const all = manager && !status.connected ? deps.services.discordDirectory.servers() : null;
+    const taken = all ? new Set((await deps.services.discordLinks.list()).map((l) => l.discordChannelId)) : new Set<string>();
+    const servers = all?.map((s) => ({ ...s, channels: s.channels.filter((ch) => !taken.has(ch.id)) })) ?? null;
+    return { status, inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken), servers };
+  };
+
   const settings = async (c: Context<DashEnv>, ch: ChannelRecord, extra: SettingsExtra = {}) => {
     const ws = requireRole(c);
     const level = (await deps.services.notifyPrefs.recipient(ch.id, c.get('viewer').id))?.level ?? 'none';
@@ -73,7 +82,7 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
       level,
       members: ch.isPrivate ? await deps.accounts.channelMembers(ch.id) : [],
       workspaceMembers: await deps.accounts.listMembers(ws.id),
-      discord: { status: await deps.accounts.discordStatus(ch.id), inviteUrl: botInviteUrl(deps.services.config.discordToken), botRunning: Boolean(deps.services.config.discordToken) },
+      discord: await discordView(ch.id, isManager(ws.role)),
       signingSecretSet: isManager(ws.role) ? await deps.accounts.hasSigningSecret(ch.id) : undefined,
       escalation: isManager(ws.role) ? await escalationView(deps, ch.id) : undefined,
       heartbeats: { checks: await deps.services.heartbeats.checks.ofChannel(ch.id), now: deps.services.clock.now() },
@@ -180,16 +189,21 @@ export function channelRoutes(deps: DashboardDeps): Hono<DashEnv> {
     requireRole(c, MANAGERS);
     const ch = await visibleChannel(c);
     if (!ch) return c.notFound();
-    const id = (await formOf(c)).discord_channel ?? '';
+    // A typed id (the fallback under the list) wins over the list's choice.
+    const form = await formOf(c);
+    const id = (form.discord_channel_id ?? '').trim() || (form.discord_channel ?? '').trim();
+    if (id === '') return settings(c, ch, { errors: { discord_channel: 'Choose a Discord channel, or paste its id' } });
     try {
       await deps.accounts.connectDiscord(ch.id, id);
     } catch (err) {
       // The domain's rule (a snowflake; one Discord channel feeds one channel) becomes the field's error.
-      if (err instanceof AppError && err.code === 'invalid-body') return settings(c, ch, { errors: { discord_channel: err.detail } });
+      if (err instanceof AppError && err.code === 'invalid-body') return settings(c, ch, { errors: { discord_channel: err.detail }, values: { discord_channel: id } });
       throw err;
     }
     await audit(c, deps, 'channel.discord-connected', `${ch.name} ← Discord ${id.trim()}`);
-    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `“${ch.name}” now mirrors Discord channel ${id.trim()}.` });
+    const server = deps.services.discordDirectory.servers()?.find((s) => s.channels.some((d) => d.id === id));
+    const named = server ? `#${server.channels.find((d) => d.id === id)!.name} on ${server.name}` : id;
+    return redirectWithFlash(c, `/channels/${ch.id}`, { notice: `“${ch.name}” now mirrors Discord channel ${named}.` });
   });
 
   r.post('/channels/:id/discord/disconnect', async (c) => {

@@ -1,3 +1,5 @@
+import type { AlertRow, ThreadHead } from '../../domain/alert-store.js';
+import { ALERT_SELECT } from './alert-columns.js';
 import { byDialect, statement } from './statement.js';
 
 // Discord threads and forum posts (`chat_threads`) and the reaction summary of chat messages, for both engines.
@@ -75,3 +77,18 @@ export const THREAD_PAGES = {
   activity: { all: threadPage('activity', false), tagged: threadPage('activity', true) },
   reactions: { all: threadPage('reactions', false), tagged: threadPage('reactions', true) },
 } as const;
+
+/**
+ * Where each thread shows in a channel's feed: its earliest stored message (the starter when it is
+ * stored, as it has the thread's id, which is older than any reply), its message count and last time.
+ * One range of the (channel_id, thread_id, id) index per thread.
+ */
+export const THREAD_HEADS = byDialect<{ channelId: string; threadIds: readonly string[] }, ThreadHead>(
+  (dialect) => `SELECT thread_id AS "threadId", min(id) AS "headId", count(*) AS "messageCount", max(created_at) AS "lastMessageAt"
+   FROM alerts WHERE channel_id = :channelId AND thread_id IN ${dialect.listOf('threadIds', 'text')} GROUP BY thread_id`,
+);
+
+/** A thread's messages, oldest first (the feed's expanded thread). */
+export const THREAD_MESSAGES = statement<{ channelId: string; threadId: string; limit: number }, AlertRow>(
+  `SELECT ${ALERT_SELECT} FROM alerts a WHERE a.channel_id = :channelId AND a.thread_id = :threadId ORDER BY a.id LIMIT :limit`,
+);

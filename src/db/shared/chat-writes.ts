@@ -1,7 +1,7 @@
 import type {
-  AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, ChatReaction, ChatThreadRecord, NewChatMessage, ThreadPageQuery, ThreadRow,
+  AttachmentRecord, AttachmentRow, ChatLinkNames, ChatLinkRef, ChatMessageWrites, ChatReaction, ChatThreadRecord, NewChatMessage, ThreadHead, ThreadPageQuery, ThreadRow, AlertRow,
 } from '../../domain/alert-store.js';
-import { REACTIONS_OF, SAVE_THREAD, SET_REACTIONS, THREAD_COPIES, THREAD_PAGES } from './chat-thread-rows.js';
+import { REACTIONS_OF, SAVE_THREAD, SET_REACTIONS, THREAD_COPIES, THREAD_HEADS, THREAD_MESSAGES, THREAD_PAGES } from './chat-thread-rows.js';
 import { ADVANCE_MARK, CHAT_MESSAGES, SET_LINK_NAMES } from './discord-link-rows.js';
 import type { SqlExecutor, Step, TransactionSteps } from './executor.js';
 import { ATTACHMENT_SELECT } from './alert-columns.js';
@@ -121,6 +121,16 @@ export abstract class SqlChatWrites implements ChatMessageWrites {
       reactionCount: Number(r.reactionCount),
       sortKey: Number(r.sortKey),
     }));
+  }
+
+  async threadHeads(channelId: string, threadIds: readonly string[]): Promise<ThreadHead[]> {
+    if (threadIds.length === 0) return [];
+    const rows = await this.database.all(THREAD_HEADS, { channelId, threadIds });
+    return rows.map((r) => ({ threadId: r.threadId, headId: r.headId, messageCount: Number(r.messageCount), lastMessageAt: Number(r.lastMessageAt) }));
+  }
+
+  threadMessages(channelId: string, threadId: string, limit: number): Promise<AlertRow[]> {
+    return this.database.all(THREAD_MESSAGES, { channelId, threadId, limit });
   }
 
   saveThread(link: ChatLinkRef, thread: ChatThreadRecord, now: number) {

@@ -1,5 +1,5 @@
-import type { ChatMessageWrites, ThreadRow } from '../alert-store.js';
-import { AppError } from '../errors.js';
+import type { AlertRow, ChatMessageWrites, ThreadHead, ThreadRow } from '../alert-store.js';
+import { AppError, notFound } from '../errors.js';
 import type { ReadApi } from '../read-api.js';
 import type { Principal } from '../tokens.js';
 import { isoTime } from '../../lib/iso-time.js';
@@ -32,8 +32,23 @@ const CURSOR = /^(\d{1,16})\.(\d{17,20})$/;
 export class ChatThreads {
   constructor(
     private readonly readApi: Pick<ReadApi, 'resolveChannel'>,
-    private readonly rows: Pick<ChatMessageWrites, 'threadPage'>,
+    private readonly rows: Pick<ChatMessageWrites, 'threadPage' | 'threadHeads' | 'threadMessages'>,
   ) {}
+
+  /** Where the threads show in a channel the caller already sees (the feed's page): head message, count, last time, by thread id. */
+  async heads(channelId: string, threadIds: readonly string[]): Promise<Map<string, ThreadHead>> {
+    const rows = await this.rows.threadHeads(channelId, [...new Set(threadIds)]);
+    return new Map(rows.map((r) => [r.threadId, r]));
+  }
+
+  /** One thread's messages, oldest first, in a channel the caller may see (else a 404, as for the channel). */
+  async messages(p: Principal, ref: string, threadId: string, limit: number): Promise<{ channelId: string; rows: AlertRow[]; hasMore: boolean }> {
+    const channel = await this.readApi.resolveChannel(p, ref);
+    if (!/^\d{17,20}$/.test(threadId)) throw notFound('thread');
+    const rows = await this.rows.threadMessages(channel.id, threadId, limit + 1);
+    if (rows.length === 0) throw notFound('thread');
+    return { channelId: channel.id, rows: rows.slice(0, limit), hasMore: rows.length > limit };
+  }
 
   async list(p: Principal, ref: string, q: ThreadListQuery): Promise<{ threads: ThreadView[]; nextCursor: string | null; hasMore: boolean }> {
     const channel = await this.readApi.resolveChannel(p, ref);
