@@ -1,4 +1,4 @@
-import type { AlertLevel, AlertReads, AlertRow } from '../../domain/alert-store.js';
+import type { AlertLevel, AlertReads, AlertRow, PageQuery } from '../../domain/alert-store.js';
 import type { AlertView } from '../../domain/alert-view.js';
 import type { AlertStatus } from '../../domain/alert-lifecycle.js';
 import type { ChannelView } from '../../domain/read-api.js';
@@ -37,6 +37,7 @@ const UNREAD_SCAN_ROWS = 400;
  * button simply follows.
  */
 export async function feedPage(services: Pick<DashboardServices, 'store' | 'readApi'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
+  if (f.unreadOnly && !f.membersOnly && !f.level && !f.status) return unreadFeedPage(services, p, f);
   const reads = services.store.reads;
   const byId = new Map(f.channels.map((c) => [c.id, c]));
   const items: FeedPage['items'] = [];
@@ -75,6 +76,27 @@ export async function feedPage(services: Pick<DashboardServices, 'store' | 'read
     cursor = last.id;
     if (scanned >= UNREAD_SCAN_ROWS) return { items, nextCursor: cursor };
   }
+}
+
+/**
+ * Unread only, without other filters: each channel's unread rows come from the store by index
+ * (AlertReads.unreadPage), merged by id as `newestAcross` merges pages, so a page costs the same
+ * whether the user is 10 or 10 million alerts behind, and is never short while older unread remain.
+ */
+async function unreadFeedPage(services: Pick<DashboardServices, 'store' | 'readApi'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
+  const reads = services.store.reads;
+  const unread = { page: (q: PageQuery) => reads.unreadPage(p.userId, q) };
+  const rows = await newestAcross(unread, f.channels.map((c) => c.id), undefined, f.cursor, f.limit + 1);
+  const taken = rows.slice(0, f.limit);
+  const byId = new Map(f.channels.map((c) => [c.id, c]));
+  const perChannel = new Map<string, AlertRow[]>();
+  for (const r of taken) perChannel.set(r.channelId, [...(perChannel.get(r.channelId) ?? []), r]);
+  const views = new Map<string, AlertView>();
+  for (const [channelId, list] of perChannel) {
+    for (const v of await services.readApi.render(p.userId, channelId, list)) views.set(v.id, v);
+  }
+  const items = taken.map((r) => ({ alert: views.get(r.id)!, channel: byId.get(r.channelId)! }));
+  return { items, nextCursor: rows.length > f.limit ? taken[taken.length - 1]!.id : null };
 }
 
 const newestFirst = (a: AlertRow, b: AlertRow) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

@@ -1,9 +1,10 @@
-import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext } from '../../domain/alert-store.js';
+import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext, UnreadPageQuery } from '../../domain/alert-store.js';
 import type { Principal } from '../../domain/tokens.js';
 import { channelRecordOf, type ChannelJoinRow } from './alert-columns.js';
 import type { SqlExecutor } from './executor.js';
 import { ALERT_SELECT, ATTACHMENT_SELECT } from './alert-columns.js';
 import { byDialect, statement, type Statement } from './statement.js';
+import { unreadPage } from './unread-pages.js';
 import { channelVisibleTo } from './visibility.js';
 
 /** Visible to the principal bound as :workspaceId / :userId: its workspace, and the one rule (visibility.ts). */
@@ -180,6 +181,10 @@ export class SqlAlertReads implements AlertReads {
 
   page(query: PageQuery) {
     return this.pages.page(query);
+  }
+
+  unreadPage(userId: string, query: UnreadPageQuery) {
+    return unreadPage(this.database, userId, query);
   }
 
   visibleAlert(principal: Principal, alertId: string) {
