@@ -16,8 +16,13 @@ CREATE INDEX "alerts_channel_read_order_idx" ON "alerts" USING btree ("channel_i
 CREATE FUNCTION alertbridge_alerts_out_of_order() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.seq > 0 AND NOT NEW.out_of_order AND (TG_OP = 'INSERT' OR NEW.seq <> OLD.seq) THEN
-    NEW.out_of_order := EXISTS (SELECT 1 FROM alerts x WHERE x.channel_id = NEW.channel_id AND x.id > NEW.id)
-      OR EXISTS (SELECT 1 FROM alerts x WHERE x.channel_id = NEW.channel_id AND x.out_of_order = false AND x.seq >= NEW.seq AND x.id <> NEW.id);
+    -- Written as "the channel's largest id / in-order seq" (ORDER BY … LIMIT 1), the shape that takes
+    -- the index whatever the statistics: a plan cached while the table was empty must not scan it.
+    -- (An updated row's own old seq is below its new one, so it never counts against itself.)
+    NEW.out_of_order := COALESCE((SELECT x.id FROM alerts x WHERE x.channel_id = NEW.channel_id
+        ORDER BY x.channel_id DESC, x.id DESC LIMIT 1) > NEW.id, false)
+      OR COALESCE((SELECT x.seq FROM alerts x WHERE x.channel_id = NEW.channel_id AND x.out_of_order = false
+        ORDER BY x.channel_id DESC, x.out_of_order DESC, x.seq DESC LIMIT 1) >= NEW.seq, false);
   END IF;
   RETURN NEW;
 END;

@@ -32,8 +32,9 @@ const UNREAD_SCAN_ROWS = 400;
  * The dashboard's feed over the read API's use cases: a single channel is the
  * API's own page; "All channels" merges each visible channel's newest page by
  * alert id (ids sort by creation time), so the cursor means the same in both.
- * Unread-only and members-only filter the rendered rows, scanning a bounded number of
- * rows: a page may come back short with a cursor, which the "Load older"
+ * Unread-only on its own reads only unread rows (unreadFeedPage). Members-only, and
+ * unread-only with a level or status filter, filter the rendered rows, scanning a bounded
+ * number of rows: a page may come back short with a cursor, which the "Load older"
  * button simply follows.
  */
 export async function feedPage(services: Pick<DashboardServices, 'store' | 'readApi'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
