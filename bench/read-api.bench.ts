@@ -137,7 +137,7 @@ async function measureSize(ALERTS: number) {
     // The plan of the unread page's statement from a cursor deep in the read part, as SQLite runs it: the evidence of constant
     // work is that the in-order part is one range of the id index read newest first (no sort), the rest small index ranges.
     const older = UNREAD_PAGE_STATEMENTS.older.sqlite!;
-    const planParams = { userId: user.id, channelId: channel.id, watermark: ALERTS / 10, boundary: deepCursor, cursor: cursors[2]!, limit: 26 };
+    const planParams = { userId: user.id, channelId: channel.id, cursor: cursors[1]!, limit: 26 };
     const unreadPlan = main
       ? (s.db.sqlite.prepare(`EXPLAIN QUERY PLAN ${older.text}`).all(...bindValues(older, planParams, (v) => v)) as { detail: string }[]).map((r) => r.detail)
       : [];

@@ -1,7 +1,7 @@
 import type { AlertRow, UnreadPageQuery } from '../../domain/alert-store.js';
 import { ALERT_SELECT } from './alert-columns.js';
 import type { SqlExecutor } from './executor.js';
-import { byDialect, statement } from './statement.js';
+import { byDialect } from './statement.js';
 
 /**
  * The unread-only feed by index (docs/decisions.md, "Unread-only feed"): newest first by id, like
@@ -13,18 +13,15 @@ import { byDialect, statement } from './statement.js';
  * above the watermark, and the user's unread exceptions at or below it, come from their own index
  * ranges; rows the user read as exceptions above the watermark are skipped (one key look-up each).
  */
-const STATE = statement<{ userId: string; channelId: string }, { watermark: number; boundary: string | null }>(
-  `SELECT m.wm AS watermark,
-     (SELECT x.id FROM alerts x WHERE x.channel_id = :channelId AND x.out_of_order = FALSE AND x.seq <= m.wm
-      ORDER BY x.seq DESC LIMIT 1) AS boundary
-   FROM (SELECT COALESCE((SELECT watermark_seq FROM read_marks WHERE user_id = :userId AND channel_id = :channelId), 0) AS wm) m`,
-);
+/** The user's watermark in the channel (0: never marked read). */
+const WATERMARK = `COALESCE((SELECT watermark_seq FROM read_marks WHERE user_id = :userId AND channel_id = :channelId), 0)`;
+/** The in-order row holding the largest seq at or below the watermark; '' (below every id) when there is none. */
+const BOUNDARY = `COALESCE((SELECT x.id FROM alerts x WHERE x.channel_id = :channelId AND x.out_of_order = FALSE AND x.seq <= ${WATERMARK}
+  ORDER BY x.seq DESC LIMIT 1), '')`;
 
 interface FirstPageParams {
   userId: string;
   channelId: string;
-  watermark: number;
-  boundary: string;
   limit: number;
 }
 type OlderPageParams = FirstPageParams & { cursor: string };
@@ -40,35 +37,27 @@ const pageStatement = <P extends FirstPageParams>(withCursor: boolean) =>
     const byId = dialect.engine === 'sqlite' ? 'INDEXED BY alerts_channel_id_idx' : '';
     return `SELECT ${ALERT_SELECT} FROM alerts a WHERE a.id IN (
       SELECT id FROM (SELECT u.id FROM alerts u ${byId}
-        WHERE u.channel_id = :channelId AND u.id > :boundary ${below('u')} AND u.out_of_order = FALSE AND u.seq > :watermark
+        WHERE u.channel_id = :channelId AND u.id > ${BOUNDARY} ${below('u')} AND u.out_of_order = FALSE AND u.seq > ${WATERMARK}
           AND ${NOT_READ_AS_EXCEPTION}
         ORDER BY u.id DESC LIMIT :limit) AS in_order
       UNION ALL
       SELECT id FROM (SELECT u.id FROM alerts u
-        WHERE u.channel_id = :channelId AND u.out_of_order = TRUE AND u.seq > :watermark ${below('u')} AND ${NOT_READ_AS_EXCEPTION}
+        WHERE u.channel_id = :channelId AND u.out_of_order = TRUE AND u.seq > ${WATERMARK} ${below('u')} AND ${NOT_READ_AS_EXCEPTION}
         ORDER BY u.id DESC LIMIT :limit) AS moved
       UNION ALL
       SELECT u.id FROM read_exceptions e JOIN alerts u ON u.id = e.alert_id AND u.seq = e.seq
-        WHERE e.user_id = :userId AND e.channel_id = :channelId AND e.is_read = FALSE AND e.seq <= :watermark ${below('u')}
+        WHERE e.user_id = :userId AND e.channel_id = :channelId AND e.is_read = FALSE AND e.seq <= ${WATERMARK} ${below('u')}
     ) ORDER BY a.id DESC LIMIT :limit`;
   });
 
 const FIRST_PAGE = pageStatement<FirstPageParams>(false);
 const OLDER_PAGE = pageStatement<OlderPageParams>(true);
 
-/** The user's unread alerts in one channel, newest first, strictly older than the cursor: two statements, each a few index ranges. */
-export async function unreadPage(database: SqlExecutor, userId: string, q: UnreadPageQuery): Promise<AlertRow[]> {
-  const state = await database.get(STATE, { userId, channelId: q.channelId });
-  const params = {
-    userId,
-    channelId: q.channelId,
-    watermark: Number(state?.watermark ?? 0),
-    // No in-order row at or below the watermark: every in-order row is above it ('' sorts before any id).
-    boundary: state?.boundary ?? '',
-    limit: q.limit,
-  };
+/** The user's unread alerts in one channel, newest first, strictly older than the cursor: one statement of a few index ranges. */
+export function unreadPage(database: SqlExecutor, userId: string, q: UnreadPageQuery): Promise<AlertRow[]> {
+  const params = { userId, channelId: q.channelId, limit: q.limit };
   return q.cursor === undefined ? database.all(FIRST_PAGE, params) : database.all(OLDER_PAGE, { ...params, cursor: q.cursor });
 }
 
-/** The statements' texts for an engine, for the bench's and tests' EXPLAIN (the plan is the evidence of constant work). */
-export const UNREAD_PAGE_STATEMENTS = { state: STATE, first: FIRST_PAGE, older: OLDER_PAGE };
+/** The statements, for the bench's EXPLAIN (the plan is the evidence of constant work). */
+export const UNREAD_PAGE_STATEMENTS = { first: FIRST_PAGE, older: OLDER_PAGE };
