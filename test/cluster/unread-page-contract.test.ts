@@ -5,6 +5,7 @@ import { openDb } from '../../src/db/sqlite/connection.js';
 import { openPg } from '../../src/db/pg/connection.js';
 import { PgExecutor } from '../../src/db/pg/executor.js';
 import { SqlAlertReads } from '../../src/db/shared/alert-reads.js';
+import { SqliteAlertPages } from '../../src/db/sqlite/alert-pages.js';
 import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
 import type { TransferEngine } from '../../src/db/transfer/engine.js';
 import { PgTransferEngine } from '../../src/db/transfer/pg-engine.js';
@@ -122,7 +123,8 @@ describe('unread-only pages on SQLite', () => {
     await seed(SqliteTransferEngine.openTarget(file));
     const db = openDb(file);
     for (const sql of RESURFACE) db.sqlite.prepare(sql).run();
-    return { reads: new SqlAlertReads(new SqliteExecutor(db.sqlite)), close: async () => db.close() };
+    // The store's own reader on SQLite: raw rows through SqliteAlertPages.
+    return { reads: new SqlAlertReads(new SqliteExecutor(db.sqlite), new SqliteAlertPages(db.sqlite)), close: async () => db.close() };
   });
 });
 

@@ -1,7 +1,6 @@
 import type { AlertRow, UnreadPageQuery } from '../../domain/alert-store.js';
 import { ALERT_SELECT } from './alert-columns.js';
-import type { SqlExecutor } from './executor.js';
-import { byDialect } from './statement.js';
+import { byDialect, type Statement } from './statement.js';
 
 /**
  * The unread-only feed by index (docs/decisions.md, "Unread-only feed"): newest first by id, like
@@ -53,10 +52,10 @@ const pageStatement = <P extends FirstPageParams>(withCursor: boolean) =>
 const FIRST_PAGE = pageStatement<FirstPageParams>(false);
 const OLDER_PAGE = pageStatement<OlderPageParams>(true);
 
-/** The user's unread alerts in one channel, newest first, strictly older than the cursor: one statement of a few index ranges. */
-export function unreadPage(database: SqlExecutor, userId: string, q: UnreadPageQuery): Promise<AlertRow[]> {
-  const params = { userId, channelId: q.channelId, limit: q.limit };
-  return q.cursor === undefined ? database.all(FIRST_PAGE, params) : database.all(OLDER_PAGE, { ...params, cursor: q.cursor });
+/** The statement for a query (first page or older) and its parameters. */
+export function unreadPageOf(userId: string, q: UnreadPageQuery): { stmt: Statement<object, AlertRow>; params: object } {
+  const params: FirstPageParams = { userId, channelId: q.channelId, limit: q.limit };
+  return q.cursor === undefined ? { stmt: FIRST_PAGE, params } : { stmt: OLDER_PAGE, params: { ...params, cursor: q.cursor } };
 }
 
 /** The statements, for the bench's EXPLAIN (the plan is the evidence of constant work). */
