@@ -4,6 +4,8 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { ALERT_COLUMNS } from '../src/db/sqlite/alert-store/rows.js';
 import { feedPage } from '../src/dashboard/feed/feed-query.js';
+import { bindValues } from '../src/db/shared/statement.js';
+import { UNREAD_PAGE_STATEMENTS } from '../src/db/shared/unread-pages.js';
 import { createApp } from '../src/http/app.js';
 import { openServices, sqliteServicesOf } from '../src/services.js';
 import { ms, summarize, timeIt, timePair } from './lib.js';
@@ -132,7 +134,17 @@ async function measureSize(ALERTS: number) {
       ? await timePair(behindIters, () => feedPage(s, principal, feedArgs(true)), () => feedPage(s, principal, feedArgs(false)))
       : [[], []];
     const [unreadFeed, allFeed] = [unreadFeedT, allFeedT].map(summarize) as [S, S];
-    return { ALERTS, unreadFeed, allFeed, seedSeconds, apiFirst, sqlFirst, apiDeep, sqlDeep, level, channelsNeverRead, channelsAfterMark, channelsBehind, oldBehindCount, markMs, unreadAfter, firstTail };
+    // The plan of the unread page's statement from a cursor deep in the read part, as SQLite runs it: the evidence of constant
+    // work is that the in-order part is one range of the id index read newest first (no sort), the rest small index ranges.
+    const older = UNREAD_PAGE_STATEMENTS.older.sqlite!;
+    const planParams = { userId: user.id, channelId: channel.id, cursor: cursors[1]!, limit: 26 };
+    const unreadPlan = main
+      ? (s.db.sqlite.prepare(`EXPLAIN QUERY PLAN ${older.text}`).all(...bindValues(older, planParams, (v) => v)) as { detail: string }[]).map((r) => r.detail)
+      : [];
+    // The same pages for a user 10 alerts behind: constant work means the same cost as 90 % behind.
+    s.db.sqlite.prepare('UPDATE read_marks SET watermark_seq = (SELECT seq_max FROM channel_stats WHERE channel_id = ?) - 10, gone_above = 0').run(channel.id);
+    const unreadFeedTen = main ? summarize(await timeIt(behindIters, () => feedPage(s, principal, feedArgs(true)))) : undefined;
+    return { ALERTS, unreadFeed, allFeed, unreadFeedTen, unreadPlan, seedSeconds, apiFirst, sqlFirst, apiDeep, sqlDeep, level, channelsNeverRead, channelsAfterMark, channelsBehind, oldBehindCount, markMs, unreadAfter, firstTail };
   } finally {
     s.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -174,6 +186,7 @@ export async function readApiBench(): Promise<string> {
     unreadFeedPageP50MsFarBehind: m.unreadFeed.p50,
     unreadFeedPageP99MsFarBehind: m.unreadFeed.p99,
     feedPageP99MsSameCursors: m.allFeed.p99,
+    unreadFeedPageP99MsTenBehind: m.unreadFeedTen?.p99,
     pageFirstP99NoGcMs: m.firstTail?.p99CleanMs,
     pageFirstSlowWithGcShare: m.firstTail ? m.firstTail.withGc / m.firstTail.slow : undefined,
     pageFirstSlowDescheduledShare: m.firstTail ? m.firstTail.descheduled / m.firstTail.slow : undefined,
@@ -219,12 +232,14 @@ export async function readApiBench(): Promise<string> {
     row(`GET channels with the watermark 10 % into the channel (${unread} unread)`, m.channelsBehind),
     row('dashboard feed page of 25, unfiltered, from 20 cursors spread over the channel (baseline)', m.allFeed),
     row(`dashboard unread-only feed page of 25, same cursors, user 90 % behind (${unread} unread)`, m.unreadFeed, m.allFeed),
+    ...(m.unreadFeedTen ? [row('dashboard unread-only feed page of 25, same cursors, user 10 alerts behind', m.unreadFeedTen, m.allFeed)] : []),
     row(`before migration 0011: the index range count those ${unread} unread cost (SQL alone, reference)`, m.oldBehindCount),
     '',
     `mark-all-read on ${ALERTS.toLocaleString('en')} unread alerts: **${ms(m.markMs)} ms**; unread afterwards: ${m.unreadAfter}.`,
     '',
     ...(m.firstTail ? [tailLine(m.firstTail)] : []),
     '',
+    ...(m.unreadPlan.length ? ['Unread-only page from a cursor in the read part, as SQLite plans it (EXPLAIN QUERY PLAN):', '', ...m.unreadPlan.map((d) => `- \`${d}\``), ''] : []),
     '#### Cost growth with the channel size (p99 ms)',
     '',
     '| alerts | seeded in s | GET alerts first page | direct SQLite first page | GET channels, never read | GET channels, watermark 10 % in | the count before 0011 (SQL alone) |',

@@ -53,6 +53,9 @@ export interface PageQuery {
   limit: number;
 }
 
+/** An unread-only page of one channel for one user: newest first, strictly older than `cursor`. */
+export type UnreadPageQuery = Pick<PageQuery, 'channelId' | 'cursor' | 'limit'>;
+
 /** What rendering a page for one user needs besides the rows. */
 export interface ReadContext {
   /** The user's watermark over `AlertRow.seq` (0: never marked read). */
@@ -70,6 +73,8 @@ export interface AlertReads {
   visibleChannelIds(p: Principal): Promise<string[]>;
   /** Newest first (oldest first when `ascending`), `limit` rows at most. */
   page(q: PageQuery): Promise<AlertRow[]>;
+  /** The user's unread alerts only (watermark and exceptions), newest first: the same work per page whatever the user's lag. */
+  unreadPage(userId: string, q: UnreadPageQuery): Promise<AlertRow[]>;
   visibleAlert(p: Principal, alertId: string): Promise<(AlertRow & { channelName: string; channelSlug: string }) | undefined>;
   alert(alertId: string): Promise<AlertRow | undefined>;
   readContext(userId: string, channelId: string, alertIds: string[]): Promise<ReadContext>;

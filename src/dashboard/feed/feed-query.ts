@@ -1,4 +1,4 @@
-import type { AlertLevel, AlertReads, AlertRow, ThreadHead } from '../../domain/alert-store.js';
+import type { AlertLevel, AlertReads, AlertRow, PageQuery, ThreadHead } from '../../domain/alert-store.js';
 import { isoTime } from '../../lib/iso-time.js';
 import type { AlertView } from '../../domain/alert-view.js';
 import type { AlertStatus } from '../../domain/alert-lifecycle.js';
@@ -40,11 +40,13 @@ const UNREAD_SCAN_ROWS = 400;
  * The dashboard's feed over the read API's use cases: a single channel is the
  * API's own page; "All channels" merges each visible channel's newest page by
  * alert id (ids sort by creation time), so the cursor means the same in both.
- * Unread-only and members-only filter the rendered rows, scanning a bounded number of
- * rows: a page may come back short with a cursor, which the "Load older"
+ * Unread-only on its own reads only unread rows (unreadFeedPage). Members-only, and
+ * unread-only with a level or status filter, filter the rendered rows, scanning a bounded
+ * number of rows: a page may come back short with a cursor, which the "Load older"
  * button simply follows.
  */
 export async function feedPage(services: Pick<DashboardServices, 'store' | 'readApi' | 'chatThreads'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
+  if (f.unreadOnly && !f.membersOnly && !f.level && !f.status) return unreadFeedPage(services, p, f);
   const reads = services.store.reads;
   const byId = new Map(f.channels.map((c) => [c.id, c]));
   const items: FeedPage['items'] = [];
@@ -99,6 +101,27 @@ async function threadHeadsOf(services: Pick<DashboardServices, 'chatThreads'>, r
     for (const [threadId, head] of await services.chatThreads.heads(channelId, threadIds)) out.set(`${channelId} ${threadId}`, head);
   }
   return out;
+}
+
+/**
+ * Unread only, without other filters: each channel's unread rows come from the store by index
+ * (AlertReads.unreadPage), merged by id as `newestAcross` merges pages, so a page costs the same
+ * whether the user is 10 or 10 million alerts behind, and is never short while older unread remain.
+ */
+async function unreadFeedPage(services: Pick<DashboardServices, 'store' | 'readApi'>, p: Principal, f: FeedFilter): Promise<FeedPage> {
+  const reads = services.store.reads;
+  const unread = { page: (q: PageQuery) => reads.unreadPage(p.userId, q) };
+  const rows = await newestAcross(unread, f.channels.map((c) => c.id), undefined, f.cursor, f.limit + 1);
+  const taken = rows.slice(0, f.limit);
+  const byId = new Map(f.channels.map((c) => [c.id, c]));
+  const perChannel = new Map<string, AlertRow[]>();
+  for (const r of taken) perChannel.set(r.channelId, [...(perChannel.get(r.channelId) ?? []), r]);
+  const views = new Map<string, AlertView>();
+  for (const [channelId, list] of perChannel) {
+    for (const v of await services.readApi.render(p.userId, channelId, list)) views.set(v.id, v);
+  }
+  const items = taken.map((r) => ({ alert: views.get(r.id)!, channel: byId.get(r.channelId)! }));
+  return { items, nextCursor: rows.length > f.limit ? taken[taken.length - 1]!.id : null };
 }
 
 const newestFirst = (a: AlertRow, b: AlertRow) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

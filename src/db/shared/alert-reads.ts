@@ -1,9 +1,10 @@
-import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext } from '../../domain/alert-store.js';
+import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext, UnreadPageQuery } from '../../domain/alert-store.js';
 import type { Principal } from '../../domain/tokens.js';
 import { channelRecordOf, type ChannelJoinRow } from './alert-columns.js';
 import type { SqlExecutor } from './executor.js';
 import { ALERT_SELECT, ATTACHMENT_SELECT } from './alert-columns.js';
 import { byDialect, statement, type Statement } from './statement.js';
+import { unreadPageOf } from './unread-pages.js';
 import { channelVisibleTo } from './visibility.js';
 
 /** Visible to the principal bound as :workspaceId / :userId: its workspace, and the one rule (visibility.ts). */
@@ -153,6 +154,8 @@ export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow
 /** Reads a page of alerts: through the executor, or SQLite's raw-array reader (src/db/sqlite/alert-pages.ts), the read API's hot path. */
 export interface AlertPageReader {
   page(query: PageQuery): Promise<AlertRow[]>;
+  /** An unread-only page (src/db/shared/unread-pages.ts). */
+  unreadPage(userId: string, query: UnreadPageQuery): Promise<AlertRow[]>;
 }
 
 /**
@@ -170,6 +173,10 @@ export class SqlAlertReads implements AlertReads {
     this.pages = pages ?? {
       page: (query) => {
         const { stmt, params } = pageOf(query);
+        return database.all(stmt, params);
+      },
+      unreadPage: (userId, query) => {
+        const { stmt, params } = unreadPageOf(userId, query);
         return database.all(stmt, params);
       },
     };
@@ -192,6 +199,10 @@ export class SqlAlertReads implements AlertReads {
 
   page(query: PageQuery) {
     return this.pages.page(query);
+  }
+
+  unreadPage(userId: string, query: UnreadPageQuery) {
+    return this.pages.unreadPage(userId, query);
   }
 
   visibleAlert(principal: Principal, alertId: string) {
