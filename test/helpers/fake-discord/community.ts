@@ -9,6 +9,7 @@
  * `fake.sendMessage({ channelId: thread.id, ... })` as to any channel.
  */
 import { required } from './http.js';
+import { messageById } from './messages.js';
 import { ChannelType, compareSnowflakes, Intent, type ChannelPayload, type ForumTagPayload } from './payloads.js';
 import type { EmojiPayload, FakeChannel, FakeGuild, MessagePayload, ReactionPayload, SendMessageInit } from './types.js';
 
@@ -288,7 +289,7 @@ export class FakeCommunity {
   }
 
   private message(channelId: string, messageId: string): MessagePayload {
-    const message = required(this.host.channels, channelId, 'channel').messages.find((m) => m.id === messageId);
+    const message = messageById(required(this.host.channels, channelId, 'channel').messages, messageId);
     if (!message) throw new Error(`unknown message ${messageId} in ${channelId}`);
     return message;
   }

@@ -19,7 +19,7 @@ import { FakeCdn } from './cdn.js';
 import { FakeCommunity } from './community.js';
 import { FakeGateway, guildCreateView } from './gateway.js';
 import { closeServer, listen, required } from './http.js';
-import { attachmentPayload, composeMessage, fillMentions, pingedReplyAuthor, visibleMessage } from './messages.js';
+import { attachmentPayload, composeMessage, fillMentions, messageById, pingedReplyAuthor, visibleMessage } from './messages.js';
 import {
   buildEveryoneRole,
   buildMember,
@@ -229,7 +229,7 @@ export class FakeDiscord {
   }
 
   getMessage(channelId: string, messageId: string): MessagePayload | undefined {
-    return required(this.channels, channelId, 'channel').messages.find((m) => m.id === messageId);
+    return messageById(required(this.channels, channelId, 'channel').messages, messageId);
   }
 
   private putMember(guild: FakeGuild, userId: string, init: { nick?: string | null; roles?: string[] }) {
@@ -274,7 +274,7 @@ export class FakeDiscord {
   /** Edit a stored message and dispatch MESSAGE_UPDATE (the full message, like Discord). */
   editMessage(channelId: string, messageId: string, content: string, opts: { dispatch?: boolean } = {}): MessagePayload {
     const channel = required(this.channels, channelId, 'channel');
-    const message = channel.messages.find((m) => m.id === messageId);
+    const message = messageById(channel.messages, messageId);
     if (!message) throw new Error(`editMessage: unknown message ${messageId}`);
     message.content = content;
     message.edited_timestamp = new Date(this.now()).toISOString();

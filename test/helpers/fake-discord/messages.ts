@@ -135,7 +135,7 @@ export function composeMessage(init: SendMessageInit, ctx: MessageContext, attac
 
   let replyAuthor: UserPayload | undefined;
   if (init.replyTo) {
-    const ref = channel.messages.find((m) => m.id === init.replyTo) ?? null;
+    const ref = messageById(channel.messages, init.replyTo) ?? null;
     message.type = 19;
     message.message_reference = { type: 0, message_id: init.replyTo, channel_id: channel.payload.id, ...(guildId ? { guild_id: guildId } : {}) };
     message.referenced_message = ref ? stripReference(ref) : null;
@@ -143,4 +143,10 @@ export function composeMessage(init: SendMessageInit, ctx: MessageContext, attac
   }
   fillMentions(message, guild, ctx.users, replyAuthor);
   return message;
+}
+
+/** A message by id, searched from the newest: replies, reactions and edits mostly touch recent messages, and a bench's channel holds tens of thousands. */
+export function messageById(messages: readonly MessagePayload[], id: string): MessagePayload | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.id === id) return messages[i];
+  return undefined;
 }

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { FakeDiscord } from './fake-discord.js';
 import { errorBody, invalidForm, readBody, required, type RestResult } from './http.js';
-import { visibleMessage } from './messages.js';
+import { messageById, visibleMessage } from './messages.js';
 import { buildGuild, compareSnowflakes } from './payloads.js';
 import type { FakeChannel, FakeGuild, InjectedFailure, MessagePayload, RecordedRequest } from './types.js';
 
@@ -158,7 +158,7 @@ export class FakeRest {
       return ok(message);
     }
     if (seg[2] === 'messages' && seg.length === 4 && method === 'GET') {
-      const message = channel.messages.find((m) => m.id === seg[3]);
+      const message = messageById(channel.messages, seg[3]!);
       return message ? ok(visibleMessage(message, canSeeContent, botUserId)) : errorBody(404, 10008, 'Unknown Message');
     }
     return errorBody(404, 0, '404: Not Found');

@@ -4,8 +4,8 @@
 // PostgreSQL two columns of `alerts` added by custom SQL (drizzle-pg/0005_search.sql): `search_key`
 // (identity) and `search_vector` (stored generated tsvector, GIN-indexed). No application code writes
 // them, export and import leave them out, and the schema parity test compares what both engines share.
-// Likewise `out_of_order` and its index `alerts_channel_read_order_idx` (drizzle/0027_unread_order.sql,
-// drizzle-pg/0020_unread_order.sql): kept by triggers for the unread-only feed (src/db/shared/unread-pages.ts).
+// Likewise `out_of_order` and its index `alerts_channel_read_order_idx` (drizzle/0028_unread_order.sql,
+// drizzle-pg/0021_unread_order.sql): kept by triggers for the unread-only feed (src/db/shared/unread-pages.ts).
 import { sql } from 'drizzle-orm';
 import { channels } from './channels.js';
 import { users, workspaces } from './accounts.js';
