@@ -108,14 +108,14 @@ describe('the owners’ page', () => {
     expect((await owner.get('/members')).html).toContain(`href="${PATH}"`);
     const listed = await owner.get(PATH);
     expect(listed.res.status).toBe(200);
-    expect(listed.html).toMatch(/<th scope="row">sre<\/th><td data-label="Role">member<\/td><td data-label="Private channels">#oncall, #finance<\/td>/);
+    expect(listed.html).toMatch(/<th scope="row">sre<\/th><td data-label="Role">member<\/td><td data-label="Channels">#oncall, #finance<\/td>/);
     expect(listed.html).toMatch(/<th scope="row">staff-only<\/th>.*?<td data-label="Members">1<\/td>/s);
 
     const added = await owner.submit(PATH, { group: 'db-admins', role: 'admin', [`channel_${oncall.id}`]: 'on' });
     expect(added.posted.status).toBe(303);
     expect(added.location?.split('?')[0]).toBe(PATH);
     expect(added.html).toContain('Group “db-admins” now gives the admin role and access to #oncall');
-    expect(added.html).toMatch(/<th scope="row">db-admins<\/th><td data-label="Role">admin<\/td><td data-label="Private channels">#oncall<\/td>/);
+    expect(added.html).toMatch(/<th scope="row">db-admins<\/th><td data-label="Role">admin<\/td><td data-label="Channels">#oncall<\/td>/);
     // A reload shows the page, not the action again.
     expect((await owner.get(PATH)).html).not.toContain('now gives the admin role');
 

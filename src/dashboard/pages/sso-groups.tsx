@@ -46,14 +46,14 @@ export function ssoGroupsPage(
       {o.mappings.length === 0 ? (
         <p class="muted">No group is mapped yet. Map the first one below.</p>
       ) : (
-        <DataTable columns={['Group', 'Role', 'Private channels', 'Members']} actions caption="Mapped groups">
+        <DataTable columns={['Group', 'Role', 'Channels', 'Members']} actions caption="Mapped groups">
           {o.mappings.map((m) => (
             <tr>
               <th scope="row">
                 {m.group}
               </th>
               <td data-label="Role">{m.role}</td>
-              <td data-label="Private channels">
+              <td data-label="Channels">
                 {m.channels.length === 0 ? <span class="muted">none</span> : m.channels.map((ch) => `#${ch.slug}`).join(', ')}
               </td>
               <td data-label="Members">{m.members}</td>
@@ -76,7 +76,7 @@ export function ssoGroupsPage(
       )}
       <Card id="map-group-title" title="Map a group">
         <PostForm action={SSO_GROUPS_PATH} csrf={csrf} class="stack" button="primary" submit="Map group">
-          <div class="field-row">
+          <div class="grid-form">
             <Field
               name="group"
               label="Group"
