@@ -10,7 +10,6 @@ let op: TestProvider;
 let h: DashHarness;
 let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 let oncall: { id: string; slug: string };
-let finance: { id: string; slug: string };
 
 beforeAll(async () => {
   op = await startTestProvider();
@@ -18,7 +17,7 @@ beforeAll(async () => {
   await op.register(h.config.publicUrl);
   seed = await seedWorkspace(h.services);
   oncall = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'On-call', slug: 'oncall', isPrivate: true });
-  finance = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Finance', slug: 'finance', isPrivate: true });
+  await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Finance', slug: 'finance', isPrivate: true });
 }, 60_000);
 
 afterAll(async () => {
