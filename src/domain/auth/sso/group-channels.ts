@@ -47,7 +47,8 @@ export class GroupChannelAccess {
     const now = this.clock.now();
     for (const channelId of desired) {
       const ch = await this.accounts.requireChannel(channelId);
-      if (!memberOf.has(ch.workspaceId)) continue;
+      // A channel made public since it was mapped is open to every member: nothing to give.
+      if (!ch.isPrivate || !memberOf.has(ch.workspaceId)) continue;
       if ((await this.accounts.channelMembers(ch.id)).some((m) => m.id === userId)) continue;
       await this.accounts.addChannelMember(ch.id, userId);
       await this.rows.markChannelManaged(ch.id, userId, now);
