@@ -25,7 +25,7 @@ import { defineConfig } from 'vitest/config';
 const ON_POSTGRES = [
   'test/read-api/{alerts,auth,search,unread-counts,read-only-tokens,lifecycle}.test.ts',
   'test/webhook/{avatars,idempotency,attachments,payload,payload-hostile,workflow,dedup}.test.ts',
-  'test/dashboard/{sso-oidc,sso-groups,sso-proxy,auth,roles,silences,usage,search-server,push,profile,feed-server,feed-merge,lifecycle-server,feed-live,compression,channel-delete,unsubscribe,verified-addresses,sign-in-link-outbox,invitations,invitations-admin,redirect,sign-in-limit,usage-visibility,webhook-reveal,feed-first-alert,flash,forms-reload,quiet-hours,feed-chat-threads,discord-connect}.test.ts',
+  'test/dashboard/{sso-oidc,sso-groups,sso-group-channels,sso-tokens,sso-proxy,auth,roles,silences,usage,search-server,push,profile,feed-server,feed-merge,lifecycle-server,feed-live,compression,channel-delete,unsubscribe,verified-addresses,sign-in-link-outbox,invitations,invitations-admin,redirect,sign-in-limit,usage-visibility,webhook-reveal,feed-first-alert,flash,forms-reload,quiet-hours,feed-chat-threads,discord-connect}.test.ts',
   'test/http/{hostile-names,error-mapping}.test.ts',
   'test/routes/{routes-cli,route-delivery,route-kinds,alert-deliveries,route-lifecycle,routes-dashboard,route-pause-notice}.test.ts',
   'test/formats/{http-chat,http-github,http-github-jobs,http-groups,openapi-formats,cli-signing,http-notified,http-lifecycle,http-first-resolved}.test.ts',

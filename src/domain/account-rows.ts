@@ -75,6 +75,8 @@ export interface AccountRows {
   /** Ids of channels whose id or slug is `ref`, in the workspaces the user belongs to. */
   channelIdsOfUser(userId: string, ref: string): Promise<string[]>;
   channelInWorkspace(workspaceId: string, channelId: string): Promise<ChannelRecord | undefined>;
+  /** Every private channel of the workspace, whoever can see it, by name. */
+  privateChannels(workspaceId: string): Promise<ChannelRecord[]>;
   /** The workspace's channels the user can see (public, or private with the user as member), oldest first, with their alert count. */
   visibleChannels(workspaceId: string, userId: string): Promise<(ChannelRecord & { alertCount: number })[]>;
   /** Whether the channel has a GitHub signing secret (the secret itself is never read back here). */

@@ -207,6 +207,11 @@ export class Accounts {
     return await this.rows.channelInWorkspace(workspaceId, channelId);
   }
 
+  /** Every private channel of the workspace (what a group mapping may open), by name. */
+  async privateChannels(workspaceId: string): Promise<ChannelRecord[]> {
+    return await this.rows.privateChannels(workspaceId);
+  }
+
   /** Channels of the workspace the user can see (the API's visibility rule), oldest first, with their alert count. */
   async visibleChannels(workspaceId: string, userId: string) {
     return await this.rows.visibleChannels(workspaceId, userId);

@@ -63,6 +63,9 @@ async function hostileData() {
   const beats = h.services.heartbeats.checks;
   const check = await beats.create({ channelId: wide.id, name: `Backup${LONG}`.slice(0, 100), period: '1h', grace: '5m' });
   await fetch(`${h.config.publicUrl}/ping/${check.pingUuid}/fail`, { method: 'POST', body: `${'x'.repeat(400)} ${WORDS.slice(0, 2000)}` });
+  // A single sign-on group with a long unbroken name opening a private channel with a long name.
+  const vault = await a.createChannel({ workspaceId: seed.ws.id, name: `Vault${LONG}`.slice(0, 100), slug: 'v'.repeat(60), isPrivate: true });
+  await h.services.sso.signOn.setMapping({ workspaceId: seed.ws.id, group: `Group${LONG}${LONG}`.slice(0, 200), role: 'admin' }, [vault.id]);
   return { wide, alertId, routeId: route.id, checkId: check.id };
 }
 
@@ -84,7 +87,7 @@ async function sideways(page: Page): Promise<{ overflow: number; culprits: strin
 }
 
 describe('every dashboard page', () => {
-  // 27 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
+  // 28 pages × 2 widths × 2 themes of axe scans: minutes on a loaded two-core machine.
   it('fits a 390 px phone with hostile data and passes axe in both themes at both widths', { timeout: 600_000 }, async () => {
     const { wide, alertId, routeId, checkId } = await hostileData();
     const invite = await h.services.accountAuth.invitations.invite({ workspaceId: seed.ws.id, email: 'newcomer@acme.test', role: 'member', invitedBy: seed.owner.id });
@@ -100,6 +103,7 @@ describe('every dashboard page', () => {
       `/channels/${wide.id}/webhook`,
       '/tokens',
       '/members',
+      '/members/sso-groups',
       '/usage',
       '/audit',
       '/profile',

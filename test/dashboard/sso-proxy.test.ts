@@ -79,4 +79,19 @@ describe('authenticating proxy', () => {
     await open(trusted, client, asProxy('owner@acme.test', { 'remote-groups': 'staff, ops' }));
     expect((await trusted.services.accounts.workspacesOf(seed.owner.id)).find((w) => w.id === side.id)?.role).toBe('admin');
   });
+
+  it('gives and takes the mapped private channels from the groups header', async () => {
+    const a = trusted.services.accounts;
+    const vault = await a.createChannel({ workspaceId: seed.ws.id, name: 'Vault', slug: 'vault', isPrivate: true });
+    await trusted.services.sso.signOn.setMapping({ workspaceId: seed.ws.id, group: 'vault-keepers', role: 'member' }, ['vault']);
+    const sees = async () => (await a.visibleChannels(seed.ws.id, seed.member.id)).some((ch) => ch.id === vault.id);
+    const client = new DashClient(trusted, 'http');
+    // The proxy's session follows the header at each request; a new client is a new sign-in.
+    await open(trusted, client, asProxy('member@acme.test', { 'remote-groups': 'vault-keepers' }));
+    expect(await sees()).toBe(true);
+    await open(trusted, new DashClient(trusted, 'http'), asProxy('member@acme.test', { 'remote-groups': 'staff' }));
+    expect(await sees()).toBe(false);
+    // The member was added by hand: their membership stays, only the mapping's channel went.
+    expect((await a.workspacesOf(seed.member.id)).find((w) => w.id === seed.ws.id)?.role).toBe('member');
+  });
 });

@@ -14,10 +14,12 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
 
 let op: TestProvider;
 let h: DashHarness;
+let seed: Awaited<ReturnType<typeof seedWorkspace>>;
 beforeAll(async () => {
   op = await startTestProvider();
   h = await startDashboard({ env: { OIDC_ISSUER: op.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET, OIDC_ALLOWED_DOMAINS: 'corp.test' } });
   await op.register(h.config.publicUrl);
+  seed = await seedWorkspace(h.services);
 }, 60_000);
 afterAll(async () => {
   await h?.close();
@@ -58,7 +60,6 @@ describe('single sign-on routes under hostile input (property-based)', () => {
   });
 
   it(`profile link: ${RUNS} generated tokens, always a 403, never a redirect to the provider`, { timeout: Math.max(60_000, RUNS * 40) }, async () => {
-    const seed = await seedWorkspace(h.services);
     const client = new DashClient(h, 'http');
     await client.signInWithLink(seed.member.id);
     await fc.assert(
@@ -68,5 +69,26 @@ describe('single sign-on routes under hostile input (property-based)', () => {
       }),
       { numRuns: RUNS, seed: SEED },
     );
+  });
+
+  it(`owners' group mappings page: ${RUNS} generated forms, a 303 or a 4xx, never a 5xx or a bad mapping`, { timeout: Math.max(60_000, RUNS * 60) }, async () => {
+    const owner = new DashClient(h, 'http');
+    await owner.signInWithLink(seed.owner.id);
+    await owner.get('/members/sso-groups');
+    const key = fc.oneof(fc.constantFrom('group', 'role', `channel_${seed.secret.id}`, `channel_${seed.general.id}`, `channel_${seed.otherChannel.id}`), hostile.map((k) => `channel_${k}`));
+    const form = fc.dictionary(key, fc.oneof(hostile, fc.constantFrom('owner', 'admin', 'member', 'on', ' ops ')), { maxKeys: 6 });
+    await fc.assert(
+      fc.asyncProperty(form, fc.boolean(), async (fields, unmap) => {
+        const { res } = await owner.post(unmap ? '/members/sso-groups/unmap' : '/members/sso-groups', fields);
+        expect(res.status === 303 || (res.status >= 400 && res.status < 500), `status ${res.status}`).toBe(true);
+      }),
+      { numRuns: RUNS, seed: SEED },
+    );
+    for (const m of await h.services.sso.signOn.mappingsOf(seed.ws.id)) {
+      expect(m.group.length).toBeGreaterThan(0);
+      expect(m.group.length).toBeLessThanOrEqual(200);
+      expect(m.group).toBe(m.group.trim());
+      expect(m.channels.map((ch) => ch.id)).toEqual(m.channels.length ? [seed.secret.id] : []);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/lib/logger.js';
 import { DashClient, startDashboard, type DashHarness } from '../dashboard/helpers.js';
+import { seedWorkspace } from '../helpers/harness.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, throughProvider, type TestProvider } from '../helpers/oidc-provider.js';
 
 // No code, state, token or secret of single sign-on in any log line, at trace level, on the success
@@ -59,6 +60,19 @@ describe('single sign-on logs', () => {
       body: new URLSearchParams({ logout_token: forged }).toString(),
     });
     expect(refused.status).toBe(400);
+
+    // The owners' group mappings page: its session, CSRF token and the channels' webhook tokens.
+    const seed = await seedWorkspace(h.services);
+    secrets.set('private channel webhook token', seed.secret.webhookToken);
+    const owner = new DashClient(h, 'http');
+    await owner.signInWithLink(seed.owner.id);
+    await owner.get('/members/sso-groups');
+    secrets.set('owner session cookie', owner.cookies.get('ab_session')!);
+    secrets.set('owner csrf token', owner.csrf!);
+    expect((await owner.post('/members/sso-groups', { group: 'sre', role: 'admin', [`channel_${seed.secret.id}`]: 'on' })).res.status).toBe(303);
+    expect((await owner.post('/members/sso-groups', { group: '', role: 'admin', [`channel_${seed.general.id}`]: 'on' })).res.status).toBe(400);
+    expect((await owner.post('/members/sso-groups/unmap', { group: 'sre' })).res.status).toBe(303);
+    expect(lines.some((l) => l.includes('/members/sso-groups'))).toBe(true);
 
     expect(lines.some((l) => l.includes('back-channel logout'))).toBe(true);
     expect(lines.some((l) => l.includes('/auth/oidc/callback'))).toBe(true);

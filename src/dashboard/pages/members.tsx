@@ -39,6 +39,11 @@ export function membersPage(
     'members',
     <>
       <h1>Members</h1>
+      {ws?.role === 'owner' ? (
+        <p>
+          <a href="/members/sso-groups">Single sign-on groups</a>: roles and private channels given by your identity provider’s groups.
+        </p>
+      ) : null}
       {spent ? <Notice kind="warn">An invitation link is shown only once, and this page has been shown already. Re-issue the invitation for a new link.</Notice> : null}
       {shown ? (
         <section class="card created">

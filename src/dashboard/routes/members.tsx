@@ -11,6 +11,7 @@ import { formOf, isManager, requireRole, requireSession } from '../http/session.
 import { auditPage, membersPage } from '../pages/members.js';
 import { invitationUrl, mailInvitation } from '../invitation-mail.js';
 import { redirectWithFlash } from '../http/flash.js';
+import { ssoGroupRoutes } from './sso-groups.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 const inviteSchema = z.object({
@@ -128,6 +129,8 @@ export function memberRoutes(deps: DashboardDeps): Hono<DashEnv> {
   });
 
   r.get('/audit', async (c) => auditPage(c, await deps.audit.list(requireRole(c, MANAGERS).id)));
+  // Under /members/*, so the session middleware above covers it.
+  r.route('/', ssoGroupRoutes(deps));
 
   return r;
 }

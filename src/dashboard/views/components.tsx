@@ -203,10 +203,22 @@ export function TimeCell(props: { label: string; iso: string | null }) {
 }
 
 /** A row's destructive action: one small danger button in the actions cell, named for its row. */
-export function RowAction(props: { action: string; csrf: string | undefined; label: string; confirm?: Confirmation; children?: Child }) {
+export function RowAction(props: {
+  action: string;
+  csrf: string | undefined;
+  label: string;
+  confirm?: Confirmation;
+  /** Hidden fields naming the row, where its key does not fit in a path (a group name may hold any character). */
+  hidden?: Record<string, string>;
+  children?: Child;
+}) {
   return (
     <td class="actions">
-      <PostForm action={props.action} csrf={props.csrf} button="danger small" label={props.label} submit={props.children} confirm={props.confirm} />
+      <PostForm action={props.action} csrf={props.csrf} button="danger small" label={props.label} submit={props.children} confirm={props.confirm}>
+        {Object.entries(props.hidden ?? {}).map(([name, value]) => (
+          <input type="hidden" name={name} value={value} />
+        ))}
+      </PostForm>
     </td>
   );
 }

@@ -80,6 +80,10 @@ const CHANNEL_IN_WORKSPACE = statement<{ workspaceId: string; channelId: string 
   `SELECT ${CHANNEL_COLUMNS} FROM channels c WHERE c.id = :channelId AND c.workspace_id = :workspaceId`,
   { booleans: ['isPrivate'] },
 );
+const PRIVATE_CHANNELS = statement<{ workspaceId: string }, ChannelRecord>(
+  `SELECT ${CHANNEL_COLUMNS} FROM channels c WHERE c.workspace_id = :workspaceId AND c.is_private ORDER BY c.name, c.id`,
+  { booleans: ['isPrivate'] },
+);
 const VISIBLE_CHANNELS = statement<{ workspaceId: string; userId: string }, ChannelRecord & { alertCount: number }>(
   `SELECT ${CHANNEL_COLUMNS}, CAST(coalesce((SELECT st.alert_count FROM channel_stats st WHERE st.channel_id = c.id), 0) AS INTEGER) AS "alertCount"
    FROM channels c WHERE c.workspace_id = :workspaceId
@@ -229,6 +233,10 @@ export class SqlAccountRows implements AccountRows {
 
   async channelIdsOfUser(userId: string, ref: string): Promise<string[]> {
     return (await this.database.all(CHANNEL_IDS_OF_USER, { userId, ref })).map((row) => row.id);
+  }
+
+  privateChannels(workspaceId: string): Promise<ChannelRecord[]> {
+    return this.database.all(PRIVATE_CHANNELS, { workspaceId });
   }
 
   channelInWorkspace(workspaceId: string, channelId: string): Promise<ChannelRecord | undefined> {

@@ -1,4 +1,4 @@
-import type { GroupMapping, SsoRows, SsoSessionLink } from '../../domain/auth/sso/sso-rows.js';
+import type { GroupChannel, GroupMapping, SsoRows, SsoSessionLink } from '../../domain/auth/sso/sso-rows.js';
 import type { SqlExecutor } from './executor.js';
 import { statement } from './statement.js';
 
@@ -27,6 +27,34 @@ const SET_MAPPING = statement<GroupMapping & { now: number }>(
 );
 const DELETE_MAPPING = statement<{ workspaceId: string; group: string }>(
   'DELETE FROM sso_group_mappings WHERE workspace_id = :workspaceId AND group_name = :group',
+);
+const CLEAR_GROUP_CHANNELS = statement<{ workspaceId: string; group: string }>(
+  'DELETE FROM sso_group_channels WHERE workspace_id = :workspaceId AND group_name = :group',
+);
+const ADD_GROUP_CHANNEL = statement<GroupChannel>(
+  'INSERT INTO sso_group_channels (workspace_id, group_name, channel_id) VALUES (:workspaceId, :group, :channelId) ON CONFLICT DO NOTHING',
+);
+const ALL_GROUP_CHANNELS = statement<Record<string, never>, GroupChannel>(
+  'SELECT workspace_id AS "workspaceId", group_name AS "group", channel_id AS "channelId" FROM sso_group_channels ORDER BY workspace_id, group_name, channel_id',
+);
+const WORKSPACE_GROUP_CHANNELS = statement<{ workspaceId: string }, GroupChannel>(
+  'SELECT workspace_id AS "workspaceId", group_name AS "group", channel_id AS "channelId" FROM sso_group_channels WHERE workspace_id = :workspaceId ORDER BY group_name, channel_id',
+);
+// Counted among the workspace's members only: someone removed by hand since their last sign-in is not managed.
+const MEMBER_COUNTS = statement<{ workspaceId: string }, { group: string; members: number }>(
+  `SELECT g.group_name AS "group", COUNT(*) AS members FROM sso_member_groups g
+   JOIN memberships m ON m.workspace_id = g.workspace_id AND m.user_id = g.user_id
+   WHERE g.workspace_id = :workspaceId GROUP BY g.group_name`,
+);
+const CLEAR_MEMBER_GROUPS = statement<{ userId: string }>('DELETE FROM sso_member_groups WHERE user_id = :userId');
+const ADD_MEMBER_GROUP = statement<{ workspaceId: string; group: string; userId: string }>(
+  'INSERT INTO sso_member_groups (workspace_id, group_name, user_id) VALUES (:workspaceId, :group, :userId) ON CONFLICT DO NOTHING',
+);
+const MANAGED_CHANNELS = statement<{ userId: string }, { channelId: string }>(
+  'SELECT channel_id AS "channelId" FROM sso_managed_channel_access WHERE user_id = :userId ORDER BY channel_id',
+);
+const MARK_CHANNEL_MANAGED = statement<{ channelId: string; userId: string; now: number }>(
+  'INSERT INTO sso_managed_channel_access (channel_id, user_id, created_at) VALUES (:channelId, :userId, :now) ON CONFLICT DO NOTHING',
 );
 const MANAGED = statement<{ userId: string }, { workspaceId: string }>(
   'SELECT workspace_id AS "workspaceId" FROM sso_managed_memberships WHERE user_id = :userId',
@@ -76,12 +104,40 @@ export class SqlSsoRows implements SsoRows {
     return workspaceId ? this.database.all(WORKSPACE_MAPPINGS, { workspaceId }) : this.database.all(ALL_MAPPINGS, {});
   }
 
-  async setMapping(m: GroupMapping, now: number) {
-    await this.database.run(SET_MAPPING, { workspaceId: m.workspaceId, group: m.group, role: m.role, now });
+  async setMapping(m: GroupMapping, channelIds: readonly string[], now: number) {
+    const key = { workspaceId: m.workspaceId, group: m.group };
+    await this.database.transaction(function* (tx) {
+      yield* tx.run(SET_MAPPING, { ...key, role: m.role, now });
+      yield* tx.run(CLEAR_GROUP_CHANNELS, key);
+      for (const channelId of channelIds) yield* tx.run(ADD_GROUP_CHANNEL, { ...key, channelId });
+    });
   }
 
   deleteMapping(workspaceId: string, group: string) {
     return this.database.run(DELETE_MAPPING, { workspaceId, group });
+  }
+
+  groupChannels(workspaceId?: string) {
+    return workspaceId ? this.database.all(WORKSPACE_GROUP_CHANNELS, { workspaceId }) : this.database.all(ALL_GROUP_CHANNELS, {});
+  }
+
+  async memberCounts(workspaceId: string) {
+    return new Map((await this.database.all(MEMBER_COUNTS, { workspaceId })).map((r) => [r.group, Number(r.members)]));
+  }
+
+  async setMemberGroups(userId: string, groups: readonly { workspaceId: string; group: string }[]) {
+    await this.database.transaction(function* (tx) {
+      yield* tx.run(CLEAR_MEMBER_GROUPS, { userId });
+      for (const g of groups) yield* tx.run(ADD_MEMBER_GROUP, { workspaceId: g.workspaceId, group: g.group, userId });
+    });
+  }
+
+  async managedChannels(userId: string) {
+    return (await this.database.all(MANAGED_CHANNELS, { userId })).map((r) => r.channelId);
+  }
+
+  async markChannelManaged(channelId: string, userId: string, now: number) {
+    await this.database.run(MARK_CHANNEL_MANAGED, { channelId, userId, now });
   }
 
   async managedWorkspaces(userId: string) {

@@ -59,16 +59,18 @@ export class Column<S extends SqliteBuilder, P extends PgBuilder> {
   /** A foreign key, written against the SQLite table as drizzle's own `references`; the PostgreSQL side follows its twin. */
   references(ref: () => sqliteCore.SQLiteColumn, actions?: ReferenceActions): this {
     chain(this.sqlite).references(ref, actions);
-    chain(this.pg).references(() => {
-      const target = ref();
-      const sqliteTable = target.table as unknown as Record<string, unknown>;
-      const key = Object.keys(sqliteTable).find((k) => sqliteTable[k] === target);
-      const twin = pgTwinOf.get(target.table);
-      if (!twin || key === undefined) throw new Error(`no PostgreSQL twin for the column ${target.name}`);
-      return twin[key];
-    }, actions);
+    chain(this.pg).references(() => pgTwinColumn(ref()), actions);
     return this;
   }
+}
+
+/** The PostgreSQL column of the same table and key as a SQLite one. */
+function pgTwinColumn(target: sqliteCore.SQLiteColumn): unknown {
+  const sqliteTable = target.table as unknown as Record<string, unknown>;
+  const key = Object.keys(sqliteTable).find((k) => sqliteTable[k] === target);
+  const twin = pgTwinOf.get(target.table);
+  if (!twin || key === undefined) throw new Error(`no PostgreSQL twin for the column ${target.name}`);
+  return twin[key];
 }
 
 /** Text; on PostgreSQL `COLLATE "C"` (byte order, as SQLite's BINARY), which ids and cursors are compared in. `enum` narrows the TypeScript type only. */
@@ -115,6 +117,8 @@ export interface TableParts {
   index: typeof sqliteCore.index;
   uniqueIndex: typeof sqliteCore.uniqueIndex;
   primaryKey: typeof sqliteCore.primaryKey;
+  /** A foreign key over several columns, `foreignColumns` written against the SQLite table (as `references`). */
+  foreignKey: typeof sqliteCore.foreignKey;
   /** `column = 1` on SQLite, the boolean itself on PostgreSQL. */
   isTrue(column: sqliteCore.SQLiteColumn): SQL;
 }
@@ -123,6 +127,7 @@ const SQLITE_PARTS: TableParts = {
   index: sqliteCore.index,
   uniqueIndex: sqliteCore.uniqueIndex,
   primaryKey: sqliteCore.primaryKey,
+  foreignKey: sqliteCore.foreignKey,
   isTrue: (column) => sql`${column} = 1`,
 };
 
@@ -130,6 +135,8 @@ const PG_PARTS = {
   index: pgCore.index,
   uniqueIndex: pgCore.uniqueIndex,
   primaryKey: pgCore.primaryKey,
+  foreignKey: (config: { name?: string; columns: unknown[]; foreignColumns: sqliteCore.SQLiteColumn[] }) =>
+    pgCore.foreignKey({ ...config, foreignColumns: config.foreignColumns.map(pgTwinColumn) } as unknown as Parameters<typeof pgCore.foreignKey>[0]),
   isTrue: (column: sqliteCore.SQLiteColumn) => sql`${column}`,
 } as unknown as TableParts;
 

@@ -2,6 +2,7 @@ import type { Clock } from '../../../lib/clock.js';
 import type { Accounts, Role } from '../../accounts.js';
 import { AppError } from '../../errors.js';
 import type { AuditLog } from '../audit.js';
+import { BY_PROVIDER, GroupChannelAccess } from './group-channels.js';
 import type { GroupMapping, SsoRows, SsoSessionLink } from './sso-rows.js';
 
 /** What the provider (or the authenticating proxy) says about the person signing in. */
@@ -26,7 +27,13 @@ export type SsoOutcome =
   | { kind: 'refused'; reason: 'no-email' | 'not-allowed' };
 
 const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 };
-const BY_PROVIDER = 'by the identity provider';
+
+/** A mapping as the owners' page and the CLI show it. */
+export interface MappingView extends GroupMapping {
+  channels: { id: string; slug: string; name: string }[];
+  /** Members of the workspace who had the group at their last sign-in. */
+  members: number;
+}
 
 export const groupsFrom = (raw: unknown): string[] =>
   Array.isArray(raw) ? raw.filter((g): g is string => typeof g === 'string' && g.length > 0 && g.length <= 200).slice(0, 500) : typeof raw === 'string' && raw ? [raw] : [];
@@ -36,12 +43,16 @@ export const groupsFrom = (raw: unknown): string[] =>
  * and `sub`, never by e-mail alone), linking, just-in-time accounts, and memberships from groups.
  */
 export class SingleSignOn {
+  private readonly channelAccess: GroupChannelAccess;
+
   constructor(
     readonly rows: SsoRows,
     private readonly accounts: Accounts,
     private readonly audit: AuditLog,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.channelAccess = new GroupChannelAccess(rows, accounts, audit, clock);
+  }
 
   /** The account for a provider's identity, after the linking and creation rules. */
   async resolve(who: ProvidedIdentity, policy: SignInPolicy): Promise<SsoOutcome> {
@@ -91,8 +102,9 @@ export class SingleSignOn {
   }
 
   /**
-   * Makes the memberships the mapping manages match the groups: added, changed or removed.
-   * Hand-added memberships are left alone, and a workspace's last owner is never removed or demoted.
+   * Makes the memberships the mapping manages match the groups: added, changed or removed, then the
+   * private-channel access it manages. Hand-added memberships and access are left alone, and a
+   * workspace's last owner is never removed or demoted.
    */
   async syncGroups(userId: string, groups: readonly string[], from: string | null): Promise<void> {
     const desired = await this.desiredRoles(groups);
@@ -126,16 +138,48 @@ export class SingleSignOn {
       await this.rows.unmarkManaged(ws, userId);
       await this.audit.record(ws, null, 'member.removed', `${user.email} ${BY_PROVIDER}`, from);
     }
+    await this.channelAccess.sync(userId, user.email, groups, from);
+    const wanted = new Set(groups);
+    await this.rows.setMemberGroups(userId, (await this.rows.mappings()).filter((m) => wanted.has(m.group)));
   }
 
   private async isLastOwner(workspaceId: string): Promise<boolean> {
     return (await this.accounts.listMembers(workspaceId)).filter((m) => m.role === 'owner').length <= 1;
   }
 
-  async setMapping(m: GroupMapping): Promise<void> {
+  /** Sets a group's role in a workspace and the private channels it opens there (replacing those it opened before). */
+  async setMapping(m: GroupMapping, channels: readonly string[] = []): Promise<MappingView['channels']> {
     await this.accounts.requireWorkspace(m.workspaceId);
-    if (!m.group.trim() || m.group.length > 200) throw new AppError('invalid-body', 'a group name is 1 to 200 characters');
-    await this.rows.setMapping({ ...m, group: m.group.trim() }, this.clock.now());
+    const group = m.group.trim();
+    if (!group || group.length > 200) throw new AppError('invalid-body', 'a group name is 1 to 200 characters');
+    const opened = await this.channelAccess.resolve(m.workspaceId, channels);
+    await this.rows.setMapping({ ...m, group }, opened.map((ch) => ch.id), this.clock.now());
+    return opened.map((ch) => ({ id: ch.id, slug: ch.slug, name: ch.name }));
+  }
+
+  /** Takes a mapping away; what it gave goes at each member's next sign-in. False when there was none. */
+  async removeMapping(workspaceId: string, group: string): Promise<boolean> {
+    return (await this.rows.deleteMapping(workspaceId, group)) > 0;
+  }
+
+  /** The channels a mapping of the workspace may open: its private ones (a public one is open to every member already). */
+  async mappableChannels(workspaceId: string): Promise<MappingView['channels']> {
+    return (await this.accounts.privateChannels(workspaceId)).map((ch) => ({ id: ch.id, slug: ch.slug, name: ch.name }));
+  }
+
+  /** A workspace's mappings with their channels and how many members had each group at their last sign-in. */
+  async mappingsOf(workspaceId: string): Promise<MappingView[]> {
+    const [mappings, opened, counts] = await Promise.all([this.rows.mappings(workspaceId), this.rows.groupChannels(workspaceId), this.rows.memberCounts(workspaceId)]);
+    const channels = new Map<string, MappingView['channels'][number]>();
+    for (const id of new Set(opened.map((g) => g.channelId))) {
+      const ch = await this.accounts.requireChannel(id);
+      channels.set(id, { id: ch.id, slug: ch.slug, name: ch.name });
+    }
+    return mappings.map((m) => ({
+      ...m,
+      channels: opened.filter((g) => g.group === m.group).map((g) => channels.get(g.channelId)!),
+      members: counts.get(m.group) ?? 0,
+    }));
   }
 
   recordSession(link: SsoSessionLink): Promise<void> {

@@ -6,6 +6,13 @@ export interface GroupMapping {
   role: Role;
 }
 
+/** A private channel a group mapping also opens. */
+export interface GroupChannel {
+  workspaceId: string;
+  group: string;
+  channelId: string;
+}
+
 /** How a dashboard session was started by single sign-on. */
 export interface SsoSessionLink {
   sessionHash: string;
@@ -23,8 +30,18 @@ export interface SsoRows {
   linkIdentity(issuer: string, subject: string, userId: string, now: number): Promise<boolean>;
   unlinkIdentity(userId: string, issuer: string): Promise<number>;
   mappings(workspaceId?: string): Promise<GroupMapping[]>;
-  setMapping(m: GroupMapping, now: number): Promise<void>;
+  /** Sets a mapping and replaces its private channels, in one transaction. */
+  setMapping(m: GroupMapping, channelIds: readonly string[], now: number): Promise<void>;
+  /** Its channels and member counts go with it. */
   deleteMapping(workspaceId: string, group: string): Promise<number>;
+  groupChannels(workspaceId?: string): Promise<GroupChannel[]>;
+  /** Per group of the workspace: how many of its members had the group at their last sign-in. */
+  memberCounts(workspaceId: string): Promise<Map<string, number>>;
+  /** Replaces the mapped groups a user had at this sign-in. */
+  setMemberGroups(userId: string, groups: readonly { workspaceId: string; group: string }[]): Promise<void>;
+  /** Private channels whose access the mapping gave this user (and which they still have). */
+  managedChannels(userId: string): Promise<string[]>;
+  markChannelManaged(channelId: string, userId: string, now: number): Promise<void>;
   managedWorkspaces(userId: string): Promise<string[]>;
   markManaged(workspaceId: string, userId: string, now: number): Promise<void>;
   unmarkManaged(workspaceId: string, userId: string): Promise<void>;
