@@ -355,8 +355,8 @@ export interface ChatMessageWrites {
   threadPage(channelId: string, q: ThreadPageQuery): Promise<ThreadRow[]>;
   /** Each listed thread's earliest stored message, message count and last message time (threads without messages are left out). */
   threadHeads(channelId: string, threadIds: readonly string[]): Promise<ThreadHead[]>;
-  /** Up to `limit` messages of one thread, oldest first. */
-  threadMessages(channelId: string, threadId: string, limit: number): Promise<AlertRow[]>;
+  /** Up to `limit` messages of one thread, oldest first; with `after`, only those after that alert id. */
+  threadMessages(channelId: string, threadId: string, limit: number, after?: string): Promise<AlertRow[]>;
   /**
    * Replaces a message's reaction summary with what `change` makes of the stored one (one unit,
    * the row locked): false when the message is not stored or nothing changed.

@@ -105,6 +105,50 @@ describe('chat in the feed: reactions and threads', () => {
     await stranger.signInWithLink(seed.stranger.id);
     expect((await stranger.get(`/feed/c/${chat.slug}/threads/${post.id}`)).res.status).toBe(404);
   });
+
+  it('pages a long thread: the first 100 messages, then "Later messages" until the last, and a clear 400 for a bad after', async () => {
+    const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Long threads', icon: '🧵' });
+    await h.services.discordLinks.connect(chat.id, '1400000000000000008');
+    const link = { channelId: chat.id, discordChannelId: '1400000000000000008' };
+    const t0 = Date.now() - 60 * 60_000;
+    const thread = { id: '1400000000000000700', name: 'Release feedback', tags: [], archived: false };
+    const long = Array.from({ length: 130 }, (_, i) => ({
+      messageId: `1400000000000${String(1000 + i).padStart(6, '0')}`, createdAt: t0 + i * 1000, editedAt: null, text: `Reply number ${i}.`, author: mia, replyTo: null, attachments: [], thread,
+    }));
+    await h.services.chatIngest.store(link, long);
+    const client = new DashClient(h, 'http');
+    await client.signInWithLink(seed.owner.id);
+    const url = `/feed/c/${chat.slug}/threads/${thread.id}`;
+    const shown = (html: string) => [...html.matchAll(/Reply number (\d+)\./g)].map((m) => Number(m[1]));
+
+    const first = await client.get(url);
+    expect(first.res.status).toBe(200);
+    expect(shown(first.html)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(first.html).toContain('The first 100 messages, oldest first');
+    const later = /<a class="button" href="([^"]+)">Later messages<\/a>/.exec(first.html);
+    expect(later, 'a Later messages link').not.toBeNull();
+
+    const second = await client.get(later![1]!.replaceAll('&amp;', '&'));
+    expect(second.res.status).toBe(200);
+    expect(shown(second.html)).toEqual(Array.from({ length: 30 }, (_, i) => 100 + i));
+    expect(second.html).toContain('30 later messages, oldest first');
+    expect(second.html).not.toContain('>Later messages</a>');
+    expect(second.html).toContain(`<a href="${url}">From the first message</a>`);
+
+    // The fold's fragment leads on to the later messages too.
+    const fragment = await client.get(`${url}?fragment=1`);
+    expect(fragment.html).toContain('Later replies on the thread’s page');
+    expect(fragment.html).toContain(`href="${later![1]}"`);
+
+    // Past the last message: an empty page, not an error; a malformed after: a 400 problem page.
+    const lastId = /after=([^"&]+)/.exec(later![1]!)![1]!;
+    const beyond = await client.get(`${url}?after=zzzzzzzz`);
+    expect(beyond.res.status).toBe(200);
+    expect(beyond.html).toContain('No later messages.');
+    expect(lastId).toMatch(/^[A-Za-z0-9_]+$/);
+    expect((await client.get(`${url}?after=${encodeURIComponent("'; DROP TABLE alerts;--")}`)).res.status).toBe(400);
+    expect((await client.get(`/feed/c/${chat.slug}/threads/1400000000000009999?after=${lastId}`)).res.status).toBe(404);
+  });
 });
 
 describe("a forum channel's posts list", () => {

@@ -64,6 +64,8 @@ const probe = fc.record({
       tag: text,
       cursor: fc.oneof(fc.constant('1700000000000.1400000000000000120'), text),
       fragment: fc.oneof(fc.constant('1'), text),
+      // A long thread's later page.
+      after: fc.oneof(fc.constant('14000000000000001201'), text),
     },
     { requiredKeys: [] },
   ),

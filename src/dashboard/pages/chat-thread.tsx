@@ -12,6 +12,8 @@ export interface ChatThreadView {
   /** The thread's messages, oldest first; the first is its head (the starter when stored). */
   messages: AlertView[];
   hasMore: boolean;
+  /** The alert id this page starts after (a later page of a long thread), or undefined for its start. */
+  after?: string | undefined;
   csrfToken: string;
   manager: boolean;
 }
@@ -20,6 +22,9 @@ const nameOf = (v: ChatThreadView) => {
   const first = v.messages[0];
   return first && 'thread' in first && first.thread ? first.thread.name : 'Thread';
 };
+
+/** The thread's page after the last of these messages: where a long thread goes on. */
+const laterUrl = (v: ChatThreadView) => `${threadUrl(v.channel, v.threadId)}?after=${encodeURIComponent(v.messages.at(-1)!.id)}`;
 
 /** The replies swapped in under a head message, in place of its "N replies" link (htmx). */
 export function ThreadReplies(props: ChatThreadView) {
@@ -31,8 +36,8 @@ export function ThreadReplies(props: ChatThreadView) {
           <FeedEntry alert={alert} channel={props.channel} csrfToken={props.csrfToken} manager={props.manager} row={false} />
         ))}
       </ol>
-      <a class="thread-fold-open" href={threadUrl(props.channel, props.threadId)}>
-        {props.hasMore ? 'Older replies are on the thread’s page' : 'Open the thread on its own page'}
+      <a class="thread-fold-open" href={props.hasMore ? laterUrl(props) : threadUrl(props.channel, props.threadId)}>
+        {props.hasMore ? 'Later replies on the thread’s page' : 'Open the thread on its own page'}
       </a>
     </div>
   );
@@ -55,14 +60,25 @@ export function chatThreadPage(c: Context<DashEnv>, v: ChatThreadView) {
         </p>
         <h1 id="thread-title">{name}</h1>
         <p class="muted">
-          {v.messages.length - 1} {v.messages.length === 2 ? 'reply' : 'replies'}
-          {v.hasMore ? ` (the first ${v.messages.length} messages shown)` : ''}
+          {v.after === undefined
+            ? v.hasMore
+              ? `The first ${v.messages.length} messages, oldest first`
+              : `${v.messages.length - 1} ${v.messages.length === 2 ? 'reply' : 'replies'}`
+            : v.messages.length === 0
+              ? 'No later messages.'
+              : `${v.messages.length} later ${v.messages.length === 1 ? 'message' : 'messages'}, oldest first`}
         </p>
         <ol class="feed-list" aria-label="The thread’s messages, oldest first" data-density="cards">
           {v.messages.map((alert) => (
             <FeedEntry alert={alert} channel={v.channel} csrfToken={v.csrfToken} manager={v.manager} row={false} />
           ))}
         </ol>
+        {v.hasMore || v.after !== undefined ? (
+          <nav class="thread-pages" aria-label="The thread’s pages">
+            {v.after !== undefined ? <a href={threadUrl(v.channel, v.threadId)}>From the first message</a> : null}
+            {v.hasMore ? <a class="button" href={laterUrl(v)}>Later messages</a> : null}
+          </nav>
+        ) : null}
       </section>
     </>,
   );

@@ -42,10 +42,12 @@ export function forumPostRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const ref = c.req.param('channel');
     const channel = (await services.readApi.listChannels(p)).find((ch) => ch.slug === ref || ch.id === ref);
     if (!channel || !channel.chat) throw notFound('channel');
-    const thread = await services.chatThreads.messages(p, channel.id, c.req.param('thread'), THREAD_PAGE_SIZE);
+    const after = c.req.query('after') || undefined;
+    const thread = await services.chatThreads.messages(p, channel.id, c.req.param('thread'), THREAD_PAGE_SIZE, after);
     const view: ChatThreadView = {
       channel,
       threadId: c.req.param('thread'),
+      after,
       messages: await services.readApi.render(p.userId, channel.id, thread.rows),
       hasMore: thread.hasMore,
       csrfToken: c.get('csrfToken'),

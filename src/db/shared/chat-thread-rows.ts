@@ -89,6 +89,6 @@ export const THREAD_HEADS = byDialect<{ channelId: string; threadIds: readonly s
 );
 
 /** A thread's messages, oldest first (the feed's expanded thread). */
-export const THREAD_MESSAGES = statement<{ channelId: string; threadId: string; limit: number }, AlertRow>(
-  `SELECT ${ALERT_SELECT} FROM alerts a WHERE a.channel_id = :channelId AND a.thread_id = :threadId ORDER BY a.id LIMIT :limit`,
+export const THREAD_MESSAGES = statement<{ channelId: string; threadId: string; after: string; limit: number }, AlertRow>(
+  `SELECT ${ALERT_SELECT} FROM alerts a WHERE a.channel_id = :channelId AND a.thread_id = :threadId AND a.id > :after ORDER BY a.id LIMIT :limit`,
 );

@@ -129,8 +129,8 @@ export abstract class SqlChatWrites implements ChatMessageWrites {
     return rows.map((r) => ({ threadId: r.threadId, headId: r.headId, messageCount: Number(r.messageCount), lastMessageAt: Number(r.lastMessageAt) }));
   }
 
-  threadMessages(channelId: string, threadId: string, limit: number): Promise<AlertRow[]> {
-    return this.database.all(THREAD_MESSAGES, { channelId, threadId, limit });
+  threadMessages(channelId: string, threadId: string, limit: number, after = ''): Promise<AlertRow[]> {
+    return this.database.all(THREAD_MESSAGES, { channelId, threadId, after, limit });
   }
 
   saveThread(link: ChatLinkRef, thread: ChatThreadRecord, now: number) {

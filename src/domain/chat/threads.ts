@@ -41,12 +41,19 @@ export class ChatThreads {
     return new Map(rows.map((r) => [r.threadId, r]));
   }
 
-  /** One thread's messages, oldest first, in a channel the caller may see (else a 404, as for the channel). */
-  async messages(p: Principal, ref: string, threadId: string, limit: number): Promise<{ channelId: string; rows: AlertRow[]; hasMore: boolean }> {
+  /**
+   * One thread's messages, oldest first, in a channel the caller may see (else a 404, as for the
+   * channel); `after` (an alert id of the thread, the last one of the previous page) pages on.
+   */
+  async messages(p: Principal, ref: string, threadId: string, limit: number, after?: string): Promise<{ channelId: string; rows: AlertRow[]; hasMore: boolean }> {
     const channel = await this.readApi.resolveChannel(p, ref);
     if (!/^\d{17,20}$/.test(threadId)) throw notFound('thread');
-    const rows = await this.rows.threadMessages(channel.id, threadId, limit + 1);
-    if (rows.length === 0) throw notFound('thread');
+    if (after !== undefined && !/^[A-Za-z0-9_]{1,64}$/.test(after)) {
+      throw new AppError('invalid-query', 'after must be the id of a message in the thread', { details: [{ code: 'invalid_format', message: 'after is not an alert id', path: ['after'] }] });
+    }
+    const rows = await this.rows.threadMessages(channel.id, threadId, limit + 1, after);
+    // Past the thread's last message the page is empty; an unknown thread is a 404.
+    if (rows.length === 0 && (after === undefined || (await this.rows.threadMessages(channel.id, threadId, 1)).length === 0)) throw notFound('thread');
     return { channelId: channel.id, rows: rows.slice(0, limit), hasMore: rows.length > limit };
   }
 
