@@ -112,4 +112,32 @@ describe('the live feed in Chromium', () => {
     expect(await headerLine(page, 'Another live deploy')).toBe(await headerLine(page, 'Loaded deploy'));
     await context.close();
   });
+  it('a live reply in a folded thread updates the head\'s "N replies" in place; the reply does not arrive at the top', async () => {
+    const chat = await h.services.accounts.createChannel({ workspaceId: seed.ws.id, name: 'Live threads', icon: '🧵' });
+    await h.services.discordLinks.connect(chat.id, '1450000000000000001');
+    const link = { channelId: chat.id, discordChannelId: '1450000000000000001' };
+    const mia = { id: 'u1', name: 'Mia Member', bot: false, role: 'member' as const };
+    const thread = { id: '1450000000000000100', name: 'Dark mode', tags: [], archived: false };
+    const message = (id: string, at: number, text: string, extra: Record<string, unknown> = {}) => ({ messageId: id, createdAt: at, editedAt: null, text, author: mia, replyTo: null, attachments: [], ...extra });
+    const t0 = Date.now() - 5 * 60_000;
+    await h.services.chatIngest.store(link, [
+      message('1450000000000000100', t0, 'Dark mode for the dashboard, please', { thread }),
+      message('1450000000000000101', t0 + 1000, 'Agreed', { thread }),
+      message('1450000000000000102', t0 + 2000, 'A channel message'),
+    ]);
+    const { context, page } = await newPage(browser);
+    await signIn(page, seed.owner.id);
+    await page.goto(`${h.config.publicUrl}/feed/c/${chat.slug}`);
+    await page.locator('.feed-layout[data-live="open"]').waitFor();
+    const fold = page.getByRole('link', { name: /^\d+ repl(y|ies) in “Dark mode”$/ });
+    expect(await fold.getAttribute('aria-label')).toBe('1 reply in “Dark mode”');
+
+    await h.services.chatIngest.store(link, [message('1450000000000000103', Date.now(), 'Same here, live', { thread })]);
+    await page.getByRole('link', { name: '2 replies in “Dark mode”' }).waitFor({ timeout: 5_000 });
+    // The reply is under the fold, not a card of its own at the top; the channel message stays where it was.
+    const entries = page.locator('.feed-list > .feed-entry');
+    expect(await page.getByText('Same here, live').count()).toBe(0);
+    expect(await entries.first().innerText()).toContain('A channel message');
+    await context.close();
+  });
 });

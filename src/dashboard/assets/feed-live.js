@@ -41,6 +41,18 @@
       if (existing) existing.remove();
       return;
     }
+    if (ev.threadHead && !unreadOnly) {
+      // A reply in a folded thread: its head shows the new "N replies" where it is; nothing jumps to the top.
+      var head = list.querySelector('.feed-entry[data-alert-id="' + ev.threadHead.id + '"]');
+      var headEl = head && fragment(ev.threadHead.html);
+      if (!headEl) return;
+      var headWasCurrent = feed.isCurrent(head);
+      head.replaceWith(headEl);
+      if (headWasCurrent) feed.focusEntry(headEl);
+      if (window.htmx) window.htmx.process(headEl);
+      feed.refreshTimes(headEl);
+      return;
+    }
     var el = fragment(ev.html);
     if (!el) return;
     if (existing) {

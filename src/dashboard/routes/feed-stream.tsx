@@ -5,14 +5,15 @@ import { AppError } from '../../domain/errors.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import type { LiveEvent } from '../../notify/live-stream.js';
 import { levelAllows } from '../../domain/notification-preferences.js';
-
-/** An SSE message as written: the API's events, or the dashboard's `card`. */
-type Outgoing = { event: string; id?: string | undefined; data: string };
+import { isoTime } from '../../lib/iso-time.js';
 import type { DashboardDeps } from '../deps.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager, requireSession } from '../http/session.js';
 import { FeedEntry } from '../pages/feed-entry.js';
 import { sessionPrincipal } from './feed.js';
+
+/** An SSE message as written: the API's events, or the dashboard's `card`. */
+type Outgoing = { event: string; id?: string | undefined; data: string };
 
 const EVENT_ID = /^\d{1,15}$/;
 
@@ -36,6 +37,12 @@ export interface DashboardCardEvent {
   notify: boolean;
   /** The notification's text: the alert's title, or the chat author and message. */
   summary: string | null;
+  /**
+   * A new reply in a thread the feed folds under its head: the head's card with the new "N replies".
+   * feed-live.js puts it in place of the head instead of adding the reply at the top (the unread-only
+   * view, which lists replies one by one, adds the reply).
+   */
+  threadHead: { id: string; html: string } | null;
 }
 
 /**
@@ -78,6 +85,21 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
       return 'level' in alert ? levelAllows(pref, alert.level) : pref === 'all';
     };
 
+    // A new reply in a thread the feed folds: the head's card with its new "N replies", as a reload shows it.
+    const threadHeadOf = async (alert: AlertView): Promise<{ alert: AlertView; html: string } | undefined> => {
+      const threadId = 'thread' in alert ? alert.thread?.id : undefined;
+      if (!threadId) return undefined;
+      const head = (await services.chatThreads.heads(alert.channelId, [threadId])).get(threadId);
+      if (!head || head.headId === alert.id) return undefined;
+      const row = await services.store.reads.alert(head.headId);
+      const channel = await channelOf(alert.channelId);
+      if (!row || !channel) return undefined;
+      const [view] = await services.readApi.render(p.userId, alert.channelId, [row]);
+      if (!view) return undefined;
+      const fold = { threadId, replies: head.messageCount - 1, lastReplyAt: isoTime(head.lastMessageAt) };
+      return { alert: view, html: String(<FeedEntry alert={view} channel={channel} csrfToken={csrf} manager={manager} fold={fold} />) };
+    };
+
     const toCardEvent = async (ev: LiveEvent): Promise<Outgoing | null> => {
       if (ev.event === 'resync' || ev.event === 'read.updated' || ev.event === 'shutdown') return ev;
       const type = ev.event;
@@ -94,12 +116,14 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
           html: null,
           notify: false,
           summary: null,
+          threadHead: null,
         };
         return { event: 'card', id: ev.id, data: JSON.stringify(out) };
       }
       const alert = JSON.parse(ev.data) as AlertView;
       const channel = await channelOf(alert.channelId);
       if (!channel) return null;
+      const head = type === 'alert.created' ? await threadHeadOf(alert) : undefined;
       const html = String(<FeedEntry alert={alert} channel={channel} csrfToken={csrf} manager={manager} />);
       const out: DashboardCardEvent = {
         type,
@@ -112,6 +136,7 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
         html,
         notify: type === 'alert.created' && (await wantsNotification(alert)),
         summary: 'title' in alert ? alert.title : `${alert.author.name}: ${(alert.message ?? '').slice(0, 140)}`,
+        threadHead: head ? { id: head.alert.id, html: head.html } : null,
       };
       return { event: 'card', id: ev.id, data: JSON.stringify(out) };
     };
