@@ -1,10 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHarness, tempDir, type Harness } from '../helpers/harness.js';
+import { migrateBefore } from '../helpers/migrate-before.js';
 import { sqliteServicesOf } from '../../src/services.js';
 
 /**
@@ -13,31 +10,15 @@ import { sqliteServicesOf } from '../../src/services.js';
  * name, or a later update or delete would remove tokens the index never held (a corrupt index).
  */
 
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
 const MIGRATION = '0027_search_thread_names';
 
 let h: Harness | undefined;
 afterEach(async () => h?.close());
 
-function migrateBefore(file: string): Database.Database {
-  const folder = path.join(path.dirname(file), 'old-migrations');
-  fs.mkdirSync(path.join(folder, 'meta'), { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8'));
-  const cut = journal.entries.findIndex((e: { tag: string }) => e.tag === MIGRATION);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  fs.writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
-  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS, `${e.tag}.sql`), path.join(folder, `${e.tag}.sql`));
-  const sqlite = new Database(file);
-  sqlite.pragma('foreign_keys = ON');
-  migrate(drizzle(sqlite), { migrationsFolder: folder });
-  return sqlite;
-}
-
 describe('search thread names migration', () => {
   it('re-indexes threaded messages with their thread name and keeps the index consistent through renames and deletes', async () => {
     const dir = tempDir();
-    const sqlite = migrateBefore(path.join(dir, 'alertbridge.db'));
+    const sqlite = migrateBefore(path.join(dir, 'alertbridge.db'), MIGRATION);
     sqlite.exec(`
       INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'Acme', 0);
       INSERT INTO channels (id, workspace_id, name, slug, icon, is_private, webhook_token, created_at) VALUES ('ch_1', 'ws_1', 'Community', 'community', '', 0, 'whk_1', 0);

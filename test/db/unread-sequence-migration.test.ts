@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyOf } from '../helpers/bodies.js';
 import { startHarness, tempDir, type Harness } from '../helpers/harness.js';
+import { migrateBefore } from '../helpers/migrate-before.js';
 import { sqliteServicesOf } from '../../src/services.js';
 
 /**
@@ -15,32 +12,15 @@ import { sqliteServicesOf } from '../../src/services.js';
  * same through the API before and after.
  */
 
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
 const MIGRATION = '0011_unread_sequence';
 
 let h: Harness | undefined;
 afterEach(async () => h?.close());
 
-/** Migrates a fresh file up to (not including) the unread-sequence migration. */
-function migrateBefore(file: string): Database.Database {
-  const folder = path.join(path.dirname(file), 'old-migrations');
-  fs.mkdirSync(path.join(folder, 'meta'), { recursive: true });
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8'));
-  const cut = journal.entries.findIndex((e: { tag: string }) => e.tag === MIGRATION);
-  expect(cut).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, cut);
-  fs.writeFileSync(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
-  for (const e of journal.entries) fs.copyFileSync(path.join(MIGRATIONS, `${e.tag}.sql`), path.join(folder, `${e.tag}.sql`));
-  const sqlite = new Database(file);
-  sqlite.pragma('foreign_keys = ON');
-  migrate(drizzle(sqlite), { migrationsFolder: folder });
-  return sqlite;
-}
-
 describe('unread sequence migration', () => {
   it('turns activity keys, text watermarks and exceptions into numbers with the same read state', async () => {
     const dir = tempDir();
-    const sqlite = migrateBefore(path.join(dir, 'alertbridge.db'));
+    const sqlite = migrateBefore(path.join(dir, 'alertbridge.db'), MIGRATION);
     sqlite.exec(`
       INSERT INTO workspaces (id, name, created_at) VALUES ('ws_1', 'Acme', 0);
       INSERT INTO users (id, email, name, created_at) VALUES ('usr_a', 'a@acme.test', 'A', 0), ('usr_b', 'b@acme.test', 'B', 0), ('usr_c', 'c@acme.test', 'C', 0);
