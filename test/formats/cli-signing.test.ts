@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../../src/cli/admin.js';
 import { githubSignature } from '../../src/domain/formats/github-body.js';
+import { eventually } from '../helpers/poll.js';
 import { fixture, servedHarness } from './fixture.js';
 
 /** `channel set-signing-secret` against the running service's data directory, checked through GitHub's path over real HTTP. */
@@ -24,7 +25,8 @@ describe('admin CLI: channel set-signing-secret', () => {
     expect(JSON.parse(set.stdout)).toEqual({ id: seed.deploys.id, signingSecret: 'set' });
     expect(set.stdout + set.stderr).not.toContain(SECRET);
 
-    const unsigned = await deliver();
+    // On PostgreSQL the node drops its cached channel when the CLI's commit notification arrives (milliseconds later).
+    const unsigned = await eventually(async () => { const r = await deliver(); return r.status === 401 ? r : undefined; }, 'the secret enforced');
     expect(unsigned.status).toBe(401);
     expect(((await unsigned.json()) as { detail: string }).detail).toMatch(/X-Hub-Signature-256 header is missing/);
     expect((await deliver({ 'x-hub-signature-256': githubSignature(body, 'another-secret-of-16+') })).status).toBe(401);
@@ -33,7 +35,7 @@ describe('admin CLI: channel set-signing-secret', () => {
     const cleared = await admin('channel', 'set-signing-secret', '--channel', seed.deploys.id, '--clear');
     expect(cleared.code).toBe(0);
     expect(JSON.parse(cleared.stdout)).toEqual({ id: seed.deploys.id, signingSecret: 'cleared' });
-    expect((await deliver()).status).toBe(200);
+    expect(await eventually(async () => (await deliver()).status === 200, 'the cleared secret lifted')).toBe(true);
   });
 
   it('refuses a short secret, both flags, neither flag (exit 2) and an unknown channel (exit 1); nothing is set', async () => {
