@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { SqliteAlertStore } from '../src/db/sqlite/alert-store/index.js';
 import { openDb } from '../src/db/sqlite/connection.js';
 import { alerts } from '../src/db/shared/schema/alerts.js';
@@ -51,7 +52,7 @@ function insertOnly() {
     }
   });
   const dz = setup('drizzle');
-  const prepared = dz.orm
+  const prepared = drizzle(dz.sqlite)
     .insert(alerts)
     .values({
       id: sql.placeholder('id'), channelId: 'ch', kind: 'standard', title: sql.placeholder('title'), level: sql.placeholder('level'),

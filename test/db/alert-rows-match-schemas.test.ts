@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as schema from '../../src/db/shared/schema/alerts.js';
+import { ALERT_ROW_KEYS, ATTACHMENT_ROW_KEYS, columnName } from '../../src/db/shared/alert-columns.js';
 import { CONTENT_KEYS, contentColumn } from '../../src/db/shared/alert-content-columns.js';
 import type { AlertEventType, AlertRow, AttachmentRow, NotificationKind } from '../../src/domain/alert-rows.js';
 
@@ -30,5 +31,18 @@ describe('the content list names each content column as both schemas do', () => 
     expect(schema.alerts[key].name).toBe(column);
     expect(schema.pgAlerts[key].name).toBe(column);
     expect(schema.pgAlerts[key].getSQLType().split(' ')[0]).toBe(pgType);
+  });
+});
+
+// The reads spell each column from its key (so the service loads no schema); a column renamed in
+// a schema without following that rule fails here, not at the first read.
+describe('the reads name each column as both schemas do', () => {
+  it.each(ALERT_ROW_KEYS)('alerts.%s', (key) => {
+    expect(columnName(key)).toBe(schema.alerts[key].name);
+    expect(columnName(key)).toBe(schema.pgAlerts[key].name);
+  });
+  it.each(ATTACHMENT_ROW_KEYS)('alert_attachments.%s', (key) => {
+    expect(columnName(key)).toBe(schema.alertAttachments[key].name);
+    expect(columnName(key)).toBe(schema.pgAlertAttachments[key].name);
   });
 });

@@ -15,7 +15,11 @@ const LAZY: [string, RegExp][] = [
   ['prom-client', /(^|\/node_modules\/)prom-client(\/|$)/],
   ['web-push', /(^|\/node_modules\/)web-push(\/|$)/],
   ['file-type', /\/node_modules\/file-type\//],
+  ['openid-client', /(^|\/node_modules\/)openid-client(\/|$)/],
+  ['jose', /(^|\/node_modules\/)jose(\/|$)/],
 ];
+/** drizzle is the migrator's: a start with nothing to migrate never loads it. */
+const DRIZZLE = /(^|\/node_modules\/)drizzle-orm(\/|$)/;
 
 let dir: string;
 let svc: SpawnedService | undefined;
@@ -29,7 +33,7 @@ afterEach(async () => {
 const loaded = (s: SpawnedService) => s.output().split('\n').filter((l) => l.startsWith('module-load ')).map((l) => l.slice('module-load '.length));
 
 describe('modules loaded at start', () => {
-  it('a SQLite service without metrics never loads pg, the PostgreSQL store, prom-client, web-push or file-type', async () => {
+  it('a SQLite service without metrics or OIDC never loads pg, the PostgreSQL store, prom-client, web-push, file-type, openid-client or jose', async () => {
     dir = tempDir();
     svc = await spawnService({ DATA_DIR: dir, BOOTSTRAP: '0', NODE_OPTIONS: `--import ${REGISTER}` });
     const modules = loaded(svc);
@@ -37,6 +41,17 @@ describe('modules loaded at start', () => {
     expect(modules.some((m) => m.endsWith('/dist/services.js'))).toBe(true);
     expect(modules.some((m) => /node_modules\/better-sqlite3\//.test(m))).toBe(true);
     for (const [name, re] of LAZY) expect(modules.filter((m) => re.test(m)), name).toEqual([]);
+  });
+
+  it('a restart with nothing to migrate never loads drizzle; the first start (migrating) does', async () => {
+    dir = tempDir();
+    svc = await spawnService({ DATA_DIR: dir, BOOTSTRAP: '0', NODE_OPTIONS: `--import ${REGISTER}` });
+    expect(loaded(svc).filter((m) => DRIZZLE.test(m)).length).toBeGreaterThan(0);
+    svc.child.kill('SIGKILL');
+    await svc.exited;
+    svc = await spawnService({ DATA_DIR: dir, BOOTSTRAP: '0', NODE_OPTIONS: `--import ${REGISTER}` });
+    expect(loaded(svc).filter((m) => DRIZZLE.test(m))).toEqual([]);
+    expect(loaded(svc).some((m) => m.endsWith('/dist/services.js'))).toBe(true);
   });
 
   it('with METRICS=1, prom-client is loaded at start (the same check, positively)', async () => {

@@ -1,5 +1,5 @@
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import * as oidc from 'openid-client';
+import type { JWTVerifyGetKey } from 'jose';
+import type * as Oidc from 'openid-client';
 import type { OidcConfig } from '../../config-sso.js';
 import { groupsFrom, type ProvidedIdentity } from '../../domain/auth/sso/single-sign-on.js';
 
@@ -17,6 +17,12 @@ export interface SignedInIdentity extends ProvidedIdentity {
   sid: string | undefined;
 }
 
+/**
+ * openid-client and jose (about 50 modules) are loaded at the first sign-in, not at start: most
+ * installations never configure OIDC, and a configured one pays it once.
+ */
+const openidClient = () => import('openid-client');
+
 const BACKCHANNEL_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 
 /**
@@ -25,7 +31,7 @@ const BACKCHANNEL_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
  * provider's JWKS). Discovery happens at the first sign-in and is retried while the provider is down.
  */
 export class RelyingParty {
-  private discovered: Promise<oidc.Configuration> | undefined;
+  private discovered: Promise<{ oidc: typeof Oidc; config: Oidc.Configuration }> | undefined;
   private jwks: JWTVerifyGetKey | undefined;
 
   constructor(
@@ -33,16 +39,20 @@ export class RelyingParty {
     readonly redirectUri: string,
   ) {}
 
-  private configuration(): Promise<oidc.Configuration> {
+  private configuration(): Promise<{ oidc: typeof Oidc; config: Oidc.Configuration }> {
     if (!this.discovered) {
       const s = this.settings;
       const insecure = new URL(s.issuer).protocol === 'http:'; // loopback only (src/config-sso.ts)
-      this.discovered = oidc
-        .discovery(new URL(s.issuer), s.clientId, undefined, s.clientSecret ? oidc.ClientSecretBasic(s.clientSecret) : oidc.None(), {
-          // openid-client skips the ID token's signature when it comes straight from the token endpoint
-          // (OIDC Core 3.1.3.7 allows trusting TLS there); the issue asks for it to be checked against the JWKS.
-          execute: insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
-          timeout: 10,
+      this.discovered = openidClient()
+        .then(async (oidc) => {
+          const auth = s.clientSecret ? oidc.ClientSecretBasic(s.clientSecret) : oidc.None();
+          const config = await oidc.discovery(new URL(s.issuer), s.clientId, undefined, auth, {
+            // openid-client skips the ID token's signature when it comes straight from the token endpoint
+            // (OIDC Core 3.1.3.7 allows trusting TLS there); the issue asks for it to be checked against the JWKS.
+            execute: insecure ? [oidc.allowInsecureRequests, oidc.enableNonRepudiationChecks] : [oidc.enableNonRepudiationChecks],
+            timeout: 10,
+          });
+          return { oidc, config };
         })
         .catch((err: unknown) => {
           this.discovered = undefined;
@@ -54,7 +64,7 @@ export class RelyingParty {
 
   /** Where to send the browser, and what to seal for the callback. */
   async start(next: string, linkUser?: string): Promise<{ url: string; pending: PendingSignIn }> {
-    const config = await this.configuration();
+    const { oidc, config } = await this.configuration();
     const pending: PendingSignIn = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), next, linkUser };
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri,
@@ -69,7 +79,7 @@ export class RelyingParty {
 
   /** Exchanges the code and validates the ID token; throws on any mismatch (state, nonce, signature, expiry). */
   async finish(callbackUrl: URL, pending: PendingSignIn): Promise<SignedInIdentity> {
-    const config = await this.configuration();
+    const { oidc, config } = await this.configuration();
     const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
       pkceCodeVerifier: pending.verifier,
       expectedState: pending.state,
@@ -92,7 +102,7 @@ export class RelyingParty {
   /** The provider's end_session_endpoint for RP-initiated logout, or undefined when it has none (or is down). */
   async endSessionUrl(postLogoutRedirect: string): Promise<string | undefined> {
     try {
-      const config = await this.configuration();
+      const { oidc, config } = await this.configuration();
       if (!config.serverMetadata().end_session_endpoint) return undefined;
       return oidc.buildEndSessionUrl(config, { client_id: this.settings.clientId, post_logout_redirect_uri: postLogoutRedirect }).href;
     } catch {
@@ -105,9 +115,10 @@ export class RelyingParty {
    * provider's key, for this client, with the logout event, a sub or sid, and no nonce.
    */
   async verifyLogoutToken(token: string): Promise<{ issuer: string; subject: string | undefined; sid: string | undefined }> {
-    const config = await this.configuration();
+    const { config } = await this.configuration();
     const meta = config.serverMetadata();
     if (!meta.jwks_uri) throw new Error('the provider publishes no keys');
+    const { createRemoteJWKSet, jwtVerify } = await import('jose');
     this.jwks ??= createRemoteJWKSet(new URL(meta.jwks_uri));
     const { payload } = await jwtVerify(token, this.jwks, { issuer: meta.issuer, audience: this.settings.clientId, maxTokenAge: '5m', clockTolerance: 30 });
     const events = payload.events as Record<string, unknown> | undefined;

@@ -1,16 +1,11 @@
 import pg from 'pg';
-import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migratePg, type MigrationResult } from './migrate.js';
 import { NulSafeClient } from './nul-safe-client.js';
 
-/** drizzle over the pool, without a relational schema: statements are written with src/db/shared/statement.ts. */
-export type PgOrm = NodePgDatabase;
-
+/** Statements are written with src/db/shared/statement.ts and run on this pool. */
 export interface PgDb {
   /** The `pg` pool, for raw statements and dedicated clients (locks, LISTEN). */
   readonly pool: pg.Pool;
-  /** drizzle over the same pool. */
-  readonly orm: PgOrm;
   close(): Promise<void>;
 }
 
@@ -42,8 +37,7 @@ export async function openPg(url: string, opts: PgOpenOptions = {}): Promise<PgD
     await pool.end();
     throw err;
   }
-  const orm = drizzle(pool);
-  return { pool, orm, close: () => pool.end() };
+  return { pool, close: () => pool.end() };
 }
 
 const INT8_OID = 20;

@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { MIGRATION_LOCK } from '../shared/advisory-locks.js';
 import { holdClient } from './transaction.js';
 
@@ -30,6 +28,8 @@ export async function migratePg(pool: pg.Pool): Promise<MigrationResult> {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       const before = await countApplied(client);
+      // Loaded here, not at start: the running node never uses drizzle otherwise.
+      const [{ drizzle }, { migrate }] = await Promise.all([import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator')]);
       await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
       const total = await countApplied(client);
       return { applied: total - before, total };

@@ -1,6 +1,4 @@
 import type { AlertRow, ChannelRecord } from '../../domain/alert-store.js';
-// Column names only, which both engines' schemas spell alike (test/cluster/schema-parity.test.ts).
-import { alertAttachments, alerts } from './schema/alerts.js';
 import { CONTENT_KEYS, type ContentKey } from './alert-content-columns.js';
 
 /** The content keys a read returns (the opaque metadata is written, never read back). */
@@ -24,13 +22,22 @@ type Missing = Exclude<keyof AlertRow, (typeof ALERT_ROW_KEYS)[number]>;
 const everyColumnListed: [Missing] extends [never] ? true : Missing = true;
 void everyColumnListed;
 
+/**
+ * A key's column: its snake_case spelling, which both schemas use for every column read here
+ * (test/db/alert-rows-match-schemas.test.ts checks each against both). Spelled out rather than
+ * read from the drizzle schema so that a running service does not load drizzle's two schema
+ * builders (about 100 modules, several MB of memory) only to learn column names.
+ */
+export const columnName = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The attachment row's keys in SELECT order. */
+export const ATTACHMENT_ROW_KEYS = ['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const;
+
 /** `a.<column> AS "<key>", …` for a query that names the alerts table `a`: quoted, as PostgreSQL folds unquoted aliases. */
-export const ALERT_SELECT = ALERT_ROW_KEYS.map((k) => `a.${alerts[k].name} AS "${k}"`).join(', ');
+export const ALERT_SELECT = ALERT_ROW_KEYS.map((k) => `a.${columnName(k)} AS "${k}"`).join(', ');
 
 /** An attachment row's columns (`alert_attachments`, unaliased), quoted as ALERT_SELECT is. */
-export const ATTACHMENT_SELECT = (['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const)
-  .map((key) => `${alertAttachments[key].name} AS "${key}"`)
-  .join(', ');
+export const ATTACHMENT_SELECT = ATTACHMENT_ROW_KEYS.map((key) => `${columnName(key)} AS "${key}"`).join(', ');
 
 /** A channel joined with its Discord link, as both engines' reads select it (`isPrivate` as the engine stores it). */
 export interface ChannelJoinRow {

@@ -1,5 +1,3 @@
-import type { $Type, ColumnBuilderBase, HasDefault, NotNull } from 'drizzle-orm';
-import { text, type Column } from './schema/define.js';
 import type { AlertContent } from '../../domain/alert-store.js';
 
 /** Where one content key is stored, and the column's definition both engines' schemas build from it. */
@@ -19,7 +17,7 @@ export interface ContentColumn {
  * A standard alert's content, the one list every content write is built from when its module
  * loads: SQLite's insert and run update, PostgreSQL's batched insert and run update, and both
  * engines' group update. Both drizzle schemas build these columns of `alerts` from it too
- * (`contentColumns`), so a plain field is one entry here, not three edits. Typed against AlertContent (which follows AlertRow), so a content key
+ * (src/db/shared/schema/content-columns.ts), so a plain field is one entry here, not three edits. Typed against AlertContent (which follows AlertRow), so a content key
  * missing here, or one that is not content, fails to compile: no write can leave a column stale.
  * test/db/alert-rows-match-schemas.test.ts checks each column name and type against both schemas.
  */
@@ -58,32 +56,5 @@ export function plainContentAssignments(parameter: (key: ContentKey, index: numb
   return PLAIN_CONTENT_KEYS.map((key, i) => `${COLUMNS[key].column} = ${parameter(key, i)}`).join(', ');
 }
 
-type Definitions = typeof COLUMNS;
-type DataOf<D> = D extends { values: readonly (infer V)[] } ? V : string;
-
-type TextSides = ReturnType<typeof text> extends Column<infer S, infer P> ? { sqlite: S; pg: P } : never;
-
-/** A content column as each engine's `text` builder types it: nullability and value union included. */
-export type ContentColumnBuilder<Base extends ColumnBuilderBase, D> = D extends { notNullDefault: string }
-  ? HasDefault<NotNull<$Type<Base, DataOf<D>>>>
-  : $Type<Base, DataOf<D>>;
-
-type ContentColumns = {
-  [K in ContentKey]: Column<ContentColumnBuilder<TextSides['sqlite'], Definitions[K]>, ContentColumnBuilder<TextSides['pg'], Definitions[K]>>;
-};
-
-/**
- * The content columns of `alerts`, in the list's order, for the one schema definition
- * (src/db/shared/schema/alerts.ts spreads them between the identity and the chat columns), so
- * drizzle-kit sees the same table as when they were written out by hand, and the row types test
- * (test/db/alert-rows-match-schemas.test.ts) still compares exact types.
- */
-export function contentColumns(): ContentColumns {
-  const entries = CONTENT_KEYS.map((key) => {
-    const definition: ContentColumn = COLUMNS[key];
-    // `values` only narrows the TypeScript type (ContentColumns above), as drizzle's `enum` does.
-    const column = text(definition.column);
-    return [key, definition.notNullDefault === undefined ? column : column.notNull().default(definition.notNullDefault)];
-  });
-  return Object.fromEntries(entries) as ContentColumns;
-}
+/** The list's type, for the schema's column builders (src/db/shared/schema/content-columns.ts). */
+export type ContentDefinitions = typeof COLUMNS;

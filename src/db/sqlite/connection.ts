@@ -1,18 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 
-/** drizzle over the connection, for the migrator; statements are written with src/db/shared/statement.ts. */
-export type Orm = BetterSQLite3Database;
-
+/** Statements are written with src/db/shared/statement.ts and run on this handle. */
 export interface Db {
   /** Raw better-sqlite3 handle, for prepared statements on hot paths. */
   readonly sqlite: Database.Database;
-  /** drizzle over the same connection, for everything else. */
-  readonly orm: Orm;
   close(): void;
 }
 
@@ -36,13 +31,34 @@ export function openDb(file: string, opts: { migrate?: boolean } = {}): Db {
   sqlite.pragma('cache_size = -8000');
   // Statement journals (savepoints, multi-row statements) and temp tables in memory, not in temp files.
   sqlite.pragma('temp_store = MEMORY');
-  const orm = drizzle(sqlite);
-  if (opts.migrate !== false) migrate(orm, { migrationsFolder: MIGRATIONS_DIR });
+  if (opts.migrate !== false && migrationPending(sqlite)) migrateNow(sqlite);
   return {
     sqlite,
-    orm,
     close: () => {
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/**
+ * Whether drizzle's migrator would apply anything: it applies each migration newer than the
+ * newest recorded one (drizzle-orm/sqlite-core/dialect.js), so one comparison tells. Checked
+ * first so that a start with nothing to migrate does not load drizzle (about 110 modules and a
+ * few MB of memory the running service never uses).
+ */
+function migrationPending(sqlite: Database.Database): boolean {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: { when: number }[] };
+  const newest = Math.max(...journal.entries.map((e) => e.when));
+  const table = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!table) return true;
+  const row = sqlite.prepare('SELECT max(created_at) AS last FROM __drizzle_migrations').get() as { last: number | string | null };
+  return row.last === null || Number(row.last) < newest;
+}
+
+/** drizzle's own migrator, loaded (synchronously, as opening is) only when there is something to apply. */
+function migrateNow(sqlite: Database.Database): void {
+  const require = createRequire(import.meta.url);
+  const { drizzle } = require('drizzle-orm/better-sqlite3') as typeof import('drizzle-orm/better-sqlite3');
+  const { migrate } = require('drizzle-orm/better-sqlite3/migrator') as typeof import('drizzle-orm/better-sqlite3/migrator');
+  migrate(drizzle(sqlite), { migrationsFolder: MIGRATIONS_DIR });
 }

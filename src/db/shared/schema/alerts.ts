@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import { channels } from './channels.js';
 import { users, workspaces } from './accounts.js';
-import { contentColumns } from '../alert-content-columns.js';
+import { contentColumns } from './content-columns.js';
 import { autoId, bigint, boolean, integer, text, table } from './define.js';
 
 /**

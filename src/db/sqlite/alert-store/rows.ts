@@ -1,14 +1,11 @@
 import type Database from 'better-sqlite3';
-import { alertAttachments, alerts } from '../../shared/schema/alerts.js';
 import type { AlertRow } from '../../../domain/alert-store.js';
-import { ALERT_ROW_KEYS } from '../../shared/alert-columns.js';
+import { ALERT_ROW_KEYS, ATTACHMENT_ROW_KEYS, columnName } from '../../shared/alert-columns.js';
 
 /** `a.<column> AS <key>, …` for a query that names the alerts table `a`. */
-export const ALERT_COLUMNS = ALERT_ROW_KEYS.map((k) => `a.${alerts[k].name} AS ${k}`).join(', ');
+export const ALERT_COLUMNS = ALERT_ROW_KEYS.map((k) => `a.${columnName(k)} AS ${k}`).join(', ');
 
-export const ATTACHMENT_COLUMNS = (['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const)
-  .map((k) => `${alertAttachments[k].name} AS ${k}`)
-  .join(', ');
+export const ATTACHMENT_COLUMNS = ATTACHMENT_ROW_KEYS.map((k) => `${columnName(k)} AS ${k}`).join(', ');
 
 /**
  * Builds an AlertRow from a raw array as one object literal, generated once
