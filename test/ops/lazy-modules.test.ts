@@ -5,8 +5,8 @@ import { tempDir } from '../helpers/harness.js';
 import { spawnService, type SpawnedService } from '../helpers/spawned-service.js';
 
 /**
- * What only some installations use is loaded when first used, not at start (README "Memory: where it
- * goes", item 7): `dist/main.js` is started with a preload that prints every module it loads.
+ * What only some installations use is loaded when first used, not at start (docs/operations.md,
+ * "Starting and restarting"): `dist/main.js` is started with a preload that prints every module it loads.
  */
 const REGISTER = path.resolve('test/fixtures/module-log/register.mjs');
 const LAZY: [string, RegExp][] = [
