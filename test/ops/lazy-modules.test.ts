@@ -17,6 +17,7 @@ const LAZY: [string, RegExp][] = [
   ['file-type', /\/node_modules\/file-type\//],
   ['openid-client', /(^|\/node_modules\/)openid-client(\/|$)/],
   ['jose', /(^|\/node_modules\/)jose(\/|$)/],
+  ['discord.js', /(^|\/node_modules\/)(discord\.js|@discordjs\/[^/]+)(\/|$)/],
 ];
 /** drizzle is the migrator's: a start with nothing to migrate never loads it. */
 const DRIZZLE = /(^|\/node_modules\/)drizzle-orm(\/|$)/;
@@ -33,7 +34,7 @@ afterEach(async () => {
 const loaded = (s: SpawnedService) => s.output().split('\n').filter((l) => l.startsWith('module-load ')).map((l) => l.slice('module-load '.length));
 
 describe('modules loaded at start', () => {
-  it('a SQLite service without metrics or OIDC never loads pg, the PostgreSQL store, prom-client, web-push, file-type, openid-client or jose', async () => {
+  it('a SQLite service without metrics or OIDC never loads pg, the PostgreSQL store, prom-client, web-push, file-type, openid-client, jose or discord.js', async () => {
     dir = tempDir();
     svc = await spawnService({ DATA_DIR: dir, BOOTSTRAP: '0', NODE_OPTIONS: `--import ${REGISTER}` });
     const modules = loaded(svc);
