@@ -60,7 +60,7 @@ export async function startDashboard(
   opts: { env?: Record<string, string>; overrides?: ServiceOverrides; mailer?: Mailer | null; serve?: boolean; engine?: Engine } = {},
 ): Promise<DashHarness> {
   const dir = tempDir('alertbridge-dash-');
-  const fresh: FreshDatabase | undefined = (opts.engine ?? dashboardEngine()) === 'postgres' ? await freshDatabase() : undefined;
+  const fresh: FreshDatabase | undefined = (opts.engine ?? dashboardEngine()) === 'postgres' ? await freshDatabase({ migrated: true }) : undefined;
   // Assigned once below: the server is listening before the app exists (its port goes into PUBLIC_URL).
   // eslint-disable-next-line prefer-const
   let app: App | undefined;

@@ -118,7 +118,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   let fresh: FreshDatabase | undefined;
   if (engine === 'postgres') {
     if (opts.reuseDatabase && reuseScopes === 0) throw new Error('reuseDatabase needs a describeEngines block (its afterAll drops the databases)');
-    fresh = (opts.reuseDatabase ? spareDatabases.pop() : undefined) ?? (await freshDatabase());
+    fresh = (opts.reuseDatabase ? spareDatabases.pop() : undefined) ?? (await freshDatabase({ migrated: true }));
   }
   const nodes: HarnessNode[] = [];
   const startNode = async (o: NodeOptions): Promise<HarnessNode> => {

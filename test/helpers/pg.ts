@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { describe, it } from 'vitest';
 
@@ -38,11 +40,32 @@ export interface FreshDatabase {
   drop(): Promise<void>;
 }
 
-/** Creates an empty database on TEST_DATABASE_URL's server, named `ab_test_<random>`. */
-export async function freshDatabase(): Promise<FreshDatabase> {
+/**
+ * The name of a database migrated with this tree's drizzle-pg/ (its files' hash in the name), made
+ * once per run by test/pg-template.ts. Copying it costs a fraction of migrating a new database
+ * (about 0.3 s against 1.5 s), and most test files start several services on PostgreSQL.
+ */
+export function migratedTemplateName(): string {
+  const dir = path.resolve(import.meta.dirname, '../../drizzle-pg');
+  const hash = createHash('sha256');
+  for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const full = path.join(dir, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  return `ab_tpl_${hash.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Creates a database on TEST_DATABASE_URL's server, named `ab_test_<random>`: empty, or with
+ * `migrated`, a copy of the migrated template (when the run made one; otherwise empty, and the
+ * service migrates it as it starts, as it would anyway).
+ */
+export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<FreshDatabase> {
   if (!TEST_DATABASE_URL) throw new Error('freshDatabase() needs TEST_DATABASE_URL (use describePg)');
   const name = `ab_test_${randomBytes(6).toString('hex')}`;
-  await admin(`CREATE DATABASE ${name}`);
+  const template = opts.migrated ? migratedTemplateName() : undefined;
+  if (template && (await templateExists(template))) await admin(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  else await admin(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   return {
@@ -50,6 +73,16 @@ export async function freshDatabase(): Promise<FreshDatabase> {
     name,
     drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
+}
+
+async function templateExists(name: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  } finally {
+    await client.end();
+  }
 }
 
 async function admin(statement: string): Promise<void> {
