@@ -138,7 +138,7 @@ describe('alert store reads on SQLite', () => {
 
 describePg('alert store reads on PostgreSQL', () => {
   contract(async () => {
-    const fresh = await freshDatabase();
+    const fresh = await freshDatabase({ migrated: true });
     await seed(await PgTransferEngine.open(fresh.url));
     const db = await openPg(fresh.url);
     return {

@@ -66,7 +66,7 @@ export async function sqliteEngine(fixture: Fixture): Promise<EngineHandle & { d
 
 /** A fresh PostgreSQL database on TEST_DATABASE_URL's server, migrated and seeded; dropped on close. */
 export async function pgEngine(fixture: Fixture): Promise<EngineHandle & { db: PgDb; other: PgDb; url: string }> {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ migrated: true });
   await seed(await PgTransferEngine.open(fresh.url), fixture);
   const db = await openPg(fresh.url);
   const other = await openPg(fresh.url, { migrate: false });

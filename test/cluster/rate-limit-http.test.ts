@@ -18,7 +18,7 @@ describePg('the rate limit over HTTP, in memory and shared by two nodes', () => 
   let fresh: FreshDatabase;
   let nodes: PgDb[];
   beforeAll(async () => {
-    fresh = await freshDatabase();
+    fresh = await freshDatabase({ migrated: true });
     nodes = [await openPg(fresh.url), await openPg(fresh.url, { migrate: false })];
   });
   afterAll(async () => {

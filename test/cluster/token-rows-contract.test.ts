@@ -108,7 +108,7 @@ describe('token rows on SQLite', () => {
 
 describePg('token rows on PostgreSQL', () => {
   contract(async () => {
-    const fresh = await freshDatabase();
+    const fresh = await freshDatabase({ migrated: true });
     await seed(await PgTransferEngine.open(fresh.url));
     const db = await openPg(fresh.url);
     const other = await openPg(fresh.url, { migrate: false });

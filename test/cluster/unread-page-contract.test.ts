@@ -130,7 +130,7 @@ describe('unread-only pages on SQLite', () => {
 
 describePg('unread-only pages on PostgreSQL', () => {
   contract(async () => {
-    const fresh = await freshDatabase();
+    const fresh = await freshDatabase({ migrated: true });
     await seed(await PgTransferEngine.open(fresh.url));
     const db = await openPg(fresh.url);
     for (const sql of RESURFACE) await db.pool.query(sql);

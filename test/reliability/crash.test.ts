@@ -31,7 +31,7 @@ let env: Record<string, string> = {};
 beforeAll(async () => {
   dir = tempDir('alertbridge-crash-');
   if (testEngine() === 'postgres') {
-    fresh = await freshDatabase();
+    fresh = await freshDatabase({ migrated: true });
     env = { DATABASE_URL: fresh.url };
   }
   const s = await openServices(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', ...env }));

@@ -24,7 +24,7 @@ afterEach(async () => {
 async function installation(): Promise<Record<string, string>> {
   dir = tempDir();
   if (testEngine() === 'sqlite') return { DATA_DIR: dir };
-  fresh = await freshDatabase();
+  fresh = await freshDatabase({ migrated: true });
   return { DATA_DIR: dir, DATABASE_URL: fresh.url };
 }
 
