@@ -131,9 +131,22 @@ describe('the live feed in Chromium', () => {
     await page.locator('.feed-layout[data-live="open"]').waitFor();
     const fold = page.getByRole('link', { name: /^\d+ repl(y|ies) in “Dark mode”$/ });
     expect(await fold.getAttribute('aria-label')).toBe('1 reply in “Dark mode”');
+    // A second reader with the feed open: the reply's head is looked up once for both.
+    const second = await newPage(browser);
+    await signIn(second.page, seed.member.id);
+    await second.page.goto(`${h.config.publicUrl}/feed/c/${chat.slug}`);
+    await second.page.locator('.feed-layout[data-live="open"]').waitFor();
+    const threads = h.services.chatThreads;
+    const heads = threads.heads.bind(threads);
+    let headLookups = 0;
+    threads.heads = (...args) => (headLookups++, heads(...args));
 
     await h.services.chatIngest.store(link, [message('1450000000000000103', Date.now(), 'Same here, live', { thread })]);
     await page.getByRole('link', { name: '2 replies in “Dark mode”' }).waitFor({ timeout: 5_000 });
+    await second.page.getByRole('link', { name: '2 replies in “Dark mode”' }).waitFor({ timeout: 5_000 });
+    threads.heads = heads;
+    expect(headLookups).toBe(1);
+    await second.context.close();
     // The reply is under the fold, not a card of its own at the top; the channel message stays where it was.
     const entries = page.locator('.feed-list > .feed-entry');
     expect(await page.getByText('Same here, live').count()).toBe(0);

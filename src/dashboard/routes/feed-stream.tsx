@@ -7,6 +7,7 @@ import type { LiveEvent } from '../../notify/live-stream.js';
 import { levelAllows } from '../../domain/notification-preferences.js';
 import { isoTime } from '../../lib/iso-time.js';
 import type { DashboardDeps } from '../deps.js';
+import { ThreadHeadLookups } from '../feed/thread-head-lookups.js';
 import type { DashEnv } from '../http/env.js';
 import { isManager, requireSession } from '../http/session.js';
 import { FeedEntry } from '../pages/feed-entry.js';
@@ -54,6 +55,8 @@ export interface DashboardCardEvent {
 export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
   const r = new Hono<DashEnv>();
   const { services } = deps;
+  // Shared by every open feed of this app: one lookup per new reply, not one per viewer.
+  const threadHeads = new ThreadHeadLookups({ heads: (ch, ids) => services.chatThreads.heads(ch, ids), alert: (id) => services.store.reads.alert(id) });
   r.use('/feed/stream', requireSession(deps));
 
   r.get('/feed/stream', async (c: Context<DashEnv>) => {
@@ -89,11 +92,10 @@ export function feedStreamRoutes(deps: DashboardDeps): Hono<DashEnv> {
     const threadHeadOf = async (alert: AlertView): Promise<{ alert: AlertView; html: string } | undefined> => {
       const threadId = 'thread' in alert ? alert.thread?.id : undefined;
       if (!threadId) return undefined;
-      const head = (await services.chatThreads.heads(alert.channelId, [threadId])).get(threadId);
-      if (!head || head.headId === alert.id) return undefined;
-      const row = await services.store.reads.alert(head.headId);
+      const found = await threadHeads.find(alert.channelId, threadId, alert.id);
       const channel = await channelOf(alert.channelId);
-      if (!row || !channel) return undefined;
+      if (!found || !channel) return undefined;
+      const { head, row } = found;
       const [view] = await services.readApi.render(p.userId, alert.channelId, [row]);
       if (!view) return undefined;
       const fold = { threadId, replies: head.messageCount - 1, lastReplyAt: isoTime(head.lastMessageAt) };
