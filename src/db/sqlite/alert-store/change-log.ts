@@ -17,6 +17,14 @@ const INSERT_ROUTE_DELIVERIES = statement<{ channelId: string; alertId: string; 
    SELECT r.id, :alertId, :channelId, :event, 'pending', 0, :now, :now FROM routes r
    WHERE r.channel_id = :channelId AND r.state = 'active' AND r.events LIKE :pattern ORDER BY r.id`,
 );
+/**
+ * Whether the channel has an active route at all. Most channels have none, and the INSERT … SELECT
+ * above costs about 10 µs even when it selects nothing (SQLite opens a statement journal for it),
+ * against about 0.3 µs for this probe: it was the webhook's second most expensive statement.
+ */
+const HAS_ACTIVE_ROUTE = statement<{ channelId: string }, { one: number }>(
+  `SELECT 1 AS one FROM routes WHERE channel_id = :channelId AND state = 'active' LIMIT 1`,
+);
 // The autoincrement counter, not max(id): ids of pruned (or deleted) rows are never handed out again.
 const HEAD = statement<Record<string, never>, { seq: number }>(`SELECT seq FROM sqlite_sequence WHERE name = 'alert_events'`);
 
@@ -43,6 +51,7 @@ export class SqliteChangeLog extends SqlChangeLog {
 
   /** Inside a unit. */
   alertEvent(event: RouteEvent, channelId: string, alertId: string, now: number): void {
+    if (this.executor.getNow(HAS_ACTIVE_ROUTE, { channelId }) === undefined) return;
     this.executor.runNow(INSERT_ROUTE_DELIVERIES, { channelId, alertId, event, pattern: `%,${event},%`, now });
   }
 
