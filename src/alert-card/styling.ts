@@ -99,10 +99,12 @@ export type Part = keyof typeof PARTS;
 /** The attributes one part of the card carries: exactly one of style (e-mail) or class (pages). */
 export type Look = { style: string; class?: never } | { class: string; style?: never };
 
-const className = (part: Part) => `ab-${part.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+const classNameOf = (part: Part) => `ab-${part.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+/** Worked out once: a page of cards asks for thousands of them (search and feed pages). */
+const CLASS_NAMES = Object.fromEntries(Object.keys(PARTS).map((part) => [part, classNameOf(part as Part)])) as Record<Part, string>;
 
 export function look(styling: Styling, part: Part, tone?: Tone): Look {
-  if (styling === 'classes') return { class: tone ? `${className(part)} ab-tone-${tone}` : className(part) };
+  if (styling === 'classes') return { class: tone ? `${CLASS_NAMES[part]} ab-tone-${tone}` : CLASS_NAMES[part] };
   const css: string | ((t: ToneColors) => string) = PARTS[part];
   return { style: typeof css === 'string' ? css : css(TONES[tone ?? 'neutral']) };
 }

@@ -50,6 +50,20 @@ export class SearchAlerts {
   ) {}
 
   async search(p: Principal, input: SearchInput): Promise<SearchPage> {
+    return (await this.searchIn(p, input)).page;
+  }
+
+  /**
+   * A page with the highlights of its alerts (the dashboard's search page): as search() then
+   * highlights(), with the channels the principal can see read once for both.
+   */
+  async searchHighlighted(p: Principal, input: SearchInput): Promise<SearchPage & { highlights: SearchHighlights[] }> {
+    const { page, terms, channelIds } = await this.searchIn(p, input);
+    const highlights = await this.index.highlights(terms, page.alerts.map((a) => a.id), channelIds);
+    return { ...page, highlights };
+  }
+
+  private async searchIn(p: Principal, input: SearchInput) {
     const terms = parseSearchQuery(input.q);
     if (input.cursor !== undefined && !CURSOR.test(input.cursor)) {
       throw invalidQuery('cursor', 'cursor must be the nextCursor of the previous page');
@@ -68,11 +82,8 @@ export class SearchAlerts {
     });
     const hasMore = hits.length > input.limit;
     const page = hasMore ? hits.slice(0, input.limit) : hits;
-    return {
-      alerts: await this.render(p.userId, page),
-      nextCursor: hasMore ? String(page[page.length - 1]!.searchKey) : null,
-      hasMore,
-    };
+    const alerts = await this.render(p.userId, page);
+    return { page: { alerts, nextCursor: hasMore ? String(page[page.length - 1]!.searchKey) : null, hasMore }, terms, channelIds };
   }
 
   /**

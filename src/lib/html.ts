@@ -1,8 +1,13 @@
 import type { JSX } from 'hono/jsx/jsx-runtime';
 
 /** Escapes text for HTML element content and quoted attribute values (the e-mails, the docs pages, search highlights). */
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const SPECIAL = /[&<>"']/;
+
 export function escapeHtml(s: unknown): string {
-  return String(s ?? '').replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  const text = String(s ?? '');
+  // Most texts need nothing: no copy for them (a search page escapes hundreds).
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!) : text;
 }
 
 /**

@@ -47,9 +47,13 @@ export async function compressedPage(res: Response, acceptEncoding: string | und
   const encoding = negotiate(acceptEncoding);
   const type = res.headers.get('content-type') ?? '';
   if (!type.startsWith('text/html') || res.headers.has('content-encoding') || !res.body) return res;
+  if (!encoding) {
+    // Sent as it is: a copy would pipe the page through a second stream for nothing.
+    res.headers.append('vary', 'Accept-Encoding');
+    return res;
+  }
   const headers = new Headers(res.headers);
   headers.append('vary', 'Accept-Encoding');
-  if (!encoding) return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
   const body = Buffer.from(await res.arrayBuffer());
   if (body.length < MIN_PAGE_BYTES) return new Response(body, { status: res.status, statusText: res.statusText, headers });
   const packed = compressPage(body, encoding);

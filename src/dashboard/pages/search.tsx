@@ -1,16 +1,13 @@
 import type { Context } from 'hono';
 import { raw } from 'hono/html';
-import type { AlertLevel, HighlightedText, SearchHighlights } from '../../domain/alert-store.js';
-import type { AlertView } from '../../domain/alert-view.js';
+import type { AlertLevel } from '../../domain/alert-store.js';
 import type { ChannelView } from '../../domain/read-api.js';
-import { highlightHtml } from '../../domain/search-highlight.js';
-import { AlertCard, toCardModel } from '../../alert-card/index.js';
 import type { DashEnv } from '../http/env.js';
 import { LoadMore, Notice } from '../views/components.js';
-import { Csrf } from '../views/layout.js';
 import { page } from '../views/render.js';
 import { LEVELS } from './feed.js';
 import { FeedAssets, Sidebar } from './feed-sidebar.js';
+import { searchHitHtml, type SearchHitData } from './search-hit.js';
 import { ShortcutsDialog } from './shortcuts.js';
 
 export interface SearchState {
@@ -21,7 +18,7 @@ export interface SearchState {
 }
 
 export interface SearchResults {
-  hits: { alert: AlertView; channel: ChannelView; highlights: SearchHighlights | undefined }[];
+  hits: SearchHitData[];
   nextCursor: string | null;
 }
 
@@ -36,66 +33,13 @@ export function searchUrl(state: SearchState, extra: Record<string, string> = {}
 
 const levelName = (l: string) => l[0] + l.slice(1).toLowerCase();
 
-/** Highlighted text from the index (escaped, found words in <mark>), or the plain text when the index gave none. */
-function Marked(props: { h: HighlightedText | undefined; fallback: string }) {
-  if (props.h && props.h.text !== '') return <>{raw(highlightHtml(props.h))}</>;
-  return <>{props.fallback}</>;
-}
-
-/**
- * One result: where and when, the title, an excerpt and the actor with the
- * found words marked, and the whole card (with its read control) one click away.
- */
-function SearchHit(props: { hit: SearchResults['hits'][number]; csrfToken: string; back: string }) {
-  const { alert, channel, highlights: h } = props.hit;
-  const card = toCardModel(alert);
-  const chat = 'author' in alert;
-  // A chat message has no title: its author (where the index marks a found name) heads the result.
-  const title = chat ? <Marked h={h?.actor} fallback={alert.author.name} /> : <Marked h={h?.title} fallback={alert.title} />;
-  // The actor only when a word was found there (the card shows it in full).
-  const actor = !chat && h && h.actor.ranges.length > 0 ? h.actor : undefined;
-  return (
-    <li class={`feed-entry search-hit tone-${card.kind === 'alert' ? card.tone : 'neutral'}`} id={`alert-${alert.id}`} data-alert-id={alert.id} data-channel-id={channel.id} data-read={alert.isRead ? 'true' : 'false'} tabindex={-1}>
-      <p class="search-meta">
-        <span aria-hidden="true">{channel.icon}</span> #{channel.slug} · <time datetime={card.createdAt.iso} title={card.createdAt.text}>{card.createdAt.text}</time>
-        {'level' in alert ? <span class="search-level">{levelName(alert.level)}</span> : <span class="search-level">{alert.author.role}</span>}
-        {alert.isRead ? null : <span class="search-unread">unread</span>}
-      </p>
-      <h2 class="search-title">{title}</h2>
-      {h && h.body.text !== '' ? (
-        <p class="search-excerpt">
-          <Marked h={h.body} fallback="" />
-        </p>
-      ) : null}
-      {actor ? (
-        <p class="search-actor">
-          by <Marked h={actor} fallback="" />
-        </p>
-      ) : null}
-      <details class="search-card">
-        <summary>Show the whole alert</summary>
-        <AlertCard card={card} styling="classes" channel={{ icon: channel.icon, slug: channel.slug }} flat />
-        <form method="post" action={`/feed/read/${alert.id}`} class="feed-read">
-          <Csrf token={props.csrfToken} />
-          <input type="hidden" name="read" value={alert.isRead ? '0' : '1'} />
-          <input type="hidden" name="back" value={props.back} />
-          <button type="submit" class="button ghost small" data-action="toggle-read">
-            {alert.isRead ? 'Mark unread' : 'Mark read'}
-          </button>
-        </form>
-      </details>
-    </li>
-  );
-}
-
 /** A page of results and the "Older results" link that loads the next (htmx swaps it for the page, like the feed). */
 export function SearchItems(props: { results: SearchResults; state: SearchState; csrfToken: string }) {
   const next = props.results.nextCursor;
+  const back = searchUrl(props.state);
   return (
     <>
-      {props.results.hits.map((hit) => (
-        <SearchHit hit={hit} csrfToken={props.csrfToken} back={searchUrl(props.state)} />
-      ))}
+      {raw(props.results.hits.map((hit) => searchHitHtml(hit, props.csrfToken, back)).join(''))}
       {next ? <LoadMore href={searchUrl(props.state, { cursor: next })} fragmentHref={searchUrl(props.state, { cursor: next, fragment: '1' })} label="Older results" /> : null}
     </>
   );

@@ -16,7 +16,7 @@ const isLevel = (v: string): v is AlertLevel => (LEVELS as readonly string[]).in
 /**
  * GET /search: the dashboard's full-text search. The read API's use case with
  * the session as principal (the same visibility rule as GET /api/search), the
- * found words marked by services.search.highlights. A plain GET form, so it
+ * found words marked by services.search.searchHighlighted. A plain GET form, so it
  * works without JavaScript; htmx swaps the results and loads older pages.
  */
 export function searchRoutes(deps: DashboardDeps): Hono<DashEnv> {
@@ -39,9 +39,8 @@ export function searchRoutes(deps: DashboardDeps): Hono<DashEnv> {
 
     let results: SearchResults;
     try {
-      const found = await services.search.search(p, { q, channel: channel?.id, level: state.level, cursor: c.req.query('cursor') || undefined, limit: SEARCH_PAGE_SIZE });
-      const marks = await services.search.highlights(p, q, found.alerts.map((a) => a.id));
-      const byId = new Map(marks.map((m) => [m.alertId, m]));
+      const found = await services.search.searchHighlighted(p, { q, channel: channel?.id, level: state.level, cursor: c.req.query('cursor') || undefined, limit: SEARCH_PAGE_SIZE });
+      const byId = new Map(found.highlights.map((m) => [m.alertId, m]));
       const channelById = new Map(channels.map((ch) => [ch.id, ch]));
       results = {
         hits: found.alerts.flatMap((alert) => {
