@@ -27,8 +27,11 @@ void everyColumnListed;
 /** `a.<column> AS "<key>", …` for a query that names the alerts table `a`: quoted, as PostgreSQL folds unquoted aliases. */
 export const ALERT_SELECT = ALERT_ROW_KEYS.map((k) => `a.${alerts[k].name} AS "${k}"`).join(', ');
 
+/** An attachment row's keys, in SELECT order. */
+export const ATTACHMENT_ROW_KEYS = ['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const;
+
 /** An attachment row's columns (`alert_attachments`, unaliased), quoted as ALERT_SELECT is. */
-export const ATTACHMENT_SELECT = (['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const)
+export const ATTACHMENT_SELECT = ATTACHMENT_ROW_KEYS
   .map((key) => `${alertAttachments[key].name} AS "${key}"`)
   .join(', ');
 
