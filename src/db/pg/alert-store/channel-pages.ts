@@ -32,12 +32,18 @@ const ATTACHMENT_JSON = `json_build_object(${ATTACHMENT_ROW_KEYS.map((key) => `'
  * are five statements on SQLite, each a few µs in process; on PostgreSQL each is a round trip to
  * the server and a pool connection, which cost the read API about half its throughput. Here they
  * are one statement: the visible channel (no row at all when it is not visible), the page's rows
- * read from the same index range as the shared page statement (alert-reads.ts) for that channel,
- * each with the user's exception and its attachments (json_agg, in position order). An empty
- * page is one row whose alert columns are all NULL.
+ * read from the same index range as the shared page statement (alert-reads.ts), each with the
+ * user's exception and its attachments (json_agg, in position order). An empty page is one row
+ * whose alert columns are all NULL.
+ *
+ * The page is read for `:channelId`, the caller's guess of the channel's id, bound as a value: the
+ * planner then knows which channel it reads (its statistics), as for the shared statement. Taken
+ * from the row just found instead, the id is unknown when planning, and for a small channel the
+ * planner walks the whole primary key backwards. The rows join the channel found on its id, so a
+ * wrong guess returns the channel without rows, and the caller asks again with its id.
  */
 function channelPageSql(conditions: string[], order: 'ASC' | 'DESC'): string {
-  const where = ['a.channel_id = ch.id', ...conditions].join(' AND ');
+  const where = ['a.channel_id = :channelId', ...conditions].join(' AND ');
   return `WITH ch AS (
     SELECT c.id, c.name, c.slug, c.icon, c.is_private, c.webhook_token,
            dl.discord_channel_id, dl.guild_id, dl.guild_name, dl.discord_channel_name,
@@ -45,6 +51,8 @@ function channelPageSql(conditions: string[], order: 'ASC' | 'DESC'): string {
     FROM channels c LEFT JOIN discord_links dl ON dl.channel_id = c.id
     WHERE (c.id = :ref OR c.slug = :ref) AND ${VISIBLE_TO_PRINCIPAL}
     LIMIT 1
+  ), p AS (
+    SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where} ORDER BY a.id ${order} LIMIT :limit
   )
   SELECT ch.id AS "chId", ch.name AS "chName", ch.slug AS "chSlug", ch.icon AS "chIcon", ch.is_private AS "chIsPrivate",
          ch.webhook_token AS "chWebhookToken", ch.discord_channel_id AS "chDiscordChannelId", ch.guild_id AS "chGuildId",
@@ -52,12 +60,12 @@ function channelPageSql(conditions: string[], order: 'ASC' | 'DESC'): string {
          p.*, e.seq AS "exceptionSeq", e.is_read AS "exceptionIsRead",
          (SELECT json_agg(${ATTACHMENT_JSON} ORDER BY t.position) FROM alert_attachments t WHERE t.alert_id = p."id") AS attachments
   FROM ch
-  LEFT JOIN LATERAL (SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where} ORDER BY a.id ${order} LIMIT :limit) p ON true
+  LEFT JOIN p ON p."channelId" = ch.id
   LEFT JOIN read_exceptions e ON e.user_id = :userId AND e.alert_id = p."id"
   ORDER BY p."id" ${order}`;
 }
 
-type ChannelPageParams = PrincipalParams & Omit<PageParams, 'channelId'> & { ref: string };
+type ChannelPageParams = PrincipalParams & PageParams & { ref: string };
 
 /** One statement per filter combination, as the shared page statements. */
 const CHANNEL_PAGES = new Map<string, Statement<ChannelPageParams, ChannelPageRow>>();
@@ -66,19 +74,30 @@ for (const shape of PAGE_SHAPES) {
   CHANNEL_PAGES.set(pageKey(shape), perEngine({ sqlite: null, pg: channelPageSql(conditions, order) }));
 }
 
+/** Slugs remembered per node (a hint only: the statement checks it); past this many, forgotten all at once. */
+const MAX_REMEMBERED_REFS = 10_000;
+
 /** The read API's channel page on PostgreSQL in one round trip (see channelPageSql). */
 export class PgChannelPages implements ChannelPageReader {
+  /** The channel id a ref (a slug) last named: the guess of the next page of that ref. */
+  private readonly idOfRef = new Map<string, string>();
+
   constructor(private readonly database: PgExecutor) {}
 
   async channelPage(principal: PrincipalParams, ref: string, query: Omit<PageQuery, 'channelId'>): Promise<ChannelPage | undefined> {
-    const { shape, params } = pageShapeOf({ ...query, channelId: '' });
-    const { channelId: _unused, ...filters } = params;
-    const found = await this.database.all(CHANNEL_PAGES.get(pageKey(shape))!, {
-      ...filters,
-      userId: principal.userId,
-      workspaceId: principal.workspaceId,
-      ref,
-    });
+    const { shape, params } = pageShapeOf({ ...query, channelId: this.idOfRef.get(ref) ?? ref });
+    const stmt = CHANNEL_PAGES.get(pageKey(shape))!;
+    const bind = { ...params, userId: principal.userId, workspaceId: principal.workspaceId, ref };
+    let found = await this.database.all(stmt, bind);
+    // A slug (or one that moved to another channel): the channel's id is now known, and asked for
+    // with a second round trip, once per slug and node. Twice only if the slug moves meanwhile.
+    for (let attempt = 1; found[0] && found[0].chId !== bind.channelId; attempt++) {
+      if (attempt > 3) throw new Error(`channel ${ref} kept changing its id while its page was read`);
+      bind.channelId = found[0].chId;
+      if (this.idOfRef.size >= MAX_REMEMBERED_REFS) this.idOfRef.clear();
+      if (ref !== bind.channelId) this.idOfRef.set(ref, bind.channelId);
+      found = await this.database.all(stmt, bind);
+    }
     const first = found[0];
     if (!first) return undefined;
     const channel = channelRecordOf({
