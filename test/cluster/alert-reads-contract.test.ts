@@ -111,7 +111,7 @@ function contract(open: () => Promise<{ reads: AlertReads; close(): Promise<void
     expect((await reads.readContext('u1', 'ch_pub', [])).watermark).toBe(0);
   });
 
-  it('reads a channel page with its read context as the three steps do (on PostgreSQL in one statement)', async () => {
+  it('reads a channel page with its read context as the three steps do (on PostgreSQL in two statements)', async () => {
     type Query = Omit<Parameters<AlertReads['page']>[0], 'channelId'>;
     const inSteps = async (p: typeof owner, ref: string, q: Query) => {
       const channel = await reads.visibleChannel(p, ref);

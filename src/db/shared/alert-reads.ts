@@ -10,7 +10,7 @@ import { channelVisibleTo } from './visibility.js';
 /** Visible to the principal bound as :workspaceId / :userId: its workspace, and the one rule (visibility.ts). */
 export const VISIBLE_TO_PRINCIPAL = `c.workspace_id = :workspaceId AND ${channelVisibleTo(':userId')}`;
 
-const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS "isPrivate", c.webhook_token AS "webhookToken",
+export const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS "isPrivate", c.webhook_token AS "webhookToken",
   dl.discord_channel_id AS "discordChannelId", dl.guild_id AS "guildId", dl.guild_name AS "guildName",
   dl.discord_channel_name AS "discordChannelName"`;
 
