@@ -65,6 +65,14 @@ export interface ReadContext {
   attachments: Map<string, AttachmentRow[]>;
 }
 
+/** A visible channel's page with what rendering it for one user needs (the read API's list of alerts). */
+export interface ChannelPage {
+  channel: ChannelRecord;
+  rows: AlertRow[];
+  /** The user's read state and the attachments of `rows` (of every row, the one past the page's limit included). */
+  context: ReadContext;
+}
+
 export interface AlertReads {
   /** Channels the principal may see, oldest first, with the user's unread count. */
   visibleChannels(p: Principal): Promise<(ChannelRecord & { unread: number })[]>;
@@ -73,6 +81,8 @@ export interface AlertReads {
   visibleChannelIds(p: Principal): Promise<string[]>;
   /** Newest first (oldest first when `ascending`), `limit` rows at most. */
   page(q: PageQuery): Promise<AlertRow[]>;
+  /** visibleChannel, page and readContext together; undefined when the channel is not visible. */
+  channelPage(p: Principal, ref: string, q: Omit<PageQuery, 'channelId'>): Promise<ChannelPage | undefined>;
   /** The user's unread alerts only (watermark and exceptions), newest first: the same work per page whatever the user's lag. */
   unreadPage(userId: string, q: UnreadPageQuery): Promise<AlertRow[]>;
   visibleAlert(p: Principal, alertId: string): Promise<(AlertRow & { channelName: string; channelSlug: string }) | undefined>;

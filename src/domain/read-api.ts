@@ -4,7 +4,7 @@ import type { Clock } from '../lib/clock.js';
 import { Utf8Writer } from '../lib/utf8-writer.js';
 import { AppError, notFound, type ValidationIssue } from './errors.js';
 import type { Principal } from './tokens.js';
-import { parseStatusFilter } from './alert-lifecycle.js';
+import { parseStatusFilter, type AlertStatus } from './alert-lifecycle.js';
 
 export interface ListQuery {
   cursor?: string;
@@ -62,14 +62,16 @@ export class ReadApi {
    * one reused buffer (src/lib/utf8-writer.ts), never held as an array of pieces or a joined string.
    */
   async listAlertsJsonBytes(p: Principal, ref: string, q: ListQuery): Promise<Buffer<ArrayBuffer>> {
-    const channel = await this.resolveChannel(p, ref);
-    if (q.level && channel.discord) {
-      const issue: ValidationIssue = { code: 'invalid_value', message: 'level is not supported on chat-connected channels', path: ['level'] };
-      throw new AppError('invalid-query', 'the level filter does not apply to a chat-connected channel: its messages have no level', { details: [issue] });
+    let status: AlertStatus[] | undefined;
+    try {
+      status = q.status === undefined ? undefined : parseStatusFilter(q.status);
+    } catch (err) {
+      // The refusals keep their order: a channel not found, then the level filter, then the status.
+      this.checkLevel(q, await this.resolveChannel(p, ref));
+      throw err;
     }
-    const status = q.status === undefined ? undefined : parseStatusFilter(q.status);
-    const rows = await this.store.page({
-      channelId: channel.id,
+    // The channel, its page and the page's read context in one call (on PostgreSQL, one statement).
+    const found = await this.store.channelPage(p, ref, {
       level: q.level,
       status,
       cursor: q.cursor,
@@ -78,19 +80,29 @@ export class ReadApi {
       ascending: q.ascending,
       limit: q.limit + 1,
     });
+    if (!found) throw notFound('channel');
+    this.checkLevel(q, found.channel);
+    const { rows, context: ctx } = found;
     const hasMore = rows.length > q.limit;
     const count = hasMore ? q.limit : rows.length;
-    const ctx = count > 0 ? await this.store.readContext(p.userId, channel.id, idsOf(rows, count)) : undefined;
     // From here to bytes() nothing awaits: the shared writer is filled and copied in one go.
     const out = PAGE_WRITER.reset();
     out.push('{"alerts":[');
     for (let i = 0; i < count; i++) {
       const r = rows[i]!;
       if (i > 0) out.push(',');
-      pushAlertJson(out, r, ctx!.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx!, r), this.mediaUrl);
+      pushAlertJson(out, r, ctx.attachments.get(r.id) ?? NO_ATTACHMENTS, isReadIn(ctx, r), this.mediaUrl);
     }
     out.push('],"nextCursor":', hasMore ? JSON.stringify(rows[count - 1]!.id) : 'null', hasMore ? ',"hasMore":true}' : ',"hasMore":false}');
     return out.bytes();
+  }
+
+  /** Messages of a chat-connected channel have no level: filtering them by one is refused. */
+  private checkLevel(q: ListQuery, channel: ChannelRecord): void {
+    if (q.level && channel.discord) {
+      const issue: ValidationIssue = { code: 'invalid_value', message: 'level is not supported on chat-connected channels', path: ['level'] };
+      throw new AppError('invalid-query', 'the level filter does not apply to a chat-connected channel: its messages have no level', { details: [issue] });
+    }
   }
 
   async getAlert(p: Principal, alertId: string): Promise<SingleAlertView> {
@@ -132,11 +144,6 @@ const NO_ATTACHMENTS: AttachmentRow[] = [];
 /** One writer for every page of this process (pages are rendered one at a time, synchronously). */
 const PAGE_WRITER = new Utf8Writer();
 
-function idsOf(rows: AlertRow[], count: number): string[] {
-  const ids = new Array<string>(count);
-  for (let i = 0; i < count; i++) ids[i] = rows[i]!.id;
-  return ids;
-}
 
 /** A row's read state for the user: its exception when it is about this version of the row, else the watermark. */
 function isReadIn(ctx: ReadContext, r: AlertRow): boolean {

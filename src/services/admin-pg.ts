@@ -1,7 +1,7 @@
+import { PgAlertReads } from '../db/pg/alert-store/reads.js';
 import { PgWriteUnits } from '../db/pg/alert-store/unit.js';
 import { openPg } from '../db/pg/connection.js';
 import { PgExecutor } from '../db/pg/executor.js';
-import { SqlAlertReads } from '../db/shared/alert-reads.js';
 import { SqlAlertRemoval } from '../db/shared/alert-removal.js';
 import { SqlAlertLifecycle } from '../db/shared/alert-lifecycle-rows.js';
 import { SqlMediaOrphanRows } from '../db/shared/media-orphan-rows.js';
@@ -18,7 +18,7 @@ export async function openPgAdminRows(url: string): Promise<AdminRows> {
   return adminRowsOver(
     database,
     () => ({
-      reads: new SqlAlertReads(database),
+      reads: new PgAlertReads(pool),
       removal: new SqlAlertRemoval(new PgWriteUnits(pool)),
       lifecycle: new SqlAlertLifecycle(database, new PgWriteUnits(pool)),
       isMediaReferenced: async (key) => (await database.get(MEDIA_REFERENCED, { key })) !== undefined,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/sqlite/connection.js';
 import { openPg } from '../../src/db/pg/connection.js';
-import { PgExecutor } from '../../src/db/pg/executor.js';
+import { PgAlertReads } from '../../src/db/pg/alert-store/reads.js';
 import { SqlAlertReads } from '../../src/db/shared/alert-reads.js';
 import { SqliteAlertPages } from '../../src/db/sqlite/alert-pages.js';
 import { SqliteExecutor } from '../../src/db/sqlite/executor.js';
@@ -111,6 +111,30 @@ function contract(open: () => Promise<{ reads: AlertReads; close(): Promise<void
     expect((await reads.readContext('u1', 'ch_pub', [])).watermark).toBe(0);
   });
 
+  it('reads a channel page with its read context as the three steps do (on PostgreSQL in two statements)', async () => {
+    type Query = Omit<Parameters<AlertReads['page']>[0], 'channelId'>;
+    const inSteps = async (p: typeof owner, ref: string, q: Query) => {
+      const channel = await reads.visibleChannel(p, ref);
+      if (!channel) return undefined;
+      const rows = await reads.page({ ...q, channelId: channel.id });
+      const context = rows.length > 0 ? await reads.readContext(p.userId, channel.id, rows.map((r) => r.id)) : { watermark: 0, exceptions: new Map(), attachments: new Map() };
+      return { channel, rows, context };
+    };
+    const queries: Query[] = [
+      { limit: 3 }, { limit: 10 }, { limit: 2, cursor: 'alt_04' }, { limit: 3, ascending: true }, { limit: 2, ascending: true, cursor: 'alt_02' },
+      { limit: 10, level: 'ERROR' }, { limit: 10, status: ['open', 'resolved'] }, { limit: 10, after: 'alt_03' }, { limit: 10, threadId: '9' },
+      { limit: 5, cursor: 'alt_01' },
+    ];
+    for (const [p, ref] of [[owner, 'general'], [member, 'ch_pub'], [owner, 'security'], [member, 'security'], [member, 'nope']] as const) {
+      for (const q of queries) expect(await reads.channelPage(p, ref, q), `${p.userId} ${ref} ${JSON.stringify(q)}`).toEqual(await inSteps(p, ref, q));
+    }
+    const page = await reads.channelPage(member, 'general', { limit: 10 });
+    expect(page?.rows.map((r) => r.id)).toEqual(['alt_05', 'alt_04', 'alt_03', 'alt_02', 'alt_01']);
+    expect(page?.context.attachments.get('alt_02')?.map((x) => [x.position, x.mediaKey, x.name, x.size])).toEqual([[0, 'a.png', 'a.png', 10], [1, 'b.png', null, 20]]);
+    expect(Object.keys(page!.rows[0]!)).toEqual(Object.keys((await reads.page({ channelId: 'ch_pub', limit: 1 }))[0]!));
+    expect(await reads.channelPage(member, 'security', { limit: 10 })).toBeUndefined();
+  });
+
   it('marks one alert read or unread, then all of a channel', async () => {
     await reads.setRead('u2', { id: 'alt_03', channelId: 'ch_pub', seq: 3 }, true);
     expect(await unread(member)).toEqual({ ch_pub: 2 });
@@ -142,7 +166,7 @@ describePg('alert store reads on PostgreSQL', () => {
     await seed(await PgTransferEngine.open(fresh.url));
     const db = await openPg(fresh.url);
     return {
-      reads: new SqlAlertReads(new PgExecutor(db.pool)),
+      reads: new PgAlertReads(db.pool),
       close: async () => {
         await db.close();
         await fresh.drop();

@@ -346,3 +346,29 @@ describe('mark-all-read without a body', () => {
     expect(channels.every((c) => c._count.alerts === 0)).toBe(true);
   });
 });
+
+describe('page refusals keep their order', () => {
+  it('answers a channel not found, then a level on a chat channel, then a bad status', async () => {
+    h = await startHarness();
+    const seed = await seedWorkspace(h.services);
+    await h.services.discordLinks.connect(seed.deploys.id, '1300000000000000000');
+    const get = async (path: string) => {
+      const res = await h.call('GET', path, { token: seed.ownerToken });
+      return { status: res.status, text: await res.text() };
+    };
+    const missing = await get('/api/channels/nope/alerts?level=info&status=bogus');
+    expect(missing.status).toBe(404);
+    const level = await get('/api/channels/deploys/alerts?level=info&status=bogus');
+    expect(level.status).toBe(400);
+    expect(level.text).toContain('level is not supported on chat-connected channels');
+    // The same refusal without the bad status (the problem's instance and request id aside).
+    const refusal = (text: string) => {
+      const { instance: _instance, requestId: _requestId, ...rest } = JSON.parse(text) as Record<string, unknown>;
+      return rest;
+    };
+    expect(refusal((await get('/api/channels/deploys/alerts?level=info')).text)).toEqual(refusal(level.text));
+    const status = await get('/api/channels/general/alerts?status=bogus');
+    expect(status.status).toBe(400);
+    expect(status.text).toContain('status must be a comma-separated list');
+  });
+});

@@ -1,4 +1,4 @@
-import type { AlertReads, AlertRow, AttachmentRow, PageQuery, ReadContext, UnreadPageQuery } from '../../domain/alert-store.js';
+import type { AlertReads, AlertRow, AttachmentRow, ChannelPage, PageQuery, ReadContext, UnreadPageQuery } from '../../domain/alert-store.js';
 import type { Principal } from '../../domain/tokens.js';
 import { channelRecordOf, type ChannelJoinRow } from './alert-columns.js';
 import type { SqlExecutor } from './executor.js';
@@ -8,9 +8,9 @@ import { unreadPageOf } from './unread-pages.js';
 import { channelVisibleTo } from './visibility.js';
 
 /** Visible to the principal bound as :workspaceId / :userId: its workspace, and the one rule (visibility.ts). */
-const VISIBLE_TO_PRINCIPAL = `c.workspace_id = :workspaceId AND ${channelVisibleTo(':userId')}`;
+export const VISIBLE_TO_PRINCIPAL = `c.workspace_id = :workspaceId AND ${channelVisibleTo(':userId')}`;
 
-const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS "isPrivate", c.webhook_token AS "webhookToken",
+export const CHANNEL_COLUMNS = `c.id, c.name, c.slug, c.icon, c.is_private AS "isPrivate", c.webhook_token AS "webhookToken",
   dl.discord_channel_id AS "discordChannelId", dl.guild_id AS "guildId", dl.guild_name AS "guildName",
   dl.discord_channel_name AS "discordChannelName"`;
 
@@ -31,7 +31,7 @@ const UNREAD_COUNT = `CAST(
      WHERE e.user_id = :userId AND e.channel_id = c.id)
 AS BIGINT)`;
 
-type PrincipalParams = Pick<Principal, 'userId' | 'workspaceId'>;
+export type PrincipalParams = Pick<Principal, 'userId' | 'workspaceId'>;
 type ChannelRef = { userId: string; channelId: string };
 
 const CHANNELS = statement<PrincipalParams, ChannelJoinRow & { unread: number }>(
@@ -101,31 +101,41 @@ export interface PageParams {
 }
 
 const PAGE_FILTERS = ['level', 'cursor', 'after', 'status', 'thread', 'asc'] as const;
-type PageShape = Record<(typeof PAGE_FILTERS)[number], boolean>;
-const pageKey = (shape: PageShape) => PAGE_FILTERS.map((f) => (shape[f] ? f[0] : '-')).join('');
+/** Which filters a page query uses: one statement text per combination. */
+export type PageShape = Record<(typeof PAGE_FILTERS)[number], boolean>;
+/** The shape's short name, e.g. `l-----` (a map key). */
+export const pageKey = (shape: PageShape) => PAGE_FILTERS.map((f) => (shape[f] ? f[0] : '-')).join('');
+/** Every shape there is (64), for statements built when their module loads. */
+export const PAGE_SHAPES: readonly PageShape[] = Array.from(
+  { length: 1 << PAGE_FILTERS.length },
+  (_, bits) => Object.fromEntries(PAGE_FILTERS.map((f, i) => [f, (bits & (1 << i)) !== 0])) as PageShape,
+);
 
 /**
- * One statement per filter combination (at most 64), each an index range on (channel_id, id), or on
- * (channel_id, thread_id, id) for one thread, read in either direction; built when the module loads.
- * Ascending, the cursor is the last row of the previous page, so it bounds from below.
+ * A page's conditions on `alerts a` besides its channel, and its order: an index range on (channel_id, id),
+ * or on (channel_id, thread_id, id) for one thread, read in either direction. Ascending, the cursor is
+ * the last row of the previous page, so it bounds from below.
  */
-const PAGES = new Map<string, Statement<PageParams, AlertRow>>();
-for (let bits = 0; bits < 1 << PAGE_FILTERS.length; bits++) {
-  const shape = Object.fromEntries(PAGE_FILTERS.map((f, i) => [f, (bits & (1 << i)) !== 0])) as PageShape;
-  const where = ['a.channel_id = :channelId'];
-  if (shape.thread) where.push('a.thread_id = :threadId');
-  if (shape.level) where.push('a.level = :level');
-  if (shape.status) where.push('a.status IN (:status1, :status2, :status3)');
-  if (shape.cursor) where.push(shape.asc ? 'a.id > :cursor' : 'a.id < :cursor');
-  if (shape.after) where.push('a.id > :after');
-  PAGES.set(
-    pageKey(shape),
-    statement(`SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where.join(' AND ')} ORDER BY a.id ${shape.asc ? 'ASC' : 'DESC'} LIMIT :limit`),
-  );
+export function pageFilterSql(shape: PageShape): { conditions: string[]; order: 'ASC' | 'DESC' } {
+  const conditions: string[] = [];
+  if (shape.thread) conditions.push('a.thread_id = :threadId');
+  if (shape.level) conditions.push('a.level = :level');
+  if (shape.status) conditions.push('a.status IN (:status1, :status2, :status3)');
+  if (shape.cursor) conditions.push(shape.asc ? 'a.id > :cursor' : 'a.id < :cursor');
+  if (shape.after) conditions.push('a.id > :after');
+  return { conditions, order: shape.asc ? 'ASC' : 'DESC' };
 }
 
-/** The page statement for a query's filters, and its parameters. */
-export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow>; params: PageParams } {
+/** One statement per filter combination (at most 64), built when the module loads. */
+const PAGES = new Map<string, Statement<PageParams, AlertRow>>();
+for (const shape of PAGE_SHAPES) {
+  const { conditions, order } = pageFilterSql(shape);
+  const where = ['a.channel_id = :channelId', ...conditions].join(' AND ');
+  PAGES.set(pageKey(shape), statement(`SELECT ${ALERT_SELECT} FROM alerts a WHERE ${where} ORDER BY a.id ${order} LIMIT :limit`));
+}
+
+/** A query's filters as a shape, and its parameters (every filter bound, null when unused). */
+export function pageShapeOf(query: PageQuery): { shape: PageShape; params: PageParams } {
   const statuses = query.status ?? [];
   const shape: PageShape = {
     level: !!query.level,
@@ -136,7 +146,7 @@ export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow
     asc: !!query.ascending,
   };
   return {
-    stmt: PAGES.get(pageKey(shape))!,
+    shape,
     params: {
       channelId: query.channelId,
       level: query.level ?? null,
@@ -151,11 +161,24 @@ export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow
   };
 }
 
+/** The page statement for a query's filters, and its parameters. */
+export function pageOf(query: PageQuery): { stmt: Statement<PageParams, AlertRow>; params: PageParams } {
+  const { shape, params } = pageShapeOf(query);
+  return { stmt: PAGES.get(pageKey(shape))!, params };
+}
+
 /** Reads a page of alerts: through the executor, or SQLite's raw-array reader (src/db/sqlite/alert-pages.ts), the read API's hot path. */
 export interface AlertPageReader {
   page(query: PageQuery): Promise<AlertRow[]>;
   /** An unread-only page (src/db/shared/unread-pages.ts). */
   unreadPage(userId: string, query: UnreadPageQuery): Promise<AlertRow[]>;
+}
+
+export const emptyReadContext = (): ReadContext => ({ watermark: 0, exceptions: new Map(), attachments: new Map() });
+
+/** Reads a channel's page with its read context at once (PostgreSQL: one statement, src/db/pg/alert-store/channel-pages.ts). */
+export interface ChannelPageReader {
+  channelPage(principal: PrincipalParams, ref: string, query: Omit<PageQuery, 'channelId'>): Promise<ChannelPage | undefined>;
 }
 
 /**
@@ -169,6 +192,8 @@ export class SqlAlertReads implements AlertReads {
   constructor(
     private readonly database: SqlExecutor,
     pages?: AlertPageReader,
+    /** Without one, a channel page is its three steps in turn (SQLite, in process, loses nothing by it). */
+    private readonly channelPages?: ChannelPageReader,
   ) {
     this.pages = pages ?? {
       page: (query) => {
@@ -203,6 +228,16 @@ export class SqlAlertReads implements AlertReads {
 
   unreadPage(userId: string, query: UnreadPageQuery) {
     return this.pages.unreadPage(userId, query);
+  }
+
+  async channelPage(principal: Principal, ref: string, query: Omit<PageQuery, 'channelId'>): Promise<ChannelPage | undefined> {
+    if (this.channelPages) return this.channelPages.channelPage(principal, ref, query);
+    const channel = await this.visibleChannel(principal, ref);
+    if (!channel) return undefined;
+    const rows = await this.page({ ...query, channelId: channel.id });
+    // An empty page needs no read state (the read API never asks for it).
+    const context = rows.length > 0 ? await this.readContext(principal.userId, channel.id, rows.map((row) => row.id)) : emptyReadContext();
+    return { channel, rows, context };
   }
 
   visibleAlert(principal: Principal, alertId: string) {

@@ -6,10 +6,10 @@ import { PgChangeLog } from './change-log.js';
 import { PgChatWrites } from './chat-writes.js';
 import { PgGroupWrites } from './group-writes.js';
 import { PgAlertRetention } from './retention.js';
+import { PgAlertReads } from './reads.js';
 import { PgAlertSearch } from './search.js';
 import { PgWriteUnits } from './unit.js';
 import { PgWebhookWrites } from './webhook-writes.js';
-import { SqlAlertReads } from '../../shared/alert-reads.js';
 import { SqlAlertReports } from '../../shared/alert-reports.js';
 import { SqlOutbox } from '../../shared/outbox.js';
 import { MEDIA_REFERENCED, NEWEST_ALERT_ID } from '../../shared/store-lookups.js';
@@ -22,7 +22,7 @@ import { SqlAlertLifecycle } from '../../shared/alert-lifecycle-rows.js';
  * Built with `open`, which reads the newest alert id first (the id generator's seed).
  */
 export class PgAlertStore implements AlertStore {
-  readonly reads: SqlAlertReads;
+  readonly reads: PgAlertReads;
   readonly removal: SqlAlertRemoval;
   readonly changes: PgChangeLog;
   readonly webhook: PgWebhookWrites;
@@ -45,7 +45,7 @@ export class PgAlertStore implements AlertStore {
   ) {
     const database = new PgExecutor(pool);
     this.database = database;
-    this.reads = new SqlAlertReads(database);
+    this.reads = new PgAlertReads(pool);
     const units = new PgWriteUnits(pool);
     this.removal = new SqlAlertRemoval(units);
     this.changes = new PgChangeLog(pool);

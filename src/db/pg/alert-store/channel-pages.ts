@@ -1,0 +1,82 @@
+import type { AlertRow, AttachmentRow, ChannelPage, PageQuery, ReadContext } from '../../../domain/alert-store.js';
+import { ALERT_ROW_KEYS, ALERT_SELECT, ATTACHMENT_ROW_KEYS, channelRecordOf, type ChannelJoinRow } from '../../shared/alert-columns.js';
+import { CHANNEL_COLUMNS, emptyReadContext, PAGE_SHAPES, pageFilterSql, pageKey, pageShapeOf, VISIBLE_TO_PRINCIPAL } from '../../shared/alert-reads.js';
+import type { ChannelPageReader, PageParams, PrincipalParams } from '../../shared/alert-reads.js';
+import { alertAttachments } from '../../shared/schema/alerts.js';
+import { perEngine, statement, type Statement } from '../../shared/statement.js';
+import type { PgExecutor } from '../executor.js';
+
+/**
+ * Why PostgreSQL alone: a page was the channel, the rows, the user's read state and the
+ * attachments, four or five statements, each a few µs in process on SQLite but on PostgreSQL a
+ * round trip, a pool connection and a statement's fixed cost on the server. Here they are two:
+ * the visible channel with the user's watermark and whether they have exceptions there, then the
+ * rows with their attachments (json_agg, in position order) and, only when there are exceptions,
+ * each row's exception. The page stays a statement of its own, planned for a known channel id: a
+ * single statement that took the id from the channel it finds was slower here, in planning and in
+ * execution (the planner does not know the channel, and walks the primary key for a small one).
+ */
+const CHANNEL_STATE = statement<PrincipalParams & { ref: string }, ChannelJoinRow & { watermark: number | null; hasExceptions: boolean }>(
+  `SELECT ${CHANNEL_COLUMNS},
+          (SELECT rm.watermark_seq FROM read_marks rm WHERE rm.user_id = :userId AND rm.channel_id = c.id) AS watermark,
+          EXISTS (SELECT 1 FROM read_exceptions e WHERE e.user_id = :userId AND e.channel_id = c.id) AS "hasExceptions"
+   FROM channels c LEFT JOIN discord_links dl ON dl.channel_id = c.id
+   WHERE (c.id = :ref OR c.slug = :ref) AND ${VISIBLE_TO_PRINCIPAL}`,
+  { booleans: ['hasExceptions'] },
+);
+
+/** A page row: the alert's columns, its attachments, and (with exceptions) the user's exception. */
+type PageRow = AlertRow & { attachments: AttachmentRow[] | null; exceptionSeq?: number | null; exceptionIsRead?: boolean | null };
+
+/** The attachment row as JSON with the row's keys: numbers stay JSON numbers, which JSON.parse gives back as the row's numbers. */
+const ATTACHMENT_JSON = `json_build_object(${ATTACHMENT_ROW_KEYS.map((key) => `'${key}', t.${alertAttachments[key].name}`).join(', ')})`;
+
+function pageSql(conditions: string[], order: 'ASC' | 'DESC', withExceptions: boolean): string {
+  const where = ['a.channel_id = :channelId', ...conditions].join(' AND ');
+  const exception = (column: string) => `(SELECT e.${column} FROM read_exceptions e WHERE e.user_id = :userId AND e.alert_id = a.id)`;
+  return `SELECT ${ALERT_SELECT},
+    (SELECT json_agg(${ATTACHMENT_JSON} ORDER BY t.position) FROM alert_attachments t WHERE t.alert_id = a.id) AS attachments
+    ${withExceptions ? `, ${exception('seq')} AS "exceptionSeq", ${exception('is_read')} AS "exceptionIsRead"` : ''}
+    FROM alerts a WHERE ${where} ORDER BY a.id ${order} LIMIT :limit`;
+}
+
+type PageRowParams = PageParams & { userId: string };
+
+/** Two statements per filter combination: without and with the user's exceptions. */
+const PAGES = new Map<string, Statement<PageRowParams, PageRow>>();
+for (const shape of PAGE_SHAPES) {
+  const { conditions, order } = pageFilterSql(shape);
+  for (const withExceptions of [false, true]) {
+    PAGES.set(`${pageKey(shape)}${withExceptions ? 'e' : ''}`, perEngine({ sqlite: null, pg: pageSql(conditions, order, withExceptions) }, { booleans: ['exceptionIsRead'] }));
+  }
+}
+
+/** The read API's channel page on PostgreSQL in two round trips (see CHANNEL_STATE). */
+export class PgChannelPages implements ChannelPageReader {
+  constructor(private readonly database: PgExecutor) {}
+
+  async channelPage(principal: PrincipalParams, ref: string, query: Omit<PageQuery, 'channelId'>): Promise<ChannelPage | undefined> {
+    const state = await this.database.get(CHANNEL_STATE, { userId: principal.userId, workspaceId: principal.workspaceId, ref });
+    if (!state) return undefined;
+    const channel = channelRecordOf(state);
+    const { shape, params } = pageShapeOf({ ...query, channelId: channel.id });
+    const found = await this.database.all(PAGES.get(`${pageKey(shape)}${state.hasExceptions ? 'e' : ''}`)!, { ...params, userId: principal.userId });
+    if (found.length === 0) return { channel, rows: [], context: emptyReadContext() };
+    const rows = new Array<AlertRow>(found.length);
+    const context: ReadContext = { watermark: state.watermark ?? 0, exceptions: new Map(), attachments: new Map() };
+    for (let i = 0; i < found.length; i++) {
+      const row = found[i]!;
+      rows[i] = alertRowOf(row);
+      if (row.exceptionSeq != null) context.exceptions.set(row.id, { seq: row.exceptionSeq, isRead: row.exceptionIsRead === true });
+      if (row.attachments !== null) context.attachments.set(row.id, row.attachments);
+    }
+    return { channel, rows, context };
+  }
+}
+
+/** The alert's own columns only, in the shared page statement's order: the rows are what that statement returns. */
+function alertRowOf(row: PageRow): AlertRow {
+  const alert: Record<string, unknown> = {};
+  for (const key of ALERT_ROW_KEYS) alert[key] = row[key];
+  return alert as unknown as AlertRow;
+}

@@ -1,0 +1,73 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import { NulSafeClient } from '../../src/db/pg/nul-safe-client.js';
+import { describePg } from '../helpers/pg.js';
+import { postAlert, seedWorkspace, startHarness, type Harness } from '../helpers/harness.js';
+
+/**
+ * The read API's statements per request on PostgreSQL, counted (not timed): each is a round trip
+ * to the server. A page is the token look-up, the rate-limit count, the channel with the user's
+ * read state, and the rows with their attachments (src/db/pg/alert-store/channel-pages.ts).
+ */
+let h: Harness;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await h?.close();
+});
+
+/** What each statement the node's pool sent while `request` ran is for (every pool client is a NulSafeClient). */
+async function statementsOf(request: () => Promise<Response>): Promise<string[]> {
+  const texts: string[] = [];
+  const query = NulSafeClient.prototype.query;
+  const spy = vi.spyOn(NulSafeClient.prototype, 'query').mockImplementation(function (this: NulSafeClient, ...args: unknown[]) {
+    const config = args[0];
+    texts.push(typeof config === 'string' ? config : String((config as { text?: unknown }).text));
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query);
+  try {
+    const res = await request();
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+  } finally {
+    spy.mockRestore();
+  }
+  return texts.map((text) =>
+    /FROM api_tokens/.test(text) ? 'token' : /UPDATE api_tokens SET last_used_at/.test(text) ? 'token last used' : /INSERT INTO rate_limits/.test(text) ? 'rate limit' : /"hasExceptions"/.test(text) ? 'channel' : /FROM alerts a WHERE/.test(text) ? 'page' : text,
+  );
+}
+
+describePg('read API statements per request on PostgreSQL', () => {
+  it('reads a page with two statements besides the token and the rate limit, whatever its read state and attachments', async () => {
+    h = await startHarness({ engine: 'postgres' });
+    const seed = await seedWorkspace(h.services);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await postAlert(h, seed.general.webhookToken, { title: `alert ${i}` })).body.alertId as string);
+    // A read exception and attachments: before, each was a statement of its own.
+    expect((await h.call('PATCH', `/api/alerts/${ids[1]}`, { token: seed.ownerToken, json: { isRead: true } })).status).toBe(200);
+    await h.exec("INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, name, size) VALUES (?, 0, 'k.png', 'image/png', 'image', 'k.png', 3)", [ids[2]]);
+    const page = (path: string) => () => h.call('GET', path, { token: seed.ownerToken });
+    // (The PATCH above stamped the token's last use, which is written once a minute: src/domain/tokens.ts.)
+    const PAGE = ['token', 'rate limit', 'channel', 'page'];
+    expect(await statementsOf(page('/api/channels/general/alerts'))).toEqual(PAGE);
+    expect(await statementsOf(page('/api/channels/general/alerts?limit=2'))).toEqual(PAGE);
+    expect(await statementsOf(page(`/api/channels/${seed.general.id}/alerts?limit=2&cursor=${ids[1]}&status=open`))).toEqual(PAGE);
+    expect(await statementsOf(page(`/api/channels/${seed.deploys.id}/alerts`))).toEqual(PAGE);
+    const channels = await statementsOf(page('/api/channels'));
+    expect(channels.slice(0, 2)).toEqual(['token', 'rate limit']);
+    expect(channels).toHaveLength(3);
+  });
+
+  it('reads the channel a slug names now, after it moved to another channel', async () => {
+    h = await startHarness({ engine: 'postgres' });
+    const seed = await seedWorkspace(h.services);
+    await postAlert(h, seed.general.webhookToken, { title: 'in general' });
+    await postAlert(h, seed.deploys.webhookToken, { title: 'in deploys' });
+    const body = async (path: string) => (await h.call('GET', path, { token: seed.ownerToken })).text();
+    expect(await body('/api/channels/general/alerts')).toContain('in general');
+    await h.exec("UPDATE channels SET slug = 'old-general' WHERE id = ?", [seed.general.id]);
+    await h.exec("UPDATE channels SET slug = 'general' WHERE id = ?", [seed.deploys.id]);
+    const moved = await body('/api/channels/general/alerts');
+    expect(moved).toContain('in deploys');
+    expect(moved).toBe(await body(`/api/channels/${seed.deploys.id}/alerts`));
+    expect(await body('/api/channels/old-general/alerts')).toBe(await body(`/api/channels/${seed.general.id}/alerts`));
+  });
+});
