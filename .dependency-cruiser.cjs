@@ -43,10 +43,17 @@ module.exports = {
     },
     {
       name: 'shared-is-engine-neutral',
-      comment: 'db/shared/ serves both engines, so it imports no engine code; the one exception is the drizzle schema for column names, which both engines spell alike (test/cluster/schema-parity.test.ts).',
+      comment: 'db/shared/ serves both engines, so it imports no engine code.',
       severity: 'error',
       from: { path: '^src/db/shared/' },
       to: { path: '^src/db/', pathNot: '^src/db/(shared/|sqlite/schema/)' },
+    },
+    {
+      name: 'the-running-service-loads-no-schema',
+      comment: 'The drizzle schema is for drizzle-kit, the migrations and export/import: the running service spells columns from their keys (columnName in src/db/shared/alert-columns.ts), so it never loads drizzle (docs/operations.md).',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/db/(shared/schema/|transfer/)' },
+      to: { path: '^src/db/shared/schema/' },
     },
     {
       name: 'adapters-do-not-call-transports',

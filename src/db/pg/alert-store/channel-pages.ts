@@ -1,8 +1,7 @@
 import type { AlertRow, AttachmentRow, ChannelPage, PageQuery, ReadContext } from '../../../domain/alert-store.js';
-import { ALERT_ROW_KEYS, ALERT_SELECT, ATTACHMENT_ROW_KEYS, channelRecordOf, type ChannelJoinRow } from '../../shared/alert-columns.js';
+import { ALERT_ROW_KEYS, ALERT_SELECT, ATTACHMENT_ROW_KEYS, channelRecordOf, columnName, type ChannelJoinRow } from '../../shared/alert-columns.js';
 import { CHANNEL_COLUMNS, emptyReadContext, PAGE_SHAPES, pageFilterSql, pageKey, pageShapeOf, VISIBLE_TO_PRINCIPAL } from '../../shared/alert-reads.js';
 import type { ChannelPageReader, PageParams, PrincipalParams } from '../../shared/alert-reads.js';
-import { alertAttachments } from '../../shared/schema/alerts.js';
 import { perEngine, statement, type Statement } from '../../shared/statement.js';
 import type { PgExecutor } from '../executor.js';
 
@@ -29,7 +28,7 @@ const CHANNEL_STATE = statement<PrincipalParams & { ref: string }, ChannelJoinRo
 type PageRow = AlertRow & { attachments: AttachmentRow[] | null; exceptionSeq?: number | null; exceptionIsRead?: boolean | null };
 
 /** The attachment row as JSON with the row's keys: numbers stay JSON numbers, which JSON.parse gives back as the row's numbers. */
-const ATTACHMENT_JSON = `json_build_object(${ATTACHMENT_ROW_KEYS.map((key) => `'${key}', t.${alertAttachments[key].name}`).join(', ')})`;
+const ATTACHMENT_JSON = `json_build_object(${ATTACHMENT_ROW_KEYS.map((key) => `'${key}', t.${columnName(key)}`).join(', ')})`;
 
 function pageSql(conditions: string[], order: 'ASC' | 'DESC', withExceptions: boolean): string {
   const where = ['a.channel_id = :channelId', ...conditions].join(' AND ');
