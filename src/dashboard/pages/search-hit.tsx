@@ -2,8 +2,9 @@ import type { HighlightedText, SearchHighlights } from '../../domain/alert-store
 import type { AlertView } from '../../domain/alert-view.js';
 import type { ChannelView } from '../../domain/read-api.js';
 import { highlightHtml } from '../../domain/search-highlight.js';
-import { AlertCard, toCardModel } from '../../alert-card/index.js';
-import { escapeHtml, renderHtml } from '../../lib/html.js';
+import { toCardModel } from '../../alert-card/index.js';
+import { escapeHtml } from '../../lib/html.js';
+import { cachedCardHtml } from '../views/card-cache.js';
 
 export interface SearchHitData {
   alert: AlertView;
@@ -44,7 +45,7 @@ export function searchHitHtml(hit: SearchHitData, csrfToken: string | undefined,
     (h && h.body.text !== '' ? `<p class="search-excerpt">${marked(h.body, '')}</p>` : '') +
     (actor ? `<p class="search-actor">by ${marked(actor, '')}</p>` : '') +
     '<details class="search-card"><summary>Show the whole alert</summary>' +
-    renderHtml(<AlertCard card={card} styling="classes" channel={{ icon: channel.icon, slug: channel.slug }} flat />) +
+    cachedCardHtml(alert, { icon: channel.icon, slug: channel.slug }, true) +
     `<form method="post" action="/feed/read/${id}" class="feed-read">` +
     (csrfToken ? `<input type="hidden" name="_csrf" value="${escapeHtml(csrfToken)}"/>` : '') +
     `<input type="hidden" name="read" value="${alert.isRead ? '0' : '1'}"/><input type="hidden" name="back" value="${escapeHtml(back)}"/>` +

@@ -17,15 +17,19 @@ const cards = new Map<string, string>();
  * live stream), and rendering them was the largest part of a feed page's time.
  */
 export function CachedCard(props: { alert: AlertView; channel: ChannelLabel }) {
-  const { alert, channel } = props;
-  const key = createHash('sha1').update(`${channel.icon}\u0000${channel.slug}\u0000`).update(JSON.stringify(alert)).digest('base64');
+  return raw(cachedCardHtml(props.alert, props.channel));
+}
+
+/** The same card as a string; `flat` (the search page's card, inside its result) is a variant of its own. */
+export function cachedCardHtml(alert: AlertView, channel: ChannelLabel, flat = false): string {
+  const key = createHash('sha1').update(`${flat ? 'flat' : 'card'}\u0000${channel.icon}\u0000${channel.slug}\u0000`).update(JSON.stringify(alert)).digest('base64');
   let html = cards.get(key);
   if (html === undefined) {
-    html = String(<AlertCard card={toCardModel(alert)} styling="classes" channel={channel} />);
+    html = String(<AlertCard card={toCardModel(alert)} styling="classes" channel={channel} flat={flat} />);
     if (cards.size >= MAX_CARDS) cards.delete(cards.keys().next().value!);
   } else {
     cards.delete(key); // most recently used goes last
   }
   cards.set(key, html);
-  return raw(html);
+  return html;
 }
