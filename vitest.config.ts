@@ -48,8 +48,8 @@ if (!withPostgres) console.warn('skipped: the HTTP-level tests on PostgreSQL (pr
 export default defineConfig({
   test: {
     // Builds dist/ when it is older than src/: process-level tests run the compiled entry points.
-    // Then, with PostgreSQL, the migrated database the PostgreSQL harnesses copy (test/pg-template.ts).
-    globalSetup: ['test/global-setup.ts', 'test/pg-template.ts'],
+    // Then the migrated databases the harnesses copy, SQLite's and (with PostgreSQL) PostgreSQL's (test/db-templates.ts).
+    globalSetup: ['test/global-setup.ts', 'test/db-templates.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Each file gets its own process: tests open real SQLite files, servers and sockets.

@@ -10,6 +10,7 @@ import { type Engine, listen, seedWorkspace, tempDir } from '../helpers/harness.
 import { otherConnection } from '../helpers/other-connection.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { seedFromSqliteTemplate } from '../helpers/sqlite-template.js';
 
 /** Cheap scrypt for tests that sign in with passwords; one test checks the production parameters. */
 export const TEST_SCRYPT = { N: 2 ** 12, r: 8, p: 1 };
@@ -75,6 +76,7 @@ export async function startDashboard(
     ...(fresh ? { DATABASE_URL: fresh.url, PG_POOL_MAX: '4' } : {}),
     ...opts.env,
   });
+  if (!config.databaseUrl) seedFromSqliteTemplate(config.dbFile);
   const services: Services = await openServices(config, { scrypt: TEST_SCRYPT, ...opts.overrides });
   app = createApp(services, { dashboard: { mailer: opts.mailer ?? null } });
   // With mail on, sign-in links and address confirmations leave through their outbox, as in the runtime.

@@ -12,6 +12,7 @@ import { openServices, type ServiceOverrides, type Services } from '../../src/se
 import { bodyOf, type WebhookAnswer } from './bodies.js';
 import { otherConnection, type OtherConnection } from './other-connection.js';
 import { describePg, freshDatabase, type FreshDatabase } from './pg.js';
+import { seedFromSqliteTemplate } from './sqlite-template.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
@@ -137,6 +138,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       ...opts.env,
       ...o.env,
     });
+    if (!config.databaseUrl) seedFromSqliteTemplate(config.dbFile);
     const services = await openServices(config, server ? { scrypt: TEST_SCRYPT, ...o.overrides } : o.overrides);
     const mailer = o.mailer !== undefined ? o.mailer : opts.mailer;
     app = createApp(services, server ? { dashboard: { mailer: mailer ?? null } } : mailer !== undefined ? { dashboard: { mailer } } : {});

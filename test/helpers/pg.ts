@@ -42,7 +42,7 @@ export interface FreshDatabase {
 
 /**
  * The name of a database migrated with this tree's drizzle-pg/ (its files' hash in the name), made
- * once per run by test/pg-template.ts. Copying it costs a fraction of migrating a new database
+ * once per run by test/db-templates.ts. Copying it costs a fraction of migrating a new database
  * (about 0.3 s against 1.5 s), and most test files start several services on PostgreSQL.
  */
 export function migratedTemplateName(): string {

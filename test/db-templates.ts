@@ -1,14 +1,34 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
 import { migratePg } from '../src/db/pg/migrate.js';
+import { openDb } from '../src/db/sqlite/connection.js';
 import { migratedTemplateName, TEST_DATABASE_URL } from './helpers/pg.js';
+import { migratedSqliteTemplate } from './helpers/sqlite-template.js';
+
+/** Global setup: the migrated databases the harnesses copy, one per engine. */
+export default async function makeMigratedTemplates(): Promise<void> {
+  makeSqliteTemplate();
+  await makeMigratedTemplate();
+}
+
+/** Migrated under a name of its own, checkpointed into one file and closed, then renamed into place. */
+function makeSqliteTemplate(): void {
+  const file = migratedSqliteTemplate();
+  if (fs.existsSync(file)) return;
+  const building = `${file}.${randomBytes(4).toString('hex')}`;
+  const db = openDb(building);
+  db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  fs.renameSync(building, file);
+}
 
 /**
- * Global setup: the migrated template that `freshDatabase({ migrated: true })` copies, made once
+ * The PostgreSQL template that `freshDatabase({ migrated: true })` copies, made once
  * for this tree's migrations. Built under a name of its own and renamed when complete, so a run
  * never copies a half-migrated database, and two runs building at once both end with one template.
  */
-export default async function makeMigratedTemplate(): Promise<void> {
+async function makeMigratedTemplate(): Promise<void> {
   if (!TEST_DATABASE_URL) return;
   const name = migratedTemplateName();
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
