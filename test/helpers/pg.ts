@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, it } from 'vitest';
+import { dirHash } from './dir-hash.js';
 
 /**
  * PostgreSQL for tests. `TEST_DATABASE_URL` names a server and a database the tests may connect to
@@ -46,13 +46,7 @@ export interface FreshDatabase {
  * (about 0.3 s against 1.5 s), and most test files start several services on PostgreSQL.
  */
 export function migratedTemplateName(): string {
-  const dir = path.resolve(import.meta.dirname, '../../drizzle-pg');
-  const hash = createHash('sha256');
-  for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
-    const full = path.join(dir, file);
-    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
-  }
-  return `ab_tpl_${hash.digest('hex').slice(0, 16)}`;
+  return `ab_tpl_${dirHash(path.resolve(import.meta.dirname, '../../drizzle-pg'))}`;
 }
 
 /**
