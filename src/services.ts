@@ -50,16 +50,11 @@ import { MediaOrphans } from './ops/media-orphans.js';
 import { UnsubscribeLinks } from './domain/auth/unsubscribe-links.js';
 import { BrowserFlashes } from './domain/auth/browser-flashes.js';
 import { AccountMail } from './domain/auth/account-mail.js';
-import { AuditLog } from './domain/auth/audit.js';
-import { Invitations } from './domain/auth/invitations.js';
-import { Flashes } from './domain/auth/flashes.js';
-import { SqlFlashRows } from './db/shared/flash-rows.js';
 import { SqlSsoRows } from './db/shared/sso-rows.js';
 import { SingleSignOn } from './domain/auth/sso/single-sign-on.js';
+import { AuditLog } from './domain/auth/audit.js';
 import { SealedState } from './domain/auth/sso/sealed-state.js';
-import { Passwords, type ScryptParams } from './domain/auth/passwords.js';
-import { Sessions } from './domain/auth/sessions.js';
-import { SignInLinks } from './domain/auth/sign-in-links.js';
+import type { ScryptParams } from './domain/auth/passwords.js';
 import { Operations } from './ops/operations.js';
 import { RetentionPruner, RetentionSettings } from './domain/retention.js';
 import { PushSubscriptions } from './domain/push.js';
@@ -77,25 +72,15 @@ import { routePreview } from './notify/routes/preview.js';
 import type { RoutePreviewer } from './domain/routes/route-preview.js';
 import { RoutePauseNotices } from './domain/routes/route-pause-notice.js';
 import { createRouteTransport, type RouteTransport } from './notify/routes/transport.js';
-import type { AuthRows, EngineParts } from './services/engine.js';
+import type { EngineParts } from './services/engine.js';
+import { accountAuth, type AccountAuth } from './services/account-auth.js';
 import { sharedRows } from './services/shared-rows.js';
 import { heartbeatServices, type HeartbeatServices } from './services/heartbeats.js';
-import type { SqlExecutor } from './db/shared/executor.js';
 import { sqliteParts, type SqliteParts } from './services/sqlite.js';
 import { SIGN_IN_PER_ADDRESS_PER_MINUTE, SIGN_IN_PER_EMAIL_PER_MINUTE } from './domain/auth/sign-in-limits.js';
 
 export type { AuthRows } from './services/engine.js';
-
-/** The dashboard's sign-in use cases (sessions, one-time links, passwords, audit log, invitations), also used by first start and the CLI. */
-export interface AccountAuth {
-  sessions: Sessions;
-  signInLinks: SignInLinks;
-  passwords: Passwords;
-  audit: AuditLog;
-  invitations: Invitations;
-  /** One-time results of the dashboard's forms, sealed per session (src/domain/auth/flashes.ts). */
-  flashes: Flashes;
-}
+export type { AccountAuth } from './services/account-auth.js';
 
 const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 
@@ -244,17 +229,6 @@ export async function openServices(config: Config, overrides: ServiceOverrides =
 export function sqliteServicesOf(services: Services): SqliteServices {
   if (services.engine !== 'sqlite' || !('db' in services)) throw new Error('this needs the SQLite file: DATABASE_URL is set (PostgreSQL)');
   return services as SqliteServices;
-}
-
-function accountAuth(rows: AuthRows, database: SqlExecutor, accounts: Accounts, ids: IdGenerator, clock: Clock, config: Config, scrypt?: ScryptParams): AccountAuth {
-  return {
-    sessions: new Sessions(rows.sessions, clock),
-    signInLinks: new SignInLinks(rows.links, clock),
-    passwords: new Passwords(rows.passwords, clock, scrypt),
-    audit: new AuditLog(rows.audit, clock),
-    invitations: new Invitations(rows.invitations, (email) => accounts.findUserByVerifiedEmail(email), ids, clock, config.invitationTtlMs),
-    flashes: new Flashes(new SqlFlashRows(database), clock),
-  };
 }
 
 /** The use cases over either engine's parts. */
