@@ -344,17 +344,22 @@ export class ChatSync {
     if (t.markWriteQueued || t.state.target() === null || this.stopped) return;
     t.markWriteQueued = true;
     const p = Promise.resolve().then(async () => {
+      let written = false;
       try {
         const target = t.state.target();
         if (target) {
           await this.ingest.advanceMark(t.link, target); // false when already there: fine either way
           t.state.markWritten(target);
+          written = true;
         }
       } catch (err) {
         this.logger.warn({ err }, 'storing the Discord sync mark failed');
       } finally {
         t.markWriteQueued = false;
       }
+      // A message that settled while this write was in flight found it queued and left its mark to
+      // it: written now, not at the next message (after a failure, the next message retries).
+      if (written) this.queueMarkWrite(t);
     });
     void this.track(null, p);
   }
