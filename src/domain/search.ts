@@ -86,18 +86,6 @@ export class SearchAlerts {
     return { page: { alerts, nextCursor: hasMore ? String(page[page.length - 1]!.searchKey) : null, hasMore }, terms, channelIds };
   }
 
-  /**
-   * Where the query's words occur in the given alerts (title, a body excerpt,
-   * actor), as plain text with [start, end) ranges: the caller escapes the
-   * text and wraps the ranges (highlightHtml in src/domain/search-highlight.ts
-   * does both). Alerts the principal cannot see, or that no longer match, are
-   * left out.
-   */
-  async highlights(p: Principal, q: string, alertIds: readonly string[]): Promise<SearchHighlights[]> {
-    const terms = parseSearchQuery(q);
-    return this.index.highlights(terms, alertIds.slice(0, 100), await this.reads.visibleChannelIds(p));
-  }
-
   private async channelIds(p: Principal, ref: string | undefined, level: AlertLevel | undefined): Promise<string[]> {
     if (ref === undefined) return this.reads.visibleChannelIds(p);
     const channel = await this.readApi.resolveChannel(p, ref);
