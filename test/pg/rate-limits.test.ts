@@ -74,7 +74,9 @@ describePg('rate limits shared by the nodes of a cluster', () => {
     const statements: string[] = [];
     const query = nodeA.pool.query.bind(nodeA.pool);
     const spy = (text: unknown, values?: unknown) => {
-      if (typeof text === 'string' && text.includes('rate_limits')) statements.push(text);
+      // A string, or a config object (the hit is a named statement, parsed once per connection).
+      const sql = typeof text === 'string' ? text : String((text as { text?: unknown }).text);
+      if (sql.includes('rate_limits')) statements.push(sql);
       return (query as (t: unknown, v?: unknown) => unknown)(text, values);
     };
     (nodeA.pool as { query: unknown }).query = spy;

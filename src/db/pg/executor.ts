@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { driveAsync, firstColumn, transactionSteps, type SqlExecutor, type StepRequest, type TransactionBody } from '../shared/executor.js';
-import { bindValues, withBooleans, type Statement } from '../shared/statement.js';
+import { bindValues, withBooleans, type CompiledText, type Statement } from '../shared/statement.js';
 import { inTransaction } from './transaction.js';
 
 type Queryable = Pick<pg.ClientBase, 'query'>;
@@ -59,10 +59,16 @@ async function execute(client: Queryable, request: StepRequest): Promise<unknown
   }
 }
 
+/** The driver's query: named when the statement is kept prepared (the driver parses it once per connection). */
+function queryOf(compiled: CompiledText, params: object): pg.QueryConfig {
+  const values = bindValues(compiled, params, asIs);
+  return compiled.prepared ? { name: compiled.prepared, text: compiled.text, values } : { text: compiled.text, values };
+}
+
 /** A shared statement's rows, on a client the caller holds (inside its own transaction). */
 export async function allOn<P extends object, R>(client: Queryable, stmt: Statement<P, R>, params: P): Promise<R[]> {
   if (stmt.pg === null) return [];
-  const { rows } = await client.query<Record<string, unknown>>(stmt.pg.text, bindValues(stmt.pg, params, asIs));
+  const { rows } = await client.query<Record<string, unknown>>(queryOf(stmt.pg, params));
   if (stmt.booleans.length > 0) for (const row of rows) withBooleans(stmt, row);
   return rows as R[];
 }
@@ -70,7 +76,7 @@ export async function allOn<P extends object, R>(client: Queryable, stmt: Statem
 /** A shared statement run on a client the caller holds; rows changed. */
 export async function runOn<P extends object>(client: Queryable, stmt: Statement<P, unknown>, params: P): Promise<number> {
   if (stmt.pg === null) return 0;
-  const result = await client.query(stmt.pg.text, bindValues(stmt.pg, params, asIs));
+  const result = await client.query(queryOf(stmt.pg, params));
   return result.rowCount ?? 0;
 }
 

@@ -89,7 +89,8 @@ export class PgRateLimiter implements Limiter {
     const n = w.hits.length;
     let total: number | undefined;
     try {
-      const { rows } = await this.pool.query<{ count: number }>(HIT, [w.key, w.start, n, this.limit]);
+      // Named: parsed once per connection, like the read path's prepared statements (src/db/shared/statement.ts).
+      const { rows } = await this.pool.query<{ count: number }>({ name: 'ab_rate_limit_hit', text: HIT, values: [w.key, w.start, n, this.limit] });
       total = rows[0]?.count;
     } catch (err) {
       for (const h of w.hits) h.reject(err);

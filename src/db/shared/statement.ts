@@ -10,6 +10,8 @@
 export interface CompiledText {
   readonly text: string;
   readonly names: readonly string[];
+  /** PostgreSQL only: the name the statement is kept prepared under on each connection (see StatementOptions.prepared). */
+  readonly prepared?: string;
 }
 
 /** `Params`: the object the statement binds by name; `Row`: one result row. */
@@ -25,7 +27,19 @@ export interface Statement<Params extends object, Row> {
 
 export interface StatementOptions {
   booleans?: readonly string[];
+  /**
+   * On PostgreSQL, parse and plan once per connection, then reuse (a named prepared statement):
+   * for the hot read path, where planning cost more than running (docs/benchmarks.md). Only for a
+   * statement whose plan the parameters cannot change (each filter served by an index whatever the
+   * values): after five runs PostgreSQL may keep one generic plan, and
+   * test/pg/prepared-plans.test.ts checks that plan on every statement marked so.
+   */
+  prepared?: boolean;
 }
+
+/** Every statement marked `prepared`, for the plan test. */
+export const PREPARED_STATEMENTS: Statement<object, unknown>[] = [];
+let preparedCount = 0;
 
 export interface EngineTexts {
   sqlite: string | null;
@@ -75,11 +89,15 @@ export function perEngine<Params extends object = Record<string, never>, Row = n
   texts: EngineTexts,
   options: StatementOptions = {},
 ): Statement<Params, Row> {
-  return {
+  const pg = texts.pg === null ? null : forPg(texts.pg);
+  const stmt: Statement<Params, Row> = {
     sqlite: texts.sqlite === null ? null : forSqlite(texts.sqlite),
-    pg: texts.pg === null ? null : forPg(texts.pg),
+    // A name per statement object: one text per name on a connection, as the pg driver requires.
+    pg: pg && options.prepared ? { ...pg, prepared: `ab_${++preparedCount}` } : pg,
     booleans: options.booleans ?? [],
   };
+  if (stmt.pg?.prepared) PREPARED_STATEMENTS.push(stmt);
+  return stmt;
 }
 
 /** The few spellings that differ, for a statement built once per engine by `byDialect`. */

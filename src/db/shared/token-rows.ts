@@ -7,7 +7,7 @@ const BY_HASH = statement<{ tokenHash: string }, TokenRow>(
   `SELECT t.id, t.user_id AS "userId", t.workspace_id AS "workspaceId", t.revoked_at AS "revokedAt", t.read_only AS "readOnly",
           CASE WHEN EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = t.workspace_id AND m.user_id = t.user_id) THEN 1 ELSE 0 END AS member
    FROM api_tokens t WHERE t.token_hash = :tokenHash`,
-  { booleans: ['readOnly'] },
+  { booleans: ['readOnly'], prepared: true },
 );
 
 const TOUCH = statement<{ tokenId: string; now: number }>('UPDATE api_tokens SET last_used_at = :now WHERE id = :tokenId');

@@ -1,7 +1,7 @@
 import type { AlertRow, AttachmentRow, ChannelPage, PageQuery, ReadContext } from '../../../domain/alert-store.js';
 import { ALERT_ROW_KEYS, ALERT_SELECT, ATTACHMENT_ROW_KEYS, channelRecordOf, columnName, type ChannelJoinRow } from '../../shared/alert-columns.js';
 import { CHANNEL_COLUMNS, emptyReadContext, PAGE_SHAPES, pageFilterSql, pageKey, pageShapeOf, VISIBLE_TO_PRINCIPAL } from '../../shared/alert-reads.js';
-import type { ChannelPageReader, PageParams, PrincipalParams } from '../../shared/alert-reads.js';
+import type { ChannelPageReader, PageParams, PageShape, PrincipalParams } from '../../shared/alert-reads.js';
 import { perEngine, statement, type Statement } from '../../shared/statement.js';
 import type { PgExecutor } from '../executor.js';
 
@@ -21,7 +21,7 @@ const CHANNEL_STATE = statement<PrincipalParams & { ref: string }, ChannelJoinRo
           EXISTS (SELECT 1 FROM read_exceptions e WHERE e.user_id = :userId AND e.channel_id = c.id) AS "hasExceptions"
    FROM channels c LEFT JOIN discord_links dl ON dl.channel_id = c.id
    WHERE (c.id = :ref OR c.slug = :ref) AND ${VISIBLE_TO_PRINCIPAL}`,
-  { booleans: ['hasExceptions'] },
+  { booleans: ['hasExceptions'], prepared: true },
 );
 
 /** A page row: the alert's columns, its attachments, and (with exceptions) the user's exception. */
@@ -41,12 +41,23 @@ function pageSql(conditions: string[], order: 'ASC' | 'DESC', withExceptions: bo
 
 type PageRowParams = PageParams & { userId: string };
 
-/** Two statements per filter combination: without and with the user's exceptions. */
+/**
+ * Two statements per filter combination: without and with the user's exceptions. Kept prepared
+ * (planned once per connection: planning cost more than running, docs/benchmarks.md), except where
+ * a plan made without the values may not be one index range in id order (test/pg/prepared-plans.test.ts):
+ * the status filter (no one index serves its three values in id order), a page bounded on both
+ * sides, and a level within a thread.
+ */
 const PAGES = new Map<string, Statement<PageRowParams, PageRow>>();
+const preparable = (shape: PageShape) => !shape.status && !(shape.cursor && shape.after) && !(shape.thread && shape.level);
 for (const shape of PAGE_SHAPES) {
-  const { conditions, order } = pageFilterSql(shape);
+  const { conditions: shared, order } = pageFilterSql(shape);
+  // Where (channel_id, id) is the index, a bound on id is spelled as one on the pair (the same rows,
+  // the channel being fixed): a plan made without the values could otherwise walk the primary key
+  // from the bound and filter by channel, which reads the whole table below it for a small channel.
+  const conditions = shape.level || shape.thread ? shared : shared.map((c) => c.replace(/^a\.id ([<>]) :(\w+)$/, '(a.channel_id, a.id) $1 (:channelId, :$2)'));
   for (const withExceptions of [false, true]) {
-    PAGES.set(`${pageKey(shape)}${withExceptions ? 'e' : ''}`, perEngine({ sqlite: null, pg: pageSql(conditions, order, withExceptions) }, { booleans: ['exceptionIsRead'] }));
+    PAGES.set(`${pageKey(shape)}${withExceptions ? 'e' : ''}`, perEngine({ sqlite: null, pg: pageSql(conditions, order, withExceptions) }, { booleans: ['exceptionIsRead'], prepared: preparable(shape) }));
   }
 }
 

@@ -1,0 +1,104 @@
+import pg from 'pg';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openPg, type PgDb } from '../../src/db/pg/connection.js';
+import { PREPARED_STATEMENTS } from '../../src/db/shared/statement.js';
+// The modules that define the prepared statements (each adds its own to PREPARED_STATEMENTS when it loads).
+import '../../src/db/pg/alert-store/channel-pages.js';
+import '../../src/db/shared/token-rows.js';
+import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
+
+/**
+ * A statement marked `prepared` is planned once per connection, and after five runs PostgreSQL may
+ * keep one generic plan, made without the parameters' values. So each such statement must have a
+ * generic plan that reads its tables by index whatever the values: planned here with
+ * plan_cache_mode = force_generic_plan on a database big enough that a sequential scan would lose
+ * (2,000 channels, users, tokens and read marks; 20,000 alerts over 50 channels, 5,000 read exceptions and attachments), and read with EXPLAIN.
+ */
+const SAMPLE: Record<string, unknown> = {
+  userId: 'u1',
+  workspaceId: 'w1',
+  ref: 'c7',
+  tokenHash: 'f'.repeat(64),
+  channelId: 'ch7',
+  level: 'ERROR',
+  cursor: `alt_${'0'.repeat(20)}015000`,
+  after: `alt_${'0'.repeat(20)}000100`,
+  threadId: 'th3',
+  limit: 51,
+};
+
+const SEED = `
+  INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'Acme', 1);
+  INSERT INTO users (id, email, name, created_at) SELECT 'u' || i, 'u' || i || '@a.test', 'U', 1 FROM generate_series(1, 2000) i;
+  INSERT INTO memberships (workspace_id, user_id, role, created_at) SELECT 'w1', 'u' || i, 'member', 1 FROM generate_series(1, 2000) i;
+  INSERT INTO channels (id, workspace_id, name, slug, icon, webhook_token, created_at)
+    SELECT 'ch' || i, 'w1', 'c' || i, 'c' || i, '#', 'whk' || i, 1 FROM generate_series(1, 2000) i;
+  INSERT INTO api_tokens (id, workspace_id, user_id, name, token_hash, hint, created_at)
+    SELECT 't' || i, 'w1', 'u' || i, 'n', md5(i::text), 'h', 1 FROM generate_series(1, 2000) i;
+  INSERT INTO alerts (id, channel_id, kind, title, level, activity_key, created_at, updated_at, seq, thread_id)
+    SELECT 'alt_' || lpad(i::text, 26, '0'), 'ch' || (1 + i % 50), 'standard', 't', (ARRAY['INFO', 'ERROR'])[1 + i % 2], 'k' || i, i, i, i,
+           CASE WHEN i % 10 = 0 THEN 'th' || (i % 7) END
+    FROM generate_series(1, 20000) i;
+  INSERT INTO read_marks (user_id, channel_id, updated_at) SELECT 'u' || i, 'ch' || (1 + i % 50), 1 FROM generate_series(1, 2000) i;
+  INSERT INTO read_exceptions (user_id, alert_id, channel_id, is_read) SELECT 'u' || (1 + i % 2000), 'alt_' || lpad(i::text, 26, '0'), 'ch' || (1 + i % 50), true FROM generate_series(1, 5000) i;
+  INSERT INTO channel_members (channel_id, user_id, created_at) SELECT 'ch' || (1 + i % 2000), 'u' || i, 1 FROM generate_series(1, 2000) i;
+  INSERT INTO alert_attachments (alert_id, position, media_key, mime, kind, size) SELECT 'alt_' || lpad(i::text, 26, '0'), 0, 'k', 'image/png', 'image', 1 FROM generate_series(1, 5000) i;
+  ANALYZE;`;
+
+describePg('the generic plans of the statements kept prepared on PostgreSQL', () => {
+  let database: FreshDatabase;
+  let db: PgDb;
+  let client: pg.Client;
+  beforeAll(async () => {
+    database = await freshDatabase({ migrated: true });
+    db = await openPg(database.url);
+    await db.pool.query(SEED);
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    await client.query('SET plan_cache_mode = force_generic_plan');
+  });
+  afterAll(async () => {
+    await client?.end();
+    await db?.close();
+    await database?.drop();
+  });
+
+  const literal = (value: unknown) => (value === null ? 'NULL' : typeof value === 'number' ? String(value) : client.escapeLiteral(String(value)));
+
+  /** The statement's generic plan, as EXPLAIN prints it. */
+  async function genericPlan(name: string, text: string, names: readonly string[]): Promise<string> {
+    for (const n of names) if (!(n in SAMPLE)) throw new Error(`no sample value for :${n}: add one to SAMPLE`);
+    await client.query(`PREPARE ${name} AS ${text}`);
+    try {
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) EXECUTE ${name}(${names.map((n) => literal(SAMPLE[n])).join(', ')})`);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query(`DEALLOCATE ${name}`);
+    }
+  }
+
+  it('reads every table by index, and every alert page as one index range in its order (no sort)', async () => {
+    expect(PREPARED_STATEMENTS.length).toBeGreaterThan(10);
+    for (const stmt of PREPARED_STATEMENTS) {
+      const plan = await genericPlan(stmt.pg!.prepared!, stmt.pg!.text, stmt.pg!.names);
+      const context = `${stmt.pg!.text}\n--- generic plan:\n${plan}`;
+      expect(plan, context).not.toMatch(/Seq Scan on (alerts|channels|api_tokens|memberships|read_marks|read_exceptions|alert_attachments|channel_members)\b/);
+      expect(plan, context).not.toMatch(/^\s*(->\s*)?(Incremental )?Sort\b/m);
+      if (/FROM alerts a WHERE/.test(stmt.pg!.text)) expect(plan, context).toMatch(/Index Scan( Backward)? using alerts_channel_\w+ on alerts a/);
+    }
+  });
+
+  it('are what the running service sends: one name per statement, and a page under the name its shape has', async () => {
+    const names = PREPARED_STATEMENTS.map((s) => s.pg!.prepared);
+    expect(new Set(names).size).toBe(names.length);
+    // Left unprepared: the status filter (no one index serves its three values in id order), a page bounded on both sides, a level within a thread.
+    expect(PREPARED_STATEMENTS.some((s) => /a\.status IN/.test(s.pg!.text))).toBe(false);
+    expect(PREPARED_STATEMENTS.some((s) => /id\) < .* AND .*id\) >|a\.id < .* AND a\.id >/.test(s.pg!.text))).toBe(false);
+    expect(PREPARED_STATEMENTS.some((s) => /a\.thread_id = .* AND a\.level =/.test(s.pg!.text))).toBe(false);
+    // The first page, the next one, and a level's: the read API's common pages.
+    const pages = PREPARED_STATEMENTS.map((s) => s.pg!.text.replace(/\s+/g, ' ')).filter((t) => t.includes('FROM alerts a WHERE'));
+    expect(pages.filter((t) => / WHERE a\.channel_id = \$\d+ ORDER BY a\.id DESC LIMIT/.test(t))).toHaveLength(2);
+    expect(pages.filter((t) => /\(a\.channel_id, a\.id\) < \(\$\d+, \$\d+\) ORDER BY a\.id DESC/.test(t))).toHaveLength(2);
+    expect(pages.filter((t) => /a\.level = \$\d+ ORDER BY a\.id DESC/.test(t))).toHaveLength(2);
+  });
+});
