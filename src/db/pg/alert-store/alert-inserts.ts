@@ -4,16 +4,16 @@ import { CONTENT_KEYS, contentColumn } from '../../shared/alert-content-columns.
 import type { Unit } from './unit.js';
 import { insertAttachmentRows } from './unit-rows.js';
 import { usageMonth } from '../../../lib/iso-time.js';
-
+import { prepared } from '../prepared.js';
 
 /** As on SQLite (src/db/sqlite/alert-store/webhook-writes.ts): every stored answer is an accepted webhook; nothing reads the column. */
 const ACCEPTED = 201;
 
 /** The channels' numbers taken in one statement, in channel order (see insertAlerts). */
-const RESERVE_SEQS = `INSERT INTO channel_stats AS s (channel_id, alert_count, seq_max)
+const RESERVE_SEQS = prepared('reserve_seqs', `INSERT INTO channel_stats AS s (channel_id, alert_count, seq_max)
   SELECT c, 0, n FROM unnest($1::text[], $2::bigint[]) AS t(c, n) ORDER BY c
   ON CONFLICT (channel_id) DO UPDATE SET seq_max = s.seq_max + excluded.seq_max
-  RETURNING channel_id AS "channelId", seq_max AS "top"`;
+  RETURNING channel_id AS "channelId", seq_max AS "top"`);
 
 /**
  * Built once from the content list (alert-content-columns.ts): each content column arrives as one
@@ -21,21 +21,21 @@ const RESERVE_SEQS = `INSERT INTO channel_stats AS s (channel_id, alert_count, s
  */
 const CONTENT_COLUMNS = CONTENT_KEYS.map(contentColumn);
 const CONTENT_NAMES = CONTENT_COLUMNS.map((c) => c.column).join(', ');
-const INSERT_ALERTS = `INSERT INTO alerts (id, channel_id, kind, ${CONTENT_NAMES},
+const INSERT_ALERTS = prepared('insert_alerts', `INSERT INTO alerts (id, channel_id, kind, ${CONTENT_NAMES},
     activity_key, created_at, updated_at, seq)
   SELECT id, ch, 'standard', ${CONTENT_NAMES}, id, at, at, seq
   FROM unnest($1::text[], $2::text[], ${CONTENT_COLUMNS.map((c, i) => `$${i + 3}::${c.pgType}[]`).join(', ')},
     $${CONTENT_COLUMNS.length + 3}::bigint[], $${CONTENT_COLUMNS.length + 4}::bigint[])
-    AS t(id, ch, ${CONTENT_NAMES}, at, seq)`;
+    AS t(id, ch, ${CONTENT_NAMES}, at, seq)`);
 
-const ADD_USAGE = `INSERT INTO usage_counters AS u (workspace_id, month, events)
+const ADD_USAGE = prepared('add_usage', `INSERT INTO usage_counters AS u (workspace_id, month, events)
   SELECT w, m, n FROM unnest($1::text[], $2::text[], $3::bigint[]) AS t(w, m, n) ORDER BY w, m
-  ON CONFLICT (workspace_id, month) DO UPDATE SET events = u.events + excluded.events`;
+  ON CONFLICT (workspace_id, month) DO UPDATE SET events = u.events + excluded.events`);
 
-const SAVE_ANSWERS = `INSERT INTO idempotency_keys (channel_id, key, request_hash, status, response_json, created_at)
+const SAVE_ANSWERS = prepared('save_answers', `INSERT INTO idempotency_keys (channel_id, key, request_hash, status, response_json, created_at)
   SELECT c, k, h, ${ACCEPTED}, j, at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(c, k, h, j, at)
   ON CONFLICT (channel_id, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
-    response_json = excluded.response_json, created_at = excluded.created_at`;
+    response_json = excluded.response_json, created_at = excluded.created_at`);
 
 /** Counts per key, the keys sorted: rows are locked in one order by every node, so two batches never deadlock. */
 function tally(keys: string[]): [string[], number[]] {
@@ -63,7 +63,7 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
   if (alerts.length === 0) return [];
   const tx: pg.PoolClient = u.tx;
   const [channels, counts] = tally(alerts.map((a) => a.channelId));
-  const reserved = await tx.query<{ channelId: string; top: string | number }>(RESERVE_SEQS, [channels, counts]);
+  const reserved = await tx.query<{ channelId: string; top: string | number }>(RESERVE_SEQS([channels, counts]));
   const next = new Map<string, number>();
   const countOf = new Map(channels.map((c, i) => [c, counts[i]!]));
   for (const r of reserved.rows) next.set(r.channelId, Number(r.top) - countOf.get(r.channelId)! + 1);
@@ -79,11 +79,11 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
     cols[atColumn]!.push(a.now);
     cols[atColumn + 1]!.push(seq);
   }
-  await tx.query(INSERT_ALERTS, cols);
+  await tx.query(INSERT_ALERTS(cols));
   await insertAttachmentRows(tx, alerts.map((a) => ({ alertId: a.alertId, files: a.attachments })));
   const [usageKeys, usageCounts] = tally(alerts.map((a) => `${a.workspaceId}\n${usageMonth(a.now)}`));
   const split = usageKeys.map((k) => k.split('\n'));
-  await tx.query(ADD_USAGE, [split.map((s) => s[0]), split.map((s) => s[1]), usageCounts]);
+  await tx.query(ADD_USAGE([split.map((s) => s[0]), split.map((s) => s[1]), usageCounts]));
   const stored = alerts.map((a) => ({ alertId: a.alertId, created: true }));
   await saveAnswers(tx, alerts, stored);
   for (const a of alerts) {
@@ -103,5 +103,5 @@ export async function saveAnswers(tx: pg.PoolClient, alerts: readonly NewStandar
     const row = [a.channelId, idem.key, idem.hash, JSON.stringify(idem.answer(stored[i]!)), a.now];
     for (let k = 0; k < row.length; k++) cols[k]!.push(row[k]);
   });
-  if (cols[0]!.length > 0) await tx.query(SAVE_ANSWERS, cols);
+  if (cols[0]!.length > 0) await tx.query(SAVE_ANSWERS(cols));
 }

@@ -5,6 +5,7 @@ import { statement } from '../../shared/statement.js';
 import { PgExecutor } from '../executor.js';
 import { CHANGE_LOG_LOCK } from '../../shared/advisory-locks.js';
 import { publishVia, TOPICS } from '../notify-bus.js';
+import { prepared } from '../prepared.js';
 
 export interface NewChangeEvent {
   channelId: string;
@@ -12,6 +13,16 @@ export interface NewChangeEvent {
   type: AlertEventType;
   now: number;
 }
+
+// One statement: the lock's CTE (materialised, its function being volatile) is read before the
+// join yields its first row, so the lock is held before any identity value is drawn.
+const APPEND_EVENTS = prepared(
+  'append_events',
+  `WITH l AS (SELECT pg_advisory_xact_lock($5))
+   INSERT INTO alert_events (channel_id, alert_id, type, created_at)
+   SELECT c, a, t, at FROM l, unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS e(c, a, t, at, n) ORDER BY n
+   RETURNING id`,
+);
 
 /**
  * Appends change events inside the caller's transaction (the unit that changes the alerts), in
@@ -31,15 +42,7 @@ export async function appendChangeEvents(tx: pg.PoolClient, events: readonly New
   await publishVia(tx, TOPICS.alertEvents);
   const cols: unknown[][] = [[], [], [], []];
   for (const e of events) [e.channelId, e.alertId, e.type, e.now].forEach((v, k) => cols[k]!.push(v));
-  // One statement: the lock's CTE (materialised, its function being volatile) is read before the
-  // join yields its first row, so the lock is held before any identity value is drawn.
-  const { rows } = await tx.query<{ id: number }>(
-    `WITH l AS (SELECT pg_advisory_xact_lock($5))
-     INSERT INTO alert_events (channel_id, alert_id, type, created_at)
-     SELECT c, a, t, at FROM l, unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS e(c, a, t, at, n) ORDER BY n
-     RETURNING id`,
-    [...cols, CHANGE_LOG_LOCK],
-  );
+  const { rows } = await tx.query<{ id: number }>(APPEND_EVENTS([...cols, CHANGE_LOG_LOCK]));
   return rows.map((r) => r.id);
 }
 

@@ -5,6 +5,7 @@ import type { UnitBody, WriteUnits } from '../../shared/write-units.js';
 import { stepsOn } from '../executor.js';
 import { inTransaction } from '../transaction.js';
 import { appendChangeEvents, type NewChangeEvent } from './change-log.js';
+import { prepared } from '../prepared.js';
 
 /** What one unit writes besides its own statements: appended at its end, so the change-log lock is held as briefly as possible. */
 export interface Unit {
@@ -13,6 +14,21 @@ export interface Unit {
   jobs: { channelId: string; alertId: string; kind: NotificationKind; now: number }[];
   routeEvents: { channelId: string; alertId: string; event: RouteEvent; now: number }[];
 }
+
+const INSERT_JOBS = prepared(
+  'insert_jobs',
+  `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
+   SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at)`,
+);
+
+const INSERT_ROUTE_DELIVERIES = prepared(
+  'insert_route_deliveries',
+  `INSERT INTO route_deliveries (route_id, alert_id, channel_id, event, state, attempts, next_attempt_at, created_at)
+   SELECT r.id, t.a, t.c, t.e, 'pending', 0, t.at, t.at
+   FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS t(a, c, e, at, n)
+   JOIN routes r ON r.channel_id = t.c AND r.state = 'active' AND r.events LIKE '%,' || t.e || ',%'
+   ORDER BY t.n, r.id`,
+);
 
 /**
  * Runs `body` in one transaction on a pool client: BEGIN, the body, the outbox rows and change
@@ -27,24 +43,13 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
     if (u.jobs.length > 0) {
       const cols: unknown[][] = [[], [], [], []];
       for (const j of u.jobs) [j.alertId, j.channelId, j.kind, j.now].forEach((v, k) => cols[k]!.push(v));
-      await tx.query(
-        `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
-         SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at)`,
-        cols,
-      );
+      await tx.query(INSERT_JOBS(cols));
     }
     if (u.routeEvents.length > 0) {
       const cols: unknown[][] = [[], [], [], []];
       for (const e of u.routeEvents) [e.alertId, e.channelId, e.event, e.now].forEach((v, k) => cols[k]!.push(v));
       // One delivery per (event, active route forwarding it), in the order the events happened (src/domain/routes/alert-events.ts).
-      await tx.query(
-        `INSERT INTO route_deliveries (route_id, alert_id, channel_id, event, state, attempts, next_attempt_at, created_at)
-         SELECT r.id, t.a, t.c, t.e, 'pending', 0, t.at, t.at
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS t(a, c, e, at, n)
-         JOIN routes r ON r.channel_id = t.c AND r.state = 'active' AND r.events LIKE '%,' || t.e || ',%'
-         ORDER BY t.n, r.id`,
-        cols,
-      );
+      await tx.query(INSERT_ROUTE_DELIVERIES(cols));
     }
     // Last: the append takes the change-log lock, held from here to COMMIT only.
     await appendChangeEvents(tx, u.events);
