@@ -34,6 +34,16 @@ export class PgExecutor implements SqlExecutor {
     return runOn(this.pool, stmt, params);
   }
 
+  /**
+   * The rows as arrays in the statement's column order (the driver builds no object per row): for a
+   * hot read whose caller maps the columns itself (src/db/pg/alert-store/channel-pages.ts). Booleans
+   * arrive as PostgreSQL's true/false.
+   */
+  async arrays<P extends object>(stmt: Statement<P, unknown>, params: P): Promise<unknown[][]> {
+    if (stmt.pg === null) return [];
+    return (await this.pool.query<unknown[]>({ ...queryOf(stmt.pg, params), rowMode: 'array' })).rows;
+  }
+
   /** BEGIN (read committed), the body's steps on one client, COMMIT; ROLLBACK when anything throws. */
   transaction<T>(body: TransactionBody<T>): Promise<T> {
     return inTransaction(this.pool, (tx) => stepsOn(tx, body));

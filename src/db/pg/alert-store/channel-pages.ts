@@ -1,5 +1,5 @@
 import type { AlertRow, AttachmentRow, ChannelPage, PageQuery, ReadContext } from '../../../domain/alert-store.js';
-import { ALERT_ROW_KEYS, ALERT_SELECT, ATTACHMENT_ROW_KEYS, channelRecordOf, columnName, type ChannelJoinRow } from '../../shared/alert-columns.js';
+import { ALERT_ROW_KEYS, ALERT_SELECT, alertRowOfArray, ATTACHMENT_ROW_KEYS, channelRecordOf, columnName, type ChannelJoinRow } from '../../shared/alert-columns.js';
 import { CHANNEL_COLUMNS, emptyReadContext, PAGE_SHAPES, pageFilterSql, pageKey, pageShapeOf, VISIBLE_TO_PRINCIPAL } from '../../shared/alert-reads.js';
 import type { ChannelPageReader, PageParams, PageShape, PrincipalParams } from '../../shared/alert-reads.js';
 import { perEngine, statement, type Statement } from '../../shared/statement.js';
@@ -24,8 +24,10 @@ const CHANNEL_STATE = statement<PrincipalParams & { ref: string }, ChannelJoinRo
   { booleans: ['hasExceptions'], prepared: true },
 );
 
-/** A page row: the alert's columns, its attachments, and (with exceptions) the user's exception. */
-type PageRow = AlertRow & { attachments: AttachmentRow[] | null; exceptionSeq?: number | null; exceptionIsRead?: boolean | null };
+/** A page row's columns after the alert's own (ALERT_ROW_KEYS): its attachments, then (with exceptions) the user's exception. */
+const ATTACHMENTS = ALERT_ROW_KEYS.length;
+const EXCEPTION_SEQ = ATTACHMENTS + 1;
+const EXCEPTION_IS_READ = ATTACHMENTS + 2;
 
 /** The attachment row as JSON with the row's keys: numbers stay JSON numbers, which JSON.parse gives back as the row's numbers. */
 const ATTACHMENT_JSON = `json_build_object(${ATTACHMENT_ROW_KEYS.map((key) => `'${key}', t.${columnName(key)}`).join(', ')})`;
@@ -48,7 +50,7 @@ type PageRowParams = PageParams & { userId: string };
  * the status filter (no one index serves its three values in id order), a page bounded on both
  * sides, and a level within a thread.
  */
-const PAGES = new Map<string, Statement<PageRowParams, PageRow>>();
+const PAGES = new Map<string, Statement<PageRowParams, unknown>>();
 const preparable = (shape: PageShape) => !shape.status && !(shape.cursor && shape.after) && !(shape.thread && shape.level);
 for (const shape of PAGE_SHAPES) {
   const { conditions: shared, order } = pageFilterSql(shape);
@@ -57,7 +59,7 @@ for (const shape of PAGE_SHAPES) {
   // from the bound and filter by channel, which reads the whole table below it for a small channel.
   const conditions = shape.level || shape.thread ? shared : shared.map((c) => c.replace(/^a\.id ([<>]) :(\w+)$/, '(a.channel_id, a.id) $1 (:channelId, :$2)'));
   for (const withExceptions of [false, true]) {
-    PAGES.set(`${pageKey(shape)}${withExceptions ? 'e' : ''}`, perEngine({ sqlite: null, pg: pageSql(conditions, order, withExceptions) }, { booleans: ['exceptionIsRead'], prepared: preparable(shape) }));
+    PAGES.set(`${pageKey(shape)}${withExceptions ? 'e' : ''}`, perEngine({ sqlite: null, pg: pageSql(conditions, order, withExceptions) }, { prepared: preparable(shape) }));
   }
 }
 
@@ -70,23 +72,19 @@ export class PgChannelPages implements ChannelPageReader {
     if (!state) return undefined;
     const channel = channelRecordOf(state);
     const { shape, params } = pageShapeOf({ ...query, channelId: channel.id });
-    const found = await this.database.all(PAGES.get(`${pageKey(shape)}${state.hasExceptions ? 'e' : ''}`)!, { ...params, userId: principal.userId });
+    // Arrays, not objects: the driver builds no object per row, and each AlertRow is one literal (alertRowOfArray).
+    const found = await this.database.arrays(PAGES.get(`${pageKey(shape)}${state.hasExceptions ? 'e' : ''}`)!, { ...params, userId: principal.userId });
     if (found.length === 0) return { channel, rows: [], context: emptyReadContext() };
     const rows = new Array<AlertRow>(found.length);
     const context: ReadContext = { watermark: state.watermark ?? 0, exceptions: new Map(), attachments: new Map() };
     for (let i = 0; i < found.length; i++) {
-      const row = found[i]!;
-      rows[i] = alertRowOf(row);
-      if (row.exceptionSeq != null) context.exceptions.set(row.id, { seq: row.exceptionSeq, isRead: row.exceptionIsRead === true });
-      if (row.attachments !== null) context.attachments.set(row.id, row.attachments);
+      const raw = found[i]!;
+      const row = (rows[i] = alertRowOfArray(raw));
+      const attachments = raw[ATTACHMENTS] as AttachmentRow[] | null;
+      const exceptionSeq = raw[EXCEPTION_SEQ] as number | null | undefined;
+      if (exceptionSeq != null) context.exceptions.set(row.id, { seq: exceptionSeq, isRead: raw[EXCEPTION_IS_READ] === true });
+      if (attachments !== null) context.attachments.set(row.id, attachments);
     }
     return { channel, rows, context };
   }
-}
-
-/** The alert's own columns only, in the shared page statement's order: the rows are what that statement returns. */
-function alertRowOf(row: PageRow): AlertRow {
-  const alert: Record<string, unknown> = {};
-  for (const key of ALERT_ROW_KEYS) alert[key] = row[key];
-  return alert as unknown as AlertRow;
 }

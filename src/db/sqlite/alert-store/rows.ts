@@ -1,20 +1,11 @@
 import type Database from 'better-sqlite3';
 import type { AlertRow } from '../../../domain/alert-store.js';
-import { ALERT_ROW_KEYS, ATTACHMENT_ROW_KEYS, columnName } from '../../shared/alert-columns.js';
+import { ALERT_ROW_KEYS, alertRowOfArray, ATTACHMENT_ROW_KEYS, columnName } from '../../shared/alert-columns.js';
 
 /** `a.<column> AS <key>, …` for a query that names the alerts table `a`. */
 export const ALERT_COLUMNS = ALERT_ROW_KEYS.map((k) => `a.${columnName(k)} AS ${k}`).join(', ');
 
 export const ATTACHMENT_COLUMNS = ATTACHMENT_ROW_KEYS.map((k) => `${columnName(k)} AS ${k}`).join(', ');
-
-/**
- * Builds an AlertRow from a raw array as one object literal, generated once
- * from ALERT_ROW_KEYS (constant identifiers, never input): V8 gives literals a
- * fixed shape at once, where assigning the keys in a loop cost ~15 % of a
- * 50-alert page in the read bench.
- */
-// `new Function` on purpose: generated from the constant key list above (see the comment), never from input.
-const rowOf = new Function('r', `return { ${ALERT_ROW_KEYS.map((k, i) => `${k}: r[${i}]`).join(', ')} };`) as (raw: unknown[]) => AlertRow;
 
 /**
  * better-sqlite3 builds row objects through the V8 API, which costs about as
@@ -28,5 +19,5 @@ export function rawAlertRows<P extends unknown[]>(stmt: Database.Statement<P, un
   if (names.length !== ALERT_ROW_KEYS.length || names.some((n, i) => n !== ALERT_ROW_KEYS[i])) {
     throw new Error(`statement columns ${names.join(',')} do not match ALERT_COLUMNS`);
   }
-  return (...params) => stmt.all(...params).map(rowOf);
+  return (...params) => stmt.all(...params).map(alertRowOfArray);
 }
