@@ -41,6 +41,7 @@ const CHANNELS = statement<PrincipalParams, ChannelJoinRow & { unread: number }>
    LEFT JOIN channel_stats cs ON cs.channel_id = c.id
    LEFT JOIN discord_links dl ON dl.channel_id = c.id
    WHERE ${VISIBLE_TO_PRINCIPAL} ORDER BY c.created_at, c.id`,
+  { prepared: true },
 );
 const CHANNEL = statement<PrincipalParams & { ref: string }, ChannelJoinRow>(
   `SELECT ${CHANNEL_COLUMNS} FROM channels c LEFT JOIN discord_links dl ON dl.channel_id = c.id
