@@ -211,7 +211,8 @@ export class PgNotifyBus {
   }
 }
 
-function channelOf(topic: string): string {
+/** The PostgreSQL notification channel of a topic (for a statement that notifies itself, such as the change log's append). */
+export function channelOf(topic: string): string {
   const channel = CHANNEL_PREFIX + topic;
   if (topic === '' || Buffer.byteLength(channel) > MAX_CHANNEL_BYTES) throw new Error(`notification topic "${topic}" is empty or too long`);
   return channel;

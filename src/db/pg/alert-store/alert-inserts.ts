@@ -21,16 +21,22 @@ const RESERVE_SEQS = prepared('reserve_seqs', `INSERT INTO channel_stats AS s (c
  */
 const CONTENT_COLUMNS = CONTENT_KEYS.map(contentColumn);
 const CONTENT_NAMES = CONTENT_COLUMNS.map((c) => c.column).join(', ');
-const INSERT_ALERTS = prepared('insert_alerts', `INSERT INTO alerts (id, channel_id, kind, ${CONTENT_NAMES},
-    activity_key, created_at, updated_at, seq)
+const N = CONTENT_COLUMNS.length;
+/**
+ * The alerts and the workspaces' usage counts in one statement: the usage upsert as a data-modifying
+ * CTE on the last three parameters (keys sorted, see tally), the alerts from the arrays before them.
+ */
+const INSERT_ALERTS_AND_USAGE = prepared(
+  'insert_alerts_usage',
+  `WITH usage AS (INSERT INTO usage_counters AS u (workspace_id, month, events)
+    SELECT w, m, n FROM unnest($${N + 5}::text[], $${N + 6}::text[], $${N + 7}::bigint[]) AS t(w, m, n) ORDER BY w, m
+    ON CONFLICT (workspace_id, month) DO UPDATE SET events = u.events + excluded.events)
+  INSERT INTO alerts (id, channel_id, kind, ${CONTENT_NAMES}, activity_key, created_at, updated_at, seq)
   SELECT id, ch, 'standard', ${CONTENT_NAMES}, id, at, at, seq
   FROM unnest($1::text[], $2::text[], ${CONTENT_COLUMNS.map((c, i) => `$${i + 3}::${c.pgType}[]`).join(', ')},
-    $${CONTENT_COLUMNS.length + 3}::bigint[], $${CONTENT_COLUMNS.length + 4}::bigint[])
-    AS t(id, ch, ${CONTENT_NAMES}, at, seq)`);
-
-const ADD_USAGE = prepared('add_usage', `INSERT INTO usage_counters AS u (workspace_id, month, events)
-  SELECT w, m, n FROM unnest($1::text[], $2::text[], $3::bigint[]) AS t(w, m, n) ORDER BY w, m
-  ON CONFLICT (workspace_id, month) DO UPDATE SET events = u.events + excluded.events`);
+    $${N + 3}::bigint[], $${N + 4}::bigint[])
+    AS t(id, ch, ${CONTENT_NAMES}, at, seq)`,
+);
 
 const SAVE_ANSWERS = prepared('save_answers', `INSERT INTO idempotency_keys (channel_id, key, request_hash, status, response_json, created_at)
   SELECT c, k, h, ${ACCEPTED}, j, at FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(c, k, h, j, at)
@@ -47,7 +53,7 @@ function tally(keys: string[]): [string[], number[]] {
 
 /**
  * Inside a unit: plain alerts with their files, usage counts, outbox rows, change events and
- * idempotency answers, with one statement per table whatever their number (a batch of webhook
+ * idempotency answers, in a few statements whatever their number (a batch of webhook
  * requests, or the single alert of a run or group). Every statement takes its rows as arrays
  * (`unnest`), so a batch needs no parameter list that grows with it.
  *
@@ -79,11 +85,10 @@ export async function insertAlerts(u: Unit, alerts: readonly NewStandardAlert[])
     cols[atColumn]!.push(a.now);
     cols[atColumn + 1]!.push(seq);
   }
-  await tx.query(INSERT_ALERTS(cols));
-  await insertAttachmentRows(tx, alerts.map((a) => ({ alertId: a.alertId, files: a.attachments })));
   const [usageKeys, usageCounts] = tally(alerts.map((a) => `${a.workspaceId}\n${usageMonth(a.now)}`));
   const split = usageKeys.map((k) => k.split('\n'));
-  await tx.query(ADD_USAGE([split.map((s) => s[0]), split.map((s) => s[1]), usageCounts]));
+  await tx.query(INSERT_ALERTS_AND_USAGE([...cols, split.map((s) => s[0]), split.map((s) => s[1]), usageCounts]));
+  await insertAttachmentRows(tx, alerts.map((a) => ({ alertId: a.alertId, files: a.attachments })));
   const stored = alerts.map((a) => ({ alertId: a.alertId, created: true }));
   await saveAnswers(tx, alerts, stored);
   for (const a of alerts) {

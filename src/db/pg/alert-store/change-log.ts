@@ -4,7 +4,7 @@ import { SqlChangeLog } from '../../shared/change-log.js';
 import { statement } from '../../shared/statement.js';
 import { PgExecutor } from '../executor.js';
 import { CHANGE_LOG_LOCK } from '../../shared/advisory-locks.js';
-import { publishVia, TOPICS } from '../notify-bus.js';
+import { channelOf, TOPICS } from '../notify-bus.js';
 import { prepared } from '../prepared.js';
 
 export interface NewChangeEvent {
@@ -14,15 +14,29 @@ export interface NewChangeEvent {
   now: number;
 }
 
-// One statement: the lock's CTE (materialised, its function being volatile) is read before the
-// join yields its first row, so the lock is held before any identity value is drawn.
-const APPEND_EVENTS = prepared(
-  'append_events',
-  `WITH l AS (SELECT pg_advisory_xact_lock($5))
+/**
+ * The append as the end of one statement, after `ctes` (the unit's outbox rows, src/db/pg/alert-store/unit.ts),
+ * its parameters numbered from `first` (see appendParams). Three CTEs of its own: the notification
+ * (live streams on every node read the log at this COMMIT rather than at their next poll; PostgreSQL
+ * folds identical ones), then the lock. Both are volatile, so materialised and read before the join
+ * yields its first row: the lock is held before any identity value is drawn.
+ */
+export function appendEventsSql(ctes: readonly string[], first: number): string {
+  const p = (i: number) => `$${first + i}`;
+  return `WITH ${[...ctes, `n AS (SELECT pg_notify('${channelOf(TOPICS.alertEvents)}', ''))`, `l AS (SELECT pg_advisory_xact_lock(${p(4)}))`].join(',\n  ')}
    INSERT INTO alert_events (channel_id, alert_id, type, created_at)
-   SELECT c, a, t, at FROM l, unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS e(c, a, t, at, n) ORDER BY n
-   RETURNING id`,
-);
+   SELECT c, a, t, at FROM n, l, unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::bigint[]) WITH ORDINALITY AS e(c, a, t, at, n) ORDER BY n
+   RETURNING id`;
+}
+
+/** appendEventsSql's parameters: the events as four columns, then the lock's key. */
+export function appendParams(events: readonly NewChangeEvent[]): unknown[] {
+  const cols: unknown[][] = [[], [], [], []];
+  for (const e of events) [e.channelId, e.alertId, e.type, e.now].forEach((v, k) => cols[k]!.push(v));
+  return [...cols, CHANGE_LOG_LOCK];
+}
+
+const APPEND_EVENTS = prepared('append_events', appendEventsSql([], 1));
 
 /**
  * Appends change events inside the caller's transaction (the unit that changes the alerts), in
@@ -32,17 +46,12 @@ const APPEND_EVENTS = prepared(
  * advisory lock taken here, before the ids are drawn, is held until COMMIT or ROLLBACK, so appends
  * are serialised: whoever draws an id has seen every smaller id commit or roll back. Readers take
  * nothing (`eventsAfter` is exact as is); the lock is held only for the rest of the appending
- * transaction, one per batch, so a batched writer pays it once for many alerts.
+ * transaction, one per batch, so a batched writer pays it once for many alerts. A write unit
+ * appends with its outbox rows in one statement instead (src/db/pg/alert-store/unit.ts).
  */
 export async function appendChangeEvents(tx: pg.PoolClient, events: readonly NewChangeEvent[]): Promise<number[]> {
   if (events.length === 0) return [];
-  // Live streams on every node read the log at this COMMIT rather than at their next poll (one
-  // notification per transaction: PostgreSQL folds identical ones). Sent before the lock: it is
-  // delivered at COMMIT whenever it was queued, and the lock is held one round trip less.
-  await publishVia(tx, TOPICS.alertEvents);
-  const cols: unknown[][] = [[], [], [], []];
-  for (const e of events) [e.channelId, e.alertId, e.type, e.now].forEach((v, k) => cols[k]!.push(v));
-  const { rows } = await tx.query<{ id: number }>(APPEND_EVENTS([...cols, CHANGE_LOG_LOCK]));
+  const { rows } = await tx.query<{ id: number }>(APPEND_EVENTS(appendParams(events)));
   return rows.map((r) => r.id);
 }
 

@@ -4,7 +4,7 @@ import type { RouteEvent } from '../../../domain/routes/route-kinds.js';
 import type { UnitBody, WriteUnits } from '../../shared/write-units.js';
 import { stepsOn } from '../executor.js';
 import { inTransaction } from '../transaction.js';
-import { appendChangeEvents, type NewChangeEvent } from './change-log.js';
+import { appendEventsSql, appendParams, type NewChangeEvent } from './change-log.js';
 import { prepared } from '../prepared.js';
 
 /** What one unit writes besides its own statements: appended at its end, so the change-log lock is held as briefly as possible. */
@@ -15,20 +15,32 @@ export interface Unit {
   routeEvents: { channelId: string; alertId: string; event: RouteEvent; now: number }[];
 }
 
-const INSERT_JOBS = prepared(
-  'insert_jobs',
-  `INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
-   SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at)`,
-);
-
-const INSERT_ROUTE_DELIVERIES = prepared(
-  'insert_route_deliveries',
-  `INSERT INTO route_deliveries (route_id, alert_id, channel_id, event, state, attempts, next_attempt_at, created_at)
+/**
+ * The unit's outbox rows as data-modifying CTEs on $1…$8 (empty arrays insert nothing): its
+ * notification jobs, and one route delivery per (event, active route forwarding it), in the order
+ * the events happened (src/domain/routes/alert-events.ts).
+ */
+const OUTBOX_CTES = [
+  `jobs AS (INSERT INTO notification_jobs (alert_id, channel_id, kind, state, attempts, next_attempt_at, created_at)
+   SELECT a, c, k, 'pending', 0, at, at FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) AS t(a, c, k, at))`,
+  `deliveries AS (INSERT INTO route_deliveries (route_id, alert_id, channel_id, event, state, attempts, next_attempt_at, created_at)
    SELECT r.id, t.a, t.c, t.e, 'pending', 0, t.at, t.at
-   FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) WITH ORDINALITY AS t(a, c, e, at, n)
+   FROM unnest($5::text[], $6::text[], $7::text[], $8::bigint[]) WITH ORDINALITY AS t(a, c, e, at, n)
    JOIN routes r ON r.channel_id = t.c AND r.state = 'active' AND r.events LIKE '%,' || t.e || ',%'
-   ORDER BY t.n, r.id`,
-);
+   ORDER BY t.n, r.id)`,
+];
+
+/** The unit's last statement: its outbox rows, then its change events appended under the change-log lock (change-log.ts). */
+const OUTBOX_AND_EVENTS = prepared('unit_outbox_events', appendEventsSql(OUTBOX_CTES, 9));
+/** A unit with outbox rows and no change event. */
+const OUTBOX_ONLY = prepared('unit_outbox', `WITH ${OUTBOX_CTES.join(',\n  ')} SELECT 1`);
+
+/** Rows as columns, for `unnest`. */
+function columns<T>(rows: readonly T[], width: number, row: (r: T) => unknown[]): unknown[][] {
+  const cols: unknown[][] = Array.from({ length: width }, () => []);
+  for (const r of rows) row(r).forEach((v, k) => cols[k]!.push(v));
+  return cols;
+}
 
 /**
  * Runs `body` in one transaction on a pool client: BEGIN, the body, the outbox rows and change
@@ -40,19 +52,13 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
   return inTransaction(pool, async (tx) => {
     const u: Unit = { tx, events: [], jobs: [], routeEvents: [] };
     const result = await body(u);
-    if (u.jobs.length > 0) {
-      const cols: unknown[][] = [[], [], [], []];
-      for (const j of u.jobs) [j.alertId, j.channelId, j.kind, j.now].forEach((v, k) => cols[k]!.push(v));
-      await tx.query(INSERT_JOBS(cols));
-    }
-    if (u.routeEvents.length > 0) {
-      const cols: unknown[][] = [[], [], [], []];
-      for (const e of u.routeEvents) [e.alertId, e.channelId, e.event, e.now].forEach((v, k) => cols[k]!.push(v));
-      // One delivery per (event, active route forwarding it), in the order the events happened (src/domain/routes/alert-events.ts).
-      await tx.query(INSERT_ROUTE_DELIVERIES(cols));
-    }
-    // Last: the append takes the change-log lock, held from here to COMMIT only.
-    await appendChangeEvents(tx, u.events);
+    // One round trip for the unit's tail, whatever it holds: the append last, so the change-log lock is held from there to COMMIT only.
+    const outbox = [
+      ...columns(u.jobs, 4, (j) => [j.alertId, j.channelId, j.kind, j.now]),
+      ...columns(u.routeEvents, 4, (e) => [e.alertId, e.channelId, e.event, e.now]),
+    ];
+    if (u.events.length > 0) await tx.query(OUTBOX_AND_EVENTS([...outbox, ...appendParams(u.events)]));
+    else if (u.jobs.length > 0 || u.routeEvents.length > 0) await tx.query(OUTBOX_ONLY(outbox));
     return result;
   });
 }
