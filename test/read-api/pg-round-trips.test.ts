@@ -71,3 +71,32 @@ describePg('read API statements per request on PostgreSQL', () => {
     expect(await body('/api/channels/old-general/alerts')).toBe(await body(`/api/channels/${seed.general.id}/alerts`));
   });
 });
+
+describePg('webhook statements per batch on PostgreSQL', () => {
+  it('writes an alert, its usage, outbox rows, route deliveries and change event in five round trips', async () => {
+    h = await startHarness({ engine: 'postgres' });
+    const seed = await seedWorkspace(h.services);
+    await postAlert(h, seed.general.webhookToken, { title: 'warm the channel cache' });
+    const texts: string[] = [];
+    const query = NulSafeClient.prototype.query;
+    vi.spyOn(NulSafeClient.prototype, 'query').mockImplementation(function (this: NulSafeClient, ...args: unknown[]) {
+      const config = args[0];
+      texts.push(typeof config === 'string' ? config : String((config as { text?: unknown }).text));
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    const posted = await postAlert(h, seed.general.webhookToken, { title: 'counted' });
+    vi.restoreAllMocks();
+    expect(posted.res.status).toBe(201);
+    const kinds = texts.map((t) =>
+      /^BEGIN/.test(t) ? 'begin' : /INSERT INTO channel_stats/.test(t) ? 'seqs' : /INSERT INTO alerts/.test(t) && /usage_counters/.test(t) ? 'alerts+usage'
+        : /notification_jobs/.test(t) && /route_deliveries/.test(t) && /pg_notify/.test(t) && /INSERT INTO alert_events/.test(t) ? 'tail' : /^COMMIT/.test(t) ? 'commit' : t.slice(0, 60),
+    );
+    // Besides the batch: whatever else the request read (the rate limit's count).
+    expect(kinds.filter((k) => ['begin', 'seqs', 'alerts+usage', 'tail', 'commit'].includes(k))).toEqual(['begin', 'seqs', 'alerts+usage', 'tail', 'commit']);
+    expect(kinds.filter((k) => !['begin', 'seqs', 'alerts+usage', 'tail', 'commit'].includes(k)).every((k) => /rate_limits/.test(k) || /^SELECT/.test(k))).toBe(true);
+    // What the tail wrote is there: the alert's outbox job and its change event.
+    const id = posted.body.alertId as string;
+    expect(await h.query('SELECT kind FROM notification_jobs WHERE alert_id = ?', [id])).toHaveLength(1);
+    expect(await h.query("SELECT type FROM alert_events WHERE alert_id = ? AND type = 'alert.created'", [id])).toHaveLength(1);
+  });
+});
