@@ -35,13 +35,14 @@ export class PgExecutor implements SqlExecutor {
   }
 
   /**
-   * The rows as arrays in the statement's column order (the driver builds no object per row): for a
+   * The rows as arrays in the statement's column order, with the columns' names (the driver builds no object per row): for a
    * hot read whose caller maps the columns itself (src/db/pg/alert-store/channel-pages.ts). Booleans
    * arrive as PostgreSQL's true/false.
    */
-  async arrays<P extends object>(stmt: Statement<P, unknown>, params: P): Promise<unknown[][]> {
-    if (stmt.pg === null) return [];
-    return (await this.pool.query<unknown[]>({ ...queryOf(stmt.pg, params), rowMode: 'array' })).rows;
+  async arrays<P extends object>(stmt: Statement<P, unknown>, params: P): Promise<{ rows: unknown[][]; names: string[] }> {
+    if (stmt.pg === null) return { rows: [], names: [] };
+    const result = await this.pool.query<unknown[]>({ ...queryOf(stmt.pg, params), rowMode: 'array' });
+    return { rows: result.rows, names: result.fields.map((f) => f.name) };
   }
 
   /** BEGIN (read committed), the body's steps on one client, COMMIT; ROLLBACK when anything throws. */

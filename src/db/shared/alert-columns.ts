@@ -39,6 +39,10 @@ export const columnName = (key: string): string => key.replace(/[A-Z]/g, (c) => 
 // `new Function` on purpose: generated from the constant key list above (see the comment), never from input.
 export const alertRowOfArray = new Function('r', `return { ${ALERT_ROW_KEYS.map((k, i) => `${k}: r[${i}]`).join(', ')} };`) as (raw: readonly unknown[]) => AlertRow;
 
+/** The same from a raw row whose alert columns start at `offset` (after other columns of the same statement). */
+// `new Function` on purpose, as above.
+export const alertRowAt = new Function('r', 'o', `return { ${ALERT_ROW_KEYS.map((k, i) => `${k}: r[o + ${i}]`).join(', ')} };`) as (raw: readonly unknown[], offset: number) => AlertRow;
+
 /** The attachment row's keys in SELECT order. */
 export const ATTACHMENT_ROW_KEYS = ['alertId', 'position', 'mediaKey', 'mime', 'kind', 'name', 'size'] as const;
 
