@@ -70,7 +70,7 @@ export class ReadApi {
       this.checkLevel(q, await this.resolveChannel(p, ref));
       throw err;
     }
-    // The channel, its page and the page's read context in one call (on PostgreSQL, two statements).
+    // The channel, its page and the page's read context in one call (on PostgreSQL, one statement).
     const found = await this.store.channelPage(p, ref, {
       level: q.level,
       status,

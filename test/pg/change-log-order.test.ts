@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
-import { appendChangeEvents, PgChangeLog } from '../../src/db/pg/alert-store/change-log.js';
+import { PgChangeLog } from '../../src/db/pg/alert-store/change-log.js';
+import { writeUnitTail } from '../../src/db/pg/alert-store/unit.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 
 /**
@@ -32,10 +33,15 @@ describePg('change log order on PostgreSQL', () => {
       try {
         for (let k = 0; k < perWriter; k++) {
           await client.query('BEGIN');
-          await appendChangeEvents(client, [
-            { channelId: `c${w}`, alertId: `a${w}-${k}-1`, type: 'alert.created', now: Date.now() },
-            { channelId: `c${w}`, alertId: `a${w}-${k}-2`, type: 'alert.updated', now: Date.now() },
-          ]);
+          // A write unit's own last statement (the one that appends), with no outbox rows.
+          await writeUnitTail(client, {
+            jobs: [],
+            routeEvents: [],
+            events: [
+              { channelId: `c${w}`, alertId: `a${w}-${k}-1`, type: 'alert.created', now: Date.now() },
+              { channelId: `c${w}`, alertId: `a${w}-${k}-2`, type: 'alert.updated', now: Date.now() },
+            ],
+          });
           // A slow commit: without ordered appends, later ids would become visible before these.
           await new Promise((r) => setTimeout(r, (w * 7 + k * 3) % 11));
           await client.query(k % 5 === 4 ? 'ROLLBACK' : 'COMMIT');

@@ -91,9 +91,7 @@ describePg('the generic plans of the statements kept prepared on PostgreSQL', ()
     }
   });
 
-  it('are what the running service sends: one name per statement, and a page under the name its shape has', async () => {
-    const names = PREPARED_STATEMENTS.map((s) => s.pg!.prepared);
-    expect(new Set(names).size).toBe(names.length);
+  it('leave out the pages whose plan depends on the values, and keep the read API\'s common pages', async () => {
     // Left unprepared: the status filter (no one index serves its three values in id order), a page bounded on both sides, a level within a thread.
     expect(PREPARED_STATEMENTS.some((s) => /a\.status IN/.test(s.pg!.text))).toBe(false);
     expect(PREPARED_STATEMENTS.some((s) => /id\) < .* AND .*id\) >|a\.id < .* AND a\.id >/.test(s.pg!.text))).toBe(false);

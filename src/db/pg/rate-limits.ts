@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Clock } from '../../lib/clock.js';
 import type { Limiter, RateDecision } from '../../domain/rate-limiter.js';
+import { prepared } from './prepared.js';
 
 /**
  * One count per (key, window) in the UNLOGGED table `rate_limits` (drizzle-pg/0004_cluster_coordination.sql):
@@ -15,9 +16,9 @@ import type { Limiter, RateDecision } from '../../domain/rate-limiter.js';
  * had. The count may end above the limit (by fewer than n); at or above it nothing changes and no row
  * comes back, so concurrent batches on any number of nodes never let more than `limit` through.
  */
-const HIT = `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, $3)
+const HIT = prepared('rate_limit_hit', `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, $2, $3)
   ON CONFLICT (key, window_start) DO UPDATE SET count = r.count + excluded.count WHERE r.count < $4
-  RETURNING count`;
+  RETURNING count`);
 
 /** Windows of this limiter's scope that ended before the previous one (a node whose clock lags a little may still count in that). */
 const PRUNE = 'DELETE FROM rate_limits WHERE key >= $1 AND key < $2 AND window_start < $3';
@@ -89,8 +90,7 @@ export class PgRateLimiter implements Limiter {
     const n = w.hits.length;
     let total: number | undefined;
     try {
-      // Named: parsed once per connection, like the read path's prepared statements (src/db/shared/statement.ts).
-      const { rows } = await this.pool.query<{ count: number }>({ name: 'ab_rate_limit_hit', text: HIT, values: [w.key, w.start, n, this.limit] });
+      const { rows } = await this.pool.query<{ count: number }>(HIT([w.key, w.start, n, this.limit]));
       total = rows[0]?.count;
     } catch (err) {
       for (const h of w.hits) h.reject(err);

@@ -31,16 +31,13 @@ void everyColumnListed;
 export const columnName = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /**
- * Builds an AlertRow from a raw row (an array in ALERT_ROW_KEYS order, as both engines can return
- * a row) as one object literal, generated once from the constant key list, never from input: V8
- * gives a literal its fixed shape at once, where assigning the keys in a loop cost about 15 % of a
- * 50-alert page (and made a dictionary of each row, slower again to read when rendering).
+ * Builds an AlertRow from a raw row (an array, as both engines can return a row) whose alert
+ * columns start at `offset`, in ALERT_ROW_KEYS order, as one object literal generated once from the
+ * constant key list, never from input: V8 gives a literal its fixed shape at once, where assigning
+ * the keys in a loop cost about 15 % of a 50-alert page (and made a dictionary of each row, slower
+ * again to read when rendering).
  */
 // `new Function` on purpose: generated from the constant key list above (see the comment), never from input.
-export const alertRowOfArray = new Function('r', `return { ${ALERT_ROW_KEYS.map((k, i) => `${k}: r[${i}]`).join(', ')} };`) as (raw: readonly unknown[]) => AlertRow;
-
-/** The same from a raw row whose alert columns start at `offset` (after other columns of the same statement). */
-// `new Function` on purpose, as above.
 export const alertRowAt = new Function('r', 'o', `return { ${ALERT_ROW_KEYS.map((k, i) => `${k}: r[o + ${i}]`).join(', ')} };`) as (raw: readonly unknown[], offset: number) => AlertRow;
 
 /** The attachment row's keys in SELECT order. */

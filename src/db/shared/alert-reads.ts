@@ -177,7 +177,7 @@ export interface AlertPageReader {
 
 export const emptyReadContext = (): ReadContext => ({ watermark: 0, exceptions: new Map(), attachments: new Map() });
 
-/** Reads a channel's page with its read context at once (PostgreSQL: two statements, src/db/pg/alert-store/channel-pages.ts). */
+/** Reads a channel's page with its read context at once (PostgreSQL: one statement, src/db/pg/alert-store/channel-pages.ts). */
 export interface ChannelPageReader {
   channelPage(principal: PrincipalParams, ref: string, query: Omit<PageQuery, 'channelId'>): Promise<ChannelPage | undefined>;
 }

@@ -5,7 +5,6 @@ import { statement } from '../../shared/statement.js';
 import { PgExecutor } from '../executor.js';
 import { CHANGE_LOG_LOCK } from '../../shared/advisory-locks.js';
 import { channelOf, TOPICS } from '../notify-bus.js';
-import { prepared } from '../prepared.js';
 
 export interface NewChangeEvent {
   channelId: string;
@@ -15,7 +14,16 @@ export interface NewChangeEvent {
 }
 
 /**
- * The append as the end of one statement, after `ctes` (the unit's outbox rows, src/db/pg/alert-store/unit.ts),
+ * Change events are appended inside the transaction that changes the alerts, in commit order.
+ * PostgreSQL hands out identity values at insert and makes rows visible at commit, and two
+ * transactions may commit in the other order than they drew their ids: a stream reader of `id >
+ * last` would then see 12, move its cursor to 12, and never see 11. The transaction-level advisory
+ * lock taken by the append, before the ids are drawn, is held until COMMIT or ROLLBACK, so appends
+ * are serialised: whoever draws an id has seen every smaller id commit or roll back. Readers take
+ * nothing (`eventsAfter` is exact as is); a write unit appends last (writeUnitTail in
+ * src/db/pg/alert-store/unit.ts), so the lock is held one statement and the COMMIT, once per batch.
+ *
+ * The append as the end of one statement, after `ctes` (the unit's outbox rows),
  * its parameters numbered from `first` (see appendParams). Three CTEs of its own: the notification
  * (live streams on every node read the log at this COMMIT rather than at their next poll; PostgreSQL
  * folds identical ones), then the lock. Both are volatile, so materialised and read before the join
@@ -36,29 +44,10 @@ export function appendParams(events: readonly NewChangeEvent[]): unknown[] {
   return [...cols, CHANGE_LOG_LOCK];
 }
 
-const APPEND_EVENTS = prepared('append_events', appendEventsSql([], 1));
-
-/**
- * Appends change events inside the caller's transaction (the unit that changes the alerts), in
- * commit order. PostgreSQL hands out identity values at insert and makes rows visible at commit,
- * and two transactions may commit in the other order than they drew their ids: a stream reader of
- * `id > last` would then see 12, move its cursor to 12, and never see 11. The transaction-level
- * advisory lock taken here, before the ids are drawn, is held until COMMIT or ROLLBACK, so appends
- * are serialised: whoever draws an id has seen every smaller id commit or roll back. Readers take
- * nothing (`eventsAfter` is exact as is); the lock is held only for the rest of the appending
- * transaction, one per batch, so a batched writer pays it once for many alerts. A write unit
- * appends with its outbox rows in one statement instead (src/db/pg/alert-store/unit.ts).
- */
-export async function appendChangeEvents(tx: pg.PoolClient, events: readonly NewChangeEvent[]): Promise<number[]> {
-  if (events.length === 0) return [];
-  const { rows } = await tx.query<{ id: number }>(APPEND_EVENTS(appendParams(events)));
-  return rows.map((r) => r.id);
-}
-
 const HEAD_LOCK = statement(`SELECT pg_advisory_xact_lock_shared(${CHANGE_LOG_LOCK})`);
 const HEAD = statement<Record<string, never>, { head: number }>('SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS head FROM alert_events_id_seq');
 
-/** The change log on PostgreSQL: the shared reads (src/db/shared/change-log.ts); events are appended by `appendChangeEvents`. */
+/** The change log on PostgreSQL: the shared reads (src/db/shared/change-log.ts); events are appended by a write unit's last statement (`appendEventsSql`). */
 export class PgChangeLog extends SqlChangeLog {
   constructor(pool: pg.Pool) {
     super(new PgExecutor(pool));

@@ -52,7 +52,7 @@ for (const shape of PAGE_SHAPES) {
   // the channel being fixed): a plan made without the values could otherwise walk the primary key
   // from the bound and filter by channel, which reads the whole table below it for a small channel.
   const channelBound = (c: string) => c.replace(/^a\.id ([<>]) :(\w+)$/, '(a.channel_id, a.id) $1 (ch.id, :$2)');
-  const conditions = (shape.level || shape.thread ? shared : shared.map(channelBound)).map((c) => c.replace(/:channelId\b/g, 'ch.id'));
+  const conditions = shape.level || shape.thread ? shared : shared.map(channelBound);
   PAGES.set(pageKey(shape), perEngine({ sqlite: null, pg: pageSql(conditions, order) }, { prepared: preparable(shape) }));
 }
 

@@ -43,6 +43,20 @@ function columns<T>(rows: readonly T[], width: number, row: (r: T) => unknown[])
 }
 
 /**
+ * A unit's last statement, whatever it queued: its outbox rows and route deliveries, then its change
+ * events appended under the change-log lock (change-log.ts), with the live streams' notification.
+ * One round trip; the append is last, so the lock is held from there to COMMIT only.
+ */
+export async function writeUnitTail(tx: pg.ClientBase, u: Pick<Unit, 'events' | 'jobs' | 'routeEvents'>): Promise<void> {
+  const outbox = [
+    ...columns(u.jobs, 4, (j) => [j.alertId, j.channelId, j.kind, j.now]),
+    ...columns(u.routeEvents, 4, (e) => [e.alertId, e.channelId, e.event, e.now]),
+  ];
+  if (u.events.length > 0) await tx.query(OUTBOX_AND_EVENTS([...outbox, ...appendParams(u.events)]));
+  else if (u.jobs.length > 0 || u.routeEvents.length > 0) await tx.query(OUTBOX_ONLY(outbox));
+}
+
+/**
  * Runs `body` in one transaction on a pool client: BEGIN, the body, the outbox rows and change
  * events it queued, COMMIT; ROLLBACK on any error (a domain refusal thrown by `decide` included),
  * so a failed unit leaves nothing behind. Resolves after COMMIT, with the server's default
@@ -52,13 +66,7 @@ export async function inUnit<T>(pool: pg.Pool, body: (u: Unit) => Promise<T>): P
   return inTransaction(pool, async (tx) => {
     const u: Unit = { tx, events: [], jobs: [], routeEvents: [] };
     const result = await body(u);
-    // One round trip for the unit's tail, whatever it holds: the append last, so the change-log lock is held from there to COMMIT only.
-    const outbox = [
-      ...columns(u.jobs, 4, (j) => [j.alertId, j.channelId, j.kind, j.now]),
-      ...columns(u.routeEvents, 4, (e) => [e.alertId, e.channelId, e.event, e.now]),
-    ];
-    if (u.events.length > 0) await tx.query(OUTBOX_AND_EVENTS([...outbox, ...appendParams(u.events)]));
-    else if (u.jobs.length > 0 || u.routeEvents.length > 0) await tx.query(OUTBOX_ONLY(outbox));
+    await writeUnitTail(tx, u);
     return result;
   });
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { AlertRow } from '../../../domain/alert-store.js';
-import { ALERT_ROW_KEYS, alertRowOfArray, ATTACHMENT_ROW_KEYS, columnName } from '../../shared/alert-columns.js';
+import { ALERT_ROW_KEYS, alertRowAt, ATTACHMENT_ROW_KEYS, columnName } from '../../shared/alert-columns.js';
 
 /** `a.<column> AS <key>, …` for a query that names the alerts table `a`. */
 export const ALERT_COLUMNS = ALERT_ROW_KEYS.map((k) => `a.${columnName(k)} AS ${k}`).join(', ');
@@ -19,5 +19,5 @@ export function rawAlertRows<P extends unknown[]>(stmt: Database.Statement<P, un
   if (names.length !== ALERT_ROW_KEYS.length || names.some((n, i) => n !== ALERT_ROW_KEYS[i])) {
     throw new Error(`statement columns ${names.join(',')} do not match ALERT_COLUMNS`);
   }
-  return (...params) => stmt.all(...params).map(alertRowOfArray);
+  return (...params) => stmt.all(...params).map((raw) => alertRowAt(raw, 0));
 }
