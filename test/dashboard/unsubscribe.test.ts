@@ -42,7 +42,8 @@ describe('one-click unsubscribe (RFC 8058)', () => {
     const first = await person.post(link.pathname + link.search);
     const firstKey = person.cookies.get('ab_flash')!;
     const sealed = new URL(first.res.headers.get('location')!, 'http://x').searchParams.get('flash')!;
-    for (const [key, seal] of [[firstKey, `${sealed.slice(0, -2)}${sealed.endsWith('AA') ? 'BA' : 'AA'}`], ['x'.repeat(43), sealed], ['%00', sealed], [firstKey, 'x'.repeat(9000)]] as const) {
+    // One character inside, not at the tail, whose spare bits may not count.
+    for (const [key, seal] of [[firstKey, `${sealed.slice(0, 10)}${sealed[10] === 'A' ? 'B' : 'A'}${sealed.slice(11)}`], ['x'.repeat(43), sealed], ['%00', sealed], [firstKey, 'x'.repeat(9000)]] as const) {
       const res = await h.app.request(`/unsubscribe/done?flash=${encodeURIComponent(seal)}`, { headers: { cookie: `ab_flash=${key}`, accept: 'text/html' } });
       expect(res.status).toBe(200);
       expect(await res.text()).not.toContain('General');
