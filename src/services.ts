@@ -131,8 +131,6 @@ export interface Services {
   discordDirectory: DiscordDirectory;
   /** Stores chat messages (the Discord bridge's one way in). */
   chatIngest: ChatIngest;
-  /** Per read-API token. */
-  apiLimiter: Limiter;
   /** The dashboard's sign-in attempts, per e-mail address and per client address (shared by the nodes on PostgreSQL). */
   signInLimiters: { perEmail: Limiter; perAddress: Limiter };
   /** The dashboard's sessions, sign-in links, passwords, audit log and invitations. */
@@ -263,7 +261,8 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     clock,
     bus,
   });
-  const auth = new TokenAuthenticator(rows.tokenRows, config.tokenPrefix, clock);
+  const apiBudget = parts.apiBudget?.(config.rateLimitPerMinute) ?? { limiter: parts.limiter('api', config.rateLimitPerMinute) };
+  const auth = new TokenAuthenticator(rows.tokenRows, config.tokenPrefix, clock, apiBudget);
   const live = new LiveStreams(
     { changes: store.changes, alerts: store.reads, bus, readApi, stillAuthorized: (p) => auth.stillAuthorized(p) },
     overrides.live,
@@ -343,7 +342,6 @@ function assemble(config: Config, parts: EngineParts, clock: Clock, overrides: S
     discordLinks,
     discordDirectory: new DiscordDirectory(),
     chatIngest,
-    apiLimiter: parts.limiter('api', config.rateLimitPerMinute),
     signInLimiters: {
       perEmail: parts.limiter('sign-in-email', SIGN_IN_PER_EMAIL_PER_MINUTE),
       perAddress: parts.limiter('sign-in-address', SIGN_IN_PER_ADDRESS_PER_MINUTE),

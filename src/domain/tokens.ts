@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../lib/clock.js';
 import { AppError, AuthError } from './errors.js';
+import type { Limiter, RateDecision } from './rate-limiter.js';
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -45,6 +46,25 @@ export interface TokenRows {
   stillAuthorized(p: Principal): Promise<boolean>;
 }
 
+/**
+ * A token's look-up that also spends one request of its API budget, in the same statement: on
+ * PostgreSQL the count is otherwise a round trip of its own (src/db/pg/token-budget.ts). Only a
+ * usable token (not revoked, its user still a member) is counted; `rate` is its decision.
+ */
+export type CountingLookUp = (tokenHash: string) => Promise<{ row: TokenRow | undefined; rate: RateDecision }>;
+
+/** The read API's budget per token: the limiter, and where the engine has one, the look-up that counts with it. */
+export interface ApiBudget {
+  limiter: Limiter;
+  lookUp?: CountingLookUp;
+}
+
+/** An authenticated request and the decision of its token's budget. */
+export interface Admission {
+  principal: Principal;
+  rate: RateDecision;
+}
+
 /** last_used_at is written at most once a minute per token: a write per read request would cost more than the read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -61,6 +81,7 @@ export class TokenAuthenticator {
     private readonly rows: TokenRows,
     prefix: string,
     private readonly clock: Clock,
+    private readonly budget?: ApiBudget,
   ) {
     this.pattern = new RegExp(`^${prefix}_[0-9a-fA-F]{${TOKEN_SECRET_HEX_CHARS}}$`);
   }
@@ -71,6 +92,27 @@ export class TokenAuthenticator {
   }
 
   async authenticate(header: string | undefined | null): Promise<Principal> {
+    return this.principalOf(await this.rows.byHash(this.hashOf(header)));
+  }
+
+  /**
+   * Authenticates and spends one request of the token's budget; a request the authentication
+   * refuses spends nothing. With a counting look-up both take one round trip.
+   */
+  async admit(header: string | undefined | null): Promise<Admission> {
+    if (!this.budget) throw new Error('TokenAuthenticator.admit needs the API budget');
+    const hash = this.hashOf(header);
+    if (this.budget.lookUp) {
+      const { row, rate } = await this.budget.lookUp(hash);
+      return { principal: await this.principalOf(row), rate };
+    }
+    const principal = await this.principalOf(await this.rows.byHash(hash));
+    const hit = this.budget.limiter.hit(principal.tokenId);
+    return { principal, rate: hit instanceof Promise ? await hit : hit };
+  }
+
+  /** The stored hash of the header's token, or an AuthError naming what is wrong with the header. */
+  private hashOf(header: string | undefined | null): string {
     if (header === undefined || header === null) throw new AuthError('no_credentials');
     const m = /^\s*(\S+)(?:\s+(.*))?$/s.exec(header);
     if (!m || m[1]!.toLowerCase() !== 'bearer') {
@@ -81,7 +123,10 @@ export class TokenAuthenticator {
     if (token === '' || token === 'undefined') throw new AuthError('token_env_var_unset');
     if (!this.pattern.test(token)) throw new AuthError('invalid_token_format');
     const [prefix, hex] = [token.slice(0, token.lastIndexOf('_')), token.slice(token.lastIndexOf('_') + 1)];
-    const row = await this.rows.byHash(hashToken(`${prefix}_${hex.toLowerCase()}`));
+    return hashToken(`${prefix}_${hex.toLowerCase()}`);
+  }
+
+  private async principalOf(row: TokenRow | undefined): Promise<Principal> {
     if (!row || row.revokedAt !== null) throw new AuthError('unknown_token');
     if (!row.member) throw new AuthError('not_a_workspace_member');
     const now = this.clock.now();

@@ -90,7 +90,7 @@ export function createApp(services: HttpDeps & DashboardServices, opts: AppOptio
 
   registerOperations(app);
 
-  const auth = requireToken(services.apiLimiter);
+  const auth = requireToken();
   // In Hono `/x/*` also matches `/x` itself: one pattern per resource, or auth would run twice.
   for (const path of ['/api/channels/*', '/api/alerts/*', '/api/stream', '/api/search', '/api/heartbeats']) app.use(path, auth);
 

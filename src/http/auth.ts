@@ -1,11 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Limiter } from '../domain/rate-limiter.js';
 import { hasRequestId } from './plain-response.js';
 import { rateHeaders, refuse } from './rate-limit.js';
 import type { AppEnv } from './env.js';
 
 /**
- * Bearer authentication followed by the per-token rate limit. Failures throw,
+ * Bearer authentication and the per-token rate limit (src/domain/tokens.ts: admit). Failures throw,
  * and the app's one error handler renders them (401 body or 429 problem).
  *
  * An allowed request's decision is kept on the context (`rate`): a route that
@@ -15,11 +14,9 @@ import type { AppEnv } from './env.js';
  * through `c.header()` beforehand would make every answer build and merge a
  * web `Headers` (src/http/plain-response.ts).
  */
-export function requireToken(limiter: Limiter): MiddlewareHandler<AppEnv> {
+export function requireToken(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = await c.get('services').auth.authenticate(c.req.header('authorization'));
-    const hit = limiter.hit(principal.tokenId);
-    const d = hit instanceof Promise ? await hit : hit;
+    const { principal, rate: d } = await c.get('services').auth.admit(c.req.header('authorization'));
     if (!d.allowed) refuse(c, d, (x) => `limit of ${x.limit} requests per minute reached; retry in ${x.resetSeconds} s`);
     c.set('principal', principal);
     c.set('rate', d);

@@ -1,7 +1,6 @@
 import type { AlertDeliveries } from '../domain/routes/alert-deliveries.js';
 import type { Config } from '../config.js';
 import type { AlertStore } from '../domain/alert-store.js';
-import type { Limiter } from '../domain/rate-limiter.js';
 import type { ReadApi } from '../domain/read-api.js';
 import type { AlertActions } from '../domain/alert-actions.js';
 import type { SearchAlerts } from '../domain/search.js';
@@ -27,10 +26,8 @@ export interface HttpDeps {
   logger: Logger;
   /** Readiness, metrics, storage health and the shutdown drain. */
   ops: Operations;
-  /** Read-API tokens → principal. */
+  /** Read-API tokens → principal, and each token's budget (its rate limit). */
   auth: TokenAuthenticator;
-  /** Per read-API token. */
-  apiLimiter: Limiter;
   acceptAlert: AcceptWebhookAlert;
   /** A webhook request's files (uploads streamed in by the body reader). */
   webhookFiles: WebhookFiles;

@@ -14,6 +14,7 @@ import type { ChangeBus } from '../domain/changes.js';
 import type { IdempotencyClaims } from '../domain/idempotency.js';
 import type { BatchObserver } from '../db/shared/batch-observer.js';
 import type { Limiter } from '../domain/rate-limiter.js';
+import type { ApiBudget } from '../domain/tokens.js';
 import type { Leadership } from '../lib/singletons.js';
 import type { UnitRecipientRule } from '../domain/notification-preferences.js';
 import type { PushOutbox } from '../domain/push-outbox.js';
@@ -58,6 +59,8 @@ export interface EngineParts {
   pushOutbox: PushOutbox;
   webhookChannels: WebhookChannels;
   limiter(scope: LimiterScope, perMinute: number): Limiter;
+  /** The read API's budget with a token look-up that counts in the same statement (PostgreSQL); absent: the "api" limiter alone. */
+  apiBudget?(perMinute: number): ApiBudget;
   /** In flight Idempotency-Keys; undefined: this process's own set (SQLite). */
   idempotencyClaims?: IdempotencyClaims;
   /** The group commit's observer slot (SQLite's WriteBatcher, PostgreSQL's InsertBatcher), for storage health and metrics. */

@@ -10,6 +10,7 @@ import { LEADER_LOCK } from '../db/shared/advisory-locks.js';
 import { PgNotifyBus } from '../db/pg/notify-bus.js';
 import { PgProbe } from '../db/pg/probe.js';
 import { PgRateLimiter } from '../db/pg/rate-limits.js';
+import { countingTokenLookUp } from '../db/pg/token-budget.js';
 import { PgWebhookChannels } from '../db/pg/webhook-channels.js';
 import { SqlAppSecretRows } from '../db/shared/auth-rows.js';
 import { LoadedUnitRecipients } from '../db/shared/preference-rows.js';
@@ -93,6 +94,10 @@ export async function postgresParts(url: string, clock: Clock, logger: Logger, o
       pushOutbox: new SqlPushOutbox(database, { recipients }),
       webhookChannels,
       limiter: (scope, perMinute) => new PgRateLimiter(pool, scope, perMinute, clock),
+      apiBudget: (perMinute) => {
+        const limiter = new PgRateLimiter(pool, 'api', perMinute, clock);
+        return { limiter, lookUp: countingTokenLookUp(pool, limiter) };
+      },
       idempotencyClaims: claims,
       batcher: store.webhook.batcher,
       leadership,

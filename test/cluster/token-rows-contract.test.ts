@@ -12,7 +12,10 @@ import { SqliteTransferEngine } from '../../src/db/transfer/sqlite-engine.js';
 import { transferTables, type Value } from '../../src/db/transfer/tables.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { AuthError } from '../../src/domain/errors.js';
-import { hashToken, TokenAuthenticator, type TokenRows } from '../../src/domain/tokens.js';
+import { hashToken, TokenAuthenticator, type ApiBudget, type TokenRows } from '../../src/domain/tokens.js';
+import { RateLimiter, type RateDecision } from '../../src/domain/rate-limiter.js';
+import { PgRateLimiter } from '../../src/db/pg/rate-limits.js';
+import { countingTokenLookUp } from '../../src/db/pg/token-budget.js';
 import { tempDir } from '../helpers/harness.js';
 import { describePg, freshDatabase } from '../helpers/pg.js';
 
@@ -52,6 +55,10 @@ interface Engine {
   /** Runs a statement through another connection, as another node would. */
   exec(sql: string): Promise<void>;
   lastUsed(id: string): Promise<number | null>;
+  /** The read API's budget as the service builds it on this engine (on PostgreSQL the look-up counts). */
+  budget(perMinute: number, clock: ManualClock): ApiBudget;
+  /** Requests counted in the database for a token (PostgreSQL); undefined where counts live in memory. */
+  spent(tokenId: string): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -77,6 +84,31 @@ function contract(open: () => Promise<Engine>) {
     expect(await reason(`Bearer ab_${'d'.repeat(48)}`)).toBe('unknown_token');
   });
 
+  it('admits a usable token within its budget, exactly, however many requests arrive together; a refused token spends nothing', async () => {
+    const budgetClock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
+    const auth = new TokenAuthenticator(e.rows, 'ab', budgetClock, e.budget(2, budgetClock));
+    const brief = (d: RateDecision) => `${d.allowed ? 'ok' : 'no'} ${d.remaining}/${d.limit} ${d.resetSeconds}s`;
+    const together = await Promise.all([1, 2, 3].map(() => auth.admit(`Bearer ${LIVE}`)));
+    // Which of the three is refused depends on arrival; that exactly one is does not.
+    expect(together.map((a) => brief(a.rate)).sort()).toEqual(['no 0/2 60s', 'ok 0/2 60s', 'ok 1/2 60s']);
+    expect(together[0]!.principal).toEqual({ tokenId: 't1', userId: 'u1', workspaceId: 'w1', readOnly: false });
+    const refusal = (header: string) => auth.admit(header).then(() => 'ok', (err: unknown) => (err instanceof AuthError ? err.reason : String(err)));
+    expect(await refusal(`Bearer ${REVOKED}`)).toBe('unknown_token');
+    expect(await refusal(`Bearer ${FORMER}`)).toBe('not_a_workspace_member');
+    expect(await refusal(`Bearer ab_${'e'.repeat(48)}`)).toBe('unknown_token');
+    expect(await refusal('Basic x')).toBe('malformed_authorization_header');
+    // Nothing counted for the refused tokens. (The live one's batch of three is stored whole: a
+    // count may pass the limit by less than its batch, src/db/pg/rate-limits.ts.)
+    for (const [id, want] of [['t1', 3], ['t2', 0], ['t3', 0]] as const) {
+      const spent = await e.spent(id);
+      if (spent !== undefined) expect(spent).toBe(want);
+    }
+    // The next window starts afresh.
+    budgetClock.advance(60_000);
+    expect(brief((await auth.admit(`Bearer ${LIVE}`)).rate)).toBe('ok 1/2 60s');
+    expect(await e.lastUsed('t1')).toBe(budgetClock.now());
+  });
+
   it('sees a revocation written by another connection at once', async () => {
     const p = { tokenId: 't1', userId: 'u1', workspaceId: 'w1' };
     expect(await e.rows.stillAuthorized(p)).toBe(true);
@@ -98,6 +130,8 @@ describe('token rows on SQLite', () => {
       rows: new SqlTokenRows(new SqliteExecutor(db.sqlite)),
       exec: async (sql) => void other.sqlite.exec(sql),
       lastUsed: async (id) => other.sqlite.prepare<[string], number | null>('SELECT last_used_at FROM api_tokens WHERE id = ?').pluck().get(id) ?? null,
+      budget: (perMinute, clock) => ({ limiter: new RateLimiter(perMinute, clock) }),
+      spent: async () => undefined,
       close: async () => {
         other.close();
         db.close();
@@ -116,6 +150,11 @@ describePg('token rows on PostgreSQL', () => {
       rows: new SqlTokenRows(new PgExecutor(db.pool)),
       exec: async (sql) => void (await other.pool.query(sql)),
       lastUsed: async (id) => (await other.pool.query<{ v: number | null }>('SELECT last_used_at AS v FROM api_tokens WHERE id = $1', [id])).rows[0]?.v ?? null,
+      budget: (perMinute, clock) => {
+        const limiter = new PgRateLimiter(db.pool, 'api', perMinute, clock);
+        return { limiter, lookUp: countingTokenLookUp(db.pool, limiter) };
+      },
+      spent: async (id) => (await other.pool.query<{ n: number }>(`SELECT coalesce(sum(count), 0)::int AS n FROM rate_limits WHERE key = 'api:' || $1`, [id])).rows[0]!.n,
       close: async () => {
         await other.close();
         await db.close();

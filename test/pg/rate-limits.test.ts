@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
 import { PgRateLimiter } from '../../src/db/pg/rate-limits.js';
+import { countingTokenLookUp } from '../../src/db/pg/token-budget.js';
+import { hashToken } from '../../src/domain/tokens.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { RateLimiter, type RateDecision } from '../../src/domain/rate-limiter.js';
 import { eventually } from '../helpers/poll.js';
@@ -87,6 +89,42 @@ describePg('rate limits shared by the nodes of a cluster', () => {
       expect(brief(await limiter.hit('k'))).toBe('no 0/5 60s');
     } finally {
       (nodeA.pool as { query: unknown }).query = query;
+    }
+  });
+
+  it('a token look-up that counts: two nodes admitting at once let exactly the limit through, one statement per node per turn', async () => {
+    const token = `ab_${'f'.repeat(48)}`;
+    await nodeA.pool.query(`INSERT INTO workspaces (id, name, created_at) VALUES ('w_rl', 'RL', 1)`);
+    await nodeA.pool.query(`INSERT INTO users (id, email, name, created_at, email_verified) VALUES ('u_rl', 'rl@a.test', 'RL', 1, true)`);
+    await nodeA.pool.query(`INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES ('w_rl', 'u_rl', 'owner', 1)`);
+    await nodeA.pool.query(`INSERT INTO api_tokens (id, workspace_id, user_id, name, token_hash, hint, created_at, read_only) VALUES ('t_rl', 'w_rl', 'u_rl', 'rl', $1, 'ffff', 1, false)`, [hashToken(token)]);
+    const clock = new ManualClock(Date.UTC(2026, 0, 1, 15, 0, 45));
+    const limit = 10;
+    const lookUps = [nodeA, nodeB].map((node) => countingTokenLookUp(node.pool, new PgRateLimiter(node.pool, 'api', limit, clock)));
+    const sent: string[] = [];
+    const queries = [nodeA, nodeB].map((node) => node.pool.query.bind(node.pool));
+    [nodeA, nodeB].forEach((node, i) => {
+      (node.pool as { query: unknown }).query = (config: unknown, values?: unknown) => {
+        sent.push(String((config as { text?: unknown }).text ?? config));
+        return (queries[i] as (c: unknown, v?: unknown) => unknown)(config, values);
+      };
+    });
+    try {
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => lookUps[i % 2]!(hashToken(token))));
+      expect(answers.every((a) => a.row?.id === 't_rl' && a.row.member === 1 && a.row.readOnly === false)).toBe(true);
+      const allowed = answers.filter((a) => a.rate.allowed);
+      expect(allowed).toHaveLength(limit);
+      expect(allowed.map((a) => a.rate.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: limit }, (_, i) => i));
+      expect(answers.filter((a) => !a.rate.allowed).every((a) => a.rate.resetSeconds === 15)).toBe(true);
+      // Each node sent its 15 look-ups of one turn as one statement that found the row and counted.
+      expect(sent.filter((t) => t.includes('FROM api_tokens'))).toHaveLength(2);
+      // The count lands on the key the plain limiter uses: a later plain hit finds the budget spent.
+      expect(brief(await new PgRateLimiter(nodeA.pool, 'api', limit, clock).hit('t_rl'))).toBe('no 0/10 15s');
+      // An unknown token is not counted and comes back without a row.
+      const unknown = await lookUps[0]!(hashToken(`ab_${'0'.repeat(48)}`));
+      expect(unknown.row).toBeUndefined();
+    } finally {
+      [nodeA, nodeB].forEach((node, i) => ((node.pool as { query: unknown }).query = queries[i]));
     }
   });
 

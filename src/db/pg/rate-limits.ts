@@ -23,10 +23,23 @@ const HIT = prepared('rate_limit_hit', `INSERT INTO rate_limits AS r (key, windo
 /** Windows of this limiter's scope that ended before the previous one (a node whose clock lags a little may still count in that). */
 const PRUNE = 'DELETE FROM rate_limits WHERE key >= $1 AND key < $2 AND window_start < $3';
 
+/**
+ * Counts `n` hits of one batch in the window starting at `start`, in one statement, and returns the
+ * stored count after them (undefined: already at the limit, nothing counted) with whatever else the
+ * statement read (the token look-up counts with its row: src/db/pg/token-budget.ts).
+ */
+export type BatchCount<R> = (n: number, start: number, limit: number) => Promise<{ total: number | undefined; value: R }>;
+
+/** One hit's answer: the decision, and what the batch's statement read besides. */
+export interface Spent<R> {
+  decision: RateDecision;
+  value: R;
+}
+
 interface Waiting {
-  key: string;
   start: number;
-  hits: { now: number; resolve(d: RateDecision): void; reject(err: unknown): void }[];
+  count: BatchCount<unknown>;
+  hits: { now: number; resolve(s: Spent<unknown>): void; reject(err: unknown): void }[];
 }
 
 /**
@@ -36,15 +49,15 @@ interface Waiting {
  */
 export class PgRateLimiter implements Limiter {
   private prunedWindow = -Infinity;
-  /** Hits not yet sent, by stored key and window. */
+  /** Hits not yet sent, by batch and window. */
   private readonly waiting = new Map<string, Waiting>();
-  /** Stored keys (and windows) whose statement is in flight: their next hits wait for it. */
+  /** Batches (and windows) whose statement is in flight: their next hits wait for it. */
   private readonly busy = new Set<string>();
   private scheduled = false;
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly scope: string,
+    readonly scope: string,
     private readonly limit: number,
     private readonly clock: Clock,
     private readonly windowMs = 60_000,
@@ -53,16 +66,31 @@ export class PgRateLimiter implements Limiter {
   }
 
   hit(key: string): Promise<RateDecision> {
+    if (this.limit <= 0) {
+      const now = this.clock.now();
+      return Promise.resolve(this.denied(now - (now % this.windowMs), now));
+    }
+    const stored = `${this.scope}:${key}`;
+    return this.spend(stored, async (n, start, limit) => {
+      const { rows } = await this.pool.query<{ count: number }>(HIT([stored, start, n, limit]));
+      return { total: rows[0]?.count, value: undefined };
+    }).then((s) => s.decision);
+  }
+
+  /**
+   * One hit, batched with the other hits of `batch` that arrive together (one event-loop turn, or
+   * while the batch's previous statement is in flight) and counted by `count` for all of them.
+   * A statement that also reads something (the token look-up) spends the budget in the same round trip.
+   */
+  spend<R>(batch: string, count: BatchCount<R>): Promise<Spent<R>> {
     const now = this.clock.now();
     const start = now - (now % this.windowMs);
     this.prune(start);
-    if (this.limit <= 0) return Promise.resolve(this.denied(start, now));
-    const stored = `${this.scope}:${key}`;
-    const id = `${start}|${stored}`;
-    return new Promise<RateDecision>((resolve, reject) => {
+    const id = `${start}|${batch}`;
+    return new Promise<Spent<R>>((resolve, reject) => {
       let w = this.waiting.get(id);
-      if (!w) this.waiting.set(id, (w = { key: stored, start, hits: [] }));
-      w.hits.push({ now, resolve, reject });
+      if (!w) this.waiting.set(id, (w = { start, count, hits: [] }));
+      w.hits.push({ now, resolve: resolve as (s: Spent<unknown>) => void, reject });
       if (!this.busy.has(id) && !this.scheduled) {
         this.scheduled = true;
         setImmediate(() => {
@@ -73,7 +101,7 @@ export class PgRateLimiter implements Limiter {
     });
   }
 
-  /** Sends one statement for every waiting key whose previous statement has come back. */
+  /** Sends one statement for every waiting batch whose previous statement has come back. */
   private flush(): void {
     for (const [id, w] of this.waiting) {
       if (this.busy.has(id)) continue;
@@ -88,18 +116,18 @@ export class PgRateLimiter implements Limiter {
 
   private async count(w: Waiting): Promise<void> {
     const n = w.hits.length;
-    let total: number | undefined;
+    let counted: { total: number | undefined; value: unknown };
     try {
-      const { rows } = await this.pool.query<{ count: number }>(HIT([w.key, w.start, n, this.limit]));
-      total = rows[0]?.count;
+      counted = await w.count(n, w.start, this.limit);
     } catch (err) {
       for (const h of w.hits) h.reject(err);
       return;
     }
-    const before = total === undefined ? this.limit : total - n;
+    const before = counted.total === undefined ? this.limit : counted.total - n;
     w.hits.forEach((h, i) => {
       const used = before + i;
-      h.resolve(used < this.limit ? { allowed: true, limit: this.limit, remaining: this.limit - used - 1, resetSeconds: this.reset(w.start, h.now) } : this.denied(w.start, h.now));
+      const decision = used < this.limit ? { allowed: true, limit: this.limit, remaining: this.limit - used - 1, resetSeconds: this.reset(w.start, h.now) } : this.denied(w.start, h.now);
+      h.resolve({ decision, value: counted.value });
     });
   }
 

@@ -2,13 +2,17 @@ import type { Principal, TokenRow, TokenRows } from '../../domain/tokens.js';
 import type { SqlExecutor } from './executor.js';
 import { statement } from './statement.js';
 
-// CASE, not a bare EXISTS: an integer on both engines (a bare EXISTS is 0/1 on SQLite, a boolean on PostgreSQL).
-const BY_HASH = statement<{ tokenHash: string }, TokenRow>(
+/**
+ * A token row as authentication reads it, for the hash in `hashParam`: here, and inside PostgreSQL's
+ * look-up that also counts the request (src/db/pg/token-budget.ts).
+ * CASE, not a bare EXISTS: an integer on both engines (a bare EXISTS is 0/1 on SQLite, a boolean on PostgreSQL).
+ */
+export const tokenByHashSql = (hashParam: string) =>
   `SELECT t.id, t.user_id AS "userId", t.workspace_id AS "workspaceId", t.revoked_at AS "revokedAt", t.read_only AS "readOnly",
           CASE WHEN EXISTS (SELECT 1 FROM memberships m WHERE m.workspace_id = t.workspace_id AND m.user_id = t.user_id) THEN 1 ELSE 0 END AS member
-   FROM api_tokens t WHERE t.token_hash = :tokenHash`,
-  { booleans: ['readOnly'], prepared: true },
-);
+   FROM api_tokens t WHERE t.token_hash = ${hashParam}`;
+
+const BY_HASH = statement<{ tokenHash: string }, TokenRow>(tokenByHashSql(':tokenHash'), { booleans: ['readOnly'], prepared: true });
 
 const TOUCH = statement<{ tokenId: string; now: number }>('UPDATE api_tokens SET last_used_at = :now WHERE id = :tokenId');
 
