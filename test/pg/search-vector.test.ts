@@ -1,8 +1,7 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type pg from 'pg';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createFunctionStatement, SEARCH_FUNCTIONS_BEFORE_0023 } from '../../bench/lib/search-functions-before.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
 
 /**
@@ -10,16 +9,6 @@ import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js'
  * plans last a session instead of one statement. The vectors already stored must not change, and a
  * restore (pg_restore runs with an empty search_path) must still compute them.
  */
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle-pg');
-
-/** The statement of a migration file that creates (or replaces) the function whose signature starts so. */
-function createFunction(file: string, signature: string): string {
-  const statements = fs.readFileSync(path.join(MIGRATIONS, file), 'utf8').split('--> statement-breakpoint');
-  const found = statements.find((s) => new RegExp(`CREATE (OR REPLACE )?FUNCTION ${signature.replace('(', '\\(')}`).test(s));
-  if (!found) throw new Error(`${signature} not in ${file}`);
-  return found.replace('CREATE OR REPLACE FUNCTION', 'CREATE FUNCTION');
-}
-
 const COLUMNS = ['title', 'message', 'fields_json', 'steps_json', 'workflow_error', 'link_text', 'source', 'actor_json', 'author_json', 'thread_json'] as const;
 type Doc = Partial<Record<(typeof COLUMNS)[number], string>>;
 
@@ -45,9 +34,7 @@ describePg('the search vector in PL/pgSQL', () => {
     const client = await pool.connect();
     try {
       await client.query('CREATE SCHEMA before_0023; SET search_path = before_0023, public');
-      await client.query(createFunction('0005_search.sql', 'alertbridge_search_part('));
-      await client.query(createFunction('0008_search_field_labels.sql', 'alertbridge_search_body('));
-      await client.query(createFunction('0020_search_thread_names.sql', 'alertbridge_search_document('));
+      for (const [file, signature] of SEARCH_FUNCTIONS_BEFORE_0023) await client.query(createFunctionStatement(file, signature));
       await client.query('RESET search_path');
     } finally {
       client.release();
