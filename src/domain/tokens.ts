@@ -81,7 +81,7 @@ export class TokenAuthenticator {
     private readonly rows: TokenRows,
     prefix: string,
     private readonly clock: Clock,
-    private readonly budget?: ApiBudget,
+    private readonly budget: ApiBudget,
   ) {
     this.pattern = new RegExp(`^${prefix}_[0-9a-fA-F]{${TOKEN_SECRET_HEX_CHARS}}$`);
   }
@@ -91,16 +91,11 @@ export class TokenAuthenticator {
     return this.rows.stillAuthorized(p);
   }
 
-  async authenticate(header: string | undefined | null): Promise<Principal> {
-    return this.principalOf(await this.rows.byHash(this.hashOf(header)));
-  }
-
   /**
    * Authenticates and spends one request of the token's budget; a request the authentication
    * refuses spends nothing. With a counting look-up both take one round trip.
    */
   async admit(header: string | undefined | null): Promise<Admission> {
-    if (!this.budget) throw new Error('TokenAuthenticator.admit needs the API budget');
     const hash = this.hashOf(header);
     if (this.budget.lookUp) {
       const { row, rate } = await this.budget.lookUp(hash);

@@ -67,14 +67,16 @@ function contract(open: () => Promise<Engine>) {
   const clock = new ManualClock(1_700_000_000_000);
   beforeAll(async () => (e = await open()));
   afterAll(() => e.close());
-  const reason = (header: string) =>
-    new TokenAuthenticator(e.rows, 'ab', clock).authenticate(header).then(
+  /** The authenticator as the service builds it on this engine, with a budget too large to matter unless given. */
+  const authenticator = (c = clock, perMinute = 1_000) => new TokenAuthenticator(e.rows, 'ab', c, e.budget(perMinute, c));
+  const reason = (header: string, auth = authenticator()) =>
+    auth.admit(header).then(
       () => 'ok',
       (err: unknown) => (err instanceof AuthError ? err.reason : String(err)),
     );
 
   it('authenticates a live token and records its use', async () => {
-    expect(await new TokenAuthenticator(e.rows, 'ab', clock).authenticate(`Bearer ${LIVE}`)).toEqual({ tokenId: 't1', userId: 'u1', workspaceId: 'w1', readOnly: false });
+    expect((await authenticator().admit(`Bearer ${LIVE}`)).principal).toEqual({ tokenId: 't1', userId: 'u1', workspaceId: 'w1', readOnly: false });
     expect(await e.lastUsed('t1')).toBe(clock.now());
   });
 
@@ -86,17 +88,16 @@ function contract(open: () => Promise<Engine>) {
 
   it('admits a usable token within its budget, exactly, however many requests arrive together; a refused token spends nothing', async () => {
     const budgetClock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0));
-    const auth = new TokenAuthenticator(e.rows, 'ab', budgetClock, e.budget(2, budgetClock));
+    const auth = authenticator(budgetClock, 2);
     const brief = (d: RateDecision) => `${d.allowed ? 'ok' : 'no'} ${d.remaining}/${d.limit} ${d.resetSeconds}s`;
     const together = await Promise.all([1, 2, 3].map(() => auth.admit(`Bearer ${LIVE}`)));
     // Which of the three is refused depends on arrival; that exactly one is does not.
     expect(together.map((a) => brief(a.rate)).sort()).toEqual(['no 0/2 60s', 'ok 0/2 60s', 'ok 1/2 60s']);
     expect(together[0]!.principal).toEqual({ tokenId: 't1', userId: 'u1', workspaceId: 'w1', readOnly: false });
-    const refusal = (header: string) => auth.admit(header).then(() => 'ok', (err: unknown) => (err instanceof AuthError ? err.reason : String(err)));
-    expect(await refusal(`Bearer ${REVOKED}`)).toBe('unknown_token');
-    expect(await refusal(`Bearer ${FORMER}`)).toBe('not_a_workspace_member');
-    expect(await refusal(`Bearer ab_${'e'.repeat(48)}`)).toBe('unknown_token');
-    expect(await refusal('Basic x')).toBe('malformed_authorization_header');
+    expect(await reason(`Bearer ${REVOKED}`, auth)).toBe('unknown_token');
+    expect(await reason(`Bearer ${FORMER}`, auth)).toBe('not_a_workspace_member');
+    expect(await reason(`Bearer ab_${'e'.repeat(48)}`, auth)).toBe('unknown_token');
+    expect(await reason('Basic x', auth)).toBe('malformed_authorization_header');
     // Nothing counted for the refused tokens. (The live one's batch of three is stored whole: a
     // count may pass the limit by less than its batch, src/db/pg/rate-limits.ts.)
     for (const [id, want] of [['t1', 3], ['t2', 0], ['t3', 0]] as const) {

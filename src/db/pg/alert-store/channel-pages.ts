@@ -63,6 +63,7 @@ export class PgChannelPages implements ChannelPageReader {
   constructor(private readonly database: PgExecutor) {}
 
   async channelPage(principal: PrincipalParams, ref: string, query: Omit<PageQuery, 'channelId'>): Promise<ChannelPage | undefined> {
+    // The statement finds the channel itself (`ch.id`): the shape's channel id is not a parameter of it.
     const { shape, params } = pageShapeOf({ ...query, channelId: '' });
     // Arrays, not objects: the driver builds no object per row, and each AlertRow is one literal (alertRowAt).
     const { rows: found, names } = await this.database.arrays(PAGES.get(pageKey(shape))!, { ...params, userId: principal.userId, workspaceId: principal.workspaceId, ref });
