@@ -33,9 +33,12 @@ describe('npm run bench -- cluster, without a database', () => {
 
 describePg('npm run bench -- cluster --json on PostgreSQL', () => {
   it('reports the webhook and read figures on PostgreSQL, one node and two, beside SQLite', async () => {
-    const { code, stdout, stderr } = await runBench({ BENCH_DATABASE_URL: TEST_DATABASE_URL });
+    // Two rounds: each figure is then the median of both, and each round is printed.
+    const { code, stdout, stderr } = await runBench({ BENCH_DATABASE_URL: TEST_DATABASE_URL, BENCH_ROUNDS: '2' });
     expect(code, stderr).toBe(0);
     const figures = lastJson(stdout);
+    expect(figures.clusterRounds).toBe(2);
+    expect(stdout).toMatch(/median of 2 rounds, alternating\. Per round: webhook PostgreSQL ÷ SQLite \d+\.\d\d \/ \d+\.\d\d;/);
     for (const key of [
       'sqliteWebhookReqPerSec',
       'sqliteWebhookCpuUsPerReq',
@@ -50,6 +53,12 @@ describePg('npm run bench -- cluster --json on PostgreSQL', () => {
       'pgPageFirstToSqliteRatio',
       // The test server runs on this machine, so its backends' CPU time is readable in /proc.
       'pgServerCpuUsPerAlert',
+      // The engines' floors on the same databases (bench/servers/engine-floor.ts).
+      'pgPageFirstCpuUsPerReq1Node',
+      'pgFloorWebhookReqPerSec',
+      'pgFloorWebhookToSqliteRatio',
+      'pgFloorPageReqPerSec',
+      'pgFloorPageToSqliteRatio',
     ]) {
       expect(figures[key], key).toEqual(expect.any(Number));
       expect(figures[key] as number, key).toBeGreaterThan(0);
@@ -57,7 +66,9 @@ describePg('npm run bench -- cluster --json on PostgreSQL', () => {
     expect(figures).not.toHaveProperty('failedSuites');
     expect(stdout).toContain('| PostgreSQL, two nodes (connections split evenly) |');
     // No request failed in any configuration (the last column).
-    for (const row of stdout.split('\n').filter((l) => /^\| (SQLite|PostgreSQL)/.test(l))) expect(row.trimEnd().endsWith('| 0 |'), row).toBe(true);
+    const rows = stdout.split('\n').filter((l) => /^\| (SQLite|PostgreSQL|webhook floor|page floor)/.test(l));
+    expect(rows).toHaveLength(7);
+    for (const row of rows) expect(row.trimEnd().endsWith('| 0 |'), row).toBe(true);
   }, 180_000);
 });
 
