@@ -1,14 +1,14 @@
-import { serve } from '@hono/node-server';
 import { loadConfig } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
 import { openServices } from '../../src/services.js';
+import { serveMetered } from './cpu-meter.js';
 
 /**
  * One node for bench/cluster.bench.ts: the real service on whatever the environment names (the
  * SQLite file in DATA_DIR, or PostgreSQL with DATABASE_URL), the HTTP app only (no workers, as
  * bench/servers/alertbridge.ts). With BENCH_SETUP=1 it creates the bench's workspace, channel and
  * API token first and prints them; the other nodes of a cluster share them through the database.
- * SIGUSR2 starts counting requests and this process's CPU time; SIGUSR1 prints
+ * Served by serveMetered (cpu-meter.ts): SIGUSR2 starts counting requests and CPU time, SIGUSR1 prints
  * "CPU <µs> per request over <n> requests" for what was counted since; SIGTERM closes and exits.
  */
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', AVATAR_BASE_URL: '', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_RATE_LIMIT_PER_MINUTE: '100000000' });
@@ -23,27 +23,4 @@ if (process.env.BENCH_SETUP === '1') {
 }
 const app = createApp(s);
 
-let requests = 0;
-let cpuStart = process.cpuUsage();
-process.on('SIGUSR2', () => {
-  requests = 0;
-  cpuStart = process.cpuUsage();
-});
-process.on('SIGUSR1', () => {
-  const cpu = process.cpuUsage(cpuStart);
-  process.stderr.write(`CPU ${((cpu.user + cpu.system) / Math.max(1, requests)).toFixed(1)} µs per request over ${requests} requests\n`);
-});
-process.on('SIGTERM', () => {
-  void Promise.resolve(s.close()).finally(() => process.exit(0));
-});
-serve(
-  {
-    fetch: (req) => {
-      requests++;
-      return app.fetch(req);
-    },
-    port: 0,
-    hostname: '127.0.0.1',
-  },
-  (info) => process.stdout.write(`LISTENING http://127.0.0.1:${info.port}\n`),
-);
+serveMetered((req) => app.fetch(req), () => s.close());

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { serve } from '@hono/node-server';
 import inspector from 'node:inspector';
 
 /**
@@ -36,4 +37,38 @@ export function meterCpu<T>(handle: (req: Request) => T, onExit: () => string = 
     requests++;
     return handle(req);
   };
+}
+
+/**
+ * Serves `handle` on a free loopback port (printing "LISTENING <url>") under the cluster suite's
+ * signals: SIGUSR2 starts counting requests and CPU time, SIGUSR1 prints
+ * "CPU <µs> per request over <n> requests" for what was counted since, SIGTERM runs `close` and exits.
+ */
+export function serveMetered(handle: (req: Request) => Response | Promise<Response>, close: () => unknown): void {
+  let requests = 0;
+  let cpuStart = process.cpuUsage();
+  process.on('SIGUSR2', () => {
+    requests = 0;
+    cpuStart = process.cpuUsage();
+  });
+  process.on('SIGUSR1', () => {
+    const cpu = process.cpuUsage(cpuStart);
+    process.stderr.write(`CPU ${((cpu.user + cpu.system) / Math.max(1, requests)).toFixed(1)} µs per request over ${requests} requests\n`);
+  });
+  process.on('SIGTERM', () => {
+    void Promise.resolve()
+      .then(close)
+      .finally(() => process.exit(0));
+  });
+  serve(
+    {
+      fetch: (req) => {
+        requests++;
+        return handle(req);
+      },
+      port: 0,
+      hostname: '127.0.0.1',
+    },
+    (info) => process.stdout.write(`LISTENING http://127.0.0.1:${info.port}\n`),
+  );
 }

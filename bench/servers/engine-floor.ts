@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve } from '@hono/node-server';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
 import pg from 'pg';
@@ -8,6 +7,7 @@ import { WriteBatcher } from '../../src/db/sqlite/write-batcher.js';
 import { InsertBatcher } from '../../src/db/pg/alert-store/insert-batcher.js';
 import { ALERT_ROW_KEYS, columnName } from '../../src/db/shared/alert-columns.js';
 import { WebhookPayload } from '../../src/domain/webhook/payload.js';
+import { serveMetered } from './cpu-meter.js';
 
 /**
  * The least each engine can do for the cluster suite's two figures (bench/cluster.bench.ts), on the
@@ -21,7 +21,7 @@ import { WebhookPayload } from '../../src/domain/webhook/payload.js';
  *   statement; PostgreSQL's planned once per connection).
  *
  * The engine: PostgreSQL when DATABASE_URL is set, else the service's SQLite file in DATA_DIR.
- * Signals as bench/servers/cluster-node.ts: SIGUSR2 starts counting, SIGUSR1 reports, SIGTERM exits.
+ * The cluster suite counts and stops it through serveMetered's signals (cpu-meter.ts).
  */
 const COLUMNS = ALERT_ROW_KEYS.map(columnName).join(', ');
 const PAGE = `SELECT ${COLUMNS} FROM alerts WHERE channel_id = (SELECT id FROM channels WHERE name = 'bench') ORDER BY id DESC LIMIT 50`;
@@ -84,27 +84,4 @@ app.post('/api/webhook/:token', async (c) => {
 });
 app.get('/page', async (c) => c.json({ data: await engine.page() }));
 
-let requests = 0;
-let cpuStart = process.cpuUsage();
-process.on('SIGUSR2', () => {
-  requests = 0;
-  cpuStart = process.cpuUsage();
-});
-process.on('SIGUSR1', () => {
-  const cpu = process.cpuUsage(cpuStart);
-  process.stderr.write(`CPU ${((cpu.user + cpu.system) / Math.max(1, requests)).toFixed(1)} µs per request over ${requests} requests\n`);
-});
-process.on('SIGTERM', () => {
-  void engine.close().finally(() => process.exit(0));
-});
-serve(
-  {
-    fetch: (req) => {
-      requests++;
-      return app.fetch(req);
-    },
-    port: 0,
-    hostname: '127.0.0.1',
-  },
-  (info) => process.stdout.write(`LISTENING http://127.0.0.1:${info.port}\n`),
-);
+serveMetered((req) => app.fetch(req), () => engine.close());
