@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
+import { PgChannelPages } from '../../src/db/pg/alert-store/channel-pages.js';
+import { PgExecutor } from '../../src/db/pg/executor.js';
 import { PREPARED_STATEMENTS } from '../../src/db/shared/statement.js';
-// The modules that define the prepared statements (each adds its own to PREPARED_STATEMENTS when it loads).
-import '../../src/db/pg/alert-store/channel-pages.js';
+// The modules that define the prepared statements (each adds its own to PREPARED_STATEMENTS when it loads; channel-pages above).
 import '../../src/db/shared/alert-reads.js';
 import '../../src/db/shared/token-rows.js';
 import { describePg, freshDatabase, type FreshDatabase } from '../helpers/pg.js';
@@ -98,8 +99,60 @@ describePg('the generic plans of the statements kept prepared on PostgreSQL', ()
     expect(PREPARED_STATEMENTS.some((s) => /a\.thread_id = .* AND a\.level =/.test(s.pg!.text))).toBe(false);
     // The first page, the next one, and a level's: the read API's common pages.
     const pages = PREPARED_STATEMENTS.map((s) => s.pg!.text.replace(/\s+/g, ' ')).filter((t) => t.includes('FROM alerts a WHERE'));
-    expect(pages.filter((t) => / WHERE a\.channel_id = ch\.id ORDER BY a\.id DESC LIMIT/.test(t))).toHaveLength(1);
-    expect(pages.filter((t) => /\(a\.channel_id, a\.id\) < \(ch\.id, \$\d+\) ORDER BY a\.id DESC/.test(t))).toHaveLength(1);
-    expect(pages.filter((t) => /a\.channel_id = ch\.id AND a\.level = \$\d+ ORDER BY a\.id DESC/.test(t))).toHaveLength(1);
+    const channel = 'a\\.channel_id >= ch\\.id AND a\\.channel_id <= ch\\.id';
+    const newestFirst = 'ORDER BY a\\.channel_id DESC, a\\.id DESC';
+    expect(pages.filter((t) => new RegExp(` WHERE ${channel} ${newestFirst} LIMIT`).test(t))).toHaveLength(1);
+    expect(pages.filter((t) => new RegExp(`${channel} AND \\(a\\.channel_id, a\\.id\\) < \\(ch\\.id, \\$\\d+\\) ${newestFirst}`).test(t))).toHaveLength(1);
+    expect(pages.filter((t) => new RegExp(`${channel} AND a\\.level = \\$\\d+ ${newestFirst}`).test(t))).toHaveLength(1);
+  });
+});
+
+/**
+ * The page's statement finds its channel itself, so no plan of it knows which channel is asked
+ * for. On a database of a few channels of very different sizes (the usual small installation), a
+ * page written as `a.channel_id = ch.id ORDER BY a.id` was planned as a walk of the primary key,
+ * newest first, filtered by channel: cheap-looking for 51 rows, but reading the big channel's every
+ * alert to fill a page of the small one. Each page now bounds the channel as a range and orders by
+ * (channel_id, id), an order only the channel's indexes give without sorting.
+ */
+const SKEWED = `
+  INSERT INTO workspaces (id, name, created_at) VALUES ('w1', 'Acme', 1);
+  INSERT INTO users (id, email, name, created_at) VALUES ('u1', 'u1@a.test', 'U', 1);
+  INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES ('w1', 'u1', 'member', 1);
+  INSERT INTO channels (id, workspace_id, name, slug, icon, webhook_token, created_at) VALUES
+    ('ch1', 'w1', 'big', 'big', '#', 'whk1', 1), ('ch7', 'w1', 'c7', 'c7', '#', 'whk7', 1);
+  INSERT INTO alerts (id, channel_id, kind, title, level, activity_key, created_at, updated_at, seq)
+    SELECT 'alt_' || lpad(i::text, 26, '0'), CASE WHEN i % 2000 = 0 THEN 'ch7' ELSE 'ch1' END, 'standard', 't', 'INFO', 'k' || i, i, i, i
+    FROM generate_series(1, 40000) i;
+  ANALYZE;`;
+
+describePg('the alert pages on a database with one big channel and one small', () => {
+  let database: FreshDatabase;
+  let db: PgDb;
+  beforeAll(async () => {
+    database = await freshDatabase({ migrated: true });
+    db = await openPg(database.url, { migrate: false, max: 1 });
+    await db.pool.query(SKEWED);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('read a small channel through its index, with the plan PostgreSQL keeps', async () => {
+    const pages = new PgChannelPages(new PgExecutor(db.pool));
+    for (let i = 0; i < 12; i++) {
+      const page = await pages.channelPage({ userId: 'u1', workspaceId: 'w1' }, 'c7', { limit: 51 });
+      expect(page?.rows.map((r) => r.channelId)).toEqual(Array(20).fill('ch7'));
+    }
+    // One connection: its prepared page ran 12 times; the plan it now runs, as EXPLAIN EXECUTE shows it.
+    const { rows } = await db.pool.query<{ name: string; generic: string }>(
+      "SELECT name, generic_plans AS generic FROM pg_prepared_statements WHERE statement LIKE '%FROM alerts a WHERE%'",
+    );
+    expect(rows).toHaveLength(1);
+    expect(Number(rows[0]!.generic)).toBeGreaterThan(0);
+    const plan = (await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${rows[0]!.name}('u1', 'c7', 'w1', 51)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toMatch(/Index Scan Backward using alerts_channel_id_idx on alerts a \(actual rows=20 loops=1\)/);
+    expect(plan).not.toMatch(/alerts_pkey/);
   });
 });
