@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Hono } from 'hono';
@@ -34,7 +33,8 @@ interface Engine {
 }
 
 function sqliteEngine(dir: string): Engine {
-  const db = new Database(path.join(dir, 'alertbridge.db'));
+  // The service's file, which the cluster suite's service run just filled: never a new empty one.
+  const db = new Database(path.join(dir, 'alertbridge.db'), { fileMustExist: true });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.exec(NARROW);
@@ -72,7 +72,6 @@ async function pgEngine(url: string): Promise<Engine> {
 }
 
 const engine = process.env.DATABASE_URL ? await pgEngine(process.env.DATABASE_URL) : sqliteEngine(process.env.DATA_DIR!);
-if (!process.env.DATABASE_URL) fs.accessSync(path.join(process.env.DATA_DIR!, 'alertbridge.db'));
 
 const app = new Hono();
 app.post('/api/webhook/:token', async (c) => {

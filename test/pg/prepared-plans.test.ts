@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPg, type PgDb } from '../../src/db/pg/connection.js';
-import { PgChannelPages } from '../../src/db/pg/alert-store/channel-pages.js';
+import { PgChannelPages, pgPageStatements } from '../../src/db/pg/alert-store/channel-pages.js';
 import { PgExecutor } from '../../src/db/pg/executor.js';
 import { PREPARED_STATEMENTS } from '../../src/db/shared/statement.js';
 // The modules that define the prepared statements (each adds its own to PREPARED_STATEMENTS when it loads; channel-pages above).
@@ -27,6 +27,9 @@ const SAMPLE: Record<string, unknown> = {
   after: `alt_${'0'.repeat(20)}000100`,
   threadId: 'th3',
   limit: 51,
+  status1: 'open',
+  status2: 'resolved',
+  status3: 'open',
 };
 
 const SEED = `
@@ -151,8 +154,36 @@ describePg('the alert pages on a database with one big channel and one small', (
     );
     expect(rows).toHaveLength(1);
     expect(Number(rows[0]!.generic)).toBeGreaterThan(0);
-    const plan = (await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE ${rows[0]!.name}('u1', 'c7', 'w1', 51)`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const stmt = pgPageStatements().find((s) => s.pg!.prepared === rows[0]!.name)!;
+    const plan = await planOf(stmt.pg!.text, stmt.pg!.names, 'auto');
     expect(plan).toMatch(/Index Scan Backward using alerts_channel_id_idx on alerts a \(actual rows=20 loops=1\)/);
     expect(plan).not.toMatch(/alerts_pkey/);
   });
+
+  it('never walk the primary key for any page, planned with the values or, when kept prepared, without them', async () => {
+    const statements = pgPageStatements();
+    expect(statements.length).toBe(64);
+    for (const stmt of statements) {
+      const modes = stmt.pg!.prepared ? (['force_custom_plan', 'force_generic_plan'] as const) : (['force_custom_plan'] as const);
+      for (const mode of modes) {
+        const plan = await planOf(stmt.pg!.text, stmt.pg!.names, mode);
+        expect(plan, `${mode}: ${stmt.pg!.text}\n--- plan:\n${plan}`).not.toMatch(/using alerts_pkey on alerts a\b/);
+      }
+    }
+  });
+
+  /** EXPLAIN ANALYZE of the statement with the sample values, on a session whose plan_cache_mode is `mode`. */
+  async function planOf(text: string, names: readonly string[], mode: 'auto' | 'force_custom_plan' | 'force_generic_plan'): Promise<string> {
+    const client = await db.pool.connect();
+    try {
+      await client.query(`SET plan_cache_mode = ${mode}`);
+      await client.query(`PREPARE sample AS ${text}`);
+      const values = names.map((n) => (typeof SAMPLE[n] === 'number' ? String(SAMPLE[n]) : client.escapeLiteral(String(SAMPLE[n]))));
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) EXECUTE sample(${values.join(', ')})`);
+      return rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await client.query('DEALLOCATE sample; RESET plan_cache_mode');
+      client.release();
+    }
+  }
 });

@@ -77,6 +77,9 @@ for (const shape of PAGE_SHAPES) {
   PAGES.set(pageKey(shape), perEngine({ sqlite: null, pg: pageSql(conditions, order) }, { prepared: preparable(shape) }));
 }
 
+/** Every page statement, prepared or not: the plan tests read each (test/pg/prepared-plans.test.ts). */
+export const pgPageStatements = (): Statement<PageRowParams, unknown>[] => [...PAGES.values()];
+
 const ALERT_COLUMN_COUNT = ALERT_ROW_KEYS.length;
 
 /** The read API's channel page on PostgreSQL in one round trip (see CHANNEL_STATE). */
